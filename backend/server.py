@@ -1,0 +1,246 @@
+"""The backend's OpenAI-compatible HTTP server: /v1/chat/completions, /v1/completions, /v1/models,
+/health and /metrics, with SSE streaming and usage (including ``stream_options.include_usage``)."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from litestar import Litestar, Request, Response, get, post
+from litestar.exceptions import HTTPException
+from litestar.response import Stream
+
+from backend.config import BackendConfig
+from backend.generation import GenerationService, RequestStats, TokenEvent
+from backend.protocol import (
+    ChatBody,
+    CompletionBody,
+    Limits,
+    RequestError,
+    decode_body,
+    sampling_params,
+    validate_messages,
+)
+from backend.runtime import LoadedModel
+from backend.sampling import SamplingParams
+
+log = logging.getLogger(__name__)
+
+
+def error_body(message: str, type_: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(msgspec.json.encode(data), status_code=status, media_type="application/json", headers=headers)
+
+
+@dataclass(slots=True)
+class ServerMetrics:
+    """Counters exposed at /metrics."""
+
+    requests: int = 0
+    errors: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    in_flight: int = 0
+    started: float = field(default_factory=time.time)
+
+    def render(self) -> str:
+        lines = [
+            "# TYPE thrifty_backend_requests_total counter", f"thrifty_backend_requests_total {self.requests}",
+            "# TYPE thrifty_backend_errors_total counter", f"thrifty_backend_errors_total {self.errors}",
+            "# TYPE thrifty_backend_prompt_tokens_total counter",
+            f"thrifty_backend_prompt_tokens_total {self.prompt_tokens}",
+            "# TYPE thrifty_backend_generation_tokens_total counter",
+            f"thrifty_backend_generation_tokens_total {self.completion_tokens}",
+            "# TYPE thrifty_backend_requests_in_flight gauge", f"thrifty_backend_requests_in_flight {self.in_flight}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def _usage(stats: RequestStats) -> dict[str, Any]:
+    return {
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "total_tokens": stats.prompt_tokens + stats.completion_tokens,
+        "prompt_tokens_details": {"cached_tokens": stats.cached_tokens},
+    }
+
+
+def _timings(stats: RequestStats) -> dict[str, float | None]:
+    def ms(value: float | None) -> float | None:
+        return None if value is None else round(value * 1000, 3)
+
+    return {"queue_ms": ms(stats.queue_time), "ttft_ms": ms(stats.ttft), "tpot_ms": ms(stats.tpot),
+            "e2e_ms": ms(stats.total_time)}
+
+
+def _timing_headers(stats: RequestStats) -> dict[str, str]:
+    return {f"x-thrifty-{k.replace('_ms', '')}-ms": str(v) for k, v in _timings(stats).items() if v is not None}
+
+
+def _sse(data: Any) -> bytes:
+    return b"data: " + msgspec.json.encode(data) + b"\n\n"
+
+
+def _logprobs_chat(event: TokenEvent) -> dict[str, Any] | None:
+    if event.logprob is None:
+        return None
+    return {"content": [{"token": event.token_text, "logprob": event.logprob, "bytes": None,
+                         "top_logprobs": [{"token": t, "logprob": lp, "bytes": None} for t, lp in event.top_logprobs]}]}
+
+
+def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: GenerationService) -> Litestar:
+    """Build the backend's Litestar app around a loaded model and a generation service."""
+    limits = Limits(max_model_len=min(config.max_model_len, loaded.model.config.max_position_embeddings),
+                    max_n=config.max_n)
+    metrics = ServerMetrics()
+    model_name = config.served_model_name
+
+    def check_model(name: str) -> None:
+        if name not in (model_name, "default"):
+            raise RequestError(f"model {name!r} is not served here; available: {model_name!r}",
+                               param="model", code="model_not_found", status=404)
+
+    async def run(request: Request, prompt_ids: list[int], params: SamplingParams, body: Any, chat: bool) -> Response:
+        request_id = ("chatcmpl-" if chat else "cmpl-") + uuid.uuid4().hex
+        created = int(time.time())
+        stats = RequestStats()
+        include_usage = bool((body.stream_options or {}).get("include_usage"))
+        metrics.requests += 1
+        events = service.generate(request_id, prompt_ids, params, stats)
+        if body.stream:
+            return Stream(stream_events(request_id, created, events, stats, include_usage, chat),
+                          media_type="text/event-stream", headers={"cache-control": "no-cache"})
+        texts = [""] * params.n
+        finish: list[str | None] = [None] * params.n
+        logprobs: list[list[dict[str, Any]]] = [[] for _ in range(params.n)]
+        metrics.in_flight += 1
+        try:
+            async for event in events:
+                texts[event.index] += event.text
+                if event.finish_reason:
+                    finish[event.index] = event.finish_reason
+                if event.logprob is not None:
+                    logprobs[event.index].extend(_logprobs_chat(event)["content"])
+        finally:
+            metrics.in_flight -= 1
+            _count(stats)
+        if chat:
+            choices = [{"index": i, "message": {"role": "assistant", "content": texts[i]},
+                        "logprobs": {"content": logprobs[i]} if params.logprobs else None,
+                        "finish_reason": finish[i]} for i in range(params.n)]
+            obj = "chat.completion"
+        else:
+            choices = [{"index": i, "text": texts[i], "logprobs": None, "finish_reason": finish[i]}
+                       for i in range(params.n)]
+            obj = "text_completion"
+        payload = {"id": request_id, "object": obj, "created": created, "model": model_name, "choices": choices,
+                   "usage": _usage(stats), "timings": _timings(stats)}
+        return _json(payload, headers=_timing_headers(stats))
+
+    def _count(stats: RequestStats) -> None:
+        metrics.prompt_tokens += stats.prompt_tokens
+        metrics.completion_tokens += stats.completion_tokens
+
+    async def stream_events(request_id: str, created: int, events: AsyncIterator[TokenEvent], stats: RequestStats,
+                            include_usage: bool, chat: bool) -> AsyncIterator[bytes]:
+        obj = "chat.completion.chunk" if chat else "text_completion"
+        base = {"id": request_id, "object": obj, "created": created, "model": model_name}
+        started: set[int] = set()
+        metrics.in_flight += 1
+        try:
+            async for event in events:
+                if chat:
+                    delta: dict[str, Any] = {"content": event.text}
+                    if event.index not in started:
+                        started.add(event.index)
+                        delta = {"role": "assistant", "content": event.text}
+                    choice = {"index": event.index, "delta": delta, "logprobs": _logprobs_chat(event),
+                              "finish_reason": event.finish_reason}
+                else:
+                    choice = {"index": event.index, "text": event.text, "logprobs": None,
+                              "finish_reason": event.finish_reason}
+                if not event.text and not event.finish_reason and event.index in started and chat:
+                    continue
+                yield _sse({**base, "choices": [choice], **({"usage": None} if include_usage else {})})
+            if include_usage:
+                yield _sse({**base, "choices": [], "usage": _usage(stats), "timings": _timings(stats)})
+            yield b"data: [DONE]\n\n"
+        except Exception as exc:  # noqa: BLE001 - report the failure in-band; headers are already sent
+            metrics.errors += 1
+            log.exception("stream %s failed", request_id)
+            yield _sse(error_body(f"generation failed: {exc}", "server_error"))
+        finally:
+            metrics.in_flight -= 1
+            _count(stats)
+            await events.aclose()
+
+    @post("/v1/chat/completions", status_code=200)
+    async def chat_completions(request: Request) -> Response:
+        body: ChatBody = decode_body(await request.body(), ChatBody)
+        check_model(body.model)
+        validate_messages(body.messages)
+        prompt_ids = loaded.tokenizer.encode_chat(body.messages)
+        top = body.top_logprobs or 0
+        params = sampling_params(body, len(prompt_ids), limits, logprobs=body.logprobs, top_logprobs=top)
+        return await run(request, prompt_ids, params, body, chat=True)
+
+    @post("/v1/completions", status_code=200)
+    async def completions(request: Request) -> Response:
+        body: CompletionBody = decode_body(await request.body(), CompletionBody)
+        check_model(body.model)
+        prompt = body.prompt
+        if isinstance(prompt, list) and prompt and all(isinstance(p, int) for p in prompt):
+            prompt_ids = [int(p) for p in prompt]
+            if any(not 0 <= p < loaded.tokenizer.vocab_size for p in prompt_ids):
+                raise RequestError("prompt token ids must be within the vocabulary", param="prompt")
+        elif isinstance(prompt, list) and all(isinstance(p, str) for p in prompt):
+            if len(prompt) != 1:
+                raise RequestError("batched prompts are not supported; send one prompt per request", param="prompt")
+            prompt_ids = loaded.tokenizer.encode(prompt[0])
+        elif isinstance(prompt, str):
+            prompt_ids = loaded.tokenizer.encode(prompt)
+        else:
+            raise RequestError("'prompt' must be a string, a list with one string, or a list of token ids",
+                               param="prompt")
+        if not prompt_ids:
+            raise RequestError("'prompt' must not be empty", param="prompt")
+        params = sampling_params(body, len(prompt_ids), limits)
+        return await run(request, prompt_ids, params, body, chat=False)
+
+    @get("/v1/models")
+    async def models() -> Response:
+        return _json({"object": "list", "data": [{"id": model_name, "object": "model", "created": int(metrics.started),
+                                                   "owned_by": "thrifty", "max_model_len": limits.max_model_len}]})
+
+    @get("/health")
+    async def health() -> Response:
+        return _json({"status": "ok", "model": model_name})
+
+    @get("/metrics")
+    async def prometheus() -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    def on_request_error(request: Request, exc: RequestError) -> Response:
+        return _json(error_body(exc.message, "invalid_request_error", exc.param, exc.code), status=exc.status)
+
+    def on_http_error(request: Request, exc: HTTPException) -> Response:
+        return _json(error_body(str(exc.detail), "invalid_request_error"), status=exc.status_code)
+
+    def on_error(request: Request, exc: Exception) -> Response:
+        metrics.errors += 1
+        log.exception("unhandled error on %s", request.url.path)
+        return _json(error_body(f"internal error: {exc}", "server_error"), status=500)
+
+    return Litestar(
+        route_handlers=[chat_completions, completions, models, health, prometheus],
+        exception_handlers={RequestError: on_request_error, HTTPException: on_http_error, Exception: on_error},
+        on_shutdown=[service.close],
+    )

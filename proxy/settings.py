@@ -1,0 +1,200 @@
+"""Settings: one object from a TOML file plus ``THRIFTY_*`` environment variables.
+
+This is the only module that reads configuration from the environment or from files. It is called
+once at start-up (by the CLI); everything else receives the frozen dataclasses it builds.
+
+Environment variables override the file: ``THRIFTY_<SECTION>__<KEY>`` sets ``[section] key``
+(for example ``THRIFTY_PROXY__PORT=9000`` or ``THRIFTY_DATABASE__URL=postgresql+asyncpg://...``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from backend.config import BackendConfig
+
+ENV_PREFIX = "THRIFTY_"
+BUNDLED_UPSTREAM = "local"
+DEFAULT_DATA_DIR = "~/.local/share/thrifty"
+
+
+class SettingsError(ValueError):
+    """The configuration file or environment holds something unusable."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProxyConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    connect_timeout_s: float = 5.0
+    request_timeout_s: float = 300.0  # upstream read timeout (per chunk when streaming)
+    max_body_bytes: int = 10_000_000
+    max_connections: int = 200
+    log_flush_interval_s: float = 0.5
+    log_batch_size: int = 200
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseConfig:
+    url: str = ""  # empty: SQLite file under data_dir
+    migrate_on_start: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class BundledBackendConfig:
+    """How ``thrifty serve`` runs the bundled backend as a child process."""
+
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 0  # 0: a free local port
+    startup_timeout_s: float = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamConfig:
+    """An OpenAI-compatible server: the bundled backend, vLLM, SGLang, OpenAI..."""
+
+    name: str
+    base_url: str  # e.g. http://127.0.0.1:8001/v1
+    api_key: str = ""
+    api_key_env: str = ""  # name of an environment variable holding the key (read at start-up)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAlias:
+    """A public model name mapped to an upstream and the model name that upstream knows."""
+
+    name: str
+    upstream: str
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    data_dir: str = DEFAULT_DATA_DIR
+    proxy: ProxyConfig = field(default_factory=ProxyConfig)
+    database: DatabaseConfig = field(default_factory=DatabaseConfig)
+    bundled: BundledBackendConfig = field(default_factory=BundledBackendConfig)
+    backend: BackendConfig = field(default_factory=BackendConfig)
+    upstreams: tuple[UpstreamConfig, ...] = ()
+    models: tuple[ModelAlias, ...] = ()
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser()
+
+    @property
+    def database_url(self) -> str:
+        return self.database.url or f"sqlite+aiosqlite:///{self.data_path / 'thrifty.db'}"
+
+    def upstream(self, name: str) -> UpstreamConfig:
+        for upstream in self.upstreams:
+            if upstream.name == name:
+                return upstream
+        raise SettingsError(f"unknown upstream {name!r}")
+
+    def with_bundled_backend(self, base_url: str) -> Settings:
+        """Point the bundled upstream at a running backend (used by ``thrifty serve``)."""
+        upstreams = tuple(u for u in self.upstreams if u.name != BUNDLED_UPSTREAM)
+        return replace(self, upstreams=(UpstreamConfig(BUNDLED_UPSTREAM, base_url), *upstreams))
+
+
+_SECTIONS = {"proxy": ProxyConfig, "database": DatabaseConfig, "bundled": BundledBackendConfig,
+             "backend": BackendConfig}
+
+
+def _coerce(value: Any, target: Any, where: str) -> Any:
+    kind = str(target)
+    try:
+        if isinstance(value, str):
+            if "bool" in kind:
+                if value.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if value.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(value)
+            if "int" in kind and "None" not in kind:
+                return int(value)
+            if "float" in kind:
+                return float(value)
+            if "int" in kind and value:
+                return int(value)
+            if "None" in kind and value == "":
+                return None
+        return value
+    except ValueError:
+        raise SettingsError(f"{where}: cannot use {value!r} as {kind}") from None
+
+
+def _section(cls, raw: Mapping[str, Any], where: str):
+    known = {f.name: f.type for f in fields(cls)}
+    unknown = set(raw) - set(known)
+    if unknown:
+        raise SettingsError(f"[{where}] has unknown keys {sorted(unknown)}; known: {sorted(known)}")
+    return cls(**{k: _coerce(v, known[k], f"[{where}] {k}") for k, v in raw.items()})
+
+
+def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """Read the TOML file (optional) and ``THRIFTY_*`` variables into a :class:`Settings`."""
+    env = os.environ if environ is None else environ
+    raw: dict[str, Any] = {}
+    if path is not None:
+        file = Path(path).expanduser()
+        try:
+            raw = tomllib.loads(file.read_text())
+        except FileNotFoundError:
+            raise SettingsError(f"config file {file} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise SettingsError(f"config file {file} is not valid TOML: {exc}") from None
+    for key, value in env.items():
+        if not key.startswith(ENV_PREFIX) or "__" not in key:
+            continue
+        section, name = key[len(ENV_PREFIX):].lower().split("__", 1)
+        if section in _SECTIONS:
+            raw.setdefault(section, {})[name] = value
+    if "THRIFTY_DATA_DIR" in env:
+        raw["data_dir"] = env["THRIFTY_DATA_DIR"]
+    unknown = set(raw) - set(_SECTIONS) - {"data_dir", "upstreams", "models"}
+    if unknown:
+        raise SettingsError(f"unknown configuration sections {sorted(unknown)}")
+    sections = {name: _section(cls, raw.get(name, {}), name) for name, cls in _SECTIONS.items()}
+    upstreams = []
+    for i, item in enumerate(raw.get("upstreams", [])):
+        upstream = _section(UpstreamConfig, item, f"upstreams[{i}]")
+        if upstream.api_key_env and not upstream.api_key:
+            upstream = replace(upstream, api_key=env.get(upstream.api_key_env, ""))
+        upstreams.append(upstream)
+    models = [ModelAlias(name=name, **_section(_AliasBody, spec, f"models.{name}").__dict__)
+              for name, spec in raw.get("models", {}).items()]
+    settings = Settings(data_dir=str(raw.get("data_dir", DEFAULT_DATA_DIR)), upstreams=tuple(upstreams),
+                        models=tuple(models), **sections)
+    return _with_defaults(settings)
+
+
+@dataclass(frozen=True)
+class _AliasBody:
+    upstream: str
+    model: str
+
+
+def _with_defaults(settings: Settings) -> Settings:
+    """Add the bundled upstream and its model alias when the configuration does not name them."""
+    upstreams = settings.upstreams
+    if settings.bundled.enabled and not any(u.name == BUNDLED_UPSTREAM for u in upstreams):
+        port = settings.bundled.port or 8001
+        upstreams = (UpstreamConfig(BUNDLED_UPSTREAM, f"http://{settings.bundled.host}:{port}/v1"), *upstreams)
+    models = settings.models
+    served = settings.backend.served_model_name
+    if settings.bundled.enabled and not any(m.name == served for m in models):
+        models = (*models, ModelAlias(served, BUNDLED_UPSTREAM, served))
+    settings = replace(settings, upstreams=upstreams, models=models)
+    names = {u.name for u in upstreams}
+    for alias in models:
+        if alias.upstream not in names:
+            raise SettingsError(f"model {alias.name!r} uses unknown upstream {alias.upstream!r}; known: {sorted(names)}")
+    return settings

@@ -1,0 +1,127 @@
+"""``thrifty serve``: the bundled backend as a child process, then the proxy in this process.
+
+The child is started on a free local port (unless configured), asked to die with its parent
+(``PR_SET_PDEATHSIG`` on Linux), waited for until ``/health`` answers, and terminated when the
+proxy stops, so no orphan process is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import httpx
+
+from proxy.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def backend_command(settings: Settings, port: int) -> list[str]:
+    """The command line that runs the bundled backend with this configuration."""
+    b = settings.backend
+    cmd = [sys.executable, "-m", "proxy.cli", "backend", "serve", "--host", settings.bundled.host,
+           "--port", str(port), "--served-model-name", b.served_model_name, "--dtype", b.dtype,
+           "--device", b.device, "--max-model-len", str(b.max_model_len), "--max-n", str(b.max_n),
+           "--data-dir", str(settings.data_path)]
+    if b.model_path:
+        cmd += ["--model", b.model_path]
+    if b.num_threads:
+        cmd += ["--num-threads", str(b.num_threads)]
+    return cmd
+
+
+class BackendProcess:
+    """The bundled backend child process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.port = settings.bundled.port or free_port(settings.bundled.host)
+        self.base_url = f"http://{settings.bundled.host}:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        cmd = backend_command(self.settings, self.port)
+        log.info("starting bundled backend on %s", self.base_url)
+        self.process = subprocess.Popen(cmd, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+
+    def wait_ready(self) -> None:
+        """Block until the backend answers /health; raise if it exits or takes too long."""
+        assert self.process is not None
+        deadline = time.monotonic() + self.settings.bundled.startup_timeout_s
+        last_note = 0.0
+        while time.monotonic() < deadline:
+            code = self.process.poll()
+            if code is not None:
+                raise RuntimeError(f"the bundled backend exited with status {code} before becoming ready")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base_url + "/health", timeout=2.0).status_code == 200:
+                    return
+            if time.monotonic() - last_note > 10:
+                last_note = time.monotonic()
+                log.info("waiting for the bundled backend to load its model...")
+            time.sleep(0.25)
+        raise RuntimeError(f"the bundled backend did not become ready within "
+                           f"{self.settings.bundled.startup_timeout_s:.0f}s")
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            log.warning("backend did not stop within %.0fs; killing it", timeout)
+            self.process.kill()
+            self.process.wait()
+
+
+def serve_all(settings: Settings) -> int:
+    """Run backend child + proxy until SIGINT/SIGTERM; returns an exit status."""
+    from proxy.cli import run_proxy
+
+    backend = BackendProcess(settings) if settings.bundled.enabled else None
+
+    def on_term(signum, _frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        if backend is not None:
+            backend.start()
+            backend.wait_ready()
+            settings = settings.with_bundled_backend(backend.base_url + "/v1")
+            settings = replace(settings, bundled=replace(settings.bundled, port=backend.port))
+        signal.signal(signal.SIGTERM, previous)
+        run_proxy(settings)
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    except RuntimeError as exc:
+        print(f"thrifty: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if backend is not None:
+            backend.stop()

@@ -1,0 +1,178 @@
+"""Forwarding to OpenAI-compatible upstreams through one pooled ``httpx.AsyncClient``.
+
+Connection failures become 503, timeouts 504 and malformed answers 502, so a down or hung
+upstream never hangs the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import msgspec
+
+from proxy.errors import UpstreamError
+from proxy.settings import ProxyConfig, UpstreamConfig
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class UpstreamReply:
+    """A complete (non-streaming) upstream answer."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+
+@dataclass(slots=True)
+class SSEEvent:
+    """One server-sent event as raw bytes plus its decoded JSON payload (None for [DONE] or non-JSON)."""
+
+    raw: bytes
+    data: dict[str, Any] | None = None
+    done: bool = False
+
+
+@dataclass(slots=True)
+class SSEDecoder:
+    """Splits a byte stream into complete SSE events without waiting for more than one event."""
+
+    _buffer: bytes = b""
+    events: list[SSEEvent] = field(default_factory=list)
+
+    def feed(self, chunk: bytes) -> list[SSEEvent]:
+        self._buffer += chunk.replace(b"\r\n", b"\n")
+        out: list[SSEEvent] = []
+        while b"\n\n" in self._buffer:
+            raw, self._buffer = self._buffer.split(b"\n\n", 1)
+            out.append(_parse_event(raw + b"\n\n"))
+        return out
+
+    def flush(self) -> list[SSEEvent]:
+        rest, self._buffer = self._buffer, b""
+        return [_parse_event(rest + b"\n\n")] if rest.strip() else []
+
+
+def _parse_event(raw: bytes) -> SSEEvent:
+    payload = b"".join(line[5:].lstrip() for line in raw.split(b"\n") if line.startswith(b"data:"))
+    if payload.strip() == b"[DONE]":
+        return SSEEvent(raw, None, done=True)
+    try:
+        data = msgspec.json.decode(payload) if payload else None
+    except msgspec.DecodeError:
+        data = None
+    return SSEEvent(raw, data if isinstance(data, dict) else None)
+
+
+class UpstreamClient:
+    """Sends OpenAI requests to named upstreams over a shared connection pool."""
+
+    def __init__(self, config: ProxyConfig, upstreams: tuple[UpstreamConfig, ...],
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self._upstreams = {u.name: u for u in upstreams}
+        self._client = httpx.AsyncClient(
+            timeout=httpx.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
+            limits=httpx.Limits(max_connections=config.max_connections,
+                                max_keepalive_connections=config.max_connections),
+            transport=transport,
+        )
+
+    def _url(self, upstream: str, path: str) -> tuple[str, dict[str, str]]:
+        config = self._upstreams[upstream]
+        headers = {"content-type": "application/json"}
+        if config.api_key:
+            headers["authorization"] = f"Bearer {config.api_key}"
+        return config.base_url.rstrip("/") + path, headers
+
+    def _failure(self, upstream: str, exc: Exception) -> UpstreamError:
+        if isinstance(exc, httpx.TimeoutException):
+            return UpstreamError(f"upstream {upstream!r} timed out ({type(exc).__name__})", code="upstream_timeout",
+                                 status=504)
+        if isinstance(exc, httpx.ConnectError | httpx.RemoteProtocolError):
+            return UpstreamError(f"upstream {upstream!r} is unavailable: {exc}", code="upstream_unavailable",
+                                 status=503)
+        return UpstreamError(f"upstream {upstream!r} failed: {exc}", code="upstream_error", status=502)
+
+    async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str) -> UpstreamReply:
+        """POST a JSON body and read the whole JSON answer."""
+        url, headers = self._url(upstream, path)
+        headers["x-request-id"] = request_id
+        try:
+            response = await self._client.post(url, content=msgspec.json.encode(body), headers=headers)
+        except httpx.HTTPError as exc:
+            raise self._failure(upstream, exc) from None
+        return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
+                             dict(response.headers))
+
+    async def stream(self, upstream: str, path: str, body: dict[str, Any], request_id: str) -> httpx.Response:
+        """Open a streaming POST; the caller reads ``aiter_raw()`` and must ``aclose()`` the response.
+
+        A non-2xx answer is read whole and raised as :class:`UpstreamReplyError`.
+        """
+        url, headers = self._url(upstream, path)
+        headers["x-request-id"] = request_id
+        request = self._client.build_request("POST", url, content=msgspec.json.encode(body), headers=headers)
+        try:
+            response = await self._client.send(request, stream=True)
+        except httpx.HTTPError as exc:
+            raise self._failure(upstream, exc) from None
+        if response.status_code >= 400:
+            try:
+                content = await response.aread()
+            finally:
+                await response.aclose()
+            raise UpstreamReplyError(UpstreamReply(response.status_code,
+                                                   _json_or_error(upstream, content, response.status_code),
+                                                   dict(response.headers)))
+        return response
+
+    async def iter_events(self, upstream: str, response: httpx.Response) -> AsyncIterator[SSEEvent]:
+        """Yield each complete SSE event as soon as its bytes arrive; maps transport errors."""
+        decoder = SSEDecoder()
+        try:
+            async for chunk in response.aiter_raw():
+                for event in decoder.feed(chunk):
+                    yield event
+            for event in decoder.flush():
+                yield event
+        except httpx.HTTPError as exc:
+            raise self._failure(upstream, exc) from None
+        finally:
+            await response.aclose()
+
+    async def get(self, upstream: str, path: str) -> UpstreamReply:
+        url, headers = self._url(upstream, path)
+        try:
+            response = await self._client.get(url, headers=headers)
+        except httpx.HTTPError as exc:
+            raise self._failure(upstream, exc) from None
+        return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
+                             dict(response.headers))
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+class UpstreamReplyError(Exception):
+    """An upstream answered a stream request with an error status before streaming."""
+
+    def __init__(self, reply: UpstreamReply) -> None:
+        super().__init__(f"upstream status {reply.status}")
+        self.reply = reply
+
+
+def _json_or_error(upstream: str, content: bytes, status: int) -> dict[str, Any]:
+    try:
+        data = msgspec.json.decode(content)
+    except msgspec.DecodeError:
+        raise UpstreamError(f"upstream {upstream!r} answered status {status} with a body that is not JSON",
+                            code="bad_upstream_response") from None
+    if not isinstance(data, dict):
+        raise UpstreamError(f"upstream {upstream!r} answered with a JSON {type(data).__name__}, not an object",
+                            code="bad_upstream_response")
+    return data
