@@ -72,7 +72,7 @@ def default_gguf_path() -> Path:
 
 def resolve_model(path: str | None) -> ModelSource:
     """Resolve ``--model PATH`` (or the default) to a :class:`ModelSource`."""
-    if path is None:
+    if not path:
         return ModelSource(default_gguf_path(), "gguf")
     p = Path(path).expanduser()
     if p.is_file() and p.suffix == ".gguf":

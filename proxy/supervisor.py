@@ -114,7 +114,7 @@ def serve_all(settings: Settings) -> int:
             backend.wait_ready()
             settings = settings.with_bundled_backend(backend.base_url + "/v1")
             settings = replace(settings, bundled=replace(settings.bundled, port=backend.port))
-        signal.signal(signal.SIGTERM, previous)
+        # uvicorn restores this handler on exit and re-raises the signal it caught, which lands here
         run_proxy(settings)
         return 0
     except KeyboardInterrupt:
@@ -125,3 +125,4 @@ def serve_all(settings: Settings) -> int:
     finally:
         if backend is not None:
             backend.stop()
+        signal.signal(signal.SIGTERM, previous)

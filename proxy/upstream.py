@@ -46,7 +46,7 @@ class SSEDecoder:
     events: list[SSEEvent] = field(default_factory=list)
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
-        self._buffer += chunk.replace(b"\r\n", b"\n")
+        self._buffer = (self._buffer + chunk).replace(b"\r\n", b"\n")
         out: list[SSEEvent] = []
         while b"\n\n" in self._buffer:
             raw, self._buffer = self._buffer.split(b"\n\n", 1)

@@ -1,0 +1,38 @@
+"""Shared fixtures: the real SmolLM2 model, loaded once per test session."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def thrifty_data_dir(tmp_path_factory):
+    """A data directory shared by the session (tokenizer cache and the like)."""
+    return tmp_path_factory.mktemp("thrifty-data")
+
+
+@pytest.fixture(scope="session")
+def smollm2(thrifty_data_dir):
+    """SmolLM2-135M-Instruct (the real Q4_1 GGUF weights) in fp32 on CPU."""
+    from backend.config import BackendConfig
+    from backend.runtime import load_model
+
+    return load_model(BackendConfig(data_dir=str(thrifty_data_dir), dtype="float32"))
+
+
+@pytest.fixture(scope="session")
+def hf_oracle(smollm2):
+    """transformers' own Llama on the same GGUF file: the reference our forward must match."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    source = smollm2.source
+    model = AutoModelForCausalLM.from_pretrained(str(source.path.parent), gguf_file=source.path.name,
+                                                 dtype=torch.float32)
+    model.eval()
+    return model

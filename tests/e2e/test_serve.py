@@ -1,0 +1,138 @@
+"""`thrifty serve` as a real process, driven by the official openai SDK against the real SmolLM2 model."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from openai import OpenAI
+
+from proxy.supervisor import free_port
+
+pytestmark = pytest.mark.e2e
+MODEL = "smollm2-135m-instruct"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("serve-cwd")  # no config file anywhere near
+    port = free_port()
+    env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], cwd=workdir, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"thrifty serve exited early:\n{proc.stdout.read()}")
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("thrifty serve did not become ready")
+    yield proc, base, workdir
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def test_openai_sdk_round_trips(served):
+    _, base, _ = served
+    client = OpenAI(base_url=base + "/v1", api_key="sk-anything", max_retries=0, timeout=120)
+
+    assert MODEL in [m.id for m in client.models.list().data]
+
+    chat = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=30,
+                                          messages=[{"role": "user", "content": "What is the capital of France?"}])
+    assert "Paris" in chat.choices[0].message.content
+    assert chat.usage.prompt_tokens > 5 and chat.usage.completion_tokens > 0
+    assert chat.model == MODEL
+
+    stream = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=30, stream=True,
+                                            stream_options={"include_usage": True},
+                                            messages=[{"role": "user", "content": "What is the capital of France?"}])
+    pieces, usage = [], None
+    for chunk in stream:
+        if chunk.choices:
+            pieces.append(chunk.choices[0].delta.content or "")
+        if chunk.usage:
+            usage = chunk.usage
+    assert len(pieces) > 3
+    assert "".join(pieces) == chat.choices[0].message.content  # greedy: same text either way
+    assert usage is not None and usage.completion_tokens == chat.usage.completion_tokens
+
+    completion = client.completions.create(model=MODEL, prompt="The capital of France is", max_tokens=8,
+                                           temperature=0)
+    assert completion.choices[0].text.strip()
+    assert completion.choices[0].finish_reason in ("stop", "length")
+
+    raw = client.chat.completions.with_raw_response.create(
+        model=MODEL, max_completion_tokens=4, messages=[{"role": "user", "content": "Hi"}])
+    assert raw.headers["x-request-id"]
+    assert raw.parse().usage.completion_tokens <= 4
+
+
+def test_errors_come_back_as_openai_errors(served):
+    import openai
+
+    _, base, _ = served
+    client = OpenAI(base_url=base + "/v1", api_key="x", max_retries=0)
+    with pytest.raises(openai.NotFoundError):
+        client.chat.completions.create(model="gpt-nope", messages=[{"role": "user", "content": "x"}])
+    with pytest.raises(openai.BadRequestError, match="maximum context length"):
+        client.chat.completions.create(model=MODEL, max_tokens=100_000, messages=[{"role": "user", "content": "x"}])
+
+
+def test_requests_are_logged_and_sigterm_leaves_no_orphans(served):
+    proc, base, workdir = served
+    httpx.post(base + "/v1/chat/completions", timeout=60,
+               json={"model": MODEL, "max_tokens": 3, "messages": [{"role": "user", "content": "Hi"}]})
+    db = workdir / "data" / "thrifty.db"
+    deadline = time.monotonic() + 10
+    rows = []
+    while time.monotonic() < deadline and not rows:
+        with sqlite3.connect(db) as conn:
+            rows = conn.execute("select model_served, upstream, status_code, completion_tokens from request_log "
+                                "where status_code = 200").fetchall()
+        time.sleep(0.2)
+    assert rows and rows[0][:3] == (MODEL, "local", 200)
+
+    children = _children(proc.pid)
+    assert children, "the bundled backend should run as a child process"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(c) for c in children):
+        time.sleep(0.2)
+    assert not any(_alive(c) for c in children)

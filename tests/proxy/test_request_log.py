@@ -1,0 +1,36 @@
+"""The batched request-log writer."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from proxy.db import RequestLog, create_engine
+from proxy.migrate import upgrade
+from proxy.request_log import LogEntry, RequestLogWriter
+
+
+async def test_entries_are_written_in_batches_and_close_flushes_everything(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"
+    import asyncio
+
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=0.05, batch_size=7)
+    writer.start()
+    for i in range(50):
+        writer.record(LogEntry(id=f"r{i}", key_id="k", endpoint="chat", status_code=200, prompt_tokens=i))
+    await writer.close()
+    async with engine.connect() as conn:
+        count = (await conn.execute(select(func.count()).select_from(RequestLog))).scalar_one()
+        total = (await conn.execute(select(func.sum(RequestLog.prompt_tokens)))).scalar_one()
+    await engine.dispose()
+    assert count == 50 and total == sum(range(50)) and writer.written == 50
+
+
+async def test_a_database_failure_does_not_raise(tmp_path):
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'no-tables.db'}")  # never migrated
+    writer = RequestLogWriter(engine, flush_interval_s=0.01)
+    writer.record(LogEntry(id="x", key_id="k", endpoint="chat", status_code=200))
+    await writer.flush()  # logs the error, raises nothing
+    assert writer.written == 0
+    await engine.dispose()

@@ -1,0 +1,71 @@
+"""Settings from TOML plus THRIFTY_* environment variables."""
+
+from __future__ import annotations
+
+import pytest
+
+from proxy.settings import SettingsError, load_settings
+
+
+def test_defaults_need_no_file_and_point_at_the_bundled_backend():
+    settings = load_settings(None, {})
+    assert settings.proxy.port == 8000 and settings.proxy.host == "127.0.0.1"
+    assert settings.database_url.startswith("sqlite+aiosqlite:///") and settings.database_url.endswith("thrifty.db")
+    assert [u.name for u in settings.upstreams] == ["local"]
+    assert settings.models[0].name == settings.backend.served_model_name
+
+
+def test_file_and_environment_compose(tmp_path):
+    config = tmp_path / "thrifty.toml"
+    config.write_text("""
+data_dir = "/tmp/thrifty-x"
+[proxy]
+port = 9000
+request_timeout_s = 12.5
+[backend]
+max_model_len = 1024
+[[upstreams]]
+name = "openai"
+base_url = "https://api.example.test/v1"
+api_key_env = "MY_KEY"
+[models.gpt-4o]
+upstream = "openai"
+model = "gpt-4o-2024-08-06"
+""")
+    env = {"THRIFTY_PROXY__PORT": "9100", "THRIFTY_DATABASE__URL": "postgresql+asyncpg://u@h/db",
+           "MY_KEY": "sk-secret", "THRIFTY_BUNDLED__ENABLED": "false", "UNRELATED": "x"}
+    settings = load_settings(config, env)
+    assert settings.proxy.port == 9100  # environment wins over the file
+    assert settings.proxy.request_timeout_s == 12.5
+    assert settings.backend.max_model_len == 1024
+    assert settings.database_url == "postgresql+asyncpg://u@h/db"
+    assert settings.upstream("openai").api_key == "sk-secret"
+    assert [m.name for m in settings.models] == ["gpt-4o"]  # bundled disabled: no local alias
+    assert str(settings.data_path) == "/tmp/thrifty-x"
+
+
+@pytest.mark.parametrize(("text", "env", "message"), [
+    ("[proxy]\nprot = 1\n", {}, "unknown keys"),
+    ("[nonsense]\n", {}, "unknown configuration sections"),
+    ("[proxy]\nport = \n", {}, "not valid TOML"),
+    ("", {"THRIFTY_PROXY__PORT": "eighty"}, "cannot use 'eighty'"),
+    ('[models.x]\nupstream = "nowhere"\nmodel = "m"\n', {}, "unknown upstream 'nowhere'"),
+])
+def test_bad_configuration_is_reported(tmp_path, text, env, message):
+    config = tmp_path / "bad.toml"
+    config.write_text(text)
+    with pytest.raises(SettingsError, match=message):
+        load_settings(config, env)
+
+
+def test_missing_file_is_reported(tmp_path):
+    with pytest.raises(SettingsError, match="does not exist"):
+        load_settings(tmp_path / "nope.toml", {})
+
+
+def test_sample_config_in_the_repo_loads():
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[2] / "thrifty.example.toml"
+    settings = load_settings(sample, {})
+    assert settings.proxy.port == 8000

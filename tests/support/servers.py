@@ -1,0 +1,124 @@
+"""Real local HTTP servers for tests: any ASGI app on 127.0.0.1, and a scripted OpenAI upstream."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import uvicorn
+
+from proxy.supervisor import free_port
+
+
+@contextlib.contextmanager
+def serve_in_thread(app, startup_timeout: float = 20.0) -> Iterator[str]:
+    """Run ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yields the base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + startup_timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@dataclass
+class ScriptedUpstream:
+    """A stand-in OpenAI upstream whose behaviour each test scripts (the proxy is what is tested).
+
+    mode: "ok" (JSON answer), "stream" (SSE chunks, each after ``gate`` allows), "hang" (never answers),
+    "error500", "notjson".
+    """
+
+    mode: str = "ok"
+    chunks: int = 3
+    requests: list[dict] = field(default_factory=list)
+    gate: threading.Event = field(default_factory=threading.Event)
+    disconnected: threading.Event = field(default_factory=threading.Event)
+    model_name: str = "upstream-model"
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        request = json.loads(body) if body else {}
+        request["_path"] = scope["path"]
+        request["_headers"] = {k.decode(): v.decode() for k, v in scope["headers"]}
+        self.requests.append(request)
+        if self.mode == "hang":
+            await self._wait_disconnect(receive)
+            return
+        if self.mode == "error500":
+            await self._json(send, 500, {"error": {"message": "boom", "type": "server_error"}})
+            return
+        if self.mode == "notjson":
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
+            await send({"type": "http.response.body", "body": b"<html>oops</html>"})
+            return
+        if self.mode == "stream":
+            await self._stream(send, receive)
+            return
+        await self._json(send, 200, {
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": self.model_name,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6,
+                      "prompt_tokens_details": {"cached_tokens": 2}},
+        })
+
+    async def _json(self, send, status, payload):
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": json.dumps(payload).encode()})
+
+    async def _wait_disconnect(self, receive):
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                self.disconnected.set()
+                return
+
+    async def _stream(self, send, receive):
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream")]})
+        watcher = asyncio.ensure_future(self._wait_disconnect(receive))
+        try:
+            for i in range(self.chunks):
+                if i > 0:
+                    while not self.gate.is_set():
+                        if self.disconnected.is_set():
+                            return
+                        await asyncio.sleep(0.01)
+                chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": self.model_name,
+                         "choices": [{"index": 0, "delta": {"content": f"tok{i} "}, "finish_reason": None}]}
+                await send({"type": "http.response.body", "body": f"data: {json.dumps(chunk)}\n\n".encode(),
+                            "more_body": True})
+            usage = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": self.model_name,
+                     "choices": [], "usage": {"prompt_tokens": 4, "completion_tokens": self.chunks, "total_tokens": 7}}
+            await send({"type": "http.response.body", "body": f"data: {json.dumps(usage)}\n\n".encode(),
+                        "more_body": True})
+            await send({"type": "http.response.body", "body": b"data: [DONE]\n\n"})
+        finally:
+            watcher.cancel()
