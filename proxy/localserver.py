@@ -1,0 +1,32 @@
+"""Serving an ASGI app on a local port from a background thread (benchmarks and tests)."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+
+import uvicorn
+
+from proxy.supervisor import free_port
+
+
+@contextlib.contextmanager
+def serve_in_thread(app, host: str = "127.0.0.1", startup_timeout: float = 60.0) -> Iterator[str]:
+    """Run ``app`` with uvicorn on a free port in a daemon thread; yields its base URL."""
+    port = free_port(host)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + startup_timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            server.should_exit = True
+            raise RuntimeError(f"local server on port {port} did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
