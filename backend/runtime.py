@@ -51,7 +51,8 @@ def load_model(config: BackendConfig) -> LoadedModel:
     """Resolve, read and instantiate the configured model (logs progress)."""
     if config.num_threads:
         torch.set_num_threads(config.num_threads)
-    source = resolve_model(config.model_path)
+    data_dir = Path(config.data_dir).expanduser() if config.data_dir else default_data_dir()
+    source = resolve_model(config.model_path, data_dir)
     dtype = parse_dtype(config.dtype)
     device = torch.device(config.device)
     started = time.perf_counter()
@@ -71,7 +72,6 @@ def load_model(config: BackendConfig) -> LoadedModel:
     model.to(dtype)
     model.rope.reset_buffers()  # fp32 inverse frequencies, whatever the weights' dtype
     model.eval()
-    data_dir = Path(config.data_dir).expanduser() if config.data_dir else default_data_dir()
     tokenizer = Tokenizer.load(source, data_dir)
     log.info("model %s (%s) loaded in %.1fs", source.path, source.kind, time.perf_counter() - started)
     return LoadedModel(model, tokenizer, source, dtype, device)

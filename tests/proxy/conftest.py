@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from proxy.settings import BundledBackendConfig, DatabaseConfig, ModelAlias, ProxyConfig, Settings, UpstreamConfig
+from proxy.settings import (
+    BundledBackendConfig,
+    DatabaseConfig,
+    ModelAlias,
+    ProxyConfig,
+    Settings,
+    UpstreamConfig,
+)
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ import asyncio
 import uuid
 
 import pytest
+from alembic import command
 from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from alembic import command
 from proxy.migrate import alembic_config, upgrade
 
 PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
