@@ -1,0 +1,13 @@
+"""Kernel tests run the Triton kernels on CPU through the Triton interpreter.
+
+``TRITON_INTERPRET`` must be set before any Triton kernel module is imported (the ``@triton.jit``
+decorator picks the interpreter at decoration time). The kernels package imports its Triton modules
+lazily, so setting it here, at collection time, is early enough. Other test packages never import
+Triton, so the variable does not affect them.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TRITON_INTERPRET", "1")
