@@ -7,10 +7,11 @@ import asyncio
 from alembic import context
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from caches.models import CacheBase
 from proxy.db import ProxyBase
 
 config = context.config
-target_metadata = [ProxyBase.metadata]
+target_metadata = [ProxyBase.metadata, CacheBase.metadata]
 
 
 def _run(connection) -> None:

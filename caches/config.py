@@ -1,0 +1,97 @@
+"""Frozen configuration of the caches (composed by ``proxy/settings.py``; nothing here reads env)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["CacheConfig", "ExactCacheConfig", "IndexConfig", "PolicyConfig", "SemanticCacheConfig"]
+
+# Chosen on the first half of GPTCache's mock data (pairs 0-499) for >= 99% precision; see
+# caches/evaluation.py and the report it prints. Never tuned on the second half.
+DEFAULT_SIMILARITY_THRESHOLD = 0.90
+DEFAULT_AMBIGUITY_MARGIN = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class ExactCacheConfig:
+    """Exact (full-key) response cache.
+
+    ``ttl_s``: lifetime of an entry (``None``: no expiry); ``max_entries`` / ``max_bytes``: size
+    bounds enforced with LRU eviction (``max_bytes`` counts stored response bytes);
+    ``max_entry_bytes``: larger responses are refused; ``recount_interval_s``: how often the
+    entry/byte totals are re-read from the database (other replicas write too).
+    """
+
+    enabled: bool = True
+    ttl_s: float | None = 24 * 3600.0
+    max_entries: int = 100_000
+    max_bytes: int = 512 * 1024 * 1024
+    max_entry_bytes: int = 1024 * 1024
+    recount_interval_s: float = 30.0
+    evict_fraction: float = 0.05  # when over a bound, evict down to (1 - this) of it
+
+
+@dataclass(frozen=True, slots=True)
+class IndexConfig:
+    """FAISS index of one scope: exact inner product (flat) while small, IVF above ``ivf_min_size``.
+
+    IVF is used (not HNSW) because it supports ``remove_ids``; ``nlist`` is about
+    ``sqrt(size) * nlist_factor`` (clamped), fixed when the partition is (re)built; ``nprobe``
+    lists are scanned per search. A partition falls back to flat below ``ivf_min_size // 2``.
+    """
+
+    ivf_min_size: int = 20_000
+    nlist_factor: float = 1.0
+    max_nlist: int = 4096
+    nprobe: int = 16
+    train_points_per_list: int = 64
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticCacheConfig:
+    """Semantic (embedding-similarity) response cache.
+
+    ``threshold``: minimum cosine similarity of a hit; ``ambiguity_margin``: a hit is refused when a
+    second verified candidate with a different answer scores within this margin of the best (the
+    query sits between two cached questions); ``verify``: run :func:`caches.verify.verify` on
+    candidates; ``top_k``: candidates fetched per lookup; ``max_query_chars``: longer last user
+    messages are not semantic-cached (the embedder truncates its input, so two long prompts that
+    differ only near the end would embed alike); ``embedder_id``: stored with each vector, rows
+    with another id are ignored at start-up; ``workers``: threads for embedding and FAISS.
+    """
+
+    enabled: bool = True
+    threshold: float = DEFAULT_SIMILARITY_THRESHOLD
+    ambiguity_margin: float = DEFAULT_AMBIGUITY_MARGIN
+    verify: bool = True
+    verify_short_text_words: int = 12
+    top_k: int = 4
+    ttl_s: float | None = 24 * 3600.0
+    max_entries: int = 100_000
+    max_bytes: int = 512 * 1024 * 1024
+    max_entry_bytes: int = 1024 * 1024
+    max_query_chars: int = 1000
+    recount_interval_s: float = 30.0
+    evict_fraction: float = 0.05
+    embedder_id: str = "all-MiniLM-L6-v2"
+    workers: int = 2
+    embedding_memo_size: int = 1024
+    index: IndexConfig = field(default_factory=IndexConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyConfig:
+    """Which requests may use the caches (see :func:`caches.policy.decide`)."""
+
+    exact: bool = True
+    semantic: bool = True
+    semantic_requires_determinism: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class CacheConfig:
+    """Configuration of :class:`caches.service.ResponseCache`."""
+
+    exact: ExactCacheConfig = field(default_factory=ExactCacheConfig)
+    semantic: SemanticCacheConfig = field(default_factory=SemanticCacheConfig)
+    policy: PolicyConfig = field(default_factory=PolicyConfig)

@@ -1,0 +1,111 @@
+"""Database helpers shared by the exact and the semantic cache."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.sql.dml import Insert
+
+from caches.models import CacheBase
+
+__all__ = ["SizeTracker", "TouchBuffer", "as_sessionmaker", "create_tables", "sha256_hex", "upsert_statement"]
+
+
+def as_sessionmaker(db: AsyncEngine | async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
+    """Accept an engine or a session factory from the caller; return a session factory."""
+    if isinstance(db, AsyncEngine):
+        return async_sessionmaker(db, expire_on_commit=False)
+    return db
+
+
+async def create_tables(engine: AsyncEngine) -> None:
+    """Create the cache tables (tests and throw-away databases; production uses Alembic)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(CacheBase.metadata.create_all)
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def upsert_statement(
+    dialect_name: str,
+    table: Table,
+    values: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    *,
+    conflict_columns: Sequence[str],
+    update_columns: Sequence[str],
+) -> Insert:
+    """``INSERT ... ON CONFLICT (conflict_columns) DO UPDATE`` for SQLite and PostgreSQL."""
+    if dialect_name == "postgresql":
+        stmt = postgresql.insert(table).values(values)
+    elif dialect_name == "sqlite":
+        stmt = sqlite.insert(table).values(values)
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise NotImplementedError(f"upsert is not implemented for dialect {dialect_name!r}")
+    return stmt.on_conflict_do_update(
+        index_elements=list(conflict_columns),
+        set_={col: stmt.excluded[col] for col in update_columns},
+    )
+
+
+class TouchBuffer:
+    """Hits recorded in memory and written to the database in batches (keeps lookups read-only).
+
+    Maps an entry id to (latest access time, number of hits since the last flush).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[Any, tuple[float, int]] = {}
+
+    def record(self, entry_id: Any, at: float) -> None:
+        with self._lock:
+            _, count = self._pending.get(entry_id, (at, 0))
+            self._pending[entry_id] = (at, count + 1)
+
+    def drain(self) -> dict[Any, tuple[float, int]]:
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        return pending
+
+    def restore(self, pending: Mapping[Any, tuple[float, int]]) -> None:
+        """Put back touches whose flush failed (merged with newer ones)."""
+        with self._lock:
+            for entry_id, (at, count) in pending.items():
+                newer_at, newer_count = self._pending.get(entry_id, (at, 0))
+                self._pending[entry_id] = (max(at, newer_at), count + newer_count)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+
+@dataclass(slots=True)
+class SizeTracker:
+    """Approximate entry/byte totals of one table, re-counted from the database periodically.
+
+    Every store adds to the estimate; the exact totals are re-read when the estimate crosses a
+    bound or ``recount_interval_s`` has passed (other replicas write to the same table).
+    """
+
+    entries: int = 0
+    bytes: int = 0
+    counted_at: float = float("-inf")
+
+    def add(self, size: int) -> None:
+        self.entries += 1
+        self.bytes += size
+
+    def set(self, entries: int, size: int, at: float) -> None:
+        self.entries, self.bytes, self.counted_at = entries, size, at
+
+    def needs_recount(self, now: float, interval: float, max_entries: int, max_bytes: int) -> bool:
+        return now - self.counted_at >= interval or self.entries > max_entries or self.bytes > max_bytes

@@ -1,0 +1,276 @@
+"""Exact response cache: canonical request key -> stored OpenAI response, in the database.
+
+Persisted through SQLAlchemy (SQLite or PostgreSQL), so it survives restarts and is shared by all
+proxy replicas on one PostgreSQL. Entries carry the upstream model version; a lookup with another
+version misses (and the next store replaces the entry). TTL expiry, LRU eviction by entry count
+and by bytes, oversized entries refused. Lookups and stores never raise: a failure is logged and
+reported as a miss / ``False``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from caches.config import ExactCacheConfig
+from caches.db import SizeTracker, TouchBuffer, as_sessionmaker, sha256_hex, upsert_statement
+from caches.keys import RequestKeys
+from caches.models import ExactCacheEntry
+from caches.types import CacheError, CacheHit, CacheStats
+
+__all__ = ["ExactCache"]
+
+logger = logging.getLogger(__name__)
+
+_DELETE_CHUNK = 500
+_T = ExactCacheEntry
+
+
+def _as_bytes(response: bytes | str) -> bytes:
+    return response.encode("utf-8") if isinstance(response, str) else bytes(response)
+
+
+class ExactCache:
+    """Async exact-match cache over the ``thrifty_exact_cache`` table.
+
+    ``db``: an ``AsyncEngine`` or an ``async_sessionmaker`` owned by the caller; ``clock``: returns
+    epoch seconds (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        db: AsyncEngine | async_sessionmaker[AsyncSession],
+        config: ExactCacheConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._sessions = as_sessionmaker(db)
+        self._config = config or ExactCacheConfig()
+        self._clock = clock
+        self._touches = TouchBuffer()
+        self._size = SizeTracker()
+
+    @property
+    def config(self) -> ExactCacheConfig:
+        return self._config
+
+    # --- lookup / store --------------------------------------------------------------------
+
+    async def get(self, key: str, *, model_version: str) -> CacheHit | None:
+        """Return the cached response for ``key`` or ``None`` (miss, expired, other model
+        version, corrupt entry or database failure)."""
+        try:
+            now = self._clock()
+            async with self._sessions() as session:
+                row = (await session.execute(select(_T).where(_T.key == key))).scalar_one_or_none()
+            if row is None:
+                return None
+            if row.expires_at is not None and row.expires_at <= now:
+                return None
+            if row.model_version != model_version:
+                return None
+            if sha256_hex(row.response) != row.response_sha256:
+                logger.warning("exact cache entry %s is corrupt (checksum mismatch); deleting it", key)
+                await self._delete_where(_T.key == key)
+                return None
+            self._touches.record(key, now)
+            return CacheHit(
+                body=row.response,
+                kind="exact",
+                entry_id=key,
+                model=row.model,
+                model_version=row.model_version,
+                created_at=row.created_at,
+            )
+        except Exception as exc:  # degrade to a miss
+            logger.warning("exact cache lookup failed, treating as a miss: %r", exc)
+            return None
+
+    async def put(
+        self,
+        keys: RequestKeys,
+        response: bytes | str,
+        *,
+        model_version: str,
+        ttl_s: float | None = None,
+        validate: bool = True,
+    ) -> bool:
+        """Store ``response`` (OpenAI response JSON) under ``keys.exact``; ``True`` when stored.
+
+        ``ttl_s`` overrides the configured TTL for this entry; ``validate=False`` skips the JSON
+        check when the caller has already parsed the response. Refuses (``False`` and a
+        log line) responses larger than ``max_entry_bytes`` or that are not a JSON object.
+        """
+        try:
+            body = _as_bytes(response)
+            if len(body) > self._config.max_entry_bytes:
+                logger.warning(
+                    "exact cache: refusing oversized entry (%d bytes > %d)",
+                    len(body),
+                    self._config.max_entry_bytes,
+                )
+                return False
+            if validate and not isinstance(json.loads(body), dict):
+                logger.warning("exact cache: refusing a response that is not a JSON object")
+                return False
+            now = self._clock()
+            ttl = self._config.ttl_s if ttl_s is None else ttl_s
+            values = {
+                "key": keys.exact,
+                "tenant": keys.tenant,
+                "model": keys.model,
+                "model_version": model_version,
+                "scope": keys.scope,
+                "response": body,
+                "response_sha256": sha256_hex(body),
+                "size_bytes": len(body),
+                "created_at": now,
+                "expires_at": None if ttl is None else now + ttl,
+                "last_access_at": now,
+                "hits": 0,
+            }
+            async with self._sessions() as session:
+                conn = await session.connection()
+                stmt = upsert_statement(
+                    conn.dialect.name,
+                    _T.__table__,
+                    values,
+                    conflict_columns=["key"],
+                    update_columns=[c for c in values if c != "key"],
+                )
+                await session.execute(stmt)
+                await session.commit()
+            self._size.add(len(body))
+        except Exception as exc:
+            logger.warning("exact cache store failed, response not cached: %r", exc)
+            return False
+        await self._after_store()
+        return True
+
+    async def _after_store(self) -> None:
+        try:
+            now = self._clock()
+            if self._size.needs_recount(
+                now, self._config.recount_interval_s, self._config.max_entries, self._config.max_bytes
+            ):
+                await self.enforce_limits()
+            elif len(self._touches) >= 256:
+                await self.flush_touches()
+        except Exception as exc:
+            logger.warning("exact cache maintenance after store failed: %r", exc)
+
+    # --- maintenance -----------------------------------------------------------------------
+
+    async def flush_touches(self) -> None:
+        """Write buffered hit counts and access times (LRU order) to the database."""
+        pending = self._touches.drain()
+        if not pending:
+            return
+        try:
+            async with self._sessions() as session:
+                for key, (at, count) in pending.items():
+                    await session.execute(
+                        update(_T).where(_T.key == key).values(last_access_at=at, hits=_T.hits + count)
+                    )
+                await session.commit()
+        except Exception:
+            self._touches.restore(pending)
+            raise
+
+    async def purge_expired(self) -> int:
+        """Delete expired entries; returns how many."""
+        return await self._delete_where(_T.expires_at.is_not(None), _T.expires_at <= self._clock())
+
+    async def stats(self) -> CacheStats:
+        """Count entries and bytes in the database."""
+        async with self._sessions() as session:
+            entries, size = (
+                await session.execute(
+                    select(func.count(), func.coalesce(func.sum(_T.size_bytes), 0)).select_from(_T)
+                )
+            ).one()
+        self._size.set(int(entries), int(size), self._clock())
+        return CacheStats(entries=int(entries), bytes=int(size))
+
+    async def enforce_limits(self) -> int:
+        """Purge expired entries, then evict least-recently-used ones until within the bounds
+        (down to ``1 - evict_fraction`` of them). Returns the number of entries removed."""
+        await self.flush_touches()
+        removed = await self.purge_expired()
+        stats = await self.stats()
+        cfg = self._config
+        if stats.entries <= cfg.max_entries and stats.bytes <= cfg.max_bytes:
+            return removed
+        keep = 1.0 - cfg.evict_fraction
+        target_entries = int(cfg.max_entries * keep)
+        target_bytes = int(cfg.max_bytes * keep)
+        entries, size = stats.entries, stats.bytes
+        victims: list[str] = []
+        async with self._sessions() as session:
+            result = await session.stream(
+                select(_T.key, _T.size_bytes)
+                .order_by(_T.last_access_at, _T.created_at)
+                .execution_options(yield_per=1000)
+            )
+            async for key, nbytes in result:
+                if entries <= target_entries and size <= target_bytes:
+                    break
+                victims.append(key)
+                entries -= 1
+                size -= nbytes
+            await result.close()
+        removed += await self._delete_keys(victims)
+        self._size.set(entries, size, self._clock())
+        if victims:
+            logger.info("exact cache evicted %d least-recently-used entries", len(victims))
+        return removed
+
+    # --- invalidation ----------------------------------------------------------------------
+
+    async def delete(self, key: str) -> int:
+        """Delete one entry by key."""
+        return await self._delete_where(_T.key == key)
+
+    async def delete_scope(self, scope: str) -> int:
+        """Delete every entry whose request has this scope (see :func:`caches.keys.scope_key`)."""
+        return await self._delete_where(_T.scope == scope)
+
+    async def delete_model(
+        self, model: str, *, tenant: str | None = None, keep_version: str | None = None
+    ) -> int:
+        """Delete the entries of ``model`` (optionally only one tenant's, optionally keeping the
+        entries of the current version ``keep_version``)."""
+        conds = [_T.model == model]
+        if tenant is not None:
+            conds.append(_T.tenant == tenant)
+        if keep_version is not None:
+            conds.append(_T.model_version != keep_version)
+        return await self._delete_where(*conds)
+
+    async def delete_tenant(self, tenant: str) -> int:
+        """Delete every entry of one tenant."""
+        return await self._delete_where(_T.tenant == tenant)
+
+    async def clear(self) -> int:
+        """Delete every entry."""
+        return await self._delete_where()
+
+    async def _delete_keys(self, keys: Sequence[str]) -> int:
+        total = 0
+        for i in range(0, len(keys), _DELETE_CHUNK):
+            total += await self._delete_where(_T.key.in_(keys[i : i + _DELETE_CHUNK]))
+        return total
+
+    async def _delete_where(self, *conditions: object) -> int:
+        try:
+            async with self._sessions() as session:
+                result = await session.execute(delete(_T).where(*conditions))
+                await session.commit()
+            return int(result.rowcount or 0)
+        except Exception as exc:
+            raise CacheError(f"exact cache delete failed: {exc!r}") from exc

@@ -1,0 +1,225 @@
+"""``ResponseCache``: the exact and the semantic cache behind one async API (the ``Cache`` seam).
+
+Typical use in the proxy::
+
+    cache = ResponseCache(engine, CacheConfig(), embedder=SentenceTransformerEmbedder())
+    await cache.start()                                   # app start-up: rebuild the index
+    req = cache.prepare(body, model=model, tenant=tenant, cache_control=headers.get("cache-control"))
+    hit = await cache.lookup(req, model_version=version)  # CacheHit | None, never raises
+    ...                                                   # on a miss: call upstream
+    await cache.store(req, response_bytes, model_version=version)   # off the critical path
+    await cache.maintenance()                             # periodically, e.g. every 60 s
+    await cache.aclose()                                  # shutdown
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from caches.config import CacheConfig
+from caches.db import as_sessionmaker
+from caches.embedder import Embedder
+from caches.exact import ExactCache
+from caches.keys import RequestKeys, request_keys
+from caches.policy import CacheDecision, decide, is_cacheable_response
+from caches.semantic import SemanticCache
+from caches.types import CacheHit, CacheRequest, CacheStats
+
+__all__ = ["InvalidationResult", "ResponseCache"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidationResult:
+    """Entries removed from each cache by an invalidation call."""
+
+    exact: int = 0
+    semantic: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.exact + self.semantic
+
+
+class ResponseCache:
+    """Exact cache first, then the semantic cache for eligible requests.
+
+    ``db``: an ``AsyncEngine`` or ``async_sessionmaker`` (SQLite or PostgreSQL) owned by the
+    caller, with the tables of migration 0002 (or ``caches.db.create_tables``); ``embedder``:
+    required for the semantic cache (without one only the exact cache runs).
+    """
+
+    def __init__(
+        self,
+        db: AsyncEngine | async_sessionmaker[AsyncSession],
+        config: CacheConfig | None = None,
+        *,
+        embedder: Embedder | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._config = config or CacheConfig()
+        sessions = as_sessionmaker(db)
+        self.exact: ExactCache | None = (
+            ExactCache(sessions, self._config.exact, clock=clock) if self._config.exact.enabled else None
+        )
+        self.semantic: SemanticCache | None = (
+            SemanticCache(sessions, embedder, self._config.semantic, clock=clock)
+            if embedder is not None and self._config.semantic.enabled
+            else None
+        )
+
+    @property
+    def config(self) -> CacheConfig:
+        return self._config
+
+    async def start(self) -> None:
+        """Rebuild the semantic index from the database (call once at start-up). Never raises."""
+        if self.semantic is not None:
+            try:
+                await self.semantic.start()
+            except Exception as exc:
+                logger.warning("semantic cache start-up failed; it will retry on first use: %r", exc)
+
+    async def aclose(self) -> None:
+        """Flush buffered hit counts and stop worker threads."""
+        if self.exact is not None:
+            try:
+                await self.exact.flush_touches()
+            except Exception as exc:
+                logger.warning("exact cache: flushing hit counts at shutdown failed: %r", exc)
+        if self.semantic is not None:
+            await self.semantic.aclose()
+
+    def prepare(
+        self, body: Mapping[str, Any], *, model: str, tenant: str, cache_control: str | None = None
+    ) -> CacheRequest:
+        """Compute the keys and the policy decision of a request (cheap, synchronous, never raises;
+        an uncanonicalisable body gets a decision that disables caching)."""
+        try:
+            keys = request_keys(body, model=model, tenant=tenant)
+            decision = decide(body, cache_control=cache_control, config=self._config.policy)
+        except Exception as exc:
+            logger.warning("cannot compute cache keys for the request; caching disabled for it: %r", exc)
+            keys = RequestKeys(exact="", scope="", query=None, tenant=tenant, model=model)
+            decision = CacheDecision(lookup=False, store=False, semantic=False, reason="unkeyable request")
+        if not self._config.policy.exact and not decision.semantic:
+            decision = CacheDecision(lookup=False, store=False, semantic=False, reason=decision.reason)
+        return CacheRequest(keys=keys, decision=decision)
+
+    async def lookup(self, request: CacheRequest, *, model_version: str) -> CacheHit | None:
+        """Exact hit, else semantic hit (eligible requests only), else ``None``. Never raises."""
+        if not request.decision.lookup:
+            return None
+        if self.exact is not None and self._config.policy.exact:
+            hit = await self.exact.get(request.keys.exact, model_version=model_version)
+            if hit is not None:
+                return hit
+        if self.semantic is not None and request.decision.semantic:
+            return await self.semantic.get(request.keys, model_version=model_version)
+        return None
+
+    async def store(self, request: CacheRequest, response: bytes | str, *, model_version: str) -> bool:
+        """Write an upstream response back to the caches the decision allows; ``True`` when at
+        least one cache stored it. Never raises."""
+        if not request.decision.store:
+            return False
+        try:
+            parsed = json.loads(response)
+        except ValueError as exc:
+            logger.warning("not caching a response that is not valid JSON: %r", exc)
+            return False
+        if not is_cacheable_response(parsed):
+            logger.debug("response not cacheable (error, no choices or content filter)")
+            return False
+        stored = False
+        if self.exact is not None and self._config.policy.exact:
+            stored = (
+                await self.exact.put(request.keys, response, model_version=model_version, validate=False)
+                or stored
+            )
+        if (
+            self.semantic is not None
+            and request.decision.semantic
+            and is_cacheable_response(parsed, semantic=True)
+        ):
+            stored = (
+                await self.semantic.put(request.keys, response, model_version=model_version, validate=False)
+                or stored
+            )
+        return stored
+
+    async def maintenance(self) -> None:
+        """Periodic upkeep of both caches (expiry, LRU bounds, index sync). Never raises."""
+        if self.exact is not None:
+            try:
+                await self.exact.enforce_limits()
+            except Exception as exc:
+                logger.warning("exact cache maintenance failed: %r", exc)
+        if self.semantic is not None:
+            await self.semantic.maintenance()
+
+    async def stats(self) -> dict[str, CacheStats]:
+        """Entry and byte counts per cache (raises ``CacheError``-like DB errors)."""
+        out: dict[str, CacheStats] = {}
+        if self.exact is not None:
+            out["exact"] = await self.exact.stats()
+        if self.semantic is not None:
+            out["semantic"] = await self.semantic.stats()
+        return out
+
+    # --- invalidation (raise caches.types.CacheError on database failure) -------------------
+
+    async def delete_entry(self, kind: Literal["exact", "semantic"], entry_id: str) -> int:
+        """Delete one entry: an exact key, or a semantic row id (``CacheHit.entry_id``)."""
+        if kind == "exact":
+            return 0 if self.exact is None else await self.exact.delete(entry_id)
+        return 0 if self.semantic is None else await self.semantic.delete(int(entry_id))
+
+    async def delete_scope(self, scope: str) -> InvalidationResult:
+        """Delete every entry of a scope (``CacheRequest.keys.scope``) from both caches."""
+        return InvalidationResult(
+            exact=0 if self.exact is None else await self.exact.delete_scope(scope),
+            semantic=0 if self.semantic is None else await self.semantic.delete_scope(scope),
+        )
+
+    async def delete_model(
+        self, model: str, *, tenant: str | None = None, keep_version: str | None = None
+    ) -> InvalidationResult:
+        """Delete the entries of a model (optionally one tenant's, optionally all but one version)."""
+        return InvalidationResult(
+            exact=0
+            if self.exact is None
+            else await self.exact.delete_model(model, tenant=tenant, keep_version=keep_version),
+            semantic=0
+            if self.semantic is None
+            else await self.semantic.delete_model(model, tenant=tenant, keep_version=keep_version),
+        )
+
+    async def delete_tenant(self, tenant: str) -> InvalidationResult:
+        """Delete every entry of a tenant."""
+        return InvalidationResult(
+            exact=0 if self.exact is None else await self.exact.delete_tenant(tenant),
+            semantic=0 if self.semantic is None else await self.semantic.delete_tenant(tenant),
+        )
+
+    async def clear(self) -> InvalidationResult:
+        """Delete everything."""
+        return InvalidationResult(
+            exact=0 if self.exact is None else await self.exact.clear(),
+            semantic=0 if self.semantic is None else await self.semantic.clear(),
+        )
+
+    async def purge_expired(self) -> InvalidationResult:
+        """Delete expired entries now (``maintenance`` does this too)."""
+        return InvalidationResult(
+            exact=0 if self.exact is None else await self.exact.purge_expired(),
+            semantic=0 if self.semantic is None else await self.semantic.purge_expired(),
+        )

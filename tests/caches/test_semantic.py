@@ -1,0 +1,376 @@
+"""Semantic cache with the real embedding model, real FAISS, real SQLite / PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from importlib import resources
+
+import numpy as np
+import pytest
+from sqlalchemy import select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from caches.config import SemanticCacheConfig
+from caches.embedder import Embedder, SentenceTransformerEmbedder
+from caches.keys import RequestKeys, request_keys
+from caches.models import SemanticCacheEntry
+from caches.semantic import Candidate, SemanticCache, SemanticItem, answer_fingerprint, choose
+from tests.caches.helpers import FakeClock, chat_body, completion
+
+MakeCache = Callable[..., SemanticCache]
+
+
+def keys_for(
+    question: str, *, tenant: str = "acme", system: str = "You are a helpful assistant.", **params: object
+) -> RequestKeys:
+    return request_keys(chat_body(question, system=system, **params), model="small", tenant=tenant)
+
+
+def answer(hit: object) -> str:
+    assert hit is not None
+    return json.loads(hit.body)["choices"][0]["message"]["content"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+async def make_cache(
+    sqlite_engine: AsyncEngine, embedder: SentenceTransformerEmbedder
+) -> AsyncIterator[MakeCache]:
+    made: list[SemanticCache] = []
+
+    def factory(
+        config: SemanticCacheConfig | None = None,
+        *,
+        engine: AsyncEngine | None = None,
+        emb: Embedder | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> SemanticCache:
+        cache = SemanticCache(engine or sqlite_engine, emb or embedder, config, clock=clock)
+        made.append(cache)
+        return cache
+
+    yield factory
+    for cache in made:
+        await cache.aclose()
+
+
+async def db_ids(engine: AsyncEngine) -> set[int]:
+    async with engine.connect() as conn:
+        return set((await conn.execute(select(SemanticCacheEntry.id))).scalars().all())
+
+
+async def test_paraphrase_hits_and_unrelated_misses(make_cache: MakeCache) -> None:
+    cache = make_cache()
+    assert await cache.put(
+        keys_for("How do I reverse a list in Python?"), completion("use reversed()"), model_version="v1"
+    )
+    hit = await cache.get(keys_for("How can I reverse a list in Python?"), model_version="v1")
+    assert answer(hit) == "use reversed()"
+    assert hit.kind == "semantic" and hit.similarity is not None and hit.similarity >= cache.config.threshold
+    assert hit.matched_query == "How do I reverse a list in Python?"
+    assert await cache.get(keys_for("How do I sort a dictionary by value?"), model_version="v1") is None
+    # another upstream model version never hits
+    assert await cache.get(keys_for("How can I reverse a list in Python?"), model_version="v2") is None
+
+
+async def test_hits_only_within_the_same_scope(make_cache: MakeCache) -> None:
+    cache = make_cache()
+    await cache.put(keys_for("What is the refund policy?"), completion("30 days"), model_version="v")
+    same = keys_for("What's the refund policy?")
+    assert answer(await cache.get(same, model_version="v")) == "30 days"
+    for other in (
+        keys_for("What's the refund policy?", tenant="globex"),
+        keys_for("What's the refund policy?", system="You are a pirate."),
+        keys_for("What's the refund policy?", max_tokens=5),
+        request_keys(chat_body("What's the refund policy?"), model="large", tenant="acme"),
+    ):
+        assert other.scope != same.scope
+        assert await cache.get(other, model_version="v") is None
+
+
+async def test_no_hard_negative_hits_through_the_cache(make_cache: MakeCache) -> None:
+    data = json.loads(resources.files("caches").joinpath("hard_negatives.json").read_text("utf-8"))
+    cache = make_cache()
+    pairs = data["text_pairs"]
+    stored = await cache.put_many(
+        [SemanticItem(keys_for(p["stored"]), completion(str(i)), "v") for i, p in enumerate(pairs)]
+    )
+    assert stored == len({p["stored"] for p in pairs})
+    query_vecs = await cache.embed([p["query"] for p in pairs])
+    false_hits = []
+    for p, vec in zip(pairs, query_vecs, strict=True):
+        hit = await cache.get(keys_for(p["query"]), model_version="v", vector=vec)
+        if hit is not None:
+            false_hits.append((p["query"], hit.matched_query))
+    assert false_hits == []
+    # without verification the same cache does serve some of them: the check is doing the work
+    loose = make_cache(SemanticCacheConfig(verify=False))
+    hits = [
+        await loose.get(keys_for(p["query"]), model_version="v", vector=v)
+        for p, v in zip(pairs, query_vecs, strict=True)
+    ]
+    assert sum(h is not None for h in hits) >= 20
+
+
+async def test_ambiguous_queries_miss(make_cache: MakeCache) -> None:
+    cache = make_cache()
+    await cache.put(keys_for("How do I reverse a list in Python?"), completion("A"), model_version="v")
+    await cache.put(keys_for("How can I reverse a list in Python?"), completion("B"), model_version="v")
+    assert await cache.get(keys_for("How would I reverse a list in Python?"), model_version="v") is None
+    # the same answer in a response with another id, timestamp and usage is not ambiguous
+    same_answer = completion("A", id="chatcmpl-2", created=123, usage={"total_tokens": 9})
+    await cache.put(keys_for("How can I reverse a list in Python?"), same_answer, model_version="v")
+    hit = await cache.get(keys_for("How would I reverse a list in Python?"), model_version="v")
+    assert answer(hit) == "A"
+
+
+def test_answer_fingerprint_ignores_response_metadata() -> None:
+    a = completion("Paris", id="1", created=1).encode()
+    b = completion("Paris", id="2", created=2, usage={"total_tokens": 3}).encode()
+    assert answer_fingerprint(a) == answer_fingerprint(b)
+    assert answer_fingerprint(a) != answer_fingerprint(completion("Lyon", id="1", created=1).encode())
+    assert answer_fingerprint(b"not json") == answer_fingerprint(b"not json") != answer_fingerprint(b"other")
+
+
+def test_choose_rules() -> None:
+    c = [Candidate(1, 0.95, "Is Paris big?", "x"), Candidate(2, 0.94, "Is Paris large?", "y")]
+    assert choose("Is Paris huge?", c, threshold=0.9, ambiguity_margin=0.02) is None
+    assert choose("Is Paris huge?", c, threshold=0.9, ambiguity_margin=0.0).entry_id == 1  # type: ignore[union-attr]
+    assert choose("Is Paris huge?", c, threshold=0.96, ambiguity_margin=0.0) is None
+    # a candidate that fails verification neither wins nor makes the query ambiguous
+    c2 = [Candidate(1, 0.95, "Is Rome big?", "x"), Candidate(2, 0.94, "Is Paris large?", "y")]
+    assert choose("Is Paris huge?", c2, threshold=0.9, ambiguity_margin=0.02).entry_id == 2  # type: ignore[union-attr]
+
+
+async def test_restart_rebuilds_the_index_from_the_database(
+    make_cache: MakeCache, sqlite_engine: AsyncEngine
+) -> None:
+    first = make_cache()
+    questions = ["What is the capital of Japan?", "How tall is Mount Everest?", "Who painted the Mona Lisa?"]
+    for i, q in enumerate(questions):
+        await first.put(keys_for(q), completion(str(i)), model_version="v")
+    await first.aclose()
+    second = make_cache()
+    assert await second.start() == 3
+    assert second.index is not None and set(second.index.ids()) == await db_ids(sqlite_engine)
+    assert (
+        answer(await second.get(keys_for("Who was the painter of the Mona Lisa?"), model_version="v")) == "2"
+    )
+    # rows of another embedder are not loaded
+    third = make_cache(SemanticCacheConfig(embedder_id="another-model"))
+    assert await third.start() == 0
+
+
+async def test_ttl_expiry_keeps_index_and_database_consistent(
+    make_cache: MakeCache, sqlite_engine: AsyncEngine, clock: FakeClock
+) -> None:
+    cache = make_cache(SemanticCacheConfig(ttl_s=100), clock=clock)
+    await cache.put(keys_for("What is the speed of light?"), completion("c"), model_version="v")
+    await cache.put(
+        keys_for("What is the boiling point of water?"), completion("100"), model_version="v", ttl_s=1000
+    )
+    clock.advance(101)
+    assert await cache.get(keys_for("How fast is light?"), model_version="v") is None
+    assert await cache.purge_expired() == 1
+    assert (
+        cache.index is not None
+        and set(cache.index.ids()) == await db_ids(sqlite_engine)
+        and len(cache.index) == 1
+    )
+    assert answer(await cache.get(keys_for("What's the boiling point of water?"), model_version="v")) == "100"
+
+
+async def test_lru_eviction_removes_rows_and_vectors(
+    make_cache: MakeCache, sqlite_engine: AsyncEngine, clock: FakeClock
+) -> None:
+    cfg = SemanticCacheConfig(max_entries=3, evict_fraction=0.0, recount_interval_s=0)
+    cache = make_cache(cfg, clock=clock)
+    qs = ["What is the capital of Peru?", "How many legs does a spider have?", "Who wrote Hamlet?"]
+    for i, q in enumerate(qs):
+        clock.advance(1)
+        await cache.put(keys_for(q), completion(str(i)), model_version="v")
+    clock.advance(1)
+    assert answer(await cache.get(keys_for("What's the capital of Peru?"), model_version="v")) == "0"
+    clock.advance(1)
+    await cache.put(keys_for("What is the largest ocean?"), completion("3"), model_version="v")
+    assert len(await db_ids(sqlite_engine)) == 3
+    assert cache.index is not None and set(cache.index.ids()) == await db_ids(sqlite_engine)
+    assert (
+        await cache.get(keys_for("How many legs do spiders have?"), model_version="v") is None
+    )  # evicted (LRU)
+    assert await cache.get(keys_for("What's the capital of Peru?"), model_version="v") is not None
+
+
+async def test_invalidation_removes_vectors(make_cache: MakeCache, sqlite_engine: AsyncEngine) -> None:
+    cache = make_cache()
+    ka = keys_for("What is the capital of Chile?", tenant="a")
+    kb = keys_for("What is the capital of Chile?", tenant="b")
+    kc = keys_for("Who discovered penicillin?", tenant="a", system="Answer briefly.")
+    for k in (ka, kb, kc):
+        await cache.put(k, completion("x"), model_version="v")
+    assert cache.index is not None and len(cache.index) == 3
+    hit = await cache.get(kb, model_version="v")
+    assert hit is not None and await cache.delete(int(hit.entry_id)) == 1
+    assert len(cache.index) == 2 and await cache.get(kb, model_version="v") is None
+    assert await cache.delete_scope(kc.scope) == 1 and len(cache.index) == 1
+    assert await cache.delete_model("small", tenant="b") == 0
+    assert await cache.delete_tenant("a") == 1 and len(cache.index) == 0
+    await cache.put(ka, completion("x"), model_version="v1")
+    assert await cache.delete_model("small", keep_version="v1") == 0
+    assert await cache.delete_model("small") == 1 and len(cache.index) == 0
+    await cache.put(ka, completion("x"), model_version="v")
+    assert await cache.clear() == 1 and len(cache.index) == 0 and await db_ids(sqlite_engine) == set()
+
+
+async def test_replicas_sync_through_the_database(make_cache: MakeCache) -> None:
+    a, b = make_cache(), make_cache()
+    await b.start()
+    await a.put(keys_for("What is the tallest building in the world?"), completion("Burj"), model_version="v")
+    paraphrase = keys_for("Which building is the tallest in the world?")
+    assert await b.get(paraphrase, model_version="v") is None  # not in b's index yet
+    assert await b.sync() == 1
+    assert answer(await b.get(paraphrase, model_version="v")) == "Burj"
+    assert await a.clear() == 1
+    assert await b.get(paraphrase, model_version="v") is None  # row gone: b drops its stale vector
+    assert b.index is not None and len(b.index) == 0
+
+
+async def test_same_question_replaces_the_answer(make_cache: MakeCache, sqlite_engine: AsyncEngine) -> None:
+    cache = make_cache()
+    k = keys_for("What is the capital of Kenya?")
+    await cache.put(k, completion("old"), model_version="v")
+    await cache.put(k, completion("new"), model_version="v")
+    assert len(await db_ids(sqlite_engine)) == 1 and cache.index is not None and len(cache.index) == 1
+    assert answer(await cache.get(k, model_version="v")) == "new"
+
+
+async def test_refused_and_ineligible_entries(
+    make_cache: MakeCache, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = make_cache(SemanticCacheConfig(max_entry_bytes=400, max_query_chars=200))
+    with caplog.at_level(logging.WARNING, logger="caches.semantic"):
+        assert not await cache.put(
+            keys_for("Tell me a long story"), completion("x" * 1000), model_version="v"
+        )
+    assert "oversized" in caplog.text
+    long_q = "Summarise the following text. " + "The quarterly report lists revenue. " * 10
+    assert not await cache.put(
+        keys_for(long_q), completion("ok"), model_version="v"
+    )  # too long to embed safely
+    assert await cache.get(keys_for(long_q), model_version="v") is None
+    image = request_keys(
+        {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}]},
+        model="small",
+        tenant="acme",
+    )
+    assert not await cache.put(image, completion("ok"), model_version="v")
+
+
+async def test_corrupt_entry_is_a_miss(
+    make_cache: MakeCache, sqlite_engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = make_cache()
+    k = keys_for("What is the capital of Norway?")
+    await cache.put(k, completion("Oslo"), model_version="v")
+    async with sqlite_engine.begin() as conn:
+        await conn.execute(update(SemanticCacheEntry).values(response=b'{"choices": []}'))
+    with caplog.at_level(logging.WARNING, logger="caches.semantic"):
+        assert await cache.get(k, model_version="v") is None
+    assert "corrupt" in caplog.text and await db_ids(sqlite_engine) == set()
+    assert cache.index is not None and len(cache.index) == 0
+
+
+class FailingEmbedder:
+    dim = 384
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise RuntimeError("embedding model crashed")
+
+
+class SlowEmbedder:
+    """Delegates to the real model after a delay; records the threads it ran on."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder, delay: float) -> None:
+        self.inner, self.delay, self.threads = inner, delay, set[int]()
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.threads.add(threading.get_ident())
+        time.sleep(self.delay)
+        return self.inner.embed(texts)
+
+
+async def test_embedder_failure_degrades(make_cache: MakeCache, caplog: pytest.LogCaptureFixture) -> None:
+    cache = make_cache(emb=FailingEmbedder())
+    with caplog.at_level(logging.WARNING, logger="caches.semantic"):
+        assert await cache.get(keys_for("anything"), model_version="v") is None
+        assert await cache.put(keys_for("anything"), completion("x"), model_version="v") is False
+    assert caplog.text.count("embedding model crashed") == 2
+
+
+async def test_database_failure_degrades(
+    make_cache: MakeCache, sqlite_engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = make_cache()
+    k = keys_for("What is the capital of Egypt?")
+    await cache.put(k, completion("Cairo"), model_version="v")
+    async with sqlite_engine.begin() as conn:
+        await conn.execute(text("DROP TABLE thrifty_semantic_cache"))
+    with caplog.at_level(logging.WARNING, logger="caches.semantic"):
+        assert await cache.get(k, model_version="v") is None
+        assert await cache.put(k, completion("Cairo"), model_version="v") is False
+    assert "lookup failed" in caplog.text and "store failed" in caplog.text
+
+
+async def test_embedding_does_not_block_the_event_loop(
+    make_cache: MakeCache, embedder: SentenceTransformerEmbedder
+) -> None:
+    slow = SlowEmbedder(embedder, delay=0.3)
+    cache = make_cache(emb=slow)
+    await cache.start()
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    try:
+        await cache.get(keys_for("What is the capital of Italy?"), model_version="v")
+    finally:
+        task.cancel()
+    assert ticks >= 10  # the loop kept running while the model worked for >= 0.3 s
+    assert threading.get_ident() not in slow.threads
+
+
+async def test_on_postgresql(pg_engine: AsyncEngine, embedder: SentenceTransformerEmbedder) -> None:
+    cache = SemanticCache(pg_engine, embedder)
+    try:
+        await cache.put(
+            keys_for("How do I make cold brew coffee?"), completion("steep 12h"), model_version="v"
+        )
+        await cache.put(
+            keys_for("How do I make cold brew coffee?"), completion("steep 16h"), model_version="v"
+        )
+        hit = await cache.get(keys_for("How can I make cold brew coffee?"), model_version="v")
+        assert answer(hit) == "steep 16h"
+        restarted = SemanticCache(pg_engine, embedder)
+        assert await restarted.start() == 1
+        assert (
+            answer(await restarted.get(keys_for("How can I make cold brew coffee?"), model_version="v"))
+            == "steep 16h"
+        )
+        await restarted.aclose()
+        assert await cache.delete_scope(keys_for("x").scope) == 1
+        assert cache.index is not None and len(cache.index) == 0
+    finally:
+        await cache.aclose()
