@@ -14,8 +14,11 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from proxy import migrate
+from proxy.admin import admin_handlers
+from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import ThriftyError
+from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
 from proxy.identity import key_id_from_authorization, request_id_middleware
 from proxy.pipeline import CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
@@ -43,20 +46,35 @@ class ProxyState:
     request_log: RequestLogWriter
     pipeline: Pipeline
     engine: Any
+    cache: Any
+    router: Any
 
 
-def create_app(settings: Settings, upstream_transport=None) -> Litestar:
-    """Build the proxy app; nothing connects until start-up."""
+def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Litestar:
+    """Build the proxy app; nothing connects until start-up.
+
+    ``embedder``: share an already loaded embedder (tests); by default one is created lazily
+    when the semantic cache or the learned router needs it.
+    """
     engine = create_engine(settings.database_url)
     upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport)
     request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
-    pipeline = Pipeline(settings, upstream, request_log)
-    state = ProxyState(settings, upstream, request_log, pipeline, engine)
+    embedder = embedder if embedder is not None else shared_embedder(settings)
+    cache = build_cache(settings, engine, embedder)
+    router = build_router_stage(settings, embedder)
+
+    def feedback_sink(record: FeedbackRecord) -> None:
+        pipeline.spawn(_store_feedback_quietly(engine, record))
+
+    pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink)
+    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router)
+    background: list[asyncio.Task] = []
 
     async def call(request: Request, endpoint: str, validate) -> Response:
         ctx = CallContext(request_id=request.scope["state"]["request_id"],
                           key_id=key_id_from_authorization(request.headers.get("authorization")),
-                          endpoint=endpoint, started=time.perf_counter())
+                          endpoint=endpoint, started=time.perf_counter(),
+                          cache_control=request.headers.get("cache-control"))
         data: dict[str, Any] = {}
         try:
             data = parse_json_object(await request.body())
@@ -78,6 +96,14 @@ def create_app(settings: Settings, upstream_transport=None) -> Litestar:
     @post("/v1/completions", status_code=200)
     async def completions(request: Request) -> Response:
         return await call(request, "completions", validate_completion)
+
+    @post("/v1/feedback", status_code=200)
+    async def feedback(request: Request) -> Response:
+        body = parse_feedback(parse_json_object(await request.body()))
+        record = FeedbackRecord(body.request_id, key_id_from_authorization(request.headers.get("authorization")),
+                                body.score, "user", body.comment)
+        await store_feedback(engine, [record])
+        return _json({"object": "feedback", "request_id": body.request_id, "score": body.score})
 
     @get("/v1/models")
     async def models() -> Response:
@@ -103,8 +129,16 @@ def create_app(settings: Settings, upstream_transport=None) -> Litestar:
         if settings.database.migrate_on_start:
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         request_log.start()
+        if cache is not None:
+            await cache.start()
+            background.append(asyncio.create_task(_maintain(cache, settings.cache.maintenance_interval_s)))
 
     async def shutdown() -> None:
+        for task in background:
+            task.cancel()
+        await pipeline.drain()
+        if cache is not None:
+            await cache.aclose()
         await request_log.close()
         await upstream.aclose()
         await engine.dispose()
@@ -121,7 +155,8 @@ def create_app(settings: Settings, upstream_transport=None) -> Litestar:
         return _error(500, f"internal error: {type(exc).__name__}: {exc}", "server_error")
 
     app = Litestar(
-        route_handlers=[chat_completions, completions, models, health, metrics],
+        route_handlers=[chat_completions, completions, feedback, models, health, metrics,
+                        *admin_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
         middleware=[request_id_middleware],
         on_startup=[startup],
@@ -130,3 +165,17 @@ def create_app(settings: Settings, upstream_transport=None) -> Litestar:
     )
     app.state.thrifty = state
     return app
+
+
+async def _maintain(cache, interval_s: float) -> None:
+    """Periodic cache upkeep (expiry, size bounds, index sync with other replicas)."""
+    while True:
+        await asyncio.sleep(interval_s)
+        await cache.maintenance()
+
+
+async def _store_feedback_quietly(engine, record: FeedbackRecord) -> None:
+    try:
+        await store_feedback(engine, [record])
+    except Exception:  # noqa: BLE001 - an automatic check must never disturb serving
+        log.exception("could not store automatic feedback for %s", record.request_id)

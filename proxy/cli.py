@@ -16,6 +16,8 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty proxy serve           only the proxy, in front of configured upstreams
   thrifty db upgrade            apply database migrations
   thrifty pull                  fetch the default model into the data directory
+  thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
+  thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
 """
 
 
@@ -55,10 +57,20 @@ def cmd_proxy_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _quiet_openmp() -> None:
+    """Idle OpenMP threads sleep instead of spinning (set before torch loads; an explicit value wins).
+
+    Spinning workers make every parallel op crawl once the machine is shared with other processes.
+    """
+    import os
+
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def cmd_backend_serve(args: argparse.Namespace) -> int:
+    _quiet_openmp()
     import uvicorn
 
-    from backend.generation import SerialGenerationService
     from backend.runtime import load_model
     from backend.server import create_backend_app
 
@@ -67,16 +79,36 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         "model_path": args.model, "served_model_name": args.served_model_name, "dtype": args.dtype,
         "device": args.device, "max_model_len": args.max_model_len, "max_n": args.max_n,
         "num_threads": args.num_threads, "data_dir": args.data_dir,
+        "block_size": args.block_size, "kv_cache_memory": args.kv_cache_memory,
+        "gpu_memory_utilization": args.gpu_memory_utilization, "max_num_seqs": args.max_num_seqs,
+        "max_num_batched_tokens": args.max_num_batched_tokens, "enable_prefix_caching": args.prefix_caching,
+        "enable_chunked_prefill": args.chunked_prefill,
     }.items() if v is not None}
     config = replace(settings.backend, **overrides)
     if config.data_dir is None:
         config = replace(config, data_dir=str(settings.data_path))
     loaded = load_model(config)
-    service = SerialGenerationService(loaded)
+    if args.engine == "serial":
+        from backend.generation import SerialGenerationService
+
+        service = SerialGenerationService(loaded)
+    else:
+        from backend.engine import Engine, EngineConfig, EngineService
+
+        service = EngineService(Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config)))
     app = create_backend_app(config, loaded, service)
     logging.getLogger(__name__).info("backend serving %r on http://%s:%d/v1", config.served_model_name,
                                      args.host, args.port)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5)
+    return 0
+
+
+def cmd_kv_size(args: argparse.Namespace) -> int:
+    from backend.engine.kvsize import kv_size, read_model_config
+    from backend.runtime import parse_dtype
+
+    model = read_model_config(args.model)
+    print(kv_size(model, args.seq_len, args.batch, parse_dtype(args.dtype)).render())
     return 0
 
 
@@ -128,7 +160,28 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--max-n", type=int)
     bserve.add_argument("--num-threads", type=int, help="torch CPU threads")
     bserve.add_argument("--data-dir", help="where the tokenizer cache lives")
+    bserve.add_argument("--engine", choices=("paged", "serial"), default="paged",
+                        help="paged: continuous batching engine (default); serial: one request at a time")
+    bserve.add_argument("--block-size", type=int, help="tokens per KV block (default 16)")
+    bserve.add_argument("--kv-cache-memory", help="KV pool budget, e.g. 2GiB or 512MB (default: 2GiB on CPU, "
+                        "--gpu-memory-utilization of free memory on CUDA)")
+    bserve.add_argument("--gpu-memory-utilization", type=float,
+                        help="on CUDA without --kv-cache-memory: fraction of free GPU memory for the pool (0.9)")
+    bserve.add_argument("--max-num-seqs", type=int, help="sequences running at once (default 64)")
+    bserve.add_argument("--max-num-batched-tokens", type=int, help="token budget of one engine step (default 512)")
+    bserve.add_argument("--prefix-caching", action=argparse.BooleanOptionalAction, default=None,
+                        help="reuse cached KV blocks of shared prompt prefixes (default on)")
+    bserve.add_argument("--chunked-prefill", action=argparse.BooleanOptionalAction, default=None,
+                        help="split long prompts over steps, mixed with decodes (default on)")
     bserve.set_defaults(func=cmd_backend_serve)
+
+    kvsize = sub.add_parser("kv-size", help="KV-cache bytes: 2 x layers x kv_heads x head_dim x seq_len x batch x "
+                            "bytes per element")
+    kvsize.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
+    kvsize.add_argument("--seq-len", type=int, required=True, help="tokens per sequence")
+    kvsize.add_argument("--batch", type=int, default=1, help="sequences (default 1)")
+    kvsize.add_argument("--dtype", default="float32", help="KV element type: float32 | bfloat16 | float16")
+    kvsize.set_defaults(func=cmd_kv_size)
 
     proxy = sub.add_parser("proxy", help="the proxy alone").add_subparsers(dest="action", required=True)
     pserve = proxy.add_parser("serve", help="serve the proxy in front of the configured upstreams")
@@ -151,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_proxy = bench.add_parser("proxy", help="proxy added latency and backend single-stream speed",
                                    add_help=False)
     bench_proxy.set_defaults(func=lambda a: _delegate("proxy.bench", a.rest), rest=[])
+    bench_engine = bench.add_parser("engine", help="engine throughput/latency on a seeded workload against "
+                                    "transformers and llama-cpp-python (see --help)", add_help=False)
+    bench_engine.set_defaults(func=lambda a: _delegate("backend.bench", a.rest), rest=[])
     return parser
 
 

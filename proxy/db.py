@@ -45,6 +45,20 @@ class RequestLog(ProxyBase):
     saved_usd: Mapped[float | None] = mapped_column(Float)
 
 
+class Feedback(ProxyBase):
+    """A quality signal about one logged request: explicit (``POST /v1/feedback``) or automatic."""
+
+    __tablename__ = "feedback"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    request_id: Mapped[str] = mapped_column(String(64), index=True)
+    key_id: Mapped[str] = mapped_column(String(64))
+    score: Mapped[float] = mapped_column(Float)  # 0 = bad … 1 = good
+    source: Mapped[str] = mapped_column(String(32))  # "user" | "json_check" | ...
+    comment: Mapped[str | None] = mapped_column(Text)
+
+
 def create_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite files get their folder created, WAL mode and a busy timeout."""
     if url.startswith("sqlite"):

@@ -1,24 +1,33 @@
-"""The request pipeline: validate → resolve the model → forward → log.
-
-Later stages (caches, router, output cap, prompt shaping) slot in between resolution and forwarding.
-"""
+"""The request pipeline: resolve the model (router for the routed name) → exact/semantic cache →
+forward → write-back to the cache and the request log, off the critical path."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+import uuid
+from collections.abc import AsyncIterator, Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from proxy.components import RouterStage
 from proxy.errors import NotFound, ThriftyError, UpstreamError
+from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.model_versions import ModelVersions
+from proxy.pricing import PriceBook
 from proxy.request_log import LogEntry, RequestLogWriter
 from proxy.settings import ModelAlias, Settings
+from proxy.sse import StreamAssembler, response_to_chunks
 from proxy.upstream import UpstreamClient, UpstreamReply, UpstreamReplyError
 
 log = logging.getLogger(__name__)
+
+EXTENSION_FIELDS = ("thrifty",)  # ours; never forwarded upstream
+UPSTREAM_PATHS = {"chat": "/chat/completions", "completions": "/completions"}
 
 
 @dataclass(slots=True)
@@ -29,6 +38,7 @@ class CallContext:
     key_id: str
     endpoint: str  # "chat" | "completions"
     started: float
+    cache_control: str | None = None
 
 
 @dataclass(slots=True)
@@ -48,57 +58,134 @@ class StreamReply:
     headers: dict[str, str]
 
 
-UPSTREAM_PATHS = {"chat": "/chat/completions", "completions": "/completions"}
+@dataclass(slots=True)
+class _Call:
+    """State of one request as it moves through the stages."""
+
+    ctx: CallContext
+    data: dict[str, Any]
+    alias: ModelAlias
+    entry: LogEntry
+    headers: dict[str, str] = field(default_factory=dict)
+    cache_request: Any = None  # caches.types.CacheRequest
+    model_version: str = ""
 
 
 class Pipeline:
-    """Turns a validated OpenAI request into an upstream call and a logged answer."""
+    """Turns a validated OpenAI request into a cached or upstream answer, logged afterwards."""
 
-    def __init__(self, settings: Settings, upstream: UpstreamClient, request_log: RequestLogWriter) -> None:
+    def __init__(self, settings: Settings, upstream: UpstreamClient, request_log: RequestLogWriter, *,
+                 cache=None, router: RouterStage | None = None, feedback_sink=None) -> None:
         self._aliases = {alias.name: alias for alias in settings.models}
         self._upstream = upstream
         self._log = request_log
+        self._cache = cache
+        self._router = router
+        self._prices = PriceBook(settings.prices)
+        self._versions = ModelVersions(upstream)
+        self._feedback_sink = feedback_sink
+        self._background: set[asyncio.Task] = set()
 
     @property
     def public_models(self) -> list[str]:
-        return list(self._aliases)
+        names = list(self._aliases)
+        return [*names, self._router.public_model] if self._router else names
 
     def resolve(self, model: str) -> ModelAlias:
         alias = self._aliases.get(model)
         if alias is None:
-            raise NotFound(f"model {model!r} does not exist; available models: {sorted(self._aliases)}",
+            raise NotFound(f"model {model!r} does not exist; available models: {sorted(self.public_models)}",
                            param="model", code="model_not_found")
         return alias
 
+    # --- the stages -------------------------------------------------------------------------
+
     async def handle(self, ctx: CallContext, data: dict[str, Any]) -> Reply | StreamReply:
-        """Forward one request (already validated) and arrange for it to be logged."""
-        try:
-            alias = self.resolve(data["model"])
-        except ThriftyError as exc:
-            self.log_rejected(ctx, exc.status, exc.message, data.get("model"))
-            raise
-        body = {**data, "model": alias.model}
+        """Answer one validated request (the caller has logged validation failures)."""
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=0,
-                         model_requested=data["model"], upstream=alias.upstream, stream=bool(data.get("stream")),
-                         cache_outcome="bypass")
-        headers = {"x-thrifty-upstream": alias.upstream}
+                         model_requested=data["model"], stream=bool(data.get("stream")), cache_outcome="bypass")
+        headers: dict[str, str] = {}
         try:
-            if data.get("stream"):
-                return await self._stream(ctx, alias, body, data, entry, headers)
-            reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
+            alias = await self._route(data, entry, headers)
         except ThriftyError as exc:
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
-        status, payload = self._pass_status(alias, reply)
-        usage = payload.get("usage") or {}
+        entry.upstream = alias.upstream
+        headers["x-thrifty-upstream"] = alias.upstream
+        call = _Call(ctx, data, alias, entry, headers)
+        hit = await self._lookup(call)
+        if hit is not None:
+            return self._serve_hit(call, hit)
+        body = {k: v for k, v in data.items() if k not in EXTENSION_FIELDS}
+        body["model"] = alias.model
+        try:
+            if data.get("stream"):
+                return await self._stream(call, body)
+            reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
+            status, payload = self._pass_status(alias, reply)
+        except ThriftyError as exc:
+            self._finish(ctx, entry, exc.status, error=exc.message)
+            raise
         entry.model_served = payload.get("model")
-        self._fill_usage(entry, usage)
-        ttft = _float_or_none((payload.get("timings") or {}).get("ttft_ms"))
-        entry.ttft_ms = ttft
+        self._fill_usage(entry, payload.get("usage") or {})
+        entry.ttft_ms = _float_or_none((payload.get("timings") or {}).get("ttft_ms"))
         self._finish(ctx, entry, status, error=_error_message(payload) if status >= 400 else None)
         if status < 400:
+            self._after_success(call, payload)
             payload["model"] = data["model"]
         return Reply(status, payload, headers)
+
+    async def _route(self, data: dict[str, Any], entry: LogEntry, headers: dict[str, str]) -> ModelAlias:
+        """Explicit model names map to their alias; the routed name asks the router for a tier."""
+        if self._router is None or data["model"] != self._router.public_model:
+            return self.resolve(data["model"])
+        decision = await self._router.router.decide_async(data)
+        entry.route = decision.tier
+        entry.route_score = None if math.isnan(decision.score) else decision.score
+        headers["x-thrifty-route"] = decision.tier
+        headers["x-thrifty-route-score"] = "nan" if math.isnan(decision.score) else f"{decision.score:.4f}"
+        headers["x-thrifty-route-threshold"] = (
+            "nan" if math.isnan(decision.threshold) else f"{decision.threshold:.4f}")
+        headers["x-thrifty-route-reason"] = decision.reason[:200].encode("ascii", "replace").decode()
+        if decision.failed:
+            log.warning("routing fell back to %r: %s", decision.tier, decision.reason)
+        return self.resolve(self._router.tier_models[decision.tier])
+
+    async def _lookup(self, call: _Call):
+        """Exact then semantic cache; returns a hit or None and sets ``x-thrifty-cache``."""
+        if self._cache is None:
+            call.headers["x-thrifty-cache"] = "bypass"
+            return None
+        call.cache_request = self._cache.prepare(call.data, model=call.alias.name, tenant=call.ctx.key_id,
+                                                 cache_control=call.ctx.cache_control)
+        decision = call.cache_request.decision
+        if not (decision.lookup or decision.store):
+            call.headers["x-thrifty-cache"] = "bypass"
+            return None
+        call.model_version = await self._versions.version(call.alias)
+        hit = await self._cache.lookup(call.cache_request, model_version=call.model_version) if decision.lookup \
+            else None
+        outcome = hit.kind if hit is not None else ("miss" if decision.lookup else "bypass")
+        call.headers["x-thrifty-cache"] = outcome
+        call.entry.cache_outcome = outcome
+        return hit
+
+    def _serve_hit(self, call: _Call, hit) -> Reply | StreamReply:
+        payload = msgspec.json.decode(hit.body)
+        prefix = "chatcmpl-" if call.ctx.endpoint == "chat" else "cmpl-"
+        payload.update(id=prefix + uuid.uuid4().hex, created=int(time.time()), model=call.data["model"])
+        if hit.similarity is not None:
+            call.headers["x-thrifty-cache-similarity"] = f"{hit.similarity:.4f}"
+        call.headers["x-thrifty-cache-entry"] = hit.entry_id[:64]
+        entry = call.entry
+        entry.model_served = hit.model
+        self._fill_usage(entry, payload.get("usage") or {})
+        entry.ttft_ms = (time.perf_counter() - call.ctx.started) * 1000
+        self._finish(call.ctx, entry, 200, cache_hit=True)
+        if call.data.get("stream"):
+            include_usage = bool((call.data.get("stream_options") or {}).get("include_usage"))
+            return StreamReply(_iterate(response_to_chunks(payload, include_usage)), call.headers)
+        return Reply(200, payload, call.headers)
 
     def _pass_status(self, alias: ModelAlias, reply: UpstreamReply) -> tuple[int, dict[str, Any]]:
         """4xx answers pass through; 5xx become a 502 that names the upstream."""
@@ -107,45 +194,48 @@ class Pipeline:
                                 f"{_error_message(reply.body)}", code="upstream_error", status=502)
         return reply.status, reply.body
 
-    async def _stream(self, ctx: CallContext, alias: ModelAlias, body: dict[str, Any], data: dict[str, Any],
-                      entry: LogEntry, headers: dict[str, str]) -> Reply | StreamReply:
-        want_usage = bool((data.get("stream_options") or {}).get("include_usage"))
-        body["stream_options"] = {**(data.get("stream_options") or {}), "include_usage": True}
+    async def _stream(self, call: _Call, body: dict[str, Any]) -> Reply | StreamReply:
+        want_usage = bool((call.data.get("stream_options") or {}).get("include_usage"))
+        body["stream_options"] = {**(call.data.get("stream_options") or {}), "include_usage": True}
         try:
-            response = await self._upstream.stream(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body,
-                                                    ctx.request_id)
+            response = await self._upstream.stream(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
+                                                    call.ctx.request_id)
         except UpstreamReplyError as exc:
-            status, payload = self._pass_status(alias, exc.reply)
-            self._finish(ctx, entry, status, error=_error_message(payload))
-            return Reply(status, payload, headers)
-        return StreamReply(self._relay(ctx, alias, response, data["model"], want_usage, entry), headers)
+            status, payload = self._pass_status(call.alias, exc.reply)
+            self._finish(call.ctx, call.entry, status, error=_error_message(payload))
+            return Reply(status, payload, call.headers)
+        return StreamReply(self._relay(call, response, want_usage), call.headers)
 
-    async def _relay(self, ctx: CallContext, alias: ModelAlias, response, public_model: str, want_usage: bool,
-                     entry: LogEntry) -> AsyncIterator[bytes]:
-        status, error = 200, None
+    async def _relay(self, call: _Call, response, want_usage: bool) -> AsyncIterator[bytes]:
+        entry, public_model = call.entry, call.data["model"]
+        assembler = StreamAssembler()
+        status, error, finished = 200, None, False
         try:
-            async for event in self._upstream.iter_events(alias.upstream, response):
+            async for event in self._upstream.iter_events(call.alias.upstream, response):
                 data = event.data
-                if data is not None:
-                    if data.get("usage"):
-                        self._fill_usage(entry, data["usage"])
-                        timings = data.get("timings") or {}
-                        if entry.ttft_ms is None and timings.get("ttft_ms") is not None:
-                            entry.ttft_ms = _float_or_none(timings.get("ttft_ms"))
-                        if not want_usage:
-                            continue  # the caller did not ask for the usage chunk
-                    if entry.ttft_ms is None and data.get("choices"):
-                        entry.ttft_ms = (time.perf_counter() - ctx.started) * 1000
-                    entry.model_served = entry.model_served or data.get("model")
-                    if "error" in data:
-                        status, error = 502, _error_message(data)
-                    if "model" in data:
-                        data["model"] = public_model
-                    if not want_usage and "usage" in data:
-                        data.pop("usage")
-                    yield b"data: " + msgspec.json.encode(data) + b"\n\n"
-                else:
+                if event.done:
+                    finished = True
+                if data is None:
                     yield event.raw
+                    continue
+                if "error" in data:
+                    status, error = 502, _error_message(data)
+                else:
+                    assembler.add(data)
+                if data.get("usage"):
+                    self._fill_usage(entry, data["usage"])
+                    if entry.ttft_ms is None:
+                        entry.ttft_ms = _float_or_none((data.get("timings") or {}).get("ttft_ms"))
+                    if not want_usage:
+                        continue  # the caller did not ask for the usage chunk
+                if entry.ttft_ms is None and data.get("choices"):
+                    entry.ttft_ms = (time.perf_counter() - call.ctx.started) * 1000
+                entry.model_served = entry.model_served or data.get("model")
+                if "model" in data:
+                    data["model"] = public_model
+                if not want_usage:
+                    data.pop("usage", None)
+                yield b"data: " + msgspec.json.encode(data) + b"\n\n"
         except ThriftyError as exc:
             status, error = exc.status, exc.message
             yield b"data: " + msgspec.json.encode(exc.body()) + b"\n\n"
@@ -153,7 +243,33 @@ class Pipeline:
             status, error = 499, "client disconnected"
             raise
         finally:
-            self._finish(ctx, entry, status, error=error)
+            self._finish(call.ctx, entry, status, error=error)
+            whole = assembler.result() if finished and status == 200 else None
+            if whole is not None:
+                self._after_success(call, whole)
+
+    # --- after the response -----------------------------------------------------------------
+
+    def _after_success(self, call: _Call, payload: dict[str, Any]) -> None:
+        """Cache write-back and automatic quality checks, in the background."""
+        if self._cache is not None and call.cache_request is not None and call.cache_request.decision.store:
+            self.spawn(self._cache.store(call.cache_request, msgspec.json.encode(payload),
+                                          model_version=call.model_version))
+        if self._feedback_sink is not None and call.ctx.endpoint == "chat":
+            score = json_output_check(call.data, payload)
+            if score is not None:
+                self._feedback_sink(FeedbackRecord(call.ctx.request_id, call.ctx.key_id, score, "json_check"))
+
+    def spawn(self, work: Coroutine) -> None:
+        """Run ``work`` in the background (tracked, so shutdown can wait for it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def drain(self) -> None:
+        """Wait for background write-backs (shutdown and tests)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
 
     @staticmethod
     def _fill_usage(entry: LogEntry, usage: dict[str, Any]) -> None:
@@ -162,17 +278,42 @@ class Pipeline:
         details = usage.get("prompt_tokens_details") or {}
         entry.cached_tokens = details.get("cached_tokens")
 
-    def _finish(self, ctx: CallContext, entry: LogEntry, status: int, error: str | None = None) -> None:
+    def _finish(self, ctx: CallContext, entry: LogEntry, status: int, error: str | None = None,
+                cache_hit: bool = False) -> None:
+        """Complete the log entry (status, latency, cost and saving) and queue it.
+
+        Cost is the served model's price for the tokens (nothing for a cache hit); the saving is
+        measured against the large tier (when routing is configured and priced), else against
+        serving the same model uncached.
+        """
         entry.status_code = status
         entry.error = error
         entry.latency_ms = (time.perf_counter() - ctx.started) * 1000
+        if status < 400 and entry.prompt_tokens is not None:
+            tokens = (entry.prompt_tokens, entry.completion_tokens, entry.cached_tokens)
+            full = self._prices.cost(self._alias_name_for(entry), *tokens)
+            entry.cost_usd = 0.0 if cache_hit else full
+            large = self._router.tier_models["large"] if self._router else None
+            baseline = self._prices.cost(large, *tokens) if large and self._prices.known(large) else full
+            if baseline is not None and entry.cost_usd is not None:
+                entry.saved_usd = baseline - entry.cost_usd
         self._log.record(entry)
 
+    def _alias_name_for(self, entry: LogEntry) -> str | None:
+        if entry.route and self._router:
+            return self._router.tier_models.get(entry.route)
+        return entry.model_requested
+
     def log_rejected(self, ctx: CallContext, status: int, error: str, model: str | None) -> None:
-        """Record a request refused before forwarding (validation, unknown model)."""
+        """Record a request refused before the pipeline (validation)."""
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=status,
                          model_requested=model)
         self._finish(ctx, entry, status, error=error)
+
+
+async def _iterate(chunks) -> AsyncIterator[bytes]:
+    for chunk in chunks:
+        yield chunk
 
 
 def _error_message(payload: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from backend.config import BackendConfig
+from proxy.pricing import ModelPrice
 
 ENV_PREFIX = "THRIFTY_"
 BUNDLED_UPSTREAM = "local"
@@ -75,6 +76,43 @@ class ModelAlias:
 
 
 @dataclass(frozen=True, slots=True)
+class CacheSettings:
+    """Response caching (composed into ``caches.config.CacheConfig`` by :func:`cache_config`)."""
+
+    enabled: bool = True
+    semantic: bool = True
+    ttl_s: float = 86400.0
+    max_entries: int = 100_000
+    max_bytes: int = 512 * 1024 * 1024
+    max_entry_bytes: int = 1024 * 1024
+    similarity_threshold: float = 0.90
+    maintenance_interval_s: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class RouterSettings:
+    """The routed public model name and how it picks a tier (see ``router.config.RouterConfig``)."""
+
+    enabled: bool = True
+    public_model: str = "thrifty-auto"
+    small_model: str = ""  # public model name of the small tier; empty: the bundled model
+    large_model: str = ""  # public model name of the large tier; empty: same as small
+    kind: str = "learned"  # learned | heuristic | random
+    artifact_path: str = ""  # empty: the shipped default router
+    threshold_mode: str = "share"  # share (target share of large calls) | fixed (quality floor)
+    target_large_share: float = 0.3
+    fixed_threshold: float = 0.5
+    default_tier: str = "small"
+
+
+@dataclass(frozen=True, slots=True)
+class AdminConfig:
+    """Admin API access: requests need ``Authorization: Bearer <api_key>``; empty disables the admin API."""
+
+    api_key: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     data_dir: str = DEFAULT_DATA_DIR
     proxy: ProxyConfig = field(default_factory=ProxyConfig)
@@ -83,6 +121,10 @@ class Settings:
     backend: BackendConfig = field(default_factory=BackendConfig)
     upstreams: tuple[UpstreamConfig, ...] = ()
     models: tuple[ModelAlias, ...] = ()
+    prices: tuple[ModelPrice, ...] = ()
+    admin: AdminConfig = field(default_factory=AdminConfig)
+    cache: CacheSettings = field(default_factory=CacheSettings)
+    router: RouterSettings = field(default_factory=RouterSettings)
 
     @property
     def data_path(self) -> Path:
@@ -105,7 +147,7 @@ class Settings:
 
 
 _SECTIONS = {"proxy": ProxyConfig, "database": DatabaseConfig, "bundled": BundledBackendConfig,
-             "backend": BackendConfig}
+             "backend": BackendConfig, "admin": AdminConfig, "cache": CacheSettings, "router": RouterSettings}
 
 
 def _coerce(value: Any, target: Any, where: str) -> Any:
@@ -159,7 +201,7 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
             raw.setdefault(section, {})[name] = value
     if "THRIFTY_DATA_DIR" in env:
         raw["data_dir"] = env["THRIFTY_DATA_DIR"]
-    unknown = set(raw) - set(_SECTIONS) - {"data_dir", "upstreams", "models"}
+    unknown = set(raw) - set(_SECTIONS) - {"data_dir", "upstreams", "models", "prices"}
     if unknown:
         raise SettingsError(f"unknown configuration sections {sorted(unknown)}")
     sections = {name: _section(cls, raw.get(name, {}), name) for name, cls in _SECTIONS.items()}
@@ -171,8 +213,10 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         upstreams.append(upstream)
     models = [ModelAlias(name=name, **_section(_AliasBody, spec, f"models.{name}").__dict__)
               for name, spec in raw.get("models", {}).items()]
+    prices = [_section(ModelPrice, {**spec, "model": name}, f"prices.{name}")
+              for name, spec in raw.get("prices", {}).items()]
     settings = Settings(data_dir=str(raw.get("data_dir", DEFAULT_DATA_DIR)), upstreams=tuple(upstreams),
-                        models=tuple(models), **sections)
+                        models=tuple(models), prices=tuple(prices), **sections)
     return _with_defaults(settings)
 
 
@@ -192,9 +236,22 @@ def _with_defaults(settings: Settings) -> Settings:
     served = settings.backend.served_model_name
     if settings.bundled.enabled and not any(m.name == served for m in models):
         models = (*models, ModelAlias(served, BUNDLED_UPSTREAM, served))
-    settings = replace(settings, upstreams=upstreams, models=models)
+    router = settings.router
+    small = router.small_model or (served if settings.bundled.enabled else "")
+    router = replace(router, small_model=small, large_model=router.large_model or small,
+                     enabled=router.enabled and bool(small))  # nothing to route to: no routed model
+    settings = replace(settings, upstreams=upstreams, models=models, router=router)
     names = {u.name for u in upstreams}
     for alias in models:
         if alias.upstream not in names:
             raise SettingsError(f"model {alias.name!r} uses unknown upstream {alias.upstream!r}; known: {sorted(names)}")
+    public = {m.name for m in models}
+    if router.enabled:
+        for tier, name in (("small_model", router.small_model), ("large_model", router.large_model)):
+            if name not in public:
+                raise SettingsError(f"[router] {tier} = {name!r} is not a configured model; known: {sorted(public)}")
+        if router.public_model in public:
+            raise SettingsError(f"[router] public_model {router.public_model!r} clashes with a configured model")
+        if router.default_tier not in ("small", "large"):
+            raise SettingsError(f"[router] default_tier must be 'small' or 'large', got {router.default_tier!r}")
     return settings

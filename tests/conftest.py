@@ -36,3 +36,13 @@ def hf_oracle(smollm2):
                                                  dtype=torch.float32)
     model.eval()
     return model
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real all-MiniLM-L6-v2 embedder from the installed wheel, loaded once."""
+    from caches.embedder import SentenceTransformerEmbedder
+
+    model = SentenceTransformerEmbedder()
+    model.embed(["warm-up"])
+    return model

@@ -31,12 +31,20 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def client_and_upstream(tmp_path_factory):
-    from proxy.settings import BundledBackendConfig, DatabaseConfig, ModelAlias, Settings, UpstreamConfig
+    from proxy.settings import (
+        BundledBackendConfig,
+        CacheSettings,
+        DatabaseConfig,
+        ModelAlias,
+        RouterSettings,
+        Settings,
+        UpstreamConfig,
+    )
 
     tmp = tmp_path_factory.mktemp("validation")
     script = ScriptedUpstream()
     with serve_in_thread(script) as url:
-        settings = Settings(data_dir=str(tmp), database=DatabaseConfig(url=f"sqlite+aiosqlite:///{tmp / 'p.db'}"),
+        settings = Settings(data_dir=str(tmp), cache=CacheSettings(enabled=False), router=RouterSettings(enabled=False), database=DatabaseConfig(url=f"sqlite+aiosqlite:///{tmp / 'p.db'}"),
                             bundled=BundledBackendConfig(enabled=False),
                             upstreams=(UpstreamConfig("fake", url + "/v1"),),
                             models=(ModelAlias("gpt-test", "fake", "upstream-model"),))

@@ -26,6 +26,8 @@ class ScriptedUpstream:
     gate: threading.Event = field(default_factory=threading.Event)
     disconnected: threading.Event = field(default_factory=threading.Event)
     model_name: str = "upstream-model"
+    model_created: int = 1
+    content: str = "hello"
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -36,6 +38,10 @@ class ScriptedUpstream:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
+        if scope["method"] == "GET" and scope["path"].endswith("/models"):
+            await self._json(send, 200, {"object": "list", "data": [
+                {"id": self.model_name, "object": "model", "created": self.model_created, "owned_by": "test"}]})
+            return
         body = b""
         while True:
             message = await receive()
@@ -61,7 +67,7 @@ class ScriptedUpstream:
             return
         await self._json(send, 200, {
             "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": self.model_name,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": self.content}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6,
                       "prompt_tokens_details": {"cached_tokens": 2}},
         })
@@ -89,8 +95,10 @@ class ScriptedUpstream:
                         if self.disconnected.is_set():
                             return
                         await asyncio.sleep(0.01)
+                last = i == self.chunks - 1
                 chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": self.model_name,
-                         "choices": [{"index": 0, "delta": {"content": f"tok{i} "}, "finish_reason": None}]}
+                         "choices": [{"index": 0, "delta": {"content": f"tok{i} "},
+                                      "finish_reason": "stop" if last else None}]}
                 await send({"type": "http.response.body", "body": f"data: {json.dumps(chunk)}\n\n".encode(),
                             "more_body": True})
             usage = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": self.model_name,

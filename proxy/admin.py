@@ -1,0 +1,122 @@
+"""Admin API (admin key required): cache statistics and invalidation, request statistics."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, get, post
+from sqlalchemy import func, select
+
+from proxy.db import RequestLog
+from proxy.errors import AuthenticationFailed, InvalidRequest, ThriftyError
+from proxy.schemas import parse_json_object
+from proxy.settings import Settings
+
+
+class AdminDisabled(ThriftyError):
+    status = 403
+    type = "permission_error"
+
+
+class Unavailable(ThriftyError):
+    status = 503
+    type = "server_error"
+
+
+class InvalidateBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Exactly one selector: an entry, a scope, a model (optionally one tenant's), a tenant, or all."""
+
+    entry_id: str | None = None
+    kind: str | None = None  # "exact" | "semantic", with entry_id
+    scope: str | None = None
+    model: str | None = None
+    tenant: str | None = None
+    all: bool = False
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(data), status_code=status, media_type="application/json")
+
+
+def admin_handlers(settings: Settings, state) -> list:
+    """Route handlers of the admin API, bound to this app's state."""
+
+    def authorize(request: Request) -> None:
+        expected = settings.admin.api_key
+        if not expected:
+            raise AdminDisabled("the admin API is disabled; set [admin] api_key (or THRIFTY_ADMIN__API_KEY)")
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+        if not hmac.compare_digest(token.encode(), expected.encode()):
+            raise AuthenticationFailed("a valid admin key is required: Authorization: Bearer <admin key>",
+                                       code="invalid_admin_key")
+
+    def require_cache():
+        if state.cache is None:
+            raise InvalidRequest("caching is disabled in this proxy ([cache] enabled = false)", code="cache_disabled")
+        return state.cache
+
+    @get("/admin/cache/stats")
+    async def cache_stats(request: Request) -> Response:
+        authorize(request)
+        cache = require_cache()
+        try:
+            stats = await cache.stats()
+        except Exception as exc:  # noqa: BLE001 - database trouble is reported, not raised
+            raise Unavailable(f"cache statistics unavailable: {exc}") from None
+        return _json({name: {"entries": s.entries, "bytes": s.bytes} for name, s in stats.items()})
+
+    @post("/admin/cache/invalidate", status_code=200)
+    async def cache_invalidate(request: Request) -> Response:
+        authorize(request)
+        cache = require_cache()
+        data = parse_json_object(await request.body())
+        try:
+            body = msgspec.convert(data, InvalidateBody)
+        except msgspec.ValidationError as exc:
+            raise InvalidRequest(f"invalid invalidation request: {exc}; send one of "
+                                 "{entry_id, kind}, {scope}, {model[, tenant]}, {tenant}, {all: true}") from None
+        selectors = [body.entry_id is not None, body.scope is not None, body.model is not None,
+                     body.tenant is not None and body.model is None, body.all]
+        if sum(selectors) != 1:
+            raise InvalidRequest("give exactly one of entry_id, scope, model (optionally with tenant), tenant, all")
+        try:
+            if body.entry_id is not None:
+                if body.kind not in ("exact", "semantic"):
+                    raise InvalidRequest("entry_id needs kind 'exact' or 'semantic'", param="kind")
+                if body.kind == "semantic" and not body.entry_id.isdigit():
+                    raise InvalidRequest("semantic entry ids are integers", param="entry_id")
+                removed = {body.kind: await cache.delete_entry(body.kind, body.entry_id)}
+            else:
+                if body.scope is not None:
+                    result = await cache.delete_scope(body.scope)
+                elif body.model is not None:
+                    result = await cache.delete_model(body.model, tenant=body.tenant)
+                elif body.tenant is not None:
+                    result = await cache.delete_tenant(body.tenant)
+                else:
+                    result = await cache.clear()
+                removed = {"exact": result.exact, "semantic": result.semantic}
+        except ThriftyError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise Unavailable(f"invalidation failed: {exc}") from None
+        return _json({"removed": removed, "total": sum(removed.values())})
+
+    @get("/admin/stats")
+    async def request_stats(request: Request) -> Response:
+        authorize(request)
+        async with state.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(RequestLog.cache_outcome, RequestLog.route, func.count(), func.sum(RequestLog.cost_usd),
+                       func.sum(RequestLog.saved_usd), func.avg(RequestLog.latency_ms))
+                .group_by(RequestLog.cache_outcome, RequestLog.route))).all()
+        groups = [{"cache": c, "route": r, "requests": n, "cost_usd": cost or 0.0, "saved_usd": saved or 0.0,
+                   "avg_latency_ms": lat} for c, r, n, cost, saved, lat in rows]
+        return _json({"groups": groups, "requests": sum(g["requests"] for g in groups),
+                      "cost_usd": sum(g["cost_usd"] for g in groups),
+                      "saved_usd": sum(g["saved_usd"] for g in groups)})
+
+    return [cache_stats, cache_invalidate, request_stats]

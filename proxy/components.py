@@ -1,0 +1,90 @@
+"""Building the proxy's optional stages (caches, router) from settings; failures degrade, with a log line."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from caches.config import CacheConfig
+from caches.embedder import Embedder, SentenceTransformerEmbedder
+from caches.service import ResponseCache
+from proxy.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def cache_config(settings: Settings) -> CacheConfig:
+    """Map the proxy's ``[cache]`` section onto the caches package's frozen config."""
+    base = CacheConfig()
+    c = settings.cache
+    exact = replace(base.exact, enabled=c.enabled, ttl_s=c.ttl_s, max_entries=c.max_entries, max_bytes=c.max_bytes,
+                    max_entry_bytes=c.max_entry_bytes)
+    semantic = replace(base.semantic, enabled=c.enabled and c.semantic, ttl_s=c.ttl_s, max_entries=c.max_entries,
+                       max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold)
+    return replace(base, exact=exact, semantic=semantic)
+
+
+def build_cache(settings: Settings, engine: AsyncEngine, embedder: Embedder | None) -> ResponseCache | None:
+    if not settings.cache.enabled:
+        return None
+    return ResponseCache(engine, cache_config(settings), embedder=embedder if settings.cache.semantic else None)
+
+
+@dataclass(slots=True)
+class RouterStage:
+    """The router plus the public model names of its tiers."""
+
+    router: object  # router.registry.Router
+    public_model: str
+    tier_models: dict[str, str]
+    error: str | None = None  # start-up problem, reported on every decision
+
+
+def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterStage | None:
+    """The configured router, or a fixed default-tier router (with the reason logged) when the
+    artifact or configuration is unusable."""
+    from router.config import RouterConfig
+    from router.errors import RouterError
+    from router.registry import build_router
+
+    r = settings.router
+    if not r.enabled:
+        return None
+    tiers = {"small": r.small_model, "large": r.large_model}
+    try:
+        config = RouterConfig(kind=r.kind, artifact_path=r.artifact_path or None, threshold_mode=r.threshold_mode,
+                              target_large_share=r.target_large_share, fixed_threshold=r.fixed_threshold,
+                              default_tier=r.default_tier)
+        return RouterStage(build_router(config, embedder), r.public_model, tiers)
+    except (RouterError, ValueError, OSError) as exc:
+        log.error("router unavailable, every %r request goes to the %r tier: %s", r.public_model, r.default_tier, exc)
+        return RouterStage(FixedTierRouter(r.default_tier, f"error: router unavailable: {exc}"), r.public_model,
+                           tiers, error=str(exc))
+
+
+class FixedTierRouter:
+    """Stands in for a router that could not be built: always the default tier, saying why."""
+
+    kind = "fallback"
+    needs_embedding = False
+
+    def __init__(self, tier: str, reason: str) -> None:
+        self._tier, self._reason = tier, reason
+
+    def decide(self, body, embedding=None):
+        from router.policy import RouteDecision
+
+        return RouteDecision(tier=self._tier, score=float("nan"), threshold=float("nan"), router=self.kind,
+                             reason=self._reason)
+
+    async def decide_async(self, body, embedding=None):
+        return self.decide(body, embedding)
+
+
+def shared_embedder(settings: Settings) -> Embedder | None:
+    """One embedder for the semantic cache and the learned router (loaded lazily on first use)."""
+    needs = (settings.cache.enabled and settings.cache.semantic) or (
+        settings.router.enabled and settings.router.kind == "learned")
+    return SentenceTransformerEmbedder() if needs else None
