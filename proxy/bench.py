@@ -8,7 +8,9 @@ machine noise hits both alike, and prints medians and their difference.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -22,35 +24,71 @@ def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
+def _wait_healthy(base: str, process: subprocess.Popen, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the proxy exited during start-up")
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("the proxy did not become ready")
+
+
+def _percentile_ms(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(pct / 100 * (len(ordered) - 1))))] * 1000
+
+
 def run(settings: Settings, requests: int, max_tokens: int, decode_tokens: int) -> str:
     from tqdm import tqdm
 
-    from proxy.app import create_app
-    from proxy.localserver import serve_in_thread
-    from proxy.supervisor import BackendProcess
+    from proxy.supervisor import BackendProcess, free_port
 
     backend = BackendProcess(settings)
     backend.start()
+    proxy_process = None
     try:
         backend.wait_ready()
-        settings = settings.with_bundled_backend(backend.base_url + "/v1")
+        # the proxy runs in its own process, as in production, so the client does not share its GIL
+        port = free_port()
+        env = {**os.environ, "THRIFTY_BUNDLED__PORT": str(backend.port), "THRIFTY_PROXY__PORT": str(port),
+               "THRIFTY_DATABASE__URL": settings.database_url, "THRIFTY_ROUTER__ENABLED": "false"}
+        proxy_process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve"], env=env)
+        proxy = f"http://127.0.0.1:{port}"
+        _wait_healthy(proxy, proxy_process)
         model = settings.backend.served_model_name
         body = {"model": model, "max_tokens": max_tokens, "temperature": 0,
                 "messages": [{"role": "user", "content": "Say hello."}]}
-        with serve_in_thread(create_app(settings)) as proxy, httpx.Client(timeout=300) as client:
+        with httpx.Client(timeout=300) as client:
             direct_url, proxy_url = backend.base_url + "/v1/chat/completions", proxy + "/v1/chat/completions"
             for url in (direct_url, proxy_url):  # warm-up: connections, caches, first-call costs
                 client.post(url, json=body).raise_for_status()
-            direct, proxied = [], []
+            direct, proxied, hits = [], [], []
+            no_store = {"cache-control": "no-store"}  # measure forwarding, not the cache
             for _ in tqdm(range(requests), desc="proxy vs direct", file=sys.stderr):
-                for url, samples in ((direct_url, direct), (proxy_url, proxied)):
+                for url, samples, headers in ((direct_url, direct, {}), (proxy_url, proxied, no_store)):
                     started = time.perf_counter()
-                    client.post(url, json=body).raise_for_status()
+                    client.post(url, json=body, headers=headers).raise_for_status()
                     samples.append(time.perf_counter() - started)
+            client.post(proxy_url, json=body).raise_for_status()  # stores the answer
+            time.sleep(0.5)  # write-back happens off the request path
+            for _ in tqdm(range(requests), desc="exact cache hits", file=sys.stderr):
+                started = time.perf_counter()
+                response = client.post(proxy_url, json=body)
+                hits.append(time.perf_counter() - started)
+                if response.headers.get("x-thrifty-cache") != "exact":
+                    raise RuntimeError(f"expected an exact cache hit, got {response.headers.get('x-thrifty-cache')}")
             long_body = {**body, "max_tokens": decode_tokens, "ignore_eos": True,
                          "messages": [{"role": "user", "content": "Tell me a long story about a lighthouse."}]}
             reply = client.post(direct_url, json=long_body).json()
     finally:
+        if proxy_process is not None:
+            proxy_process.terminate()
+            proxy_process.wait(30)
         backend.stop()
     timings, usage = reply["timings"], reply["usage"]
     decode_s = (timings["e2e_ms"] - timings["ttft_ms"]) / 1000
@@ -62,6 +100,9 @@ def run(settings: Settings, requests: int, max_tokens: int, decode_tokens: int) 
         f"| direct to backend | {_median_ms(direct):.2f} |",
         f"| through the proxy | {_median_ms(proxied):.2f} |",
         f"| **proxy added** | **{overhead:.2f}** ({overhead / _median_ms(direct) * 100:.1f} %) |",
+        "",
+        f"| exact cache hit through the proxy, end to end | p50 {_median_ms(hits):.2f}, "
+        f"p95 {_percentile_ms(hits, 95):.2f} |",
         "",
         "| backend single stream | value |",
         "|---|---|",

@@ -207,6 +207,22 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine = bench.add_parser("engine", help="engine throughput/latency on a seeded workload against "
                                     "transformers and llama-cpp-python (see --help)", add_help=False)
     bench_engine.set_defaults(func=lambda a: _delegate("backend.bench", a.rest), rest=[])
+    bench_kernels = bench.add_parser("kernels", help="Triton kernels against PyTorch on CUDA", add_help=False)
+    bench_kernels.set_defaults(func=lambda a: _delegate("kernels.bench", a.rest), rest=[])
+
+    evaluate = sub.add_parser("eval", help="quality evaluations on public data").add_subparsers(
+        dest="action", required=True)
+    eval_cache = evaluate.add_parser("cache", help="semantic cache: GPTCache protocol, hard negatives, latency",
+                                     add_help=False)
+    eval_cache.set_defaults(func=lambda a: _delegate("caches.evaluation", a.rest), rest=[])
+    eval_router = evaluate.add_parser("router", help="router: APGR / CPT on held-out MMLU domains and GSM8K",
+                                      add_help=False)
+    eval_router.set_defaults(func=lambda a: _delegate("router.evaluation", a.rest), rest=[])
+
+    router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
+    router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",
+                                         add_help=False)
+    router_train.set_defaults(func=lambda a: _delegate("router.training", a.rest), rest=[])
     return parser
 
 
@@ -226,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    for noisy in ("httpx", "httpcore", "alembic"):
+    for noisy in ("httpx", "httpcore", "alembic", "faiss", "faiss.loader", "sentence_transformers"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         return int(args.func(args) or 0)
