@@ -10,19 +10,9 @@ from litestar import Request, Response, get, post
 from sqlalchemy import func, select
 
 from proxy.db import RequestLog
-from proxy.errors import AuthenticationFailed, InvalidRequest, ThriftyError
+from proxy.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.schemas import parse_json_object
 from proxy.settings import Settings
-
-
-class AdminDisabled(ThriftyError):
-    status = 403
-    type = "permission_error"
-
-
-class Unavailable(ThriftyError):
-    status = 503
-    type = "server_error"
 
 
 class InvalidateBody(msgspec.Struct, forbid_unknown_fields=True):

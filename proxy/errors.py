@@ -32,6 +32,20 @@ class AuthenticationFailed(ThriftyError):
     type = "authentication_error"
 
 
+class AdminDisabled(ThriftyError):
+    """The admin API is switched off (no admin key configured)."""
+
+    status = 403
+    type = "permission_error"
+
+
+class Unavailable(ThriftyError):
+    """A dependency (the database, say) is down; retrying later may work."""
+
+    status = 503
+    type = "server_error"
+
+
 class NotFound(ThriftyError):
     status = 404
     type = "invalid_request_error"
