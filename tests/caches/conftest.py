@@ -11,18 +11,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from caches.db import create_tables
-from caches.embedder import SentenceTransformerEmbedder
 from tests.caches.helpers import FakeClock
 
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-
-
-@pytest.fixture(scope="session")
-def embedder() -> SentenceTransformerEmbedder:
-    """The real all-MiniLM-L6-v2 model, loaded once per test session."""
-    model = SentenceTransformerEmbedder()
-    assert model.dim == 384
-    return model
 
 
 @pytest.fixture

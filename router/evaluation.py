@@ -1,0 +1,421 @@
+"""Evaluation of the random, heuristic and learned routers on held-out public data.
+
+Protocol (fixed and documented, nothing is tuned on a test split):
+
+* **MMLU, held out by domain.** The sorted list of MMLU domains in the data folder is permuted
+  with ``numpy.random.default_rng(split_seed)``; the first ``round(test_fraction * n)`` domains
+  are the test domains (defaults: seed 0, 30 % -> 14 of 46), the rest are training domains.
+  No domain is in both.
+* **GSM8K, held out by row.** Rows are permuted with ``default_rng(split_seed)``; the first
+  ``round(test_fraction * n)`` rows are test rows (396 of 1,319), the rest training rows.
+* **Training set of the evaluated learned router** (the same router for every report): the MMLU
+  training domains (mis-graded domains, strong accuracy < chance, dropped), the GSM8K training
+  rows and all of MT-Bench. Hyper-parameters were chosen by cross-validation inside the training
+  domains only.
+* Metrics per router (:mod:`router.metrics`): APGR (exact area and RouteLLM's 11-point grid),
+  CPT(50 %), CPT(80 %), and the cost-quality table at 0, 10, ..., 100 % large-model calls.
+* Decision latency: ``router.decide(body, embedding)`` with the embedding precomputed, i.e.
+  features + classifier + share-mode policy, over many calls on CPU; the shared embedding's own
+  latency is reported separately.
+
+Command line::
+
+    python -m router.evaluation --data-dir ../shared/data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from caches.embedder import Embedder
+from router.config import RouterConfig
+from router.data import (
+    LabelledExample,
+    load_gsm8k,
+    load_mmlu,
+    load_mt_bench,
+    mmlu_domains,
+    model_pair,
+    sane_mmlu_domains,
+)
+from router.errors import RouterDataError
+from router.features import extract_features
+from router.metrics import CurvePoint, apgr, apgr_grid, cpt, curve_table, optimal_curve, routing_curve
+from router.registry import Router, build_router
+from router.training import (
+    TrainingConfig,
+    embed_texts,
+    embedder_name,
+    featurize,
+    fit_classifier,
+    resolve_data_dir,
+)
+
+ROUTER_KINDS: tuple[str, ...] = ("random", "heuristic", "learned")
+
+
+@dataclass(frozen=True, slots=True)
+class DataSplit:
+    """The fixed evaluation split."""
+
+    train_domains: tuple[str, ...]
+    test_domains: tuple[str, ...]
+    gsm8k_test_rows: tuple[int, ...]
+    gsm8k_train_rows: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RouterReport:
+    """Metrics of one router on one test set."""
+
+    router: str
+    apgr: float
+    apgr_grid: float
+    cpt50: float
+    cpt80: float
+    table: tuple[CurvePoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BenchmarkReport:
+    """All routers on one test set."""
+
+    name: str
+    n: int
+    weak_quality: float
+    strong_quality: float
+    routers: tuple[RouterReport, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyReport:
+    """Decision latency of one router, in milliseconds."""
+
+    router: str
+    calls: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    mean_ms: float
+
+
+def split_domains(
+    domains: Sequence[str], test_fraction: float = 0.3, seed: int = 0
+) -> tuple[list[str], list[str]]:
+    """(train, test) domains: a seeded permutation of the sorted names, the first part is test."""
+    names = sorted(domains)
+    order = np.random.default_rng(seed).permutation(len(names))
+    n_test = int(round(test_fraction * len(names)))
+    test = sorted(names[i] for i in order[:n_test])
+    return [d for d in names if d not in set(test)], test
+
+
+def split_rows(n: int, test_fraction: float = 0.3, seed: int = 0) -> tuple[list[int], list[int]]:
+    """(train, test) row indices: a seeded permutation, the first part is test."""
+    order = np.random.default_rng(seed).permutation(n)
+    n_test = int(round(test_fraction * n))
+    return sorted(order[n_test:].tolist()), sorted(order[:n_test].tolist())
+
+
+def report_for(name: str, scores: np.ndarray, weak: np.ndarray, strong: np.ndarray) -> RouterReport:
+    """Metrics of ``scores`` against per-prompt weak/strong quality."""
+    curve = routing_curve(scores, weak, strong)
+    return RouterReport(
+        router=name,
+        apgr=apgr(curve),
+        apgr_grid=apgr_grid(curve),
+        cpt50=cpt(curve, 0.5),
+        cpt80=cpt(curve, 0.8),
+        table=tuple(curve_table(curve)),
+    )
+
+
+def score_all(router: Router, examples: Sequence[LabelledExample], embeddings: np.ndarray) -> np.ndarray:
+    """``router.score`` of every example (embeddings precomputed)."""
+    return np.array(
+        [router.score(extract_features(ex.body), embeddings[i]) for i, ex in enumerate(examples)],
+        dtype=np.float64,
+    )
+
+
+def measure_latency(
+    router: Router, bodies: Sequence[Any], embeddings: np.ndarray, calls: int, warmup: int = 200
+) -> LatencyReport:
+    """Latency of ``router.decide(body, embedding)`` (the embedding is not part of it)."""
+    n = len(bodies)
+    for i in range(min(warmup, calls)):
+        router.decide(bodies[i % n], embeddings[i % n])
+    times = np.empty(calls, dtype=np.float64)
+    for i in range(calls):
+        start = time.perf_counter_ns()
+        router.decide(bodies[i % n], embeddings[i % n])
+        times[i] = (time.perf_counter_ns() - start) / 1e6
+    return LatencyReport(
+        router=router.kind,
+        calls=calls,
+        p50_ms=float(np.percentile(times, 50)),
+        p95_ms=float(np.percentile(times, 95)),
+        p99_ms=float(np.percentile(times, 99)),
+        mean_ms=float(times.mean()),
+    )
+
+
+def measure_embedding_latency(embedder: Embedder, texts: Sequence[str], calls: int) -> LatencyReport:
+    """Latency of embedding one routing text (the shared part, for reference)."""
+    embedder.embed([texts[0]])
+    times = np.empty(calls, dtype=np.float64)
+    for i in range(calls):
+        start = time.perf_counter_ns()
+        embedder.embed([texts[i % len(texts)]])
+        times[i] = (time.perf_counter_ns() - start) / 1e6
+    return LatencyReport(
+        router="embedding (shared, one text)",
+        calls=calls,
+        p50_ms=float(np.percentile(times, 50)),
+        p95_ms=float(np.percentile(times, 95)),
+        p99_ms=float(np.percentile(times, 99)),
+        mean_ms=float(times.mean()),
+    )
+
+
+def _pct(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value * 100:.1f}%"
+
+
+def format_benchmark(report: BenchmarkReport) -> str:
+    """Markdown tables (metrics, then the cost-quality curve) for one test set."""
+    lines = [
+        f"### {report.name}",
+        "",
+        f"n = {report.n}; quality all-weak = {report.weak_quality:.4f}, all-strong = {report.strong_quality:.4f}, "
+        f"gap = {report.strong_quality - report.weak_quality:.4f}",
+        "",
+        "| router | APGR | APGR (RouteLLM 11-point) | CPT(50%) | CPT(80%) |",
+        "|---|---|---|---|---|",
+    ]
+    for r in report.routers:
+        lines.append(f"| {r.router} | {r.apgr:.3f} | {r.apgr_grid:.3f} | {_pct(r.cpt50)} | {_pct(r.cpt80)} |")
+    lines += ["", "Cost-quality curve (quality / PGR at each share of large-model calls):", ""]
+    header = (
+        "| large-model calls | "
+        + " | ".join(f"{r.router} quality | {r.router} PGR" for r in report.routers)
+        + " |"
+    )
+    lines += [header, "|---" * (1 + 2 * len(report.routers)) + "|"]
+    for i, point in enumerate(report.routers[0].table):
+        cells = " | ".join(f"{r.table[i].quality:.4f} | {r.table[i].pgr:.3f}" for r in report.routers)
+        lines.append(f"| {point.share * 100:.0f}% | {cells} |")
+    return "\n".join(lines)
+
+
+def format_latency(reports: Sequence[LatencyReport]) -> str:
+    """Markdown latency table."""
+    lines = [
+        "| router | calls | p50 (ms) | p95 (ms) | p99 (ms) | mean (ms) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in reports:
+        lines.append(
+            f"| {r.router} | {r.calls} | {r.p50_ms:.3f} | {r.p95_ms:.3f} | {r.p99_ms:.3f} | {r.mean_ms:.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="router.evaluation",
+        description="Evaluate random, heuristic and learned routers (APGR, CPT, latency).",
+    )
+    parser.add_argument("--data-dir", default=None, help="public data folder (default ../shared/data)")
+    parser.add_argument(
+        "--test-fraction", type=float, default=0.3, help="share of MMLU domains / GSM8K rows held out"
+    )
+    parser.add_argument("--split-seed", type=int, default=0, help="seed of the domain and row splits")
+    parser.add_argument("--seed", type=int, default=0, help="seed of training and of the random router")
+    parser.add_argument("--latency-calls", type=int, default=3000, help="decisions timed per router")
+    parser.add_argument(
+        "--embedding-calls", type=int, default=100, help="single-text embeddings timed (for reference)"
+    )
+    parser.add_argument("--embedding-cache", default=None, help="optional .npz cache of embeddings")
+    parser.add_argument("--json-out", default=None, help="also write the results as JSON here")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def _benchmark(
+    name: str,
+    routers: dict[str, Router],
+    examples: Sequence[LabelledExample],
+    embeddings: np.ndarray,
+) -> BenchmarkReport:
+    weak = np.array([ex.weak for ex in examples], dtype=np.float64)
+    strong = np.array([ex.strong for ex in examples], dtype=np.float64)
+    reports = [
+        report_for(kind, score_all(router, examples, embeddings), weak, strong)
+        for kind, router in routers.items()
+    ]
+    oracle = optimal_curve(weak, strong)
+    reports.append(
+        RouterReport(
+            router="oracle (upper bound)",
+            apgr=apgr(oracle),
+            apgr_grid=apgr_grid(oracle),
+            cpt50=cpt(oracle, 0.5),
+            cpt80=cpt(oracle, 0.8),
+            table=tuple(curve_table(oracle)),
+        )
+    )
+    return BenchmarkReport(
+        name=name,
+        n=len(examples),
+        weak_quality=float(weak.mean()),
+        strong_quality=float(strong.mean()),
+        routers=tuple(reports),
+    )
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    embedder: Embedder | None = None,
+    out: Callable[[str], None] = print,
+) -> int:
+    """Run the evaluation and print markdown tables; returns the exit code."""
+    args = _parser().parse_args(argv)
+    progress = not args.quiet
+    try:
+        data_dir = resolve_data_dir(args.data_dir)
+        train_domains, test_domains = split_domains(
+            mmlu_domains(data_dir), args.test_fraction, args.split_seed
+        )
+        if not train_domains or not test_domains:
+            raise RouterDataError("the domain split left no training or no test domains")
+        mmlu_train_all = load_mmlu(data_dir, train_domains)
+        sane_train = sane_mmlu_domains(mmlu_train_all)
+        mmlu_train = [ex for ex in mmlu_train_all if ex.group in sane_train]
+        mmlu_test = load_mmlu(data_dir, test_domains)
+        sane_test = sane_mmlu_domains(mmlu_test)
+        gsm8k = load_gsm8k(data_dir)
+        gsm_train_rows, gsm_test_rows = split_rows(len(gsm8k), args.test_fraction, args.split_seed)
+        gsm_train = [gsm8k[i] for i in gsm_train_rows]
+        gsm_test = [gsm8k[i] for i in gsm_test_rows]
+        weak_model, strong_model = model_pair(data_dir)
+        mt_bench = load_mt_bench(data_dir, weak_model, strong_model)
+    except RouterDataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if embedder is None:
+        from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
+
+        embedder = SentenceTransformerEmbedder(EmbedderConfig())
+
+    train = mmlu_train + gsm_train + mt_bench
+    test = mmlu_test + gsm_test
+    train_texts, train_stats = featurize(train)
+    test_texts, _ = featurize(test)
+    embeddings = embed_texts(
+        embedder, train_texts + test_texts, progress=progress, cache_path=args.embedding_cache
+    )
+    train_emb, test_emb = embeddings[: len(train)], embeddings[len(train) :]
+    started = time.perf_counter()
+    classifier = fit_classifier(
+        train_emb,
+        train_stats,
+        np.array([ex.label for ex in train]),
+        [ex.source for ex in train],
+        [ex.group for ex in train],
+        config=TrainingConfig(seed=args.seed),
+        embedder=embedder_name(embedder),
+        progress=progress,
+    )
+    train_seconds = time.perf_counter() - started
+
+    def routers() -> dict[str, Router]:
+        return {
+            kind: build_router(RouterConfig(kind=kind, seed=args.seed), embedder, classifier=classifier)
+            for kind in ROUTER_KINDS
+        }
+
+    mmlu_emb = test_emb[: len(mmlu_test)]
+    gsm_emb = test_emb[len(mmlu_test) :]
+    sane_idx = [i for i, ex in enumerate(mmlu_test) if ex.group in sane_test]
+    misgraded = sorted(
+        {ex.group.removeprefix("mmlu/") for ex in mmlu_test} - {g.removeprefix("mmlu/") for g in sane_test}
+    )
+    benchmarks = [
+        _benchmark(f"MMLU, {len(test_domains)} held-out domains (primary)", routers(), mmlu_test, mmlu_emb),
+        _benchmark("GSM8K, held-out rows", routers(), gsm_test, gsm_emb),
+    ]
+    if misgraded:
+        benchmarks.insert(
+            1,
+            _benchmark(
+                f"MMLU, held-out domains without mis-graded ones ({', '.join(misgraded)} removed; secondary)",
+                routers(),
+                [mmlu_test[i] for i in sane_idx],
+                mmlu_emb[sane_idx],
+            ),
+        )
+    latency_bodies = [ex.body for ex in test]
+    latencies = [
+        measure_latency(router, latency_bodies, test_emb, args.latency_calls) for router in routers().values()
+    ]
+    latencies.append(measure_embedding_latency(embedder, test_texts[:200], max(1, args.embedding_calls)))
+
+    n_mmlu_train = len(mmlu_train)
+    lines = [
+        "## Router evaluation",
+        "",
+        f"Command: `python -m router.evaluation {' '.join(argv if argv is not None else sys.argv[1:])}`".rstrip(),
+        "",
+        f"Models: weak = {weak_model}, strong = {strong_model}.",
+        f"Split (seed {args.split_seed}, {args.test_fraction:.0%} held out): MMLU test domains "
+        f"({len(test_domains)}): {', '.join(test_domains)}. MMLU training domains: {len(train_domains)}"
+        + (
+            f" ({len(train_domains) - len(sane_train)} mis-graded dropped)"
+            if len(sane_train) < len(train_domains)
+            else ""
+        )
+        + f". GSM8K: {len(gsm_test)} test rows, {len(gsm_train)} training rows.",
+        f"Learned router's training set (all reports): {n_mmlu_train} MMLU rows from the {len(sane_train)} training "
+        f"domains + {len(gsm_train)} GSM8K training rows + {len(mt_bench)} MT-Bench turns = {len(train)} rows "
+        f"(no test domain, no GSM8K test row); fitted in {train_seconds:.0f} s. Random router seed {args.seed}.",
+        "APGR = area under PGR(share) over large-model shares 0..100% (exact curve); the 11-point column uses "
+        "RouteLLM's grid and trapezoid rule. CPT(x) = smallest large-model share with PGR >= x.",
+        "",
+    ]
+    for bench in benchmarks:
+        lines += [format_benchmark(bench), ""]
+    lines += [
+        "### Decision latency (CPU, features + classifier + policy; embedding precomputed and excluded)",
+        "",
+        format_latency(latencies),
+        "",
+    ]
+    out("\n".join(lines))
+    if args.json_out:
+        payload = {
+            "split": asdict(
+                DataSplit(
+                    tuple(train_domains), tuple(test_domains), tuple(gsm_test_rows), tuple(gsm_train_rows)
+                )
+            ),
+            "benchmarks": [asdict(b) for b in benchmarks],
+            "latency": [asdict(lat) for lat in latencies],
+        }
+        Path(args.json_out).write_text(json.dumps(payload, indent=2, default=float), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
