@@ -1,7 +1,9 @@
 """The single-request generation loop and the thread that serves it to the async server.
 
 One request runs at a time over a contiguous KV cache. The paged, continuously batched engine
-replaces :class:`SerialGenerationService` behind the same :class:`GenerationService` interface.
+(:class:`backend.engine.EngineService`) replaces :class:`SerialGenerationService` behind the same
+:class:`GenerationService` interface; :func:`generate_tokens` stays as the reference ("oracle") path
+the engine's outputs are tested against.
 """
 
 from __future__ import annotations
@@ -52,16 +54,19 @@ class RequestStats:
 
     @property
     def tpot(self) -> float | None:
+        """Mean time per output token after the first (``ttft`` and ``total_time`` both count from arrival)."""
         if self.ttft is None or self.completion_tokens < 2:
             return None
-        return (self.total_time - self.queue_time - self.ttft) / (self.completion_tokens - 1)
+        return max(self.total_time - self.ttft, 0.0) / (self.completion_tokens - 1)
 
 
 class GenerationService(Protocol):
     """What the backend server needs from whatever runs the model."""
 
     def generate(self, request_id: str, prompt_ids: Sequence[int], params: SamplingParams,
-                 stats: RequestStats) -> AsyncIterator[TokenEvent]: ...
+                 stats: RequestStats, priority: str | None = None) -> AsyncIterator[TokenEvent]:
+        """Token events of one request (``priority``: "interactive" (default) or "batch")."""
+        ...
 
     def abort(self, request_id: str) -> None: ...
 
@@ -137,7 +142,7 @@ class SerialGenerationService:
         self._thread.start()
 
     async def generate(self, request_id: str, prompt_ids: Sequence[int], params: SamplingParams,
-                       stats: RequestStats) -> AsyncIterator[TokenEvent]:
+                       stats: RequestStats, priority: str | None = None) -> AsyncIterator[TokenEvent]:
         job = _Job(request_id, prompt_ids, params, stats, asyncio.get_running_loop(), asyncio.Queue())
         with self._lock:
             self._active[request_id] = job

@@ -34,6 +34,7 @@ class _Common(msgspec.Struct, forbid_unknown_fields=False):
     ignore_eos: bool = False
     stream: bool = False
     stream_options: dict[str, Any] | None = None
+    priority: str | None = None  # "interactive" (default) | "batch"; also the x-thrifty-priority header
 
 
 class ChatBody(_Common, forbid_unknown_fields=False):
@@ -48,10 +49,34 @@ class CompletionBody(_Common, forbid_unknown_fields=False):
     echo: bool = False
 
 
+PRIORITIES = ("interactive", "batch")
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """What the server can serve: context length, choices per request, KV pool size (None: unbounded)."""
+
     max_model_len: int
     max_n: int
+    kv_capacity_tokens: int | None = None
+
+    @property
+    def max_sequence_len(self) -> int:
+        """The longest prompt + completion one choice may have."""
+        if self.kv_capacity_tokens is None:
+            return self.max_model_len
+        return min(self.max_model_len, self.kv_capacity_tokens)
+
+
+def parse_priority(body_value: str | None, header_value: str | None) -> str:
+    """The request's scheduling class from the body field or the ``x-thrifty-priority`` header."""
+    value = body_value if body_value is not None else header_value
+    if value is None or value == "":
+        return "interactive"
+    value = value.strip().lower()
+    if value not in PRIORITIES:
+        raise RequestError(f"priority must be one of {list(PRIORITIES)}, got {value!r}", param="priority")
+    return value
 
 
 def decode_body(raw: bytes, kind: type[msgspec.Struct]):
@@ -91,18 +116,29 @@ def sampling_params(body: _Common, prompt_len: int, limits: Limits, logprobs: bo
         raise RequestError(
             f"the prompt has {prompt_len} tokens but this model's maximum context length is "
             f"{limits.max_model_len} tokens; shorten the prompt", param="messages", code="context_length_exceeded")
-    room = limits.max_model_len - prompt_len
+    kv = limits.kv_capacity_tokens
+    if kv is not None and prompt_len >= kv:
+        raise RequestError(
+            f"the prompt has {prompt_len} tokens but the KV cache pool holds only {kv} tokens "
+            f"(--kv-cache-memory); shorten the prompt", param="messages", code="context_length_exceeded")
+    room = limits.max_sequence_len - prompt_len
     requested = body.max_completion_tokens if body.max_completion_tokens is not None else body.max_tokens
     if requested is not None:
         name = "max_completion_tokens" if body.max_completion_tokens is not None else "max_tokens"
         if requested < 1:
             raise RequestError(f"{name} must be at least 1", param=name)
-        if requested > room:
+        if prompt_len + requested > limits.max_model_len:
             raise RequestError(
                 f"{name}={requested} plus the prompt's {prompt_len} tokens exceeds the maximum context length of "
-                f"{limits.max_model_len} tokens; ask for at most {room}", param=name, code="context_length_exceeded")
+                f"{limits.max_model_len} tokens; ask for at most {limits.max_model_len - prompt_len}", param=name,
+                code="context_length_exceeded")
+        if requested > room:
+            raise RequestError(
+                f"{name}={requested} plus the prompt's {prompt_len} tokens can never fit in the KV cache pool of "
+                f"{kv} tokens (--kv-cache-memory); ask for at most {room}", param=name,
+                code="context_length_exceeded")
     if not 1 <= body.n <= limits.max_n:
-        raise RequestError(f"n must be between 1 and {limits.max_n}", param="n")
+        raise RequestError(f"n must be between 1 and {limits.max_n} (the server's --max-n), got {body.n}", param="n")
     temperature = 1.0 if body.temperature is None else body.temperature
     if not 0.0 <= temperature <= 2.0:
         raise RequestError("temperature must be between 0 and 2", param="temperature")

@@ -16,6 +16,7 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from backend.config import BackendConfig
+from backend.engine.engine import EngineRequestError
 from backend.generation import GenerationService, RequestStats, TokenEvent
 from backend.protocol import (
     ChatBody,
@@ -23,6 +24,7 @@ from backend.protocol import (
     Limits,
     RequestError,
     decode_body,
+    parse_priority,
     sampling_params,
     validate_messages,
 )
@@ -97,9 +99,15 @@ def _logprobs_chat(event: TokenEvent) -> dict[str, Any] | None:
 
 
 def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: GenerationService) -> Litestar:
-    """Build the backend's Litestar app around a loaded model and a generation service."""
-    limits = Limits(max_model_len=min(config.max_model_len, loaded.model.config.max_position_embeddings),
-                    max_n=config.max_n)
+    """Build the backend's Litestar app around a loaded model and a generation service.
+
+    A service with ``max_model_len`` / ``kv_capacity_tokens`` attributes (the engine) tightens the
+    request limits; one with ``render_metrics()`` adds its gauges to ``/metrics``.
+    """
+    max_model_len = min(config.max_model_len, loaded.model.config.max_position_embeddings)
+    max_model_len = min(max_model_len, getattr(service, "max_model_len", max_model_len))
+    limits = Limits(max_model_len=max_model_len, max_n=config.max_n,
+                    kv_capacity_tokens=getattr(service, "kv_capacity_tokens", None))
     metrics = ServerMetrics()
     model_name = config.served_model_name
 
@@ -113,8 +121,9 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         created = int(time.time())
         stats = RequestStats()
         include_usage = bool((body.stream_options or {}).get("include_usage"))
+        priority = parse_priority(body.priority, request.headers.get("x-thrifty-priority"))
         metrics.requests += 1
-        events = service.generate(request_id, prompt_ids, params, stats)
+        events = service.generate(request_id, prompt_ids, params, stats, priority=priority)
         if body.stream:
             return Stream(stream_events(request_id, created, events, stats, include_usage, chat),
                           media_type="text/event-stream", headers={"cache-control": "no-cache"})
@@ -129,6 +138,8 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
                     finish[event.index] = event.finish_reason
                 if event.logprob is not None:
                     logprobs[event.index].extend(_logprobs_chat(event)["content"])
+        except EngineRequestError as exc:
+            raise RequestError(exc.message, param=exc.param) from None
         finally:
             metrics.in_flight -= 1
             _count(stats)
@@ -226,7 +237,11 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
 
     @get("/metrics")
     async def prometheus() -> Response:
-        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+        text = metrics.render()
+        render_engine = getattr(service, "render_metrics", None)
+        if render_engine is not None:
+            text += render_engine()
+        return Response(text, media_type="text/plain; version=0.0.4")
 
     def on_request_error(request: Request, exc: RequestError) -> Response:
         return _json(error_body(exc.message, "invalid_request_error", exc.param, exc.code), status=exc.status)

@@ -1,0 +1,114 @@
+"""Engine configuration and KV-cache sizing arithmetic."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import torch
+
+from backend.config import BackendConfig, ModelConfig
+
+DEFAULT_CPU_KV_MEMORY = 2 * 1024**3  # bytes of KV pool on CPU when no budget is given
+
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000**2, "mb": 1000**2, "mib": 1024**2,
+          "g": 1000**3, "gb": 1000**3, "gib": 1024**3, "t": 1000**4, "tb": 1000**4, "tib": 1024**4}
+
+
+def parse_size(value: str | int | float) -> int:
+    """``"2GiB"``, ``"512MB"``, ``"1.5g"``, ``1048576`` → bytes."""
+    if isinstance(value, int | float):
+        if value <= 0:
+            raise ValueError(f"memory size must be positive, got {value}")
+        return int(value)
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
+    if not match or match.group(2).lower() not in _UNITS:
+        raise ValueError(f"cannot read {value!r} as a memory size; use e.g. 2GiB, 512MB or a byte count")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    if size <= 0:
+        raise ValueError(f"memory size must be positive, got {value!r}")
+    return size
+
+
+def kv_bytes_per_token(model: ModelConfig, dtype: torch.dtype) -> int:
+    """Bytes of K and V for one token over all layers: 2 × layers × kv_heads × head_dim × element size."""
+    element = torch.empty((), dtype=dtype).element_size()
+    return 2 * model.num_layers * model.num_kv_heads * model.head_dim * element
+
+
+def kv_cache_bytes(model: ModelConfig, seq_len: int, batch: int, dtype: torch.dtype) -> int:
+    """2 × layers × kv_heads × head_dim × seq_len × batch × bytes per element."""
+    return kv_bytes_per_token(model, dtype) * seq_len * batch
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """Options of the paged, continuously batched engine."""
+
+    block_size: int = 16
+    num_blocks: int | None = None  # explicit pool size; None: from the memory budget
+    kv_cache_memory: int | None = None  # bytes; None: DEFAULT_CPU_KV_MEMORY on CPU, a GPU fraction on CUDA
+    gpu_memory_utilization: float = 0.9
+    max_model_len: int = 2048
+    max_num_seqs: int = 64
+    max_num_batched_tokens: int = 512
+    enable_prefix_caching: bool = True
+    enable_chunked_prefill: bool = True
+    max_n: int = 8
+    attention_backend: str = "auto"  # torch | kernels (Triton on CUDA) | auto: kernels on CUDA, else torch
+
+    def __post_init__(self) -> None:
+        if self.block_size < 1:
+            raise ValueError(f"block_size must be positive, got {self.block_size}")
+        if self.num_blocks is not None and self.num_blocks < 1:
+            raise ValueError(f"num_blocks must be positive, got {self.num_blocks}")
+        if self.max_num_seqs < 1:
+            raise ValueError(f"max_num_seqs must be positive, got {self.max_num_seqs}")
+        if self.max_num_batched_tokens < 1:
+            raise ValueError(f"max_num_batched_tokens must be positive, got {self.max_num_batched_tokens}")
+        if not 0.0 < self.gpu_memory_utilization <= 1.0:
+            raise ValueError(f"gpu_memory_utilization must be in (0, 1], got {self.gpu_memory_utilization}")
+
+    @property
+    def step_token_budget(self) -> int:
+        """Tokens one step may process: without chunked prefill a whole prompt must fit in one step."""
+        if self.enable_chunked_prefill:
+            return self.max_num_batched_tokens
+        return max(self.max_num_batched_tokens, self.max_model_len)
+
+    @classmethod
+    def from_backend_config(cls, config: BackendConfig, model: ModelConfig | None = None) -> EngineConfig:
+        """The engine options of a :class:`BackendConfig` (``max_model_len`` capped by the model's)."""
+        max_len = config.max_model_len
+        if model is not None:
+            max_len = min(max_len, model.max_position_embeddings)
+        return cls(
+            block_size=config.block_size,
+            kv_cache_memory=parse_size(config.kv_cache_memory) if config.kv_cache_memory else None,
+            gpu_memory_utilization=config.gpu_memory_utilization,
+            max_model_len=max_len,
+            max_num_seqs=config.max_num_seqs,
+            max_num_batched_tokens=config.max_num_batched_tokens,
+            enable_prefix_caching=config.enable_prefix_caching,
+            enable_chunked_prefill=config.enable_chunked_prefill,
+            max_n=config.max_n,
+        )
+
+
+def pool_num_blocks(config: EngineConfig, model: ModelConfig, dtype: torch.dtype, device: torch.device) -> int:
+    """Number of KV blocks the pool gets: explicit, from ``kv_cache_memory``, or from free GPU memory."""
+    if config.num_blocks is not None:
+        return config.num_blocks
+    block_bytes = kv_bytes_per_token(model, dtype) * config.block_size
+    budget = config.kv_cache_memory
+    if budget is None:
+        if device.type == "cuda":
+            free, _total = torch.cuda.mem_get_info(device)
+            budget = int(free * config.gpu_memory_utilization)
+        else:
+            budget = DEFAULT_CPU_KV_MEMORY
+    blocks = budget // block_bytes
+    if blocks < 1:
+        raise ValueError(f"a KV-cache budget of {budget} bytes holds no block of {block_bytes} bytes "
+                         f"({config.block_size} tokens); raise --kv-cache-memory")
+    return int(blocks)

@@ -1,0 +1,350 @@
+"""Sequences → tensors → logits: the KV pool, slot mapping, block tables, and paged attention.
+
+This is the only module that turns scheduled sequences into tensors. A step's tokens are packed
+into one flat batch (``input_ids: [T]``, ``positions: [T]``) and run through the model in a single
+forward; the model hands every layer's attention to :class:`PagedAttention`, which writes the new
+K/V into their slots and reads each sequence's context back through its block table.
+
+Row order: decode tokens first, grouped into buckets of similar context length (so the padded
+batched decode attention wastes little), then each prefill chunk. Per-step metadata (slots, gather
+indices, masks) is built once and shared by all layers.
+
+The pool is ``k_cache / v_cache: [layers, num_blocks, block_size, Hkv, D]``; per layer that is the
+``[num_blocks, block_size, Hkv, D]`` layout of ``kernels`` (token t of a sequence lives in block
+``block_table[t // block_size]`` at offset ``t % block_size``), so the Triton kernels can replace the
+PyTorch attention below behind the same interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence as Seq
+from dataclasses import dataclass, field
+
+import torch
+from torch.nn import functional as F
+
+from backend.engine.scheduler import ScheduledSeq
+from backend.engine.sequence import Sequence
+from backend.model import LlamaForCausalLM
+
+# Decode buckets: a sequence joins the current bucket while the bucket's padded size stays within
+# this factor of its real token count.
+_BUCKET_SLACK = 1.3
+
+
+@dataclass(slots=True)
+class DecodeBucket:
+    """Decode rows ``start:end`` whose contexts are gathered block-wise and padded to ``num_blocks``."""
+
+    start: int
+    end: int
+    num_blocks: int
+    block_ids: torch.Tensor  # [rows * num_blocks] int64 (padding points at block 0)
+    mask: torch.Tensor | None  # [rows, 1, 1, num_blocks * block_size] bool, True = attend; None: no padding
+
+
+@dataclass(slots=True)
+class PrefillSpan:
+    """Prefill rows ``start:end`` at absolute positions ``context_len - (end - start) .. context_len``."""
+
+    start: int
+    end: int
+    context_len: int
+    block_ids: torch.Tensor | None  # [blocks] int64 when earlier tokens come from the cache; None: fresh prompt
+    mask: torch.Tensor | None  # [rows, context_len] bool causal mask with a cached prefix
+
+
+@dataclass(slots=True)
+class StepInput:
+    """Everything one forward needs, built once per step."""
+
+    input_ids: torch.Tensor  # [T]
+    positions: torch.Tensor  # [T]
+    slot_mapping: torch.Tensor  # [T] flat slot (block * block_size + offset) of each token's K/V
+    logits_indices: torch.Tensor  # [N] rows whose logits are sampled
+    sample_seqs: list[Sequence]  # the sequences of those rows, in order
+    decode_buckets: list[DecodeBucket] = field(default_factory=list)
+    prefills: list[PrefillSpan] = field(default_factory=list)
+    kernel: KernelMetadata | None = None  # only for the ``kernels`` attention backend
+
+
+@dataclass(slots=True)
+class KernelMetadata:
+    """Block tables and lengths in the layout of :mod:`kernels` (int32), decode rows then prefill rows."""
+
+    num_decode: int
+    decode_tables: torch.Tensor  # [nd, max_blocks] int32
+    decode_lens: torch.Tensor  # [nd] int32, context including this step's token
+    prefill_tables: torch.Tensor  # [np, max_blocks] int32
+    prefill_cu: torch.Tensor  # [np + 1] int32 row offsets (relative to the first prefill row)
+    prefill_lens: torch.Tensor  # [np] int32
+    prefill_max_q: int
+
+
+class PagedAttention:
+    """The model's :class:`~backend.model.AttentionBackend` over the paged pool (PyTorch, any device)."""
+
+    def __init__(self, k_cache: torch.Tensor, v_cache: torch.Tensor, num_heads: int) -> None:
+        self.k_cache, self.v_cache = k_cache, v_cache  # [L, NB, BS, Hkv, D]
+        _, _, self.block_size, self.num_kv_heads, self.head_dim = k_cache.shape
+        self.num_heads = num_heads
+        self.groups = num_heads // self.num_kv_heads
+        self.step: StepInput | None = None
+        # gather workspaces, reused across layers and steps (fresh large allocations page-fault every time)
+        self._k_ws = torch.empty(0, dtype=k_cache.dtype, device=k_cache.device)
+        self._v_ws = torch.empty(0, dtype=k_cache.dtype, device=k_cache.device)
+
+    def _gather(self, pool: torch.Tensor, block_ids: torch.Tensor, key: bool) -> torch.Tensor:
+        """pool: [NB, BS, Hkv, D] → its blocks ``block_ids`` in a reused workspace: [n, BS, Hkv, D]."""
+        shape = (block_ids.shape[0], *pool.shape[1:])
+        numel = shape[0] * shape[1] * shape[2] * shape[3]
+        ws = self._k_ws if key else self._v_ws
+        if ws.numel() < numel:
+            ws = torch.empty(int(numel * 1.25), dtype=pool.dtype, device=pool.device)
+            if key:
+                self._k_ws = ws
+            else:
+                self._v_ws = ws
+        out = ws[:numel].view(shape)
+        torch.index_select(pool, 0, block_ids, out=out)
+        return out
+
+    def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """q: [T, Hq, D], k/v: [T, Hkv, D] → [T, Hq, D]; stores k/v in their slots first."""
+        step = self.step
+        assert step is not None, "attend() outside a step"
+        hkv, d, g = self.num_kv_heads, self.head_dim, self.groups
+        k_pool, v_pool = self.k_cache[layer], self.v_cache[layer]  # [NB, BS, Hkv, D]
+        k_pool.view(-1, hkv, d).index_copy_(0, step.slot_mapping, k)
+        v_pool.view(-1, hkv, d).index_copy_(0, step.slot_mapping, v)
+        out = torch.empty_like(q)  # [T, Hq, D]
+        for bucket in step.decode_buckets:
+            rows = bucket.end - bucket.start
+            length = bucket.num_blocks * self.block_size
+            keys = self._gather(k_pool, bucket.block_ids, True).view(rows, length, hkv, d).transpose(1, 2)
+            values = self._gather(v_pool, bucket.block_ids, False).view(rows, length, hkv, d).transpose(1, 2)
+            query = q[bucket.start:bucket.end].view(rows, hkv, g, d)  # the G heads of a KV head as queries
+            o = F.scaled_dot_product_attention(query, keys, values, attn_mask=bucket.mask)  # [rows, Hkv, G, D]
+            out[bucket.start:bucket.end] = o.reshape(rows, hkv * g, d)
+        for span in step.prefills:
+            # 4-D inputs with enable_gqa take PyTorch's fused (flash) CPU kernel; 3-D ones fall back to math
+            query = q[span.start:span.end].transpose(0, 1)[None]  # [1, Hq, n, D]
+            if span.block_ids is None:  # the whole context is this chunk: causal over its own K/V
+                keys = k[span.start:span.end].transpose(0, 1)[None]  # [1, Hkv, n, D]
+                values = v[span.start:span.end].transpose(0, 1)[None]
+                o = F.scaled_dot_product_attention(query, keys, values, is_causal=True, enable_gqa=True)
+            else:
+                ctx = span.context_len
+                keys = self._gather(k_pool, span.block_ids, True).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
+                values = self._gather(v_pool, span.block_ids, False).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
+                o = F.scaled_dot_product_attention(query, keys, values, attn_mask=span.mask, enable_gqa=True)
+            out[span.start:span.end] = o[0].transpose(0, 1)  # [n, Hq, D]
+        return out
+
+
+class KernelPagedAttention(PagedAttention):
+    """The same backend through :mod:`kernels` (Triton on CUDA, its PyTorch references elsewhere)."""
+
+    def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        import kernels
+
+        step = self.step
+        assert step is not None and step.kernel is not None, "attend() outside a step"
+        meta = step.kernel
+        k_pool, v_pool = self.k_cache[layer], self.v_cache[layer]  # [NB, BS, Hkv, D]
+        kernels.store_kv_cache(k, v, k_pool, v_pool, step.slot_mapping)
+        nd = meta.num_decode
+        parts = []
+        if nd:
+            parts.append(kernels.paged_decode_attention(q[:nd], k_pool, v_pool, meta.decode_tables, meta.decode_lens))
+        if q.shape[0] > nd:
+            parts.append(kernels.paged_prefill_attention(q[nd:], k_pool, v_pool, meta.prefill_tables, meta.prefill_cu,
+                                                         meta.prefill_lens, max_seqlen_q=meta.prefill_max_q))
+        return parts[0] if len(parts) == 1 else torch.cat(parts)
+
+
+def resolve_attention_backend(name: str, device: torch.device) -> str:
+    """``auto`` → ``kernels`` on CUDA when Triton is usable, else ``torch``."""
+    if name not in ("auto", "torch", "kernels"):
+        raise ValueError(f"attention backend must be auto, torch or kernels, got {name!r}")
+    if name != "auto":
+        return name
+    if device.type == "cuda":
+        try:
+            import kernels
+
+            if kernels.triton_available():
+                return "kernels"
+        except ImportError:
+            pass
+    return "torch"
+
+
+class ModelRunner:
+    """Owns the KV pool and runs one forward per engine step."""
+
+    def __init__(self, model: LlamaForCausalLM, num_blocks: int, block_size: int, dtype: torch.dtype,
+                 device: torch.device, attention_backend: str = "auto") -> None:
+        cfg = model.config
+        self.model = model
+        self.num_blocks, self.block_size = num_blocks, block_size
+        self.device = device
+        shape = (cfg.num_layers, num_blocks, block_size, cfg.num_kv_heads, cfg.head_dim)
+        with torch.inference_mode():
+            self.k_cache = torch.zeros(shape, dtype=dtype, device=device)  # [L, NB, BS, Hkv, D]
+            self.v_cache = torch.zeros(shape, dtype=dtype, device=device)
+        self.attention_backend = resolve_attention_backend(attention_backend, device)
+        backend_cls = KernelPagedAttention if self.attention_backend == "kernels" else PagedAttention
+        self.attention = backend_cls(self.k_cache, self.v_cache, cfg.num_heads)
+        self._offsets = torch.arange(block_size)  # [BS] (CPU: metadata is built on the host)
+
+    @property
+    def kv_cache_bytes(self) -> int:
+        """Bytes actually allocated for the K and V pools."""
+        return self.k_cache.numel() * self.k_cache.element_size() * 2
+
+    # ------------------------------------------------------------------ inputs
+
+    def _slots(self, table: list[int], start: int, end: int) -> torch.Tensor:
+        """Flat slots of positions ``start:end`` of a sequence with block table ``table``. → [end - start]"""
+        bs = self.block_size
+        first, last = start // bs, (end - 1) // bs
+        blocks = torch.tensor(table[first:last + 1], dtype=torch.int64)  # [nb]
+        slots = (blocks[:, None] * bs + self._offsets[None, :]).view(-1)  # [nb * BS]
+        return slots[start - first * bs:end - first * bs]
+
+    def prepare(self, scheduled: Seq[ScheduledSeq]) -> StepInput:
+        """Pack the scheduled work into flat tensors and per-step attention metadata."""
+        bs = self.block_size
+        decodes = [s.seq for s in scheduled if s.num_tokens == 1 and s.samples and s.seq.num_computed > 0]
+        decode_ids = {seq.seq_id for seq in decodes}
+        prefills = [s for s in scheduled if s.seq.seq_id not in decode_ids]
+        decodes.sort(key=lambda seq: seq.num_computed)  # ascending context length → tight buckets
+
+        ids: list[int] = []
+        positions: list[int] = []
+        slot_parts: list[torch.Tensor] = []
+        sample_rows: list[int] = []
+        sample_seqs: list[Sequence] = []
+        buckets: list[DecodeBucket] = []
+
+        # decode rows: one token each at position num_computed
+        dec_slots: list[int] = []
+        for row, seq in enumerate(decodes):
+            pos = seq.num_computed
+            ids.append(seq.token_ids[pos])
+            positions.append(pos)
+            dec_slots.append(seq.block_table[pos // bs] * bs + pos % bs)
+            sample_rows.append(row)
+            sample_seqs.append(seq)
+        if decodes:
+            slot_parts.append(torch.tensor(dec_slots, dtype=torch.int64))
+            buckets = self._decode_buckets(decodes)
+
+        # prefill rows: a chunk of each sequence
+        spans: list[PrefillSpan] = []
+        row = len(decodes)
+        for item in prefills:
+            seq, n = item.seq, item.num_tokens
+            start = seq.num_computed
+            end = start + n
+            ids.extend(seq.token_ids[start:end])
+            positions.extend(range(start, end))
+            slot_parts.append(self._slots(seq.block_table, start, end))
+            if start == 0:
+                spans.append(PrefillSpan(row, row + n, end, None, None))
+            else:
+                nblocks = -(-end // bs)
+                block_ids = torch.tensor(seq.block_table[:nblocks], dtype=torch.int64, device=self.device)
+                mask = torch.ones(n, end, dtype=torch.bool, device=self.device).tril(diagonal=start)  # [n, ctx]
+                spans.append(PrefillSpan(row, row + n, end, block_ids, mask))
+            row += n
+            if item.samples:
+                sample_rows.append(row - 1)
+                sample_seqs.append(seq)
+
+        dev = self.device
+        kernel = self._kernel_metadata(decodes, prefills) if self.attention_backend == "kernels" else None
+        return StepInput(
+            input_ids=torch.tensor(ids, dtype=torch.int64, device=dev),
+            positions=torch.tensor(positions, dtype=torch.int64, device=dev),
+            slot_mapping=torch.cat(slot_parts).to(dev),
+            logits_indices=torch.tensor(sample_rows, dtype=torch.int64, device=dev),
+            sample_seqs=sample_seqs,
+            decode_buckets=buckets,
+            prefills=spans,
+            kernel=kernel,
+        )
+
+    def _kernel_metadata(self, decodes: list[Sequence], prefills: list[ScheduledSeq]) -> KernelMetadata:
+        def tables(rows: list[list[int]]) -> torch.Tensor:
+            width = max((len(r) for r in rows), default=0) or 1
+            return torch.tensor([r + [0] * (width - len(r)) for r in rows] or [[0]], dtype=torch.int32)[:len(rows)]
+
+        dev = self.device
+        cu = [0]
+        for item in prefills:
+            cu.append(cu[-1] + item.num_tokens)
+        return KernelMetadata(
+            num_decode=len(decodes),
+            decode_tables=tables([seq.block_table for seq in decodes]).to(dev),
+            decode_lens=torch.tensor([seq.num_computed + 1 for seq in decodes], dtype=torch.int32).to(dev),
+            prefill_tables=tables([item.seq.block_table for item in prefills]).to(dev),
+            prefill_cu=torch.tensor(cu, dtype=torch.int32).to(dev),
+            prefill_lens=torch.tensor([item.seq.num_computed + item.num_tokens for item in prefills],
+                                      dtype=torch.int32).to(dev),
+            prefill_max_q=max((item.num_tokens for item in prefills), default=0),
+        )
+
+    def _decode_buckets(self, decodes: list[Sequence]) -> list[DecodeBucket]:
+        """Group decode rows (sorted by context) so padding stays within ``_BUCKET_SLACK``."""
+        bs = self.block_size
+        lengths = [seq.num_computed + 1 for seq in decodes]  # context including this step's token
+        groups: list[tuple[int, int]] = []
+        start, real = 0, 0
+        for i, length in enumerate(lengths):
+            padded = -(-length // bs) * bs * (i - start + 1)
+            if i > start and padded > _BUCKET_SLACK * (real + length):
+                groups.append((start, i))
+                start, real = i, 0
+            real += length
+        groups.append((start, len(lengths)))
+        buckets = []
+        for a, b in groups:
+            nblocks = -(-lengths[b - 1] // bs)
+            table = [seq.block_table[:nblocks] + [0] * (nblocks - min(nblocks, len(seq.block_table)))
+                     for seq in decodes[a:b]]
+            block_ids = torch.tensor(table, dtype=torch.int64).view(-1)
+            lens = torch.tensor(lengths[a:b], dtype=torch.int64)
+            mask = None
+            if int(lens.min()) != nblocks * bs:
+                mask = (torch.arange(nblocks * bs)[None, :] < lens[:, None])[:, None, None, :]  # [rows,1,1,L]
+                mask = mask.to(self.device)
+            buckets.append(DecodeBucket(a, b, nblocks, block_ids.to(self.device), mask))
+        return buckets
+
+    # ------------------------------------------------------------------ run
+
+    @torch.inference_mode()
+    def execute(self, scheduled: Seq[ScheduledSeq]) -> tuple[torch.Tensor, list[Sequence]]:
+        """Run one forward over the scheduled tokens → (fp32 logits [N, vocab], their sequences)."""
+        step = self.prepare(scheduled)
+        self.attention.step = step
+        try:
+            hidden = self.model(step.input_ids, step.positions, self.attention)  # [T, H]
+        finally:
+            self.attention.step = None
+        if not step.sample_seqs:
+            return hidden.new_empty((0, self.model.config.vocab_size), dtype=torch.float32), []
+        logits = self.model.compute_logits(hidden.index_select(0, step.logits_indices))  # [N, V]
+        return logits, step.sample_seqs
+
+    @torch.inference_mode()
+    def copy_blocks(self, pairs: Seq[tuple[int, int]]) -> None:
+        """Copy the K/V of block ``src`` into block ``dst`` for each pair, in every layer."""
+        if not pairs:
+            return
+        src = torch.tensor([p[0] for p in pairs], dtype=torch.int64, device=self.device)
+        dst = torch.tensor([p[1] for p in pairs], dtype=torch.int64, device=self.device)
+        self.k_cache[:, dst] = self.k_cache[:, src]
+        self.v_cache[:, dst] = self.v_cache[:, src]

@@ -1,0 +1,93 @@
+"""Greedy equality of the engine with the single-request path on the real SmolLM2-135M weights.
+
+32 chat prompts (several sharing a long context, so prefix caching really hits), at batch sizes 1 and
+16, prefix caching on and off, chunked prefill on (a 32-token step budget, so prompts are split and
+mixed with decodes) and off. Any divergence from ``generate_tokens`` must be a near-tie: the oracle's
+top-two logit margin at the first divergent token below 1e-3. Plus KV sizing on the real model.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from backend.engine import Engine, EngineConfig
+from backend.engine.kvsize import kv_size, read_model_config
+from backend.sampling import SamplingParams
+from backend.weights import WeightsError
+from tests.backend.test_engine_support import check_greedy_equal, oracle_tokens, real_loaded, run_engine
+
+pytestmark = pytest.mark.slow
+
+QUESTIONS = [
+    "What is the capital of France?", "Name three primary colors.", "What is 12 times 7?",
+    "Write a haiku about rain.", "Who wrote Hamlet?", "What does a bee make?", "Define gravity in one sentence.",
+    "Give me a synonym for happy.", "What is the boiling point of water?", "List two mammals that swim.",
+    "Why is the sky blue?", "Translate 'good morning' to Spanish.", "What is photosynthesis?",
+    "How many legs does a spider have?", "Suggest a name for a cat.", "What is the largest planet?",
+    "Tell me a fun fact about octopuses.", "What is 2 to the power of 10?", "Describe a sunset briefly.",
+    "What language is spoken in Brazil?", "What is an adjective?", "Recommend a book for children.",
+    "What is the opposite of cold?", "How do plants drink water?",
+]
+CONTEXT = ("Thrifty is a proxy that sits in front of language model servers. It caches answers, routes easy "
+           "questions to small models and hard ones to large models, and batches offline work at night. ")
+FOLLOW_UPS = ["What does Thrifty cache?", "Where does Thrifty send hard questions?", "When does it batch work?",
+              "Summarise Thrifty in five words.", "Is Thrifty a model server?", "Who benefits from Thrifty?",
+              "Name one thing Thrifty routes.", "What sits behind Thrifty?"]
+
+
+@pytest.fixture(scope="module")
+def smol():
+    try:
+        return real_loaded()
+    except WeightsError as exc:  # pragma: no cover - the default model ships with the dev environment
+        pytest.skip(f"SmolLM2 weights not installed: {exc}")
+
+
+@pytest.fixture(scope="module")
+def cases(smol):
+    tok = smol.tokenizer
+    prompts = [tok.encode_chat([{"role": "user", "content": q}]) for q in QUESTIONS]
+    prompts += [tok.encode_chat([{"role": "system", "content": CONTEXT}, {"role": "user", "content": q}])
+                for q in FOLLOW_UPS]
+    assert len(prompts) == 32
+    out = []
+    for i, prompt in enumerate(prompts):
+        params = SamplingParams(max_tokens=16 + i % 9, temperature=0.0)
+        out.append((f"p{i}", prompt, params, oracle_tokens(smol, prompt, params)))
+    return out
+
+
+@pytest.mark.parametrize(("max_num_seqs", "prefix_caching", "chunked"), [
+    (16, True, True), (16, True, False), (16, False, True), (16, False, False),
+    (1, True, True), (1, False, False),
+])
+def test_greedy_equals_single_request_path(smol, cases, max_num_seqs: int, prefix_caching: bool,
+                                           chunked: bool) -> None:
+    engine = Engine(smol, EngineConfig(kv_cache_memory=256 * 2**20, max_model_len=2048, max_num_seqs=max_num_seqs,
+                                       max_num_batched_tokens=32 if chunked else 512,
+                                       enable_prefix_caching=prefix_caching, enable_chunked_prefill=chunked))
+    got = run_engine(engine, [(rid, prompt, params) for rid, prompt, params, _ in cases])
+    outcomes = [check_greedy_equal(smol, prompt, expected, got[rid][0]) for rid, prompt, _, expected in cases]
+    assert outcomes.count("equal") >= 28, outcomes  # near-ties are rare; each one was verified above
+    bm = engine.block_manager
+    assert bm.num_used_blocks == 0
+    bm.check_invariants()
+    if prefix_caching:
+        assert bm.prefix_hits >= 7 * 16 * 4  # the shared system context spans several blocks
+    else:
+        assert bm.prefix_hits == 0
+
+
+def test_kv_size_matches_real_model_allocation(smol, capsys) -> None:
+    meta = read_model_config(None)  # metadata only, no weights
+    cfg = smol.model.config
+    assert (meta.num_layers, meta.num_kv_heads, meta.head_dim) == (cfg.num_layers, cfg.num_kv_heads, cfg.head_dim)
+    size = kv_size(meta, seq_len=128, batch=4, dtype=torch.float32)
+    engine = Engine(smol, EngineConfig(kv_cache_memory=size.total_bytes, max_model_len=512))
+    assert engine.runner.kv_cache_bytes == size.total_bytes == 2 * 30 * 3 * 64 * 128 * 4 * 4
+    from proxy.cli import main
+
+    assert main(["kv-size", "--seq-len", "2048", "--batch", "8"]) == 0
+    out = capsys.readouterr().out
+    assert str(2 * 30 * 3 * 64 * 2048 * 8 * 4) in out

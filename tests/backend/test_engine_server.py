@@ -1,0 +1,237 @@
+"""The engine behind the real HTTP server (uvicorn on a free 127.0.0.1 port, httpx clients): client
+disconnects free blocks, /health answers under load, usage/timings/metrics, clear 400s, error isolation."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import httpx
+import msgspec
+import pytest
+import uvicorn
+
+from backend.config import BackendConfig
+from backend.engine import Engine, EngineConfig, EngineService
+from backend.server import create_backend_app
+from tests.backend.test_engine_support import tiny_loaded
+
+MODEL = "tiny"
+
+
+@dataclass
+class Server:
+    url: str
+    engine: Engine
+    service: EngineService
+    step_delay: list[float]  # seconds slept per engine step (mutable knob)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    loaded = tiny_loaded()
+    config = BackendConfig(served_model_name=MODEL, max_model_len=512, max_n=4)
+    engine = Engine(loaded, EngineConfig(block_size=4, num_blocks=200, max_model_len=512, max_num_seqs=16,
+                                         max_num_batched_tokens=64, max_n=4))
+    delay = [0.0]
+    execute = engine.runner.execute
+
+    def slowed(scheduled):
+        if delay[0]:
+            time.sleep(delay[0])
+        return execute(scheduled)
+
+    engine.runner.execute = slowed  # type: ignore[method-assign]
+    service = EngineService(engine)
+    app = create_backend_app(config, loaded, service)
+    port = _free_port()
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not uv.started:
+        assert time.time() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield Server(f"http://127.0.0.1:{port}", engine, service, delay)
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def srv(server: Server) -> Iterator[Server]:
+    server.step_delay[0] = 0.0
+    yield server
+    server.step_delay[0] = 0.0
+    _wait(lambda: not server.engine.has_unfinished() and server.engine.block_manager.num_used_blocks == 0, 10)
+
+
+def _wait(predicate, timeout: float) -> float:
+    start = time.perf_counter()
+    while not predicate():
+        assert time.perf_counter() - start < timeout, "condition not reached in time"
+        time.sleep(0.01)
+    return time.perf_counter() - start
+
+
+def completion(srv: Server, **body) -> httpx.Response:
+    payload = {"model": MODEL, "prompt": [5, 6, 7, 8, 9], "max_tokens": 8, "temperature": 0, **body}
+    return httpx.post(f"{srv.url}/v1/completions", json=payload, timeout=30)
+
+
+def test_disconnect_frees_blocks(srv: Server) -> None:
+    bm = srv.engine.block_manager
+    assert bm.num_used_blocks == 0
+    srv.step_delay[0] = 0.01  # 400 tokens would take > 4 s
+    payload = {"model": MODEL, "prompt": list(range(2, 60)), "max_tokens": 400, "temperature": 0,
+               "ignore_eos": True, "stream": True}
+    chunks = 0
+    with httpx.Client(timeout=30) as client, client.stream("POST", f"{srv.url}/v1/completions", json=payload) as resp:
+        assert resp.status_code == 200
+        for line in resp.iter_lines():
+            if line.startswith("data: "):
+                chunks += 1
+                if chunks == 3:
+                    assert bm.num_used_blocks > 0
+                    break
+    # the client is gone: the request is aborted and its blocks return within a bounded wait
+    waited = _wait(lambda: bm.num_used_blocks == 0 and not srv.engine.has_unfinished(), 3.0)
+    assert waited < 3.0
+    bm.check_invariants()
+
+
+def test_health_answers_under_load(srv: Server) -> None:
+    srv.step_delay[0] = 0.002
+    body = {"model": MODEL, "prompt": list(range(2, 40)), "max_tokens": 150, "temperature": 0, "ignore_eos": True}
+
+    def one(_: int) -> int:
+        return httpx.post(f"{srv.url}/v1/completions", json=body, timeout=60).status_code
+
+    with ThreadPoolExecutor(16) as pool:
+        futures = [pool.submit(one, i) for i in range(16)]
+        _wait(lambda: srv.engine.scheduler.num_running >= 8, 10)
+        latencies = []
+        for _ in range(5):
+            start = time.perf_counter()
+            r = httpx.get(f"{srv.url}/health", timeout=5)
+            latencies.append(time.perf_counter() - start)
+            assert r.status_code == 200
+            time.sleep(0.05)
+        assert srv.engine.has_unfinished(), "load ended before /health was probed"
+        assert all(f.result() == 200 for f in futures)
+    assert max(latencies) < 1.0
+
+
+def test_usage_cached_tokens_timings_and_headers(srv: Server) -> None:
+    prompt = list(range(50, 90))  # shares no block with the other tests' prompts
+    first = completion(srv, prompt=prompt)
+    second = completion(srv, prompt=prompt)
+    assert first.status_code == second.status_code == 200
+    u1, u2 = first.json()["usage"], second.json()["usage"]
+    assert u1["prompt_tokens_details"]["cached_tokens"] == 0
+    assert u2["prompt_tokens_details"]["cached_tokens"] == 36  # 9 full blocks of 4 (the last token is recomputed)
+    assert u2["prompt_tokens"] == 40 and u2["completion_tokens"] == 8
+    timings = second.json()["timings"]
+    assert timings["ttft_ms"] is not None and timings["e2e_ms"] >= timings["ttft_ms"]
+    assert "x-thrifty-ttft-ms" in second.headers and "x-thrifty-e2e-ms" in second.headers
+
+
+def test_streaming_usage_and_n(srv: Server) -> None:
+    payload = {"model": MODEL, "messages": [{"role": "user", "content": "hello there"}], "max_tokens": 5,
+               "temperature": 0, "ignore_eos": True, "n": 2, "stream": True, "stream_options": {"include_usage": True}}
+    with httpx.Client(timeout=30) as client, client.stream("POST", f"{srv.url}/v1/chat/completions",
+                                                           json=payload) as resp:
+        lines = [line[6:] for line in resp.iter_lines() if line.startswith("data: ")]
+    assert lines[-1] == "[DONE]"
+    chunks = [msgspec.json.decode(x) for x in lines[:-1]]
+    finishes = {c["choices"][0]["index"]: c["choices"][0]["finish_reason"] for c in chunks
+                if c["choices"] and c["choices"][0]["finish_reason"]}
+    assert finishes == {0: "length", 1: "length"}
+    usage = chunks[-1]["usage"]
+    assert usage["completion_tokens"] == 10 and "cached_tokens" in usage["prompt_tokens_details"]
+
+
+def test_priority_body_and_header(srv: Server) -> None:
+    assert completion(srv, priority="batch").status_code == 200
+    r = httpx.post(f"{srv.url}/v1/completions", json={"model": MODEL, "prompt": [5, 6], "max_tokens": 2},
+                   headers={"x-thrifty-priority": "batch"}, timeout=30)
+    assert r.status_code == 200
+    bad = completion(srv, priority="urgent")
+    assert bad.status_code == 400 and "priority" in bad.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ({"prompt": list(range(2, 90)) * 6}, "maximum context length is 512"),
+    ({"max_tokens": 600}, "maximum context length of 512"),
+    ({"n": 9}, "n must be between 1 and 4"),
+    ({"prompt": list(range(2, 90)) * 5, "max_tokens": 400}, "ask for at most"),
+])
+def test_bad_input_gets_a_clear_400(srv: Server, body: dict, needle: str) -> None:
+    r = completion(srv, **body)
+    assert r.status_code == 400, r.text
+    assert needle in r.json()["error"]["message"]
+
+
+def test_request_that_never_fits_the_pool_is_400(srv: Server) -> None:
+    # max_model_len is 512 but the pool holds 200 blocks x 4 = 800 tokens; shrink the view of the pool
+    loaded = srv.engine.loaded
+    small = Engine(loaded, EngineConfig(block_size=4, num_blocks=16, max_model_len=512))
+    service = EngineService(small)
+    try:
+        from litestar.testing import TestClient
+
+        app = create_backend_app(BackendConfig(served_model_name=MODEL, max_model_len=512), loaded, service)
+        with TestClient(app) as client:
+            r = client.post("/v1/completions", json={"model": MODEL, "prompt": list(range(2, 40)), "max_tokens": 40})
+            assert r.status_code == 400
+            assert "KV cache pool of 64 tokens" in r.json()["error"]["message"]
+            r = client.post("/v1/completions", json={"model": MODEL, "prompt": list(range(2, 40)) * 2})
+            assert r.status_code == 400 and "KV cache pool holds only 64 tokens" in r.json()["error"]["message"]
+            ok = client.post("/v1/completions", json={"model": MODEL, "prompt": list(range(2, 40))})
+            assert ok.status_code == 200  # max_tokens defaults to what the pool leaves
+            assert ok.json()["usage"]["completion_tokens"] <= 64 - 38
+    finally:
+        service.close()
+
+
+def test_metrics_expose_engine_gauges(srv: Server) -> None:
+    completion(srv)
+    time.sleep(0.2)
+    text = httpx.get(f"{srv.url}/metrics", timeout=5).text
+    for name in ("thrifty_engine_running_seqs", "thrifty_engine_waiting_seqs", "thrifty_engine_kv_blocks_used",
+                 "thrifty_engine_kv_blocks_cached", "thrifty_engine_kv_blocks_free",
+                 "thrifty_engine_prefix_cache_hit_rate", "thrifty_engine_generation_tokens_per_second"):
+        assert f"\n{name} " in text or text.startswith(f"{name} "), name
+    assert "thrifty_backend_requests_total" in text
+
+
+def test_engine_error_fails_only_its_request(srv: Server) -> None:
+    runner = srv.engine.runner
+    slowed = runner.execute
+    calls = [0]
+
+    def fail_once(scheduled):
+        calls[0] += 1
+        if calls[0] == 1:
+            raise RuntimeError("simulated device error")
+        return slowed(scheduled)
+
+    runner.execute = fail_once  # type: ignore[method-assign]
+    try:
+        failed = completion(srv)
+        assert failed.status_code == 500 and "simulated device error" in failed.json()["error"]["message"]
+    finally:
+        runner.execute = slowed  # type: ignore[method-assign]
+    assert completion(srv).status_code == 200
+    assert httpx.get(f"{srv.url}/health", timeout=5).status_code == 200
