@@ -79,8 +79,14 @@ def test_openai_sdk_round_trips(served):
     assert chat.usage.prompt_tokens > 5 and chat.usage.completion_tokens > 0
     assert chat.model == MODEL
 
+    again = client.chat.completions.with_raw_response.create(
+        model=MODEL, temperature=0, max_tokens=30, messages=[{"role": "user", "content": "What is the capital of France?"}])
+    assert again.headers["x-thrifty-cache"] == "exact"  # the same request again comes from the cache
+    assert again.parse().choices[0].message.content == chat.choices[0].message.content
+
     stream = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=30, stream=True,
                                             stream_options={"include_usage": True},
+                                            extra_headers={"cache-control": "no-cache"},  # really generate
                                             messages=[{"role": "user", "content": "What is the capital of France?"}])
     pieces, usage = [], None
     for chunk in stream:
