@@ -14,8 +14,7 @@ import torch
 from backend.engine import Engine, EngineConfig
 from backend.engine.kvsize import kv_size, read_model_config
 from backend.sampling import SamplingParams
-from backend.weights import WeightsError
-from tests.backend.test_engine_support import check_greedy_equal, oracle_tokens, real_loaded, run_engine
+from tests.backend.test_engine_support import check_greedy_equal, oracle_tokens, run_engine
 
 pytestmark = pytest.mark.slow
 
@@ -37,11 +36,9 @@ FOLLOW_UPS = ["What does Thrifty cache?", "Where does Thrifty send hard question
 
 
 @pytest.fixture(scope="module")
-def smol():
-    try:
-        return real_loaded()
-    except WeightsError as exc:  # pragma: no cover - the default model ships with the dev environment
-        pytest.skip(f"SmolLM2 weights not installed: {exc}")
+def smol(smollm2):
+    """The session's SmolLM2 (tests/conftest.py), shared with the parity tests: one load per run."""
+    return smollm2
 
 
 @pytest.fixture(scope="module")

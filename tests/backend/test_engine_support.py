@@ -3,13 +3,12 @@ per process), and the greedy-equality check against the single-request oracle. H
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 
 import torch
 
-from backend.config import BackendConfig, ModelConfig
+from backend.config import ModelConfig
 from backend.engine import Engine, EngineConfig
 from backend.engine.engine import EngineOutput
 from backend.generation import generate_tokens
@@ -56,14 +55,6 @@ def tiny_loaded(seed: int = 0) -> LoadedModel:
     model.eval()
     return LoadedModel(model, ByteTokenizer(TINY.vocab_size), ModelSource(Path("tiny"), "gguf"), torch.float32,
                        torch.device("cpu"))
-
-
-@functools.cache
-def real_loaded() -> LoadedModel:
-    """SmolLM2-135M-Instruct from its GGUF, loaded once per test process."""
-    from backend.runtime import load_model
-
-    return load_model(BackendConfig())
 
 
 def run_engine(engine: Engine, requests: Sequence[tuple[str, Sequence[int], SamplingParams]],
