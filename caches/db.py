@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table
+from sqlalchemy import Table, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.sql.dml import Insert
@@ -109,3 +109,31 @@ class SizeTracker:
 
     def needs_recount(self, now: float, interval: float, max_entries: int, max_bytes: int) -> bool:
         return now - self.counted_at >= interval or self.entries > max_entries or self.bytes > max_bytes
+
+
+async def write_touches(sessions: async_sessionmaker[AsyncSession], buffer: TouchBuffer, model: Any,
+                        key_column: str) -> None:
+    """Write the hit counts and access times (LRU order) buffered since the last call to the rows
+    of ``model`` keyed by ``key_column``; on failure the counts go back into ``buffer``."""
+    pending = buffer.drain()
+    if not pending:
+        return
+    key = getattr(model, key_column)
+    try:
+        async with sessions() as session:
+            for entry, (at, count) in pending.items():
+                await session.execute(update(model).where(key == entry).values(last_access_at=at,
+                                                                               hits=model.hits + count))
+            await session.commit()
+    except Exception:
+        buffer.restore(pending)
+        raise
+
+
+async def count_rows(sessions: async_sessionmaker[AsyncSession], model: Any) -> tuple[int, int]:
+    """(entries, stored bytes) of a cache table, counted in the database."""
+    async with sessions() as session:
+        entries, size = (
+            await session.execute(select(func.count(), func.coalesce(func.sum(model.size_bytes), 0)).select_from(model))
+        ).one()
+    return int(entries), int(size)

@@ -14,11 +14,19 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.config import ExactCacheConfig
-from caches.db import SizeTracker, TouchBuffer, as_sessionmaker, sha256_hex, upsert_statement
+from caches.db import (
+    SizeTracker,
+    TouchBuffer,
+    as_sessionmaker,
+    count_rows,
+    sha256_hex,
+    upsert_statement,
+    write_touches,
+)
 from caches.keys import RequestKeys
 from caches.models import ExactCacheEntry
 from caches.types import CacheError, CacheHit, CacheStats
@@ -168,19 +176,7 @@ class ExactCache:
 
     async def flush_touches(self) -> None:
         """Write buffered hit counts and access times (LRU order) to the database."""
-        pending = self._touches.drain()
-        if not pending:
-            return
-        try:
-            async with self._sessions() as session:
-                for key, (at, count) in pending.items():
-                    await session.execute(
-                        update(_T).where(_T.key == key).values(last_access_at=at, hits=_T.hits + count)
-                    )
-                await session.commit()
-        except Exception:
-            self._touches.restore(pending)
-            raise
+        await write_touches(self._sessions, self._touches, _T, "key")
 
     async def purge_expired(self) -> int:
         """Delete expired entries; returns how many."""
@@ -188,14 +184,9 @@ class ExactCache:
 
     async def stats(self) -> CacheStats:
         """Count entries and bytes in the database."""
-        async with self._sessions() as session:
-            entries, size = (
-                await session.execute(
-                    select(func.count(), func.coalesce(func.sum(_T.size_bytes), 0)).select_from(_T)
-                )
-            ).one()
-        self._size.set(int(entries), int(size), self._clock())
-        return CacheStats(entries=int(entries), bytes=int(size))
+        entries, size = await count_rows(self._sessions, _T)
+        self._size.set(entries, size, self._clock())
+        return CacheStats(entries=entries, bytes=size)
 
     async def enforce_limits(self) -> int:
         """Purge expired entries, then evict least-recently-used ones until within the bounds

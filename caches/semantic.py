@@ -29,11 +29,19 @@ from functools import partial
 from typing import Any, TypeVar
 
 import numpy as np
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.config import SemanticCacheConfig
-from caches.db import SizeTracker, TouchBuffer, as_sessionmaker, sha256_hex, upsert_statement
+from caches.db import (
+    SizeTracker,
+    TouchBuffer,
+    as_sessionmaker,
+    count_rows,
+    sha256_hex,
+    upsert_statement,
+    write_touches,
+)
 from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys, canonical_json
@@ -624,19 +632,7 @@ class SemanticCache:
 
     async def flush_touches(self) -> None:
         """Write buffered hit counts and access times (LRU order) to the database."""
-        pending = self._touches.drain()
-        if not pending:
-            return
-        try:
-            async with self._sessions() as session:
-                for entry_id, (at, count) in pending.items():
-                    await session.execute(
-                        update(_T).where(_T.id == entry_id).values(last_access_at=at, hits=_T.hits + count)
-                    )
-                await session.commit()
-        except Exception:
-            self._touches.restore(pending)
-            raise
+        await write_touches(self._sessions, self._touches, _T, "id")
 
     async def purge_expired(self) -> int:
         """Delete expired rows and their vectors; returns how many."""
@@ -644,14 +640,9 @@ class SemanticCache:
 
     async def stats(self) -> CacheStats:
         """Count rows and bytes in the database."""
-        async with self._sessions() as session:
-            entries, size = (
-                await session.execute(
-                    select(func.count(), func.coalesce(func.sum(_T.size_bytes), 0)).select_from(_T)
-                )
-            ).one()
-        self._size.set(int(entries), int(size), self._clock())
-        return CacheStats(entries=int(entries), bytes=int(size))
+        entries, size = await count_rows(self._sessions, _T)
+        self._size.set(entries, size, self._clock())
+        return CacheStats(entries=entries, bytes=size)
 
     async def enforce_limits(self) -> int:
         """Purge expired rows, then evict least-recently-used ones (rows and vectors) until within
