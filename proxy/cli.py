@@ -130,6 +130,18 @@ def cmd_pull(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_router_export_logs(args: argparse.Namespace) -> int:
+    from proxy.router_logs import ExportError, run_export
+
+    settings = _settings(args)
+    try:
+        run_export(settings.database_url, args.out, args.since)
+    except ExportError as exc:
+        print(f"thrifty: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="thrifty", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -223,6 +235,13 @@ def build_parser() -> argparse.ArgumentParser:
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",
                                          add_help=False)
     router_train.set_defaults(func=lambda a: _delegate("router.training", a.rest), rest=[])
+    export = router_cmd.add_parser("export-logs", help="routed requests joined with feedback, as the JSONL that "
+                                   "`thrifty router train --logs` reads (needs [router] store_requests = true)")
+    config_arg(export)
+    export.add_argument("--database-url", help="override [database] url")
+    export.add_argument("--since", help="only requests since an ISO date/time or an age such as 7d, 12h")
+    export.add_argument("--out", required=True, help="JSONL file to write ('-' for stdout)")
+    export.set_defaults(func=cmd_router_export_logs)
     return parser
 
 

@@ -59,6 +59,21 @@ class Feedback(ProxyBase):
     comment: Mapped[str | None] = mapped_column(Text)
 
 
+class RouterRequest(ProxyBase):
+    """The routing-relevant part of a routed request (opt-in: ``[router] store_requests``).
+
+    Kept apart from ``request_log`` so that prompt text lives in one table that can be left empty,
+    purged or access-controlled on its own; ``request_id`` is the ``request_log.id`` it belongs to.
+    """
+
+    __tablename__ = "router_request"
+
+    request_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True,
+                                                 default=lambda: datetime.now(UTC))
+    request: Mapped[str] = mapped_column(Text)  # JSON object: messages, tools, response_format
+
+
 def create_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite files get their folder created, WAL mode and a busy timeout."""
     if url.startswith("sqlite"):

@@ -19,7 +19,7 @@ from proxy.errors import NotFound, ThriftyError, UpstreamError
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.model_versions import ModelVersions
 from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry, RequestLogWriter
+from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
 from proxy.settings import ModelAlias, Settings
 from proxy.sse import StreamAssembler, response_to_chunks
 from proxy.upstream import UpstreamClient, UpstreamReply, UpstreamReplyError
@@ -84,6 +84,7 @@ class Pipeline:
         self._prices = PriceBook(settings.prices)
         self._versions = ModelVersions(upstream)
         self._feedback_sink = feedback_sink
+        self._store_routed = settings.router.store_requests  # opt-in: keep routed bodies for retraining
         self._background: set[asyncio.Task] = set()
 
     @property
@@ -142,6 +143,8 @@ class Pipeline:
         decision = await self._router.router.decide_async(data)
         entry.route = decision.tier
         entry.route_score = None if math.isnan(decision.score) else decision.score
+        if self._store_routed:
+            entry.routing_request = routing_request_of(data)  # JSON-encoded later by the log writer
         headers["x-thrifty-route"] = decision.tier
         headers["x-thrifty-route-score"] = "nan" if math.isnan(decision.score) else f"{decision.score:.4f}"
         headers["x-thrifty-route-threshold"] = (

@@ -1,4 +1,9 @@
-"""Request logging off the critical path: entries are queued and written in batches."""
+"""Request logging off the critical path: entries are queued and written in batches.
+
+An entry may carry the routing-relevant part of its request (``routing_request``, only when
+``[router] store_requests`` is on); the writer encodes it as JSON and stores it in the
+``router_request`` table in the same transaction as the ``request_log`` row.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,13 @@ import asyncio
 import logging
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
+import msgspec
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import RequestLog
+from proxy.db import RequestLog, RouterRequest
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +46,16 @@ class LogEntry:
     cost_usd: float | None = None
     saved_usd: float | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    routing_request: dict[str, Any] | None = None  # not a request_log column: goes to router_request
+
+
+#: Request fields the router's features read (``router.features``); only these are stored.
+ROUTING_FIELDS: tuple[str, ...] = ("messages", "prompt", "tools", "functions", "response_format")
+
+
+def routing_request_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The part of a request body that router training needs (no sampling parameters, no model)."""
+    return {name: data[name] for name in ROUTING_FIELDS if data.get(name) is not None}
 
 
 class RequestLogWriter:
@@ -86,8 +103,11 @@ class RequestLogWriter:
         for start in range(0, len(entries), self._batch_size):
             chunk = entries[start : start + self._batch_size]
             try:
+                rows, bodies = _split_rows(chunk)
                 async with self._engine.begin() as conn:
-                    await conn.execute(insert(RequestLog), [asdict(e) for e in chunk])
+                    await conn.execute(insert(RequestLog), rows)
+                    if bodies:
+                        await conn.execute(insert(RouterRequest), bodies)
                 self.written += len(chunk)
             except Exception:  # noqa: BLE001 - logging must never take the proxy down
                 log.exception("could not write %d request log entries", len(chunk))
@@ -107,3 +127,17 @@ class RequestLogWriter:
 
 
 _STOP = object()
+
+
+def _split_rows(entries: list[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``request_log`` rows and ``router_request`` rows (JSON-encoded here, off the request path)."""
+    rows: list[dict[str, Any]] = []
+    bodies: list[dict[str, Any]] = []
+    for entry in entries:
+        row = asdict(entry)
+        body = row.pop("routing_request")
+        rows.append(row)
+        if body is not None:
+            bodies.append({"request_id": entry.id, "created_at": entry.created_at,
+                           "request": msgspec.json.encode(body).decode()})
+    return rows, bodies

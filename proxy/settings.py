@@ -103,6 +103,10 @@ class RouterSettings:
     target_large_share: float = 0.3
     fixed_threshold: float = 0.5
     default_tier: str = "small"
+    # Privacy choice, off by default: keep each routed request's messages (plus tools and
+    # response_format) in the router_request table so `thrifty router export-logs` can turn them,
+    # joined with feedback, into retraining data. This stores prompt text in the database.
+    store_requests: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,3 +60,31 @@ def test_postgresql_upgrade_and_downgrade(pg_database):
     assert "request_log" in asyncio.run(_tables(pg_database))
     command.downgrade(alembic_config(pg_database), "base")
     assert asyncio.run(_tables(pg_database)) <= {"alembic_version"}
+
+
+def _check_0004(url: str) -> None:
+    """0004 adds router_request (with its columns) on top of 0003 and removes it again."""
+    upgrade(url, "0003")
+    assert "router_request" not in asyncio.run(_tables(url))
+    upgrade(url)
+    assert "router_request" in asyncio.run(_tables(url))
+    assert asyncio.run(_columns(url, "router_request")) == {"request_id", "created_at", "request"}
+    command.downgrade(alembic_config(url), "0003")
+    assert "router_request" not in asyncio.run(_tables(url)) and "feedback" in asyncio.run(_tables(url))
+
+
+async def _columns(url: str, table: str) -> set[str]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return {c["name"] for c in await conn.run_sync(lambda c: inspect(c).get_columns(table))}
+    finally:
+        await engine.dispose()
+
+
+def test_0004_router_request_on_sqlite(tmp_path):
+    _check_0004(f"sqlite+aiosqlite:///{tmp_path / 'm4.db'}")
+
+
+def test_0004_router_request_on_postgresql(pg_database):
+    _check_0004(pg_database)

@@ -1,0 +1,188 @@
+"""``thrifty router export-logs``: routed requests joined with their quality signals, as the JSONL
+that ``thrifty router train --logs`` reads.
+
+One output line per routed request (``request_log.route`` set, status < 400) whose body was kept
+(``[router] store_requests``, table ``router_request``) and that has at least one feedback row
+from the same caller (``feedback.key_id == request_log.key_id``, so one tenant cannot label
+another's requests)::
+
+    {"request": {...}, "served_tier": "small", "score": 0.0, "request_id": "...", "feedback": "user"}
+
+Quality ``score`` in [0, 1]: the latest explicit ``POST /v1/feedback`` score when there is one
+(a person's judgement outranks a format check), otherwise the lowest automatic check score (e.g.
+``json_check``: any invalid JSON answer counts as a failure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TextIO
+
+from sqlalchemy import and_, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from proxy.db import Feedback, RequestLog, RouterRequest, create_engine
+
+USER_SOURCE = "user"
+_RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+class ExportError(RuntimeError):
+    """The export cannot run (bad option, unreachable database, schema not migrated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSummary:
+    """What an export wrote."""
+
+    requests: int  # routed requests with a stored body and feedback
+    lines: int
+    small: int
+    large: int
+    from_user: int
+    from_checks: int
+
+
+def parse_since(value: str | None, now: datetime | None = None) -> datetime | None:
+    """``--since``: an ISO 8601 date/time (UTC unless it says otherwise) or an age like ``7d``/``12h``.
+
+    Raises:
+        ExportError: neither form.
+    """
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    match = _RELATIVE.match(text)
+    if match:
+        return (now or datetime.now(UTC)) - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ExportError(f"--since {value!r}: expected an ISO date/time (2026-11-30, 2026-11-30T12:00) "
+                          "or an age such as 30m, 12h, 7d, 2w") from None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def combine_feedback(signals: list[tuple[float, str, datetime]]) -> tuple[float, str]:
+    """(quality, source) from a request's ``(score, source, created_at)`` feedback rows."""
+    users = [s for s in signals if s[1] == USER_SOURCE]
+    if users:
+        score, _, _ = max(users, key=lambda s: s[2])
+        return float(score), USER_SOURCE
+    worst = min(signals, key=lambda s: s[0])
+    return float(worst[0]), worst[1]
+
+
+def _query(since: datetime | None):
+    query = (
+        select(RequestLog.id, RequestLog.route, RouterRequest.request, Feedback.score, Feedback.source,
+               Feedback.created_at)
+        .join(RouterRequest, RouterRequest.request_id == RequestLog.id)
+        .join(Feedback, and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id))
+        .where(RequestLog.route.is_not(None), RequestLog.status_code < 400)
+        .order_by(RequestLog.created_at, RequestLog.id, Feedback.id)
+    )
+    return query.where(RequestLog.created_at >= since) if since is not None else query
+
+
+async def _grouped(engine: AsyncEngine, since: datetime | None) -> AsyncIterator[tuple[str, str, str, list]]:
+    """``(request_id, tier, request JSON, feedback rows)`` per request, streamed from the database."""
+    current: tuple[str, str, str] | None = None
+    signals: list[tuple[float, str, datetime]] = []
+    async with engine.connect() as conn:
+        result = await conn.stream(_query(since).execution_options(yield_per=500))
+        async for request_id, route, body, score, source, created in result:
+            if current is not None and current[0] != request_id:
+                yield (*current, signals)
+                signals = []
+            current = (request_id, route, body)
+            signals.append((score, source, created))
+    if current is not None:
+        yield (*current, signals)
+
+
+async def export_logs(engine: AsyncEngine, out: TextIO, since: datetime | None = None,
+                      progress: Callable[[int], None] | None = None) -> ExportSummary:
+    """Write one JSONL line per routed request with a stored body and feedback; returns counts.
+
+    Raises:
+        ExportError: the database cannot be read (unreachable, or the schema is not migrated).
+    """
+    counts = {"requests": 0, "lines": 0, "small": 0, "large": 0, "user": 0, "checks": 0}
+    try:
+        async for request_id, tier, body, signals in _grouped(engine, since):
+            counts["requests"] += 1
+            try:
+                request = json.loads(body)
+            except ValueError:
+                continue  # cannot happen for rows the proxy wrote; skip rather than fail the export
+            score, source = combine_feedback(signals)
+            line = {"request": request, "served_tier": tier, "score": min(max(score, 0.0), 1.0),
+                    "request_id": request_id, "feedback": source}
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            counts["lines"] += 1
+            counts["small" if tier == "small" else "large"] += 1
+            counts["user" if source == USER_SOURCE else "checks"] += 1
+            if progress is not None and counts["lines"] % 1000 == 0:
+                progress(counts["lines"])
+    except ExportError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        hint = ("; apply the migrations with `thrifty db upgrade`"
+                if "router_request" in text or "no such table" in text or "does not exist" in text else "")
+        raise ExportError(f"cannot read the request log: {type(exc).__name__}: {text}{hint}") from exc
+    return ExportSummary(counts["requests"], counts["lines"], counts["small"], counts["large"], counts["user"],
+                         counts["checks"])
+
+
+def run_export(database_url: str, out_path: str, since: str | None = None,
+               report: Callable[[str], None] | None = None) -> ExportSummary:
+    """Export from ``database_url`` into ``out_path`` (``-`` for stdout); progress lines go to ``report``.
+
+    Raises:
+        ExportError: bad ``since``, unreadable database, or an unwritable output file.
+    """
+    say = report or (lambda line: print(line, file=sys.stderr))
+    moment = parse_since(since)
+    say(f"exporting routed requests with feedback from {database_url}"
+        + (f" since {moment.isoformat()}" if moment else ""))
+
+    async def run(handle: TextIO) -> ExportSummary:
+        engine = create_engine(database_url)
+        try:
+            return await export_logs(engine, handle, moment, progress=lambda n: say(f"  {n} lines written..."))
+        finally:
+            await engine.dispose()
+
+    if out_path == "-":
+        summary = asyncio.run(run(sys.stdout))
+    else:
+        target = Path(out_path)
+        tmp = target.with_name(target.name + ".tmp")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tmp.open("w", encoding="utf-8") as handle:
+                summary = asyncio.run(run(handle))
+            tmp.replace(target)
+        except OSError as exc:
+            raise ExportError(f"cannot write {target}: {exc}") from exc
+        finally:
+            tmp.unlink(missing_ok=True)
+    say(f"wrote {summary.lines} lines to {out_path} ({summary.small} small-tier, {summary.large} large-tier; "
+        f"quality from user feedback {summary.from_user}, from automatic checks {summary.from_checks})")
+    if summary.lines == 0:
+        say("nothing to export: routed requests need [router] store_requests = true and feedback "
+            "(POST /v1/feedback or an automatic check) to appear here")
+    elif summary.small == 0:
+        say("note: router training learns only from small-tier rows; this export has none")
+    return summary
+

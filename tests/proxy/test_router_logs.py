@@ -1,0 +1,142 @@
+"""Stored routed requests and ``thrifty router export-logs`` on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from proxy.db import RequestLog, RouterRequest, create_engine
+from proxy.feedback import FeedbackRecord, store_feedback
+from proxy.migrate import upgrade
+from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
+from proxy.router_logs import ExportError, combine_feedback, export_logs, parse_since, run_export
+
+PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+T0 = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def test_routing_request_keeps_only_what_the_router_reads():
+    body = {"model": "thrifty-auto", "temperature": 0.2, "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"type": "function"}], "response_format": {"type": "json_object"}, "user": "u-1",
+            "functions": None}
+    assert routing_request_of(body) == {"messages": body["messages"], "tools": body["tools"],
+                                        "response_format": body["response_format"]}
+
+
+def test_parse_since():
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    assert parse_since(None) is None and parse_since("  ") is None
+    assert parse_since("7d", now) == now - timedelta(days=7)
+    assert parse_since("30m", now) == now - timedelta(minutes=30)
+    assert parse_since("2026-11-30") == datetime(2026, 11, 30, tzinfo=UTC)
+    assert parse_since("2026-11-30T12:00:00+02:00") == datetime(2026, 11, 30, 10, tzinfo=UTC)
+    with pytest.raises(ExportError, match="ISO date"):
+        parse_since("last tuesday")
+
+
+def test_user_feedback_outranks_checks_and_the_worst_check_counts():
+    t = [T0 + timedelta(seconds=i) for i in range(4)]
+    assert combine_feedback([(0.0, "json_check", t[0]), (1.0, "user", t[1])]) == (1.0, "user")
+    assert combine_feedback([(1.0, "user", t[0]), (0.2, "user", t[2]), (0.9, "user", t[1])]) == (0.2, "user")
+    assert combine_feedback([(1.0, "json_check", t[0]), (0.0, "json_check", t[1])]) == (0.0, "json_check")
+
+
+async def _seed(url: str) -> None:
+    """Four routed requests (three with stored bodies), one explicit-model request, and feedback."""
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=0.01, batch_size=2)
+
+    def entry(i: int, route: str | None, body: str | None, status: int = 200, key: str = "k1") -> LogEntry:
+        routing = {"messages": [{"role": "user", "content": body}]} if body else None
+        return LogEntry(id=f"r{i}", key_id=key, endpoint="chat", status_code=status, route=route,
+                        created_at=T0 + timedelta(hours=i), routing_request=routing)
+
+    for e in (entry(0, "small", "easy one"), entry(1, "small", "hard one"), entry(2, "large", "big one"),
+              entry(3, "small", None), entry(4, None, None), entry(5, "small", "failed", status=502),
+              entry(6, "small", "other tenant", key="k2")):
+        writer.record(e)
+    await writer.flush()
+    assert writer.written == 7
+    await store_feedback(engine, [
+        FeedbackRecord("r0", "k1", 1.0, "user"), FeedbackRecord("r1", "k1", 0.0, "json_check"),
+        FeedbackRecord("r2", "k1", 0.5, "user"), FeedbackRecord("r3", "k1", 0.0, "user"),
+        FeedbackRecord("r4", "k1", 0.0, "user"), FeedbackRecord("r5", "k1", 0.0, "user"),
+        FeedbackRecord("r6", "k1", 0.0, "user")])  # r6 belongs to k2: k1's opinion is ignored
+    async with engine.connect() as conn:
+        stored = (await conn.execute(select(RouterRequest.request_id).order_by(RouterRequest.request_id))).all()
+        logged = (await conn.execute(select(RequestLog.id))).all()
+    await engine.dispose()
+    assert [r[0] for r in stored] == ["r0", "r1", "r2", "r5", "r6"] and len(logged) == 7
+
+
+async def _export(url: str, since: datetime | None = None) -> list[dict]:
+    engine = create_engine(url)
+    out = io.StringIO()
+    try:
+        summary = await export_logs(engine, out, since)
+    finally:
+        await engine.dispose()
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert summary.lines == len(lines)
+    return lines
+
+
+def _check_export(url: str) -> None:
+    asyncio.run(_seed(url))
+    lines = asyncio.run(_export(url))
+    assert [(x["request_id"], x["served_tier"], x["score"], x["feedback"]) for x in lines] == [
+        ("r0", "small", 1.0, "user"), ("r1", "small", 0.0, "json_check"), ("r2", "large", 0.5, "user")]
+    assert lines[1]["request"] == {"messages": [{"role": "user", "content": "hard one"}]}
+    later = asyncio.run(_export(url, since=T0 + timedelta(minutes=30)))
+    assert [x["request_id"] for x in later] == ["r1", "r2"]
+
+
+def test_export_on_sqlite(tmp_path):
+    _check_export(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}")
+
+
+async def _admin(sql: str) -> None:
+    engine = create_async_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text(sql))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+def pg_url():
+    name = f"thrifty_test_{uuid.uuid4().hex[:10]}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_export_on_postgresql(pg_url):
+    _check_export(pg_url)
+
+
+def test_run_export_writes_the_file_and_explains_an_empty_result(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+    upgrade(url)
+    said: list[str] = []
+    summary = run_export(url, str(tmp_path / "out" / "logs.jsonl"), "7d", report=said.append)
+    assert summary.lines == 0 and (tmp_path / "out" / "logs.jsonl").read_text() == ""
+    assert any("store_requests" in line for line in said)
+
+
+def test_an_unmigrated_database_is_a_clear_error(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bare.db'}"
+    with pytest.raises(ExportError, match="thrifty db upgrade"):
+        run_export(url, str(tmp_path / "x.jsonl"), report=lambda _: None)
+    assert not (tmp_path / "x.jsonl").exists()
