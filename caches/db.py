@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,17 +42,27 @@ def upsert_statement(
     *,
     conflict_columns: Sequence[str],
     update_columns: Sequence[str],
+    overrides: Mapping[str, Callable[[Any], Any]] | None = None,
 ) -> Insert:
-    """``INSERT ... ON CONFLICT (conflict_columns) DO UPDATE`` for SQLite and PostgreSQL."""
+    """``INSERT ... ON CONFLICT (conflict_columns) DO UPDATE`` for SQLite and PostgreSQL.
+
+    Each updated column takes the new value, unless ``overrides`` maps it to a function of the
+    ``excluded`` (new) row returning the SQL expression to set instead (it may refer to the
+    existing row through ``table.c``).
+    """
     if dialect_name == "postgresql":
         stmt = postgresql.insert(table).values(values)
     elif dialect_name == "sqlite":
         stmt = sqlite.insert(table).values(values)
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         raise NotImplementedError(f"upsert is not implemented for dialect {dialect_name!r}")
+    overrides = overrides or {}
     return stmt.on_conflict_do_update(
         index_elements=list(conflict_columns),
-        set_={col: stmt.excluded[col] for col in update_columns},
+        set_={
+            col: overrides[col](stmt.excluded) if col in overrides else stmt.excluded[col]
+            for col in update_columns
+        },
     )
 
 

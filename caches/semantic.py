@@ -26,10 +26,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import and_, case, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.config import SemanticCacheConfig
@@ -49,7 +50,15 @@ from caches.models import SemanticCacheEntry
 from caches.types import CacheError, CacheHit, CacheStats
 from caches.verify import extract_features, verify
 
-__all__ = ["Candidate", "SemanticCache", "SemanticItem", "answer_fingerprint", "choose", "entry_key"]
+__all__ = [
+    "CONTESTED",
+    "Candidate",
+    "SemanticCache",
+    "SemanticItem",
+    "answer_fingerprint",
+    "choose",
+    "entry_key",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +67,41 @@ _R = TypeVar("_R")
 _LOAD_BATCH = 2000
 _DELETE_CHUNK = 500
 _SYNC_OVERLAP_S = 300.0
+
+
+CONTESTED = "contested"
+"""``answer_sha256`` of a row whose question was stored again, in the same scope and for the same
+model version, with a different answer: the answer is not determined by the question (sampling
+noise, a time-dependent answer, or two sources disagreeing), so no paraphrase may be served from
+it, and it makes nearby queries ambiguous. The row stays (so later stores of the same question
+keep it contested) until it expires or the model version changes. Never a hex digest."""
+
+
+def _contested_answer(excluded: Any) -> Any:
+    """SQL for ``answer_sha256`` when a store replaces an existing row (see :data:`CONTESTED`)."""
+    current = _T.__table__.c
+    return case(
+        (
+            and_(
+                current.model_version == excluded.model_version,
+                or_(current.expires_at.is_(None), current.expires_at > excluded.created_at),
+                current.answer_sha256 != excluded.answer_sha256,
+            ),
+            CONTESTED,
+        ),
+        else_=excluded.answer_sha256,
+    )
+
+
+_CONTEST_RULE = MappingProxyType({"answer_sha256": _contested_answer})
+
+
+def _contests(earlier: dict[str, Any], later: dict[str, Any]) -> bool:
+    """Two row values for one question (same batch): the same model version, different answers."""
+    return (
+        earlier["model_version"] == later["model_version"]
+        and earlier["answer_sha256"] != later["answer_sha256"]
+    )
 
 
 def entry_key(scope: str, query: str) -> str:
@@ -117,8 +161,16 @@ def choose(
     """Pick the candidate that may answer ``query``, or ``None``.
 
     Candidates failing verification are discarded. The best remaining one must reach
-    ``threshold``; it is refused when another remaining candidate with a different answer scores
-    within ``ambiguity_margin`` of it (the query sits between two cached questions).
+    ``threshold`` and is refused when
+
+    - it is *contested* (the same question was answered differently in its scope, see
+      :data:`CONTESTED`): the answer is not a function of the question;
+    - a discarded candidate scored more than ``ambiguity_margin`` above it: the query is clearly
+      closest to a question that verification rejected, so falling through to a farther one
+      would answer a different question (verification can also reject a true paraphrase, e.g.
+      *without writing code* / *eliminates the need for coding*; then the fallback is wrong);
+    - another remaining candidate with a different answer (or a contested one) scores within
+      ``ambiguity_margin`` of it: the query sits between two cached questions.
     """
     ranked = sorted(candidates, key=lambda c: c.similarity, reverse=True)
     if not ranked or ranked[0].similarity < threshold:
@@ -130,6 +182,8 @@ def choose(
     if not verified or verified[0].similarity < threshold:
         return None
     best = verified[0]
+    if best.answer_sha256 == CONTESTED or ranked[0].similarity - best.similarity > ambiguity_margin:
+        return None
     for other in verified[1:]:
         if other.similarity < best.similarity - ambiguity_margin:
             break
@@ -529,6 +583,7 @@ class SemanticCache:
                     values,
                     conflict_columns=["entry_key"],
                     update_columns=[c for c in values if c != "entry_key"],
+                    overrides=_CONTEST_RULE,
                 ).returning(_T.id)
                 entry_id = int((await session.execute(stmt)).scalar_one())
                 await session.commit()
@@ -566,7 +621,10 @@ class SemanticCache:
         for item, query, body in prepared:
             vec = self._check_vector(item.vector) if item.vector is not None else next(embedded)
             values = self._row_values(item.keys, query, body, item.model_version, vec, now, ttl)
-            rows[values["entry_key"]] = values  # the last answer to a repeated question wins
+            earlier = rows.get(values["entry_key"])
+            if earlier is not None and _contests(earlier, values):
+                values["answer_sha256"] = CONTESTED
+            rows[values["entry_key"]] = values  # a repeated question: the last response is kept
         values_list = list(rows.values())
         stored = 0
         for i in range(0, len(values_list), 500):
@@ -579,6 +637,7 @@ class SemanticCache:
                     chunk,
                     conflict_columns=["entry_key"],
                     update_columns=[c for c in chunk[0] if c != "entry_key"],
+                    overrides=_CONTEST_RULE,
                 )
                 await session.execute(stmt)
                 found = await session.execute(

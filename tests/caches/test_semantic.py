@@ -19,7 +19,7 @@ from caches.config import SemanticCacheConfig
 from caches.embedder import Embedder, SentenceTransformerEmbedder
 from caches.keys import RequestKeys, request_keys
 from caches.models import SemanticCacheEntry
-from caches.semantic import Candidate, SemanticCache, SemanticItem, answer_fingerprint, choose
+from caches.semantic import CONTESTED, Candidate, SemanticCache, SemanticItem, answer_fingerprint, choose
 from tests.caches.helpers import FakeClock, chat_body, completion
 
 MakeCache = Callable[..., SemanticCache]
@@ -122,9 +122,15 @@ async def test_ambiguous_queries_miss(make_cache: MakeCache) -> None:
     await cache.put(keys_for("How can I reverse a list in Python?"), completion("B"), model_version="v")
     assert await cache.get(keys_for("How would I reverse a list in Python?"), model_version="v") is None
     # the same answer in a response with another id, timestamp and usage is not ambiguous
+    other = "You are terse."
+    await cache.put(
+        keys_for("How do I reverse a list in Python?", system=other), completion("A"), model_version="v"
+    )
     same_answer = completion("A", id="chatcmpl-2", created=123, usage={"total_tokens": 9})
-    await cache.put(keys_for("How can I reverse a list in Python?"), same_answer, model_version="v")
-    hit = await cache.get(keys_for("How would I reverse a list in Python?"), model_version="v")
+    await cache.put(
+        keys_for("How can I reverse a list in Python?", system=other), same_answer, model_version="v"
+    )
+    hit = await cache.get(keys_for("How would I reverse a list in Python?", system=other), model_version="v")
     assert answer(hit) == "A"
 
 
@@ -144,6 +150,16 @@ def test_choose_rules() -> None:
     # a candidate that fails verification neither wins nor makes the query ambiguous
     c2 = [Candidate(1, 0.95, "Is Rome big?", "x"), Candidate(2, 0.94, "Is Paris large?", "y")]
     assert choose("Is Paris huge?", c2, threshold=0.9, ambiguity_margin=0.02).entry_id == 2  # type: ignore[union-attr]
+    # ... unless it was clearly closer than the one that verifies: no falling through past it
+    c3 = [Candidate(1, 0.97, "Is Rome big?", "x"), Candidate(2, 0.93, "Is Paris large?", "y")]
+    assert choose("Is Paris huge?", c3, threshold=0.9, ambiguity_margin=0.02) is None
+    assert choose("Is Paris huge?", c3, threshold=0.9, ambiguity_margin=0.05).entry_id == 2  # type: ignore[union-attr]
+    # a contested entry never answers, and makes a close neighbour ambiguous
+    contested = [Candidate(1, 0.95, "Is Paris big?", CONTESTED)]
+    assert choose("Is Paris huge?", contested, threshold=0.9, ambiguity_margin=0.02) is None
+    near = [Candidate(2, 0.95, "Is Paris large?", "y"), Candidate(1, 0.94, "Is Paris big?", CONTESTED)]
+    assert choose("Is Paris huge?", near, threshold=0.9, ambiguity_margin=0.02) is None
+    assert choose("Is Paris huge?", near, threshold=0.9, ambiguity_margin=0.0).entry_id == 2  # type: ignore[union-attr]
 
 
 async def test_restart_rebuilds_the_index_from_the_database(
@@ -239,13 +255,69 @@ async def test_replicas_sync_through_the_database(make_cache: MakeCache) -> None
     assert b.index is not None and len(b.index) == 0
 
 
-async def test_same_question_replaces_the_answer(make_cache: MakeCache, sqlite_engine: AsyncEngine) -> None:
+async def test_same_question_new_model_version_replaces_the_answer(
+    make_cache: MakeCache, sqlite_engine: AsyncEngine
+) -> None:
     cache = make_cache()
     k = keys_for("What is the capital of Kenya?")
-    await cache.put(k, completion("old"), model_version="v")
-    await cache.put(k, completion("new"), model_version="v")
+    await cache.put(k, completion("old"), model_version="v1")
+    await cache.put(k, completion("new"), model_version="v2")
     assert len(await db_ids(sqlite_engine)) == 1 and cache.index is not None and len(cache.index) == 1
-    assert answer(await cache.get(k, model_version="v")) == "new"
+    assert answer(await cache.get(k, model_version="v2")) == "new"
+    assert await cache.get(k, model_version="v1") is None
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_engine(request: pytest.FixtureRequest) -> AsyncEngine:
+    """A real SQLite file and the real PostgreSQL."""
+    return request.getfixturevalue("sqlite_engine" if request.param == "sqlite" else "pg_engine")
+
+
+async def test_a_question_answered_two_ways_is_contested(
+    any_engine: AsyncEngine, make_cache: MakeCache, clock: FakeClock
+) -> None:
+    engine = any_engine
+    cache = make_cache(SemanticCacheConfig(ttl_s=100.0), engine=engine, clock=clock)
+    k = keys_for("What is the current price of one bitcoin in US dollars?")
+    paraphrase = keys_for("What is the price of one bitcoin in US dollars right now?")
+    await cache.put(k, completion("42000"), model_version="v")
+    assert answer(await cache.get(paraphrase, model_version="v")) == "42000"
+    await cache.put(k, completion("42000", id="other-id"), model_version="v")  # same answer: still fine
+    assert answer(await cache.get(paraphrase, model_version="v")) == "42000"
+    await cache.put(k, completion("67500"), model_version="v")
+    assert await cache.get(paraphrase, model_version="v") is None
+    assert await cache.get(k, model_version="v") is None
+    await cache.put(k, completion("42000"), model_version="v")  # stays contested
+    assert await cache.get(paraphrase, model_version="v") is None
+    # it also survives a restart (the mark is in the database)
+    again = make_cache(SemanticCacheConfig(ttl_s=100.0), engine=engine, clock=clock)
+    assert await again.get(paraphrase, model_version="v") is None
+    # a new model version, or the contested row's expiry, starts afresh
+    await cache.put(k, completion("70000"), model_version="v2")
+    assert answer(await cache.get(k, model_version="v2")) == "70000"
+    await cache.put(k, completion("71000"), model_version="v2")
+    assert await cache.get(k, model_version="v2") is None
+    clock.advance(101.0)
+    await cache.put(k, completion("72000"), model_version="v2")
+    assert answer(await cache.get(k, model_version="v2")) == "72000"
+
+
+async def test_put_many_marks_a_question_repeated_with_different_answers(make_cache: MakeCache) -> None:
+    cache = make_cache()
+    k, other = (
+        keys_for("Who is the current chief executive of the company?"),
+        keys_for("Who founded the company?"),
+    )
+    stored = await cache.put_many(
+        [
+            SemanticItem(k, completion("Alice"), "v"),
+            SemanticItem(other, completion("Carol"), "v"),
+            SemanticItem(k, completion("Bob"), "v"),
+        ]
+    )
+    assert stored == 2
+    assert await cache.get(k, model_version="v") is None
+    assert answer(await cache.get(other, model_version="v")) == "Carol"
 
 
 async def test_refused_and_ineligible_entries(
@@ -359,14 +431,14 @@ async def test_on_postgresql(pg_engine: AsyncEngine, embedder: SentenceTransform
             keys_for("How do I make cold brew coffee?"), completion("steep 12h"), model_version="v"
         )
         await cache.put(
-            keys_for("How do I make cold brew coffee?"), completion("steep 16h"), model_version="v"
+            keys_for("How do I make cold brew coffee?"), completion("steep 16h"), model_version="v2"
         )
-        hit = await cache.get(keys_for("How can I make cold brew coffee?"), model_version="v")
+        hit = await cache.get(keys_for("How can I make cold brew coffee?"), model_version="v2")
         assert answer(hit) == "steep 16h"
         restarted = SemanticCache(pg_engine, embedder)
         assert await restarted.start() == 1
         assert (
-            answer(await restarted.get(keys_for("How can I make cold brew coffee?"), model_version="v"))
+            answer(await restarted.get(keys_for("How can I make cold brew coffee?"), model_version="v2"))
             == "steep 16h"
         )
         await restarted.aclose()
