@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from caches.embedder import Embedder
+from router.cascade import evaluate_gsm8k_cascade, format_cascade, load_gsm8k_answers
 from router.config import RouterConfig
 from router.data import (
     LabelledExample,
@@ -51,6 +52,7 @@ from router.data import (
 from router.errors import RouterDataError
 from router.features import extract_features
 from router.metrics import CurvePoint, apgr, apgr_grid, cpt, curve_table, optimal_curve, routing_curve
+from router.multiseed import Pool, SeedScore, evaluate_seeds, format_seeds
 from router.registry import Router, build_router
 from router.training import (
     TrainingConfig,
@@ -61,7 +63,7 @@ from router.training import (
     resolve_data_dir,
 )
 
-ROUTER_KINDS: tuple[str, ...] = ("random", "heuristic", "learned")
+ROUTERS_EVALUATED: tuple[str, ...] = ("random", "heuristic", "learned")
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +248,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--embedding-calls", type=int, default=100, help="single-text embeddings timed (for reference)"
     )
+    parser.add_argument(
+        "--seeds", type=int, default=10, help="also report mean ± sd over split seeds 0..N-1 (0: skip)"
+    )
     parser.add_argument("--embedding-cache", default=None, help="optional .npz cache of embeddings")
     parser.add_argument("--json-out", default=None, help="also write the results as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -284,6 +289,49 @@ def _benchmark(
     )
 
 
+def _cascade_section(
+    data_dir: Path, args: argparse.Namespace, gsm8k: BenchmarkReport, seed_results: Sequence[SeedScore]
+) -> str:
+    """The GSM8K cascade next to the prompt-only routers on the same held-out rows."""
+    try:
+        rows = load_gsm8k_answers(data_dir)
+    except RouterDataError as exc:
+        return f"### GSM8K cascade\n\nskipped: {exc}"
+
+    def split(seed: int) -> tuple[list[int], list[int]]:
+        return split_rows(len(rows), args.test_fraction, seed)
+
+    (primary,) = evaluate_gsm8k_cascade(rows, split, [args.split_seed])
+    over_seeds = evaluate_gsm8k_cascade(rows, split, range(args.seeds)) if args.seeds > 0 else []
+    prompt_only = {
+        f"{r.router} (prompt only)": (
+            r.apgr,
+            [s.apgr for s in seed_results if s.test_set == "GSM8K held-out rows" and s.router == r.router],
+        )
+        for r in gsm8k.routers
+        if r.router in ROUTERS_EVALUATED
+    }
+    return format_cascade(primary, over_seeds, prompt_only)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    name: str
+    model: Any
+    examples: list[LabelledExample]
+
+
+def _split_fn(
+    domains: Sequence[str], n_gsm8k: int, test_fraction: float
+) -> Callable[[int], tuple[list[str], list[int], list[int]]]:
+    def split(seed: int) -> tuple[list[str], list[int], list[int]]:
+        _, test_domains = split_domains(domains, test_fraction, seed)
+        gsm_train, gsm_test = split_rows(n_gsm8k, test_fraction, seed)
+        return test_domains, gsm_train, gsm_test
+
+    return split
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -295,20 +343,15 @@ def main(
     progress = not args.quiet
     try:
         data_dir = resolve_data_dir(args.data_dir)
-        train_domains, test_domains = split_domains(
-            mmlu_domains(data_dir), args.test_fraction, args.split_seed
-        )
+        domains = mmlu_domains(data_dir)
+        train_domains, test_domains = split_domains(domains, args.test_fraction, args.split_seed)
         if not train_domains or not test_domains:
             raise RouterDataError("the domain split left no training or no test domains")
-        mmlu_train_all = load_mmlu(data_dir, train_domains)
-        sane_train = sane_mmlu_domains(mmlu_train_all)
-        mmlu_train = [ex for ex in mmlu_train_all if ex.group in sane_train]
-        mmlu_test = load_mmlu(data_dir, test_domains)
-        sane_test = sane_mmlu_domains(mmlu_test)
+        mmlu_all = load_mmlu(data_dir, domains)
+        sane = sane_mmlu_domains(mmlu_all)  # the data-quality rule: a property of the files alone
+        misgraded = sorted({ex.group for ex in mmlu_all} - sane)
         gsm8k = load_gsm8k(data_dir)
         gsm_train_rows, gsm_test_rows = split_rows(len(gsm8k), args.test_fraction, args.split_seed)
-        gsm_train = [gsm8k[i] for i in gsm_train_rows]
-        gsm_test = [gsm8k[i] for i in gsm_test_rows]
         weak_model, strong_model = model_pair(data_dir)
         mt_bench = load_mt_bench(data_dir, weak_model, strong_model)
     except RouterDataError as exc:
@@ -319,83 +362,104 @@ def main(
 
         embedder = SentenceTransformerEmbedder(EmbedderConfig())
 
-    train = mmlu_train + gsm_train + mt_bench
-    test = mmlu_test + gsm_test
-    train_texts, train_stats = featurize(train)
-    test_texts, _ = featurize(test)
-    embeddings = embed_texts(
-        embedder, train_texts + test_texts, progress=progress, cache_path=args.embedding_cache
-    )
-    train_emb, test_emb = embeddings[: len(train)], embeddings[len(train) :]
-    started = time.perf_counter()
-    classifier = fit_classifier(
-        train_emb,
-        train_stats,
-        np.array([ex.label for ex in train]),
-        [ex.source for ex in train],
-        [ex.group for ex in train],
-        config=TrainingConfig(seed=args.seed),
-        embedder=embedder_name(embedder),
-        progress=progress,
-    )
-    train_seconds = time.perf_counter() - started
+    everything = mmlu_all + gsm8k + mt_bench
+    texts, _ = featurize(everything)
+    all_emb = embed_texts(embedder, texts, progress=progress, cache_path=args.embedding_cache)
+    index = {id(ex): i for i, ex in enumerate(everything)}
 
-    def routers() -> dict[str, Router]:
+    def rows_of(examples: Sequence[LabelledExample]) -> np.ndarray:
+        return np.array([index[id(ex)] for ex in examples], dtype=int)
+
+    test_set = set(test_domains)
+    mmlu_train_all = [ex for ex in mmlu_all if ex.group.removeprefix("mmlu/") not in test_set]
+    mmlu_train = [ex for ex in mmlu_train_all if ex.group in sane]
+    mmlu_test_all = [ex for ex in mmlu_all if ex.group.removeprefix("mmlu/") in test_set]
+    mmlu_test = [ex for ex in mmlu_test_all if ex.group in sane]
+    gsm_train = [gsm8k[i] for i in gsm_train_rows]
+    gsm_test = [gsm8k[i] for i in gsm_test_rows]
+
+    def fit(train: list[LabelledExample], folds: int) -> tuple[Any, float]:
+        started = time.perf_counter()
+        x = rows_of(train)
+        _, stats = featurize(train)
+        classifier = fit_classifier(
+            all_emb[x], stats, np.array([ex.label for ex in train]), [ex.source for ex in train],
+            [ex.group for ex in train], config=TrainingConfig(seed=args.seed, calibration_folds=folds),
+            embedder=embedder_name(embedder), progress=progress,
+        )
+        return classifier, time.perf_counter() - started
+
+    train = mmlu_train + gsm_train + mt_bench
+    classifier, train_seconds = fit(train, TrainingConfig().calibration_folds)
+    no_rule_classifier, _ = fit(mmlu_train_all + gsm_train + mt_bench, 0)
+
+    def routers(model: Any = classifier) -> dict[str, Router]:
         return {
-            kind: build_router(RouterConfig(kind=kind, seed=args.seed), embedder, classifier=classifier)
-            for kind in ROUTER_KINDS
+            kind: build_router(RouterConfig(kind=kind, seed=args.seed), embedder, classifier=model)
+            for kind in ROUTERS_EVALUATED
         }
 
-    mmlu_emb = test_emb[: len(mmlu_test)]
-    gsm_emb = test_emb[len(mmlu_test) :]
-    sane_idx = [i for i, ex in enumerate(mmlu_test) if ex.group in sane_test]
-    misgraded = sorted(
-        {ex.group.removeprefix("mmlu/") for ex in mmlu_test} - {g.removeprefix("mmlu/") for g in sane_test}
-    )
+    candidates = [
+        _Candidate(
+            f"MMLU, {len(test_domains)} held-out domains, data-quality rule applied "
+            f"({', '.join(g.removeprefix('mmlu/') for g in misgraded) or 'none'} excluded from training and test; "
+            "primary)",
+            classifier, mmlu_test,
+        ),
+        _Candidate(
+            f"MMLU, {len(test_domains)} held-out domains, no data-quality rule (trained and tested on every domain)",
+            no_rule_classifier, mmlu_test_all,
+        ),
+        _Candidate("GSM8K, held-out rows", classifier, gsm_test),
+    ]
     benchmarks = [
-        _benchmark(f"MMLU, {len(test_domains)} held-out domains (primary)", routers(), mmlu_test, mmlu_emb),
-        _benchmark("GSM8K, held-out rows", routers(), gsm_test, gsm_emb),
+        _benchmark(c.name, routers(c.model), c.examples, all_emb[rows_of(c.examples)])
+        for c in candidates
+        if c.examples  # a split can leave a test set empty (e.g. only mis-graded test domains)
     ]
-    if misgraded:
-        benchmarks.insert(
-            1,
-            _benchmark(
-                f"MMLU, held-out domains without mis-graded ones ({', '.join(misgraded)} removed; secondary)",
-                routers(),
-                [mmlu_test[i] for i in sane_idx],
-                mmlu_emb[sane_idx],
-            ),
-        )
-    latency_bodies = [ex.body for ex in test]
+    test = mmlu_test + gsm_test
+    test_emb = all_emb[rows_of(test)]
     latencies = [
-        measure_latency(router, latency_bodies, test_emb, args.latency_calls) for router in routers().values()
+        measure_latency(router, [ex.body for ex in test], test_emb, args.latency_calls)
+        for router in routers().values()
     ]
-    latencies.append(measure_embedding_latency(embedder, test_texts[:200], max(1, args.embedding_calls)))
+    latencies.append(measure_embedding_latency(embedder, texts[:200], max(1, args.embedding_calls)))
 
-    n_mmlu_train = len(mmlu_train)
+    seed_results: list[SeedScore] = []
+    if args.seeds > 0:
+        pool = Pool.build(everything, all_emb)
+        seed_results = evaluate_seeds(
+            pool, domains, {g.removeprefix("mmlu/") for g in misgraded},
+            _split_fn(domains, len(gsm8k), args.test_fraction), range(args.seeds),
+            config=TrainingConfig(seed=args.seed), progress=progress,
+        )
+
+    cascade_text = _cascade_section(data_dir, args, benchmarks[-1], seed_results)
+
     lines = [
         "## Router evaluation",
         "",
-        f"Command: `python -m router.evaluation {' '.join(argv if argv is not None else sys.argv[1:])}`".rstrip(),
+        f"Command: `thrifty eval router {' '.join(argv if argv is not None else sys.argv[1:])}`".rstrip(),
         "",
         f"Models: weak = {weak_model}, strong = {strong_model}.",
-        f"Split (seed {args.split_seed}, {args.test_fraction:.0%} held out): MMLU test domains "
-        f"({len(test_domains)}): {', '.join(test_domains)}. MMLU training domains: {len(train_domains)}"
-        + (
-            f" ({len(train_domains) - len(sane_train)} mis-graded dropped)"
-            if len(sane_train) < len(train_domains)
-            else ""
-        )
-        + f". GSM8K: {len(gsm_test)} test rows, {len(gsm_train)} training rows.",
-        f"Learned router's training set (all reports): {n_mmlu_train} MMLU rows from the {len(sane_train)} training "
-        f"domains + {len(gsm_train)} GSM8K training rows + {len(mt_bench)} MT-Bench turns = {len(train)} rows "
-        f"(no test domain, no GSM8K test row); fitted in {train_seconds:.0f} s. Random router seed {args.seed}.",
+        "Data-quality rule (fixed before looking at any router score): an MMLU domain whose strong-model accuracy "
+        f"is below chance (25%) is mis-graded and left out of training and evaluation: "
+        f"{', '.join(misgraded) or 'none'}. Reports marked 'no rule' keep every domain in training and test.",
+        f"Primary split (seed {args.split_seed}, {args.test_fraction:.0%} held out): MMLU test domains "
+        f"({len(test_domains)}): {', '.join(test_domains)}. MMLU training domains: {len(train_domains)}. "
+        f"GSM8K: {len(gsm_test)} test rows, {len(gsm_train)} training rows.",
+        f"Learned router's training set: {len(mmlu_train)} MMLU rows from the training domains + {len(gsm_train)} "
+        f"GSM8K training rows + {len(mt_bench)} MT-Bench turns = {len(train)} rows (no test domain, no GSM8K test "
+        f"row); fitted in {train_seconds:.0f} s. Random router seed {args.seed}.",
         "APGR = area under PGR(share) over large-model shares 0..100% (exact curve); the 11-point column uses "
         "RouteLLM's grid and trapezoid rule. CPT(x) = smallest large-model share with PGR >= x.",
         "",
     ]
     for bench in benchmarks:
         lines += [format_benchmark(bench), ""]
+    if seed_results:
+        lines += [format_seeds(seed_results), ""]
+    lines += [cascade_text, ""]
     lines += [
         "### Decision latency (CPU, features + classifier + policy; embedding precomputed and excluded)",
         "",
@@ -410,7 +474,9 @@ def main(
                     tuple(train_domains), tuple(test_domains), tuple(gsm_test_rows), tuple(gsm_train_rows)
                 )
             ),
+            "misgraded": misgraded,
             "benchmarks": [asdict(b) for b in benchmarks],
+            "seeds": [asdict(r) for r in seed_results],
             "latency": [asdict(lat) for lat in latencies],
         }
         Path(args.json_out).write_text(json.dumps(payload, indent=2, default=float), encoding="utf-8")

@@ -56,7 +56,8 @@ class TrainingConfig:
         gate_c: C of the gate (multinomial logistic regression on the embedding).
         min_expert_rows: rows a source needs for its own expert.
         calibration_folds: folds of the out-of-fold scores the Platt calibrator is fitted on
-            (MMLU rows are folded by domain, other rows at random).
+            (MMLU rows are folded by domain, other rows at random); 0 skips calibration (one fit;
+            the ranking, hence APGR/CPT, is the same since the calibrator is monotone).
         seed: seed of the fold assignment.
         max_iter: L-BFGS iterations per logistic regression.
     """
@@ -304,8 +305,8 @@ def fit_classifier(
 
     identity = (1.0, 0.0)
     flat = np.linspace(0.0, 1.0, 101)
-    k = max(2, cfg.calibration_folds)
-    fold = _folds(src, grp, k, cfg.seed)
+    k = max(2, cfg.calibration_folds) if cfg.calibration_folds > 0 else 0  # 0: uncalibrated (evaluation)
+    fold = _folds(src, grp, k, cfg.seed) if k else np.zeros(n, dtype=int)
     oof = np.full(n, np.nan)
     final: DifficultyClassifier | None = None
     calibrator = identity

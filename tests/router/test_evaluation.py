@@ -37,6 +37,8 @@ def test_main_on_synthetic_data(synthetic_data: Path, embedder, tmp_path: Path) 
             "--quiet",
             "--json-out",
             str(out_json),
+            "--seeds",
+            "3",
         ],
         embedder=embedder,
         out=lines.append,
@@ -50,8 +52,14 @@ def test_main_on_synthetic_data(synthetic_data: Path, embedder, tmp_path: Path) 
         "CPT(50%)",
         "GSM8K, held-out rows",
         "p95 (ms)",
+        "no data-quality rule",
+        "Over 3 seeded splits",
+        "Cost-quality curve",
+        "GSM8K cascade",
+        "cascade (answer features)",
     ):
         assert needle in text
+    assert "mmlu/broken" in text  # the synthetic domain whose strong model is below chance
     payload = json.loads(out_json.read_text())
     split = payload["split"]
     assert not set(split["train_domains"]) & set(split["test_domains"])
@@ -60,6 +68,16 @@ def test_main_on_synthetic_data(synthetic_data: Path, embedder, tmp_path: Path) 
     for bench in payload["benchmarks"]:
         for router in bench["routers"]:
             assert len(router["table"]) == 11
+    assert payload["misgraded"] == ["mmlu/broken"]
+    seeds = payload["seeds"]
+    assert {r["seed"] for r in seeds} == {0, 1, 2}
+    assert {r["router"] for r in seeds} == {"random", "heuristic", "learned", "oracle"}
+    assert not any("broken" in r["test_set"] for r in seeds)
+    for r in seeds:
+        assert len(r["pgr"]) == 11 and r["pgr"][0] == 0.0 and abs(r["pgr"][-1] - 1.0) < 1e-9
+        if r["router"] == "oracle" and "no rule" not in r["test_set"]:  # there the gap can be negative
+            assert r["apgr"] >= max(o["apgr"] for o in seeds if o["seed"] == r["seed"]
+                                    and o["test_set"] == r["test_set"]) - 1e-12
 
 
 def test_main_missing_data_dir(tmp_path: Path) -> None:

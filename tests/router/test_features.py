@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import time
+import math
 
 import numpy as np
 import pytest
@@ -108,10 +108,11 @@ def test_legacy_prompt_and_empty_bodies() -> None:
         extract_features(None)  # type: ignore[arg-type]
 
 
-def test_stats_are_cheap() -> None:
-    body = _user("Explain why the derivative of x^2 is 2x. " * 50)
-    request_stats(body)
-    start = time.perf_counter()
-    for _ in range(200):
-        request_stats(body)
-    assert (time.perf_counter() - start) / 200 < 0.005
+def test_stats_scan_a_bounded_prefix_but_count_the_whole_length() -> None:
+    """Cost is bounded by SCAN_CHARS per message (the old wall-clock check flaked on a loaded machine)."""
+    from router.features import SCAN_CHARS
+
+    padding = "plain words here " * (SCAN_CHARS // 17 + 10)
+    stats = request_stats(_user(padding + " solve the integral and prove the theorem"))
+    assert stats.log_math_words == 0.0  # beyond the scanned prefix
+    assert stats.log_last_user_chars > math.log1p(SCAN_CHARS)  # lengths stay exact
