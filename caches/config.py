@@ -21,6 +21,13 @@ class ExactCacheConfig:
     bounds enforced with LRU eviction (``max_bytes`` counts stored response bytes);
     ``max_entry_bytes``: larger responses are refused; ``recount_interval_s``: how often the
     entry/byte totals are re-read from the database (other replicas write too).
+
+    ``memo_entries`` / ``memo_max_bytes``: bounds of the in-process memo of recently hit entries
+    that answers repeated exact hits without a database read (0 turns it off);
+    ``memo_ttl_s``: how long a memoised entry is trusted before the database is read again. It
+    bounds how stale this replica can be about changes made by *other* replicas (a replaced
+    answer or an admin invalidation there); changes made through this replica, expiry (TTL) and
+    model-version changes take effect at once.
     """
 
     enabled: bool = True
@@ -30,6 +37,9 @@ class ExactCacheConfig:
     max_entry_bytes: int = 1024 * 1024
     recount_interval_s: float = 30.0
     evict_fraction: float = 0.05  # when over a bound, evict down to (1 - this) of it
+    memo_entries: int = 4096
+    memo_max_bytes: int = 64 * 1024 * 1024
+    memo_ttl_s: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,12 @@ proxy replicas on one PostgreSQL. Entries carry the upstream model version; a lo
 version misses (and the next store replaces the entry). TTL expiry, LRU eviction by entry count
 and by bytes, oversized entries refused. Lookups and stores never raise: a failure is logged and
 reported as a miss / ``False``.
+
+Repeated hits are answered from an in-process memo (:class:`caches.memo.HitMemo`) without a
+database read; it honours each entry's TTL and the model version at once, forgets an entry when
+this instance stores, deletes or evicts it, and re-reads the database after ``memo_ttl_s``, which
+bounds the staleness towards changes made by other replicas. Hit counts and access times (LRU
+order) are buffered and written in batches, off the request path.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from caches.db import (
     write_touches,
 )
 from caches.keys import RequestKeys
+from caches.memo import HitMemo
 from caches.models import ExactCacheEntry
 from caches.types import CacheError, CacheHit, CacheStats
 
@@ -62,6 +69,8 @@ class ExactCache:
         self._clock = clock
         self._touches = TouchBuffer()
         self._size = SizeTracker()
+        cfg = self._config
+        self._memo = HitMemo(cfg.memo_entries, cfg.memo_max_bytes, cfg.memo_ttl_s, monotonic=clock)
 
     @property
     def config(self) -> ExactCacheConfig:
@@ -74,6 +83,10 @@ class ExactCache:
         version, corrupt entry or database failure)."""
         try:
             now = self._clock()
+            memoised = self._memo.get(key, model_version=model_version, now=now)
+            if memoised is not None:
+                self._touches.record(key, now)
+                return memoised
             async with self._sessions() as session:
                 row = (await session.execute(select(_T).where(_T.key == key))).scalar_one_or_none()
             if row is None:
@@ -87,7 +100,7 @@ class ExactCache:
                 await self._delete_where(_T.key == key)
                 return None
             self._touches.record(key, now)
-            return CacheHit(
+            hit = CacheHit(
                 body=row.response,
                 kind="exact",
                 entry_id=key,
@@ -95,6 +108,8 @@ class ExactCache:
                 model_version=row.model_version,
                 created_at=row.created_at,
             )
+            self._memo.put(key, hit, expires_at=row.expires_at)
+            return hit
         except Exception as exc:  # degrade to a miss
             logger.warning("exact cache lookup failed, treating as a miss: %r", exc)
             return None
@@ -142,6 +157,7 @@ class ExactCache:
                 "last_access_at": now,
                 "hits": 0,
             }
+            self._memo.discard((keys.exact,))
             async with self._sessions() as session:
                 conn = await session.connection()
                 stmt = upsert_statement(
@@ -258,6 +274,7 @@ class ExactCache:
         return total
 
     async def _delete_where(self, *conditions: object) -> int:
+        self._memo.clear()  # cheap, and right for every kind of invalidation
         try:
             async with self._sessions() as session:
                 result = await session.execute(delete(_T).where(*conditions))

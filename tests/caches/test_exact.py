@@ -170,3 +170,66 @@ async def test_invalidation(engine: AsyncEngine) -> None:
     assert (await cache.stats()).entries == 0
     await cache.put(a1, completion("x"), model_version="v1")
     assert await cache.clear() == 1
+
+
+def content(hit: object) -> str:
+    assert hit is not None
+    return json.loads(hit.body)["choices"][0]["message"]["content"]  # type: ignore[attr-defined]
+
+
+async def test_memo_answers_repeated_hits_with_bounded_staleness(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    """Another replica's change to the row is seen once the memo's trust period has passed."""
+    cache = ExactCache(engine, ExactCacheConfig(ttl_s=600, memo_ttl_s=5.0), clock=clock)
+    k = keys_for("What is the boiling point of water at sea level?")
+    await cache.put(k, completion("100 C"), model_version="v")
+    assert content(await cache.get(k.exact, model_version="v")) == "100 C"  # read from the database, memoised
+    other = ExactCache(engine, clock=clock)  # another replica replaces the answer
+    await other.put(k, completion("212 F"), model_version="v")
+    clock.advance(4.0)
+    assert content(await cache.get(k.exact, model_version="v")) == "100 C"  # still trusted
+    clock.advance(1.5)
+    assert content(await cache.get(k.exact, model_version="v")) == "212 F"  # re-read after memo_ttl_s
+    await other.delete(k.exact)  # an invalidation on the other replica
+    clock.advance(5.5)
+    assert await cache.get(k.exact, model_version="v") is None
+    # hits served from the memo still count (batched LRU/hit-count writes)
+    await cache.flush_touches()
+    await cache.put(k, completion("100 C"), model_version="v")
+    for _ in range(3):
+        assert await cache.get(k.exact, model_version="v") is not None
+    await cache.flush_touches()
+    async with engine.connect() as conn:
+        hits = (
+            await conn.execute(select(ExactCacheEntry.hits).where(ExactCacheEntry.key == k.exact))
+        ).scalar_one()
+    assert hits == 3
+
+
+async def test_memo_honours_ttl_version_and_local_changes_at_once(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    cache = ExactCache(engine, ExactCacheConfig(ttl_s=60, memo_ttl_s=3600.0), clock=clock)
+    k, k2 = keys_for("Name a prime number."), keys_for("Name an even number.")
+    await cache.put(k, completion("7"), model_version="v1")
+    assert content(await cache.get(k.exact, model_version="v1")) == "7"
+    assert await cache.get(k.exact, model_version="v2") is None  # model version checked on memo hits
+    assert content(await cache.get(k.exact, model_version="v1")) == "7"
+    await cache.put(k, completion("11"), model_version="v1")  # a store here replaces at once
+    assert content(await cache.get(k.exact, model_version="v1")) == "11"
+    await cache.delete_tenant("acme")  # so does an invalidation here
+    assert await cache.get(k.exact, model_version="v1") is None
+    await cache.put(k2, completion("4"), model_version="v1")
+    assert content(await cache.get(k2.exact, model_version="v1")) == "4"
+    clock.advance(61.0)  # the entry's TTL, even though the memo still trusts it
+    assert await cache.get(k2.exact, model_version="v1") is None
+
+
+async def test_memo_can_be_turned_off(sqlite_engine: AsyncEngine, clock: FakeClock) -> None:
+    cache = ExactCache(sqlite_engine, ExactCacheConfig(memo_entries=0), clock=clock)
+    k = keys_for("What colour is the sky?")
+    await cache.put(k, completion("blue"), model_version="v")
+    assert content(await cache.get(k.exact, model_version="v")) == "blue"
+    await ExactCache(sqlite_engine, clock=clock).put(k, completion("grey"), model_version="v")
+    assert content(await cache.get(k.exact, model_version="v")) == "grey"
