@@ -3,6 +3,11 @@
 The model works on a flat batch of tokens: ``input_ids: [T]`` with ``positions: [T]``. Attention
 over past tokens is delegated to an :class:`AttentionBackend`, which owns the KV cache layout:
 a contiguous cache for the single-request path, a paged cache for the engine.
+
+Every elementwise op goes through :mod:`kernels` (Triton on CUDA, the PyTorch references on CPU):
+RMSNorm with the residual add fused in, rotary embedding from a cos/sin table built once per model,
+and SiLU-and-mul on the fused gate/up projection. Q/K/V and gate/up are each one matmul; Hugging
+Face's separate weights are concatenated at load time (:meth:`LlamaForCausalLM.load_state`).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+import kernels
 from backend.config import ModelConfig
 
 
@@ -25,83 +31,82 @@ class AttentionBackend(Protocol):
 
 
 class RMSNorm(nn.Module):
-    """Root-mean-square layer norm computed in fp32."""
+    """Root-mean-square layer norm computed in fp32 (:func:`kernels.rms_norm`)."""
 
     def __init__(self, dim: int, eps: float) -> None:
         super().__init__()
         self.weight = nn.Parameter(torch.ones(dim))
         self.eps = eps
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # x: [T, H]
-        x32 = x.float()
-        x32 = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + self.eps)
-        return self.weight * x32.to(x.dtype)
+    def forward(self, x: torch.Tensor, residual: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """x: [T, H] → ``(norm(x + residual), x + residual)``; without a residual, ``(norm(x), x)``."""
+        if residual is None:
+            return kernels.rms_norm(x, self.weight, self.eps), x
+        return kernels.fused_add_rms_norm(x, residual, self.weight, self.eps)
 
 
 class RotaryEmbedding(nn.Module):
-    """Rotary position embedding, half-split ("rotate_half") convention."""
+    """Rotary position embedding ("rotate_half"): a cos/sin table built once, applied per layer."""
 
     def __init__(self, head_dim: int, max_positions: int, theta: float) -> None:
         super().__init__()
         self.head_dim, self.theta, self.max_positions = head_dim, theta, max_positions
-        self.register_buffer("inv_freq", torch.empty(head_dim // 2), persistent=False)  # [D/2]
+        self.register_buffer("cos", torch.empty(max_positions, head_dim // 2), persistent=False)  # [P, D/2]
+        self.register_buffer("sin", torch.empty(max_positions, head_dim // 2), persistent=False)  # [P, D/2]
         self.reset_buffers()
 
     def reset_buffers(self) -> None:
-        """(Re)compute the inverse frequencies in fp32 on the buffer's device (after meta init)."""
-        exponent = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.inv_freq.device).float()
-        self.inv_freq = 1.0 / (self.theta ** (exponent / self.head_dim))
+        """(Re)build the fp32 table on the buffers' device (after meta init or a dtype cast)."""
+        device = self.cos.device
+        if device.type == "meta":
+            return
+        self.cos, self.sin = kernels.rope_cos_sin(self.head_dim, self.max_positions, self.theta, device=device)
 
-    def forward(self, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-        # x: [T, heads, D]; positions: [T]
-        freqs = positions.float()[:, None] * self.inv_freq[None, :]  # [T, D/2]
-        cos = freqs.cos()[:, None, :]  # [T, 1, D/2]
-        sin = freqs.sin()[:, None, :]
-        x32 = x.float()
-        x1, x2 = x32.chunk(2, dim=-1)  # [T, heads, D/2] each
-        rotated = torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1)
-        return rotated.to(x.dtype)
+    def forward(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """q: [T, Hq, D], k: [T, Hkv, D]; positions: [T] → rotated ``(q, k)``, same dtype."""
+        return kernels.rotary_embedding(q, k, positions, self.cos, self.sin)
 
 
 class Attention(nn.Module):
-    """Grouped-query self-attention; K/V caching is the backend's job."""
+    """Grouped-query self-attention with one fused Q/K/V projection; K/V caching is the backend's job."""
 
     def __init__(self, config: ModelConfig, layer: int) -> None:
         super().__init__()
         self.layer = layer
         self.num_heads, self.num_kv_heads, self.head_dim = config.num_heads, config.num_kv_heads, config.head_dim
-        self.q_proj = nn.Linear(config.hidden_size, config.num_heads * config.head_dim, bias=False)
-        self.k_proj = nn.Linear(config.hidden_size, config.num_kv_heads * config.head_dim, bias=False)
-        self.v_proj = nn.Linear(config.hidden_size, config.num_kv_heads * config.head_dim, bias=False)
-        self.o_proj = nn.Linear(config.num_heads * config.head_dim, config.hidden_size, bias=False)
+        self.q_size, self.kv_size = config.num_heads * config.head_dim, config.num_kv_heads * config.head_dim
+        self.qkv_proj = nn.Linear(config.hidden_size, self.q_size + 2 * self.kv_size, bias=False)
+        self.o_proj = nn.Linear(self.q_size, config.hidden_size, bias=False)
 
     def forward(
         self, x: torch.Tensor, positions: torch.Tensor, rope: RotaryEmbedding, backend: AttentionBackend
     ) -> torch.Tensor:
         tokens = x.shape[0]
-        q = self.q_proj(x).view(tokens, self.num_heads, self.head_dim)  # [T, Hq, D]
-        k = self.k_proj(x).view(tokens, self.num_kv_heads, self.head_dim)  # [T, Hkv, D]
-        v = self.v_proj(x).view(tokens, self.num_kv_heads, self.head_dim)  # [T, Hkv, D]
-        q, k = rope(q, positions), rope(k, positions)
+        qkv = self.qkv_proj(x)  # [T, (Hq + 2 Hkv) D]
+        q = qkv[:, :self.q_size].view(tokens, self.num_heads, self.head_dim)  # [T, Hq, D] (strided view)
+        k = qkv[:, self.q_size:self.q_size + self.kv_size].view(tokens, self.num_kv_heads, self.head_dim)
+        v = qkv[:, self.q_size + self.kv_size:].view(tokens, self.num_kv_heads, self.head_dim)  # [T, Hkv, D]
+        q, k = rope(q, k, positions)
         out = backend.attend(self.layer, q, k, v)  # [T, Hq, D]
-        return self.o_proj(out.reshape(tokens, self.num_heads * self.head_dim))
+        return self.o_proj(out.reshape(tokens, self.q_size))
 
 
 class MLP(nn.Module):
-    """SwiGLU feed-forward: down(silu(gate(x)) * up(x))."""
+    """SwiGLU feed-forward: down(silu(gate(x)) * up(x)) with gate and up as one projection."""
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
-        self.gate_proj = nn.Linear(config.hidden_size, config.intermediate_size, bias=False)
-        self.up_proj = nn.Linear(config.hidden_size, config.intermediate_size, bias=False)
+        self.gate_up_proj = nn.Linear(config.hidden_size, 2 * config.intermediate_size, bias=False)
         self.down_proj = nn.Linear(config.intermediate_size, config.hidden_size, bias=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+        # x: [T, H] → gate ⊕ up: [T, 2I] → [T, I] → [T, H]
+        return self.down_proj(kernels.silu_and_mul(self.gate_up_proj(x)))
 
 
 class DecoderLayer(nn.Module):
+    """Pre-norm block; the residual stream is carried separately so each norm fuses the residual add."""
+
     def __init__(self, config: ModelConfig, layer: int) -> None:
         super().__init__()
         self.input_layernorm = RMSNorm(config.hidden_size, config.rms_norm_eps)
@@ -109,9 +114,14 @@ class DecoderLayer(nn.Module):
         self.post_attention_layernorm = RMSNorm(config.hidden_size, config.rms_norm_eps)
         self.mlp = MLP(config)
 
-    def forward(self, x, positions, rope, backend):
-        x = x + self.self_attn(self.input_layernorm(x), positions, rope, backend)
-        return x + self.mlp(self.post_attention_layernorm(x))
+    def forward(self, x: torch.Tensor, residual: torch.Tensor | None, positions: torch.Tensor,
+                rope: RotaryEmbedding, backend: AttentionBackend) -> tuple[torch.Tensor, torch.Tensor]:
+        """x: [T, H] (the previous block's output), residual: [T, H] or None (first layer)
+        → ``(this block's output, residual stream before it)``; their sum is the hidden state."""
+        h, residual = self.input_layernorm(x, residual)
+        h = self.self_attn(h, positions, rope, backend)
+        h, residual = self.post_attention_layernorm(h, residual)
+        return self.mlp(h), residual
 
 
 class LlamaBody(nn.Module):
@@ -122,8 +132,23 @@ class LlamaBody(nn.Module):
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
 
+def fuse_projections(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Hugging Face names → ours: ``q/k/v_proj`` → ``qkv_proj`` and ``gate/up_proj`` → ``gate_up_proj``
+    (rows concatenated in that order). Other entries pass through; the input is not modified."""
+    out = dict(state)
+    groups = {"self_attn.qkv_proj": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
+              "mlp.gate_up_proj": ("mlp.gate_proj", "mlp.up_proj")}
+    prefixes = {".".join(k.split(".")[:3]) for k in state if k.startswith("model.layers.")}
+    for prefix in prefixes:  # "model.layers.N"
+        for fused, parts in groups.items():
+            names = [f"{prefix}.{p}.weight" for p in parts]
+            if all(n in out for n in names):
+                out[f"{prefix}.{fused}.weight"] = torch.cat([out.pop(n) for n in names], dim=0)
+    return out
+
+
 class LlamaForCausalLM(nn.Module):
-    """Llama decoder with an LM head; weight names follow Hugging Face's layout."""
+    """Llama decoder with an LM head; weights load from Hugging Face's layout (see :func:`fuse_projections`)."""
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
@@ -138,9 +163,10 @@ class LlamaForCausalLM(nn.Module):
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend) -> torch.Tensor:
         """input_ids, positions: [T] → final hidden states [T, hidden]."""
         x = self.model.embed_tokens(input_ids)  # [T, H]
+        residual: torch.Tensor | None = None
         for layer in self.model.layers:
-            x = layer(x, positions, self.rope, backend)
-        return self.model.norm(x)
+            x, residual = layer(x, residual, positions, self.rope, backend)
+        return self.model.norm(x, residual)[0]
 
     @torch.inference_mode()
     def compute_logits(self, hidden: torch.Tensor) -> torch.Tensor:
@@ -149,7 +175,7 @@ class LlamaForCausalLM(nn.Module):
 
     def load_state(self, state: dict[str, torch.Tensor]) -> None:
         """Load a Hugging Face-named state dict, tolerating a missing lm_head when tied."""
-        state = dict(state)
+        state = fuse_projections(state)
         if self.config.tie_word_embeddings:
             state.pop("lm_head.weight", None)
             state["lm_head.weight"] = state["model.embed_tokens.weight"]
