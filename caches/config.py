@@ -49,6 +49,8 @@ class IndexConfig:
     IVF is used (not HNSW) because it supports ``remove_ids``; ``nlist`` is about
     ``sqrt(size) * nlist_factor`` (clamped), fixed when the partition is (re)built; ``nprobe``
     lists are scanned per search. A partition falls back to flat below ``ivf_min_size // 2``.
+    ``retrain_growth``: maintenance retrains an IVF partition (new centroids, ``nlist`` for the
+    new size) once it holds this many times the vectors it was trained on.
     """
 
     ivf_min_size: int = 20_000
@@ -56,6 +58,7 @@ class IndexConfig:
     max_nlist: int = 4096
     nprobe: int = 16
     train_points_per_list: int = 64
+    retrain_growth: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,11 @@ A partition is an ``IndexIDMap2(IndexFlatIP)`` (exact search) until it reaches
 ``IndexConfig.ivf_min_size`` vectors; it is then rebuilt as an ``IndexIVFFlat`` (inner product,
 hash-table direct map) trained on its own vectors. IVF is used rather than HNSW because it
 supports ``remove_ids``: deleting an entry really removes its vector. A partition that shrinks
-below half the switch size goes back to flat; an empty one is dropped.
+below half the switch size goes back to flat; an empty one is dropped. An IVF partition that has
+grown to ``IndexConfig.retrain_growth`` times the size it was trained at is retrained by
+:meth:`ScopedIndex.retrain_grown` (called from the cache's periodic maintenance): the new index is
+trained and filled outside the lock from a snapshot and swapped in if the partition did not
+change meanwhile (otherwise it is rebuilt under the lock), so searches are not held up by training.
 
 All methods are synchronous, CPU-bound and thread-safe (one lock); async callers run them in a
 thread pool (see :class:`caches.semantic.SemanticCache`).
@@ -34,7 +38,7 @@ PartitionKind = Literal["flat", "ivf"]
 class _Partition:
     """The vectors of one scope."""
 
-    __slots__ = ("dim", "config", "kind", "index", "quantizer")
+    __slots__ = ("dim", "config", "kind", "index", "quantizer", "trained_size", "changes")
 
     def __init__(self, dim: int, config: IndexConfig) -> None:
         self.dim = dim
@@ -42,6 +46,8 @@ class _Partition:
         self.kind: PartitionKind = "flat"
         self.quantizer: faiss.Index | None = None
         self.index: faiss.Index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self.trained_size = 0  # vectors the IVF index was trained on (0 while flat)
+        self.changes = 0  # adds and removes so far (detects changes during an unlocked retrain)
 
     @property
     def size(self) -> int:
@@ -49,10 +55,12 @@ class _Partition:
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         self.index.add_with_ids(vectors, ids)
+        self.changes += 1
         if self.kind == "flat" and self.size >= self.config.ivf_min_size:
             self._rebuild("ivf")
 
     def remove(self, ids: np.ndarray) -> int:
+        self.changes += 1
         if self.kind == "ivf":
             removed = int(self.index.remove_ids(faiss.IDSelectorArray(ids)))
             if self.size < self.config.ivf_min_size // 2:
@@ -88,11 +96,27 @@ class _Partition:
             return np.empty(0, np.int64), np.empty((0, self.dim), np.float32)
         return np.concatenate(id_parts).astype(np.int64), np.ascontiguousarray(np.concatenate(vec_parts))
 
+    def needs_retrain(self) -> bool:
+        return self.kind == "ivf" and self.size >= self.trained_size * self.config.retrain_growth
+
     def _rebuild(self, kind: PartitionKind) -> None:
         ids, vectors = self.contents()
+        self.install(kind, *self.build(kind, ids, vectors), trained_size=len(ids))
+
+    def install(
+        self, kind: PartitionKind, index: faiss.Index, quantizer: faiss.Index | None, *, trained_size: int
+    ) -> None:
+        self.index, self.quantizer, self.kind = index, quantizer, kind
+        self.trained_size = trained_size if kind == "ivf" else 0
+
+    def build(
+        self, kind: PartitionKind, ids: np.ndarray, vectors: np.ndarray
+    ) -> tuple[faiss.Index, faiss.Index | None]:
+        """A new index of ``kind`` holding ``vectors`` (trained on them for IVF) and its
+        quantizer (kept alive with it); touches nothing of this partition."""
+        quantizer: faiss.Index | None = None
         if kind == "flat":
             index: faiss.Index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
-            self.quantizer = None
         else:
             cfg = self.config
             n = len(ids)
@@ -106,11 +130,9 @@ class _Partition:
             index.train(np.ascontiguousarray(sample))
             index.set_direct_map_type(faiss.DirectMap.Hashtable)
             index.nprobe = min(cfg.nprobe, nlist)
-            self.quantizer = quantizer  # keep the coarse quantizer alive with the index
         if len(ids):
             index.add_with_ids(vectors, ids)
-        self.index = index
-        self.kind = kind
+        return index, quantizer
 
 
 class ScopedIndex:
@@ -219,6 +241,38 @@ class ScopedIndex:
         with self._lock:
             self._partitions.clear()
             self._scope_of.clear()
+
+    def retrain_grown(self) -> list[str]:
+        """Retrain every IVF partition that has grown ``retrain_growth`` times beyond the size
+        it was trained at; returns the scopes retrained. Training runs outside the lock."""
+        with self._lock:
+            grown = [scope for scope, part in self._partitions.items() if part.needs_retrain()]
+        done: list[str] = []
+        for scope in grown:
+            with self._lock:
+                part = self._partitions.get(scope)
+                if part is None or not part.needs_retrain():
+                    continue
+                ids, vectors = part.contents()
+                seen = part.changes
+            index, quantizer = part.build("ivf", ids, vectors)
+            with self._lock:
+                if self._partitions.get(scope) is not part:
+                    continue  # dropped meanwhile
+                if part.changes == seen and part.kind == "ivf":
+                    part.install("ivf", index, quantizer, trained_size=len(ids))
+                elif part.needs_retrain():
+                    part._rebuild("ivf")  # changed while training: redo it on the current vectors
+                else:
+                    continue
+            done.append(scope)
+        return done
+
+    def trained_size(self, scope: str) -> int:
+        """Vectors the scope's IVF index was trained on (0 for a flat or absent partition)."""
+        with self._lock:
+            part = self._partitions.get(scope)
+            return 0 if part is None else part.trained_size
 
     def search(self, scope: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Top-``k`` (id, cosine similarity) of ``scope`` for one unit ``vector``, best first."""

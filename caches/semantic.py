@@ -738,10 +738,15 @@ class SemanticCache:
 
     async def maintenance(self) -> None:
         """Periodic upkeep: flush hit counts, purge expired rows, enforce bounds, sync the index
-        with rows written or deleted by other replicas. Never raises."""
+        with rows written or deleted by other replicas, retrain IVF partitions that have grown
+        well beyond the size they were trained at. Never raises."""
         try:
             await self.enforce_limits()
             await self.sync(reconcile=True)
+            if self._index is not None:
+                retrained = await self._run(self._index.retrain_grown)
+                if retrained:
+                    logger.info("semantic cache retrained the IVF index of %d grown scope(s)", len(retrained))
         except Exception as exc:
             logger.warning("semantic cache maintenance failed: %r", exc)
 

@@ -80,3 +80,24 @@ def test_remove_scope_and_clear(rng: np.random.Generator) -> None:
 def test_rejects_mismatched_ids(rng: np.random.Generator) -> None:
     with pytest.raises(ValueError):
         ScopedIndex(DIM).add("s", [1, 2], unit(rng, 3))
+
+
+def test_grown_ivf_partition_is_retrained(rng: np.random.Generator) -> None:
+    cfg = IndexConfig(ivf_min_size=400, nprobe=64, retrain_growth=2.0)
+    index = ScopedIndex(DIM, cfg)
+    vecs = unit(rng, 1300)
+    index.add("s", range(400), vecs[:400])
+    index.add("small", [5000], vecs[:1])
+    assert index.partition_kind("s") == "ivf" and index.trained_size("s") == 400
+    index.add("s", range(400, 799), vecs[400:799])
+    assert index.retrain_grown() == []  # 799 < 2 x 400
+    index.add("s", range(799, 1300), vecs[799:])
+    assert index.trained_size("s") == 400  # adding alone never retrains
+    assert index.retrain_grown() == ["s"]
+    assert index.trained_size("s") == 1300 and index.scope_size("s") == 1300
+    assert index.retrain_grown() == []
+    ids, _ = index.contents("s")
+    assert sorted(ids.tolist()) == list(range(1300))
+    for i in (0, 650, 1299):
+        assert index.search("s", vecs[i], 1)[0][0] == i
+    assert index.remove([650]) == 1 and all(i != 650 for i, _ in index.search("s", vecs[650], 5))

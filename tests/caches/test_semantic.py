@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
 from importlib import resources
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 from sqlalchemy import select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from caches.config import SemanticCacheConfig
+from caches.config import IndexConfig, SemanticCacheConfig
 from caches.embedder import Embedder, SentenceTransformerEmbedder
 from caches.keys import RequestKeys, request_keys
 from caches.models import SemanticCacheEntry
@@ -446,3 +447,25 @@ async def test_on_postgresql(pg_engine: AsyncEngine, embedder: SentenceTransform
         assert cache.index is not None and len(cache.index) == 0
     finally:
         await cache.aclose()
+
+
+async def test_maintenance_retrains_a_grown_ivf_scope(make_cache: MakeCache) -> None:
+    cfg = SemanticCacheConfig(index=IndexConfig(ivf_min_size=300, nprobe=64, retrain_growth=2.0))
+    cache = make_cache(cfg)
+    rng = np.random.default_rng(7)
+    vecs = rng.standard_normal((700, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    k = keys_for("seed question")
+
+    def item(i: int) -> SemanticItem:
+        return SemanticItem(replace(k, query=f"synthetic question {i}"), completion(str(i)), "v", vecs[i])
+
+    await cache.put_many([item(i) for i in range(300)])
+    assert cache.index is not None and cache.index.partition_kind(k.scope) == "ivf"
+    assert cache.index.trained_size(k.scope) == 300
+    await cache.put_many([item(i) for i in range(300, 700)])
+    assert cache.index.trained_size(k.scope) == 300
+    await cache.maintenance()
+    assert cache.index.trained_size(k.scope) == 700 and cache.index.scope_size(k.scope) == 700
+    hit = await cache.get(replace(k, query="synthetic question 650"), model_version="v", vector=vecs[650])
+    assert answer(hit) == "650"
