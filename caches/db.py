@@ -15,7 +15,18 @@ from sqlalchemy.sql.dml import Insert
 
 from caches.models import CacheBase
 
-__all__ = ["SizeTracker", "TouchBuffer", "as_sessionmaker", "create_tables", "sha256_hex", "upsert_statement"]
+__all__ = [
+    "Eviction",
+    "SizeTracker",
+    "TouchBuffer",
+    "as_sessionmaker",
+    "count_rows",
+    "create_tables",
+    "lru_victims",
+    "sha256_hex",
+    "upsert_statement",
+    "write_touches",
+]
 
 
 def as_sessionmaker(db: AsyncEngine | async_sessionmaker[AsyncSession]) -> async_sessionmaker[AsyncSession]:
@@ -147,3 +158,49 @@ async def count_rows(sessions: async_sessionmaker[AsyncSession], model: Any) -> 
             await session.execute(select(func.count(), func.coalesce(func.sum(model.size_bytes), 0)).select_from(model))
         ).one()
     return int(entries), int(size)
+
+
+@dataclass(frozen=True, slots=True)
+class Eviction:
+    """What :func:`lru_victims` picked: the keys to delete and the totals left after deleting them."""
+
+    victims: list[Any]
+    entries: int
+    bytes: int
+
+
+async def lru_victims(
+    sessions: async_sessionmaker[AsyncSession],
+    model: Any,
+    key_column: str,
+    tiebreak_column: str,
+    *,
+    entries: int,
+    size: int,
+    max_entries: int,
+    max_bytes: int,
+    evict_fraction: float,
+) -> Eviction:
+    """Least-recently-used rows of a cache table to delete so that a table holding ``entries``
+    rows and ``size`` bytes gets within its bounds: when over either bound, down to
+    ``1 - evict_fraction`` of both (so eviction does not run on every store). Reads keys in LRU
+    order (``last_access_at``, then ``tiebreak_column``) in batches; deletes nothing itself."""
+    if entries <= max_entries and size <= max_bytes:
+        return Eviction([], entries, size)
+    keep = 1.0 - evict_fraction
+    target_entries, target_bytes = int(max_entries * keep), int(max_bytes * keep)
+    victims: list[Any] = []
+    async with sessions() as session:
+        result = await session.stream(
+            select(getattr(model, key_column), model.size_bytes)
+            .order_by(model.last_access_at, getattr(model, tiebreak_column))
+            .execution_options(yield_per=1000)
+        )
+        async for key, nbytes in result:
+            if entries <= target_entries and size <= target_bytes:
+                break
+            victims.append(key)
+            entries -= 1
+            size -= nbytes
+        await result.close()
+    return Eviction(victims, entries, size)

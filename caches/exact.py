@@ -29,6 +29,7 @@ from caches.db import (
     TouchBuffer,
     as_sessionmaker,
     count_rows,
+    lru_victims,
     sha256_hex,
     upsert_statement,
     write_touches,
@@ -211,30 +212,21 @@ class ExactCache:
         removed = await self.purge_expired()
         stats = await self.stats()
         cfg = self._config
-        if stats.entries <= cfg.max_entries and stats.bytes <= cfg.max_bytes:
-            return removed
-        keep = 1.0 - cfg.evict_fraction
-        target_entries = int(cfg.max_entries * keep)
-        target_bytes = int(cfg.max_bytes * keep)
-        entries, size = stats.entries, stats.bytes
-        victims: list[str] = []
-        async with self._sessions() as session:
-            result = await session.stream(
-                select(_T.key, _T.size_bytes)
-                .order_by(_T.last_access_at, _T.created_at)
-                .execution_options(yield_per=1000)
-            )
-            async for key, nbytes in result:
-                if entries <= target_entries and size <= target_bytes:
-                    break
-                victims.append(key)
-                entries -= 1
-                size -= nbytes
-            await result.close()
-        removed += await self._delete_keys(victims)
-        self._size.set(entries, size, self._clock())
-        if victims:
-            logger.info("exact cache evicted %d least-recently-used entries", len(victims))
+        eviction = await lru_victims(
+            self._sessions,
+            _T,
+            "key",
+            "created_at",
+            entries=stats.entries,
+            size=stats.bytes,
+            max_entries=cfg.max_entries,
+            max_bytes=cfg.max_bytes,
+            evict_fraction=cfg.evict_fraction,
+        )
+        if eviction.victims:
+            removed += await self._delete_keys(eviction.victims)
+            self._size.set(eviction.entries, eviction.bytes, self._clock())
+            logger.info("exact cache evicted %d least-recently-used entries", len(eviction.victims))
         return removed
 
     # --- invalidation ----------------------------------------------------------------------

@@ -39,6 +39,7 @@ from caches.db import (
     TouchBuffer,
     as_sessionmaker,
     count_rows,
+    lru_victims,
     sha256_hex,
     upsert_statement,
     write_touches,
@@ -710,29 +711,22 @@ class SemanticCache:
         removed = await self.purge_expired()
         stats = await self.stats()
         cfg = self._config
-        if stats.entries <= cfg.max_entries and stats.bytes <= cfg.max_bytes:
-            return removed
-        keep = 1.0 - cfg.evict_fraction
-        target_entries, target_bytes = int(cfg.max_entries * keep), int(cfg.max_bytes * keep)
-        entries, size = stats.entries, stats.bytes
-        victims: list[int] = []
-        async with self._sessions() as session:
-            result = await session.stream(
-                select(_T.id, _T.size_bytes)
-                .order_by(_T.last_access_at, _T.id)
-                .execution_options(yield_per=1000)
-            )
-            async for entry_id, nbytes in result:
-                if entries <= target_entries and size <= target_bytes:
-                    break
-                victims.append(entry_id)
-                entries -= 1
-                size -= nbytes
-            await result.close()
+        eviction = await lru_victims(
+            self._sessions,
+            _T,
+            "id",
+            "id",
+            entries=stats.entries,
+            size=stats.bytes,
+            max_entries=cfg.max_entries,
+            max_bytes=cfg.max_bytes,
+            evict_fraction=cfg.evict_fraction,
+        )
+        victims = eviction.victims
         for i in range(0, len(victims), _DELETE_CHUNK):
             removed += await self._delete_where(_T.id.in_(victims[i : i + _DELETE_CHUNK]))
-        self._size.set(entries, size, self._clock())
         if victims:
+            self._size.set(eviction.entries, eviction.bytes, self._clock())
             logger.info("semantic cache evicted %d least-recently-used entries", len(victims))
         return removed
 
