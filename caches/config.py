@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
-__all__ = ["CacheConfig", "ExactCacheConfig", "IndexConfig", "PolicyConfig", "SemanticCacheConfig"]
+__all__ = [
+    "CacheConfig",
+    "ExactCacheConfig",
+    "IndexConfig",
+    "PolicyConfig",
+    "SemanticCacheConfig",
+    "TenantCachePolicy",
+]
 
 # Chosen by `thrifty eval cache` on the calibration split of GPTCache's mock data (pairs 0-499):
 # the lowest grid threshold whose strict precision is >= 99.5% there and at every higher threshold
@@ -103,9 +112,40 @@ class PolicyConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TenantCachePolicy:
+    """Overrides for one tenant (an API key); ``None`` keeps the global setting.
+
+    ``enabled``: use the caches at all (``False``: no lookup, no store); ``semantic``: use the
+    semantic cache; ``ttl_s``: lifetime of the entries this tenant stores; ``threshold``:
+    similarity threshold of its semantic lookups; ``semantic_requires_determinism``: ``False``
+    lets its non-deterministic requests (temperature > 0 without a seed) use the semantic cache.
+    """
+
+    enabled: bool | None = None
+    semantic: bool | None = None
+    ttl_s: float | None = None
+    threshold: float | None = None
+    semantic_requires_determinism: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.ttl_s is not None and not self.ttl_s > 0:
+            raise ValueError(f"ttl_s must be > 0, got {self.ttl_s!r}")
+        if self.threshold is not None and not 0.0 < self.threshold <= 1.0:
+            raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class CacheConfig:
-    """Configuration of :class:`caches.service.ResponseCache`."""
+    """Configuration of :class:`caches.service.ResponseCache`.
+
+    ``tenants``: per-tenant overrides, keyed by the tenant id passed to ``prepare`` (read-only).
+    """
 
     exact: ExactCacheConfig = field(default_factory=ExactCacheConfig)
     semantic: SemanticCacheConfig = field(default_factory=SemanticCacheConfig)
     policy: PolicyConfig = field(default_factory=PolicyConfig)
+    tenants: Mapping[str, TenantCachePolicy] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tenants, MappingProxyType):
+            object.__setattr__(self, "tenants", MappingProxyType(dict(self.tenants)))

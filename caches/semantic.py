@@ -428,23 +428,30 @@ class SemanticCache:
         return out
 
     async def get(
-        self, keys: RequestKeys, *, model_version: str, vector: np.ndarray | None = None
+        self,
+        keys: RequestKeys,
+        *,
+        model_version: str,
+        vector: np.ndarray | None = None,
+        threshold: float | None = None,
     ) -> CacheHit | None:
         """Answer of a cached paraphrase of ``keys.query`` in ``keys.scope``, or ``None``.
 
-        ``vector``: the query's embedding if already computed. Never raises.
+        ``vector``: the query's embedding if already computed; ``threshold``: overrides the
+        configured similarity threshold (a tenant's setting). Never raises.
         """
         try:
             cfg = self._config
+            threshold = cfg.threshold if threshold is None else threshold
             cands = await self.candidates(
-                keys, model_version=model_version, vector=vector, min_similarity=cfg.threshold
+                keys, model_version=model_version, vector=vector, min_similarity=threshold
             )
             if not cands:
                 return None
             best = choose(
                 keys.query or "",
                 cands,
-                threshold=cfg.threshold,
+                threshold=threshold,
                 ambiguity_margin=cfg.ambiguity_margin,
                 verify_candidates=cfg.verify,
                 short_text_words=cfg.verify_short_text_words,

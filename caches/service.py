@@ -18,7 +18,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -102,17 +102,37 @@ class ResponseCache:
         self, body: Mapping[str, Any], *, model: str, tenant: str, cache_control: str | None = None
     ) -> CacheRequest:
         """Compute the keys and the policy decision of a request (cheap, synchronous, never raises;
-        an uncanonicalisable body gets a decision that disables caching)."""
+        an uncanonicalisable body gets a decision that disables caching). The tenant's overrides
+        (``CacheConfig.tenants``) apply: caching off, semantic off, determinism not required,
+        entry TTL and similarity threshold."""
+        tenant_policy = self._config.tenants.get(tenant)
+        if tenant_policy is not None and tenant_policy.enabled is False:
+            keys = RequestKeys(exact="", scope="", query=None, tenant=tenant, model=model)
+            off = CacheDecision(lookup=False, store=False, semantic=False, reason="caching off for this key")
+            return CacheRequest(keys=keys, decision=off)
+        policy = self._config.policy
+        if tenant_policy is not None:
+            policy = replace(
+                policy,
+                semantic=policy.semantic if tenant_policy.semantic is None else tenant_policy.semantic,
+                semantic_requires_determinism=policy.semantic_requires_determinism
+                if tenant_policy.semantic_requires_determinism is None
+                else tenant_policy.semantic_requires_determinism,
+            )
         try:
             keys = request_keys(body, model=model, tenant=tenant)
-            decision = decide(body, cache_control=cache_control, config=self._config.policy)
+            decision = decide(body, cache_control=cache_control, config=policy)
         except Exception as exc:
             logger.warning("cannot compute cache keys for the request; caching disabled for it: %r", exc)
             keys = RequestKeys(exact="", scope="", query=None, tenant=tenant, model=model)
             decision = CacheDecision(lookup=False, store=False, semantic=False, reason="unkeyable request")
-        if not self._config.policy.exact and not decision.semantic:
+        if not policy.exact and not decision.semantic:
             decision = CacheDecision(lookup=False, store=False, semantic=False, reason=decision.reason)
-        return CacheRequest(keys=keys, decision=decision)
+        if tenant_policy is None:
+            return CacheRequest(keys=keys, decision=decision)
+        return CacheRequest(
+            keys=keys, decision=decision, ttl_s=tenant_policy.ttl_s, threshold=tenant_policy.threshold
+        )
 
     async def lookup(self, request: CacheRequest, *, model_version: str) -> CacheHit | None:
         """Exact hit, else semantic hit (eligible requests only), else ``None``. Never raises."""
@@ -123,7 +143,9 @@ class ResponseCache:
             if hit is not None:
                 return hit
         if self.semantic is not None and request.decision.semantic:
-            return await self.semantic.get(request.keys, model_version=model_version)
+            return await self.semantic.get(
+                request.keys, model_version=model_version, threshold=request.threshold
+            )
         return None
 
     async def store(self, request: CacheRequest, response: bytes | str, *, model_version: str) -> bool:
@@ -142,7 +164,9 @@ class ResponseCache:
         stored = False
         if self.exact is not None and self._config.policy.exact:
             stored = (
-                await self.exact.put(request.keys, response, model_version=model_version, validate=False)
+                await self.exact.put(
+                    request.keys, response, model_version=model_version, ttl_s=request.ttl_s, validate=False
+                )
                 or stored
             )
         if (
@@ -151,7 +175,9 @@ class ResponseCache:
             and is_cacheable_response(parsed, semantic=True)
         ):
             stored = (
-                await self.semantic.put(request.keys, response, model_version=model_version, validate=False)
+                await self.semantic.put(
+                    request.keys, response, model_version=model_version, ttl_s=request.ttl_s, validate=False
+                )
                 or stored
             )
         return stored

@@ -21,10 +21,16 @@ class CacheError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class CacheRequest:
-    """A request prepared for the caches: its keys and what the policy allows."""
+    """A request prepared for the caches: its keys and what the policy allows.
+
+    ``ttl_s`` and ``threshold``: the tenant's overrides of the entry lifetime and the semantic
+    similarity threshold (``None``: the configured ones).
+    """
 
     keys: RequestKeys
     decision: CacheDecision
+    ttl_s: float | None = None
+    threshold: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

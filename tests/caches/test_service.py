@@ -9,11 +9,11 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from caches.config import CacheConfig, ExactCacheConfig, PolicyConfig
+from caches.config import CacheConfig, ExactCacheConfig, PolicyConfig, TenantCachePolicy
 from caches.embedder import SentenceTransformerEmbedder
 from caches.service import ResponseCache
 from caches.types import Cache
-from tests.caches.helpers import chat_body, completion
+from tests.caches.helpers import FakeClock, chat_body, completion
 
 
 @pytest.fixture
@@ -136,3 +136,65 @@ async def test_exact_only_without_embedder(sqlite_engine: AsyncEngine) -> None:
     assert (await rc.lookup(req, model_version="v")).kind == "exact"  # type: ignore[union-attr]
     assert rc.semantic is None and set(await rc.stats()) == {"exact"}
     await rc.aclose()
+
+
+async def test_per_tenant_overrides(
+    sqlite_engine: AsyncEngine, embedder: SentenceTransformerEmbedder, clock: FakeClock
+) -> None:
+    tenants = {
+        "off": TenantCachePolicy(enabled=False),
+        "exact-only": TenantCachePolicy(semantic=False),
+        "strict": TenantCachePolicy(threshold=0.999),
+        "creative": TenantCachePolicy(semantic_requires_determinism=False, ttl_s=30.0),
+    }
+    rc = ResponseCache(sqlite_engine, CacheConfig(tenants=tenants), embedder=embedder, clock=clock)
+    try:
+        q, para = "How do I boil an egg?", "How can I boil an egg?"
+        off = rc.prepare(chat_body(q), model="small", tenant="off")
+        assert not (off.decision.lookup or off.decision.store) and "off for this key" in off.decision.reason
+        assert not await rc.store(off, completion("x"), model_version="v")
+        for tenant in ("exact-only", "strict", "default"):
+            assert await rc.store(
+                rc.prepare(chat_body(q), model="small", tenant=tenant),
+                completion("10 min"),
+                model_version="v",
+            )
+            assert (
+                await rc.lookup(rc.prepare(chat_body(q), model="small", tenant=tenant), model_version="v")
+            ).kind == "exact"  # type: ignore[union-attr]
+        exact_only = rc.prepare(chat_body(para), model="small", tenant="exact-only")
+        assert not exact_only.decision.semantic and await rc.lookup(exact_only, model_version="v") is None
+        assert (
+            await rc.lookup(rc.prepare(chat_body(para), model="small", tenant="strict"), model_version="v")
+            is None
+        )
+        hit = await rc.lookup(rc.prepare(chat_body(para), model="small", tenant="default"), model_version="v")
+        assert (
+            hit is not None
+            and hit.kind == "semantic"
+            and hit.similarity is not None
+            and hit.similarity < 0.999
+        )
+        # non-deterministic requests may use the semantic cache for this key; its entries live 30 s
+        warm = chat_body("Write a haiku about autumn leaves.", temperature=0.8)
+        creative = rc.prepare(warm, model="small", tenant="creative")
+        assert creative.decision.semantic and creative.ttl_s == 30.0
+        assert await rc.store(creative, completion("leaves fall"), model_version="v")
+        near = rc.prepare(
+            chat_body("Write a haiku about autumn leaves, please.", temperature=0.8),
+            model="small",
+            tenant="creative",
+        )
+        assert (await rc.lookup(near, model_version="v")).kind == "semantic"  # type: ignore[union-attr]
+        clock.advance(31.0)
+        assert await rc.lookup(creative, model_version="v") is None
+        assert await rc.lookup(near, model_version="v") is None
+    finally:
+        await rc.aclose()
+
+
+def test_tenant_policy_validates_its_values() -> None:
+    with pytest.raises(ValueError):
+        TenantCachePolicy(threshold=1.5)
+    with pytest.raises(ValueError):
+        TenantCachePolicy(ttl_s=0)
