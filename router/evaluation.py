@@ -8,10 +8,17 @@ Protocol (fixed and documented, nothing is tuned on a test split):
   No domain is in both.
 * **GSM8K, held out by row.** Rows are permuted with ``default_rng(split_seed)``; the first
   ``round(test_fraction * n)`` rows are test rows (396 of 1,319), the rest training rows.
-* **Training set of the evaluated learned router** (the same router for every report): the MMLU
-  training domains (mis-graded domains, strong accuracy < chance, dropped), the GSM8K training
+* **Data-quality rule, fixed a priori and independent of router scores**: an MMLU domain whose
+  strong-model accuracy is below chance (25 %) is mis-graded and is excluded from training *and*
+  evaluation (the primary report). A second report keeps every domain in training and test.
+* **Training set of the evaluated learned router**: the MMLU training domains, the GSM8K training
   rows and all of MT-Bench. Hyper-parameters were chosen by cross-validation inside the training
   domains only.
+* **Robustness**: the same protocol over split seeds ``0..N-1`` (``--seeds``, default 10; the
+  learned router refitted per seed), reported as mean ± sd with mean cost-quality curves
+  (:mod:`router.multiseed`).
+* **Cascade** (:mod:`router.cascade`): on GSM8K, an escalation model on the weak model's answer,
+  next to the prompt-only routers on the same held-out rows.
 * Metrics per router (:mod:`router.metrics`): APGR (exact area and RouteLLM's 11-point grid),
   CPT(50 %), CPT(80 %), and the cost-quality table at 0, 10, ..., 100 % large-model calls.
 * Decision latency: ``router.decide(body, embedding)`` with the embedding precomputed, i.e.

@@ -450,6 +450,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed of the calibration folds")
     parser.add_argument("--embedding-cache", default=None, help="optional .npz cache of embeddings")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument(
+        "--expect",
+        default=None,
+        help="check the written artifact is byte-identical to this file (exit 1 if not), e.g. the shipped "
+        "router/artifacts/default_router.joblib",
+    )
     return parser
 
 
@@ -521,6 +527,11 @@ def main(
     for line in _iter_summary(classifier):
         out(line)
     out(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    if args.expect:
+        expected = Path(args.expect)
+        same = expected.is_file() and expected.read_bytes() == path.read_bytes()
+        out(f"{'identical to' if same else 'DIFFERS from'} {expected} (byte for byte)")
+        return 0 if same else 1
     return 0
 
 

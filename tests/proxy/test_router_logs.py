@@ -140,3 +140,10 @@ def test_an_unmigrated_database_is_a_clear_error(tmp_path):
     with pytest.raises(ExportError, match="thrifty db upgrade"):
         run_export(url, str(tmp_path / "x.jsonl"), report=lambda _: None)
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_storing_request_bodies_is_opt_in():
+    from proxy.settings import load_settings
+
+    assert load_settings(environ={}).router.store_requests is False
+    assert load_settings(environ={"THRIFTY_ROUTER__STORE_REQUESTS": "true"}).router.store_requests is True

@@ -34,6 +34,19 @@ def test_main_trains_and_writes_artifact(synthetic_data: Path, embedder, tmp_pat
     assert p_hard > p_easy
 
 
+def test_training_is_byte_reproducible_and_expect_checks_it(synthetic_data: Path, embedder, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.joblib", tmp_path / "b.joblib"
+    args = ["--data-dir", str(synthetic_data), "--quiet"]
+    assert main([*args, "--out", str(first)], embedder=embedder, out=lambda _: None) == 0
+    lines: list[str] = []
+    assert main([*args, "--out", str(second), "--expect", str(first)], embedder=embedder, out=lines.append) == 0
+    assert first.read_bytes() == second.read_bytes() and "identical to" in lines[-1]
+    other = tmp_path / "other.joblib"
+    other.write_bytes(first.read_bytes()[:-1] + b"x")
+    assert main([*args, "--out", str(second), "--expect", str(other)], embedder=embedder, out=lines.append) == 1
+    assert "DIFFERS" in lines[-1]
+
+
 def test_main_with_logs_only(embedder, tmp_path: Path) -> None:
     logs = tmp_path / "logs.jsonl"
     rows = []
