@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from caches.config import CacheConfig
+from caches.config import CacheConfig, TenantCachePolicy
 from caches.embedder import Embedder, SentenceTransformerEmbedder
 from caches.service import ResponseCache
 from proxy.settings import Settings
@@ -23,7 +23,14 @@ def cache_config(settings: Settings) -> CacheConfig:
                     max_entry_bytes=c.max_entry_bytes)
     semantic = replace(base.semantic, enabled=c.enabled and c.semantic, ttl_s=c.ttl_s, max_entries=c.max_entries,
                        max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold)
-    return replace(base, exact=exact, semantic=semantic)
+    tenants = {
+        key.tenant_id: TenantCachePolicy(
+            enabled=key.enabled, semantic=key.semantic, ttl_s=key.ttl_s, threshold=key.similarity_threshold,
+            semantic_requires_determinism=None if key.semantic_nondeterministic is None
+            else not key.semantic_nondeterministic)
+        for key in c.keys
+    }
+    return replace(base, exact=exact, semantic=semantic, tenants=tenants)
 
 
 def build_cache(settings: Settings, engine: AsyncEngine, embedder: Embedder | None) -> ResponseCache | None:

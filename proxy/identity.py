@@ -17,7 +17,12 @@ def key_id_from_authorization(header: str | None) -> str:
     token = header[7:].strip() if header.lower().startswith("bearer ") else header.strip()
     if not token:
         return ANONYMOUS
-    return "key-" + hashlib.sha256(token.encode()).hexdigest()[:24]
+    return key_id_from_sha256(hashlib.sha256(token.encode()).hexdigest())
+
+
+def key_id_from_sha256(hexdigest: str) -> str:
+    """The caller identity of the key whose SHA-256 (hex) is ``hexdigest`` (per-key settings)."""
+    return "key-" + hexdigest.lower()[:24]
 
 
 def request_id_from_header(header: str | None) -> str:

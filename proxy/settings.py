@@ -10,6 +10,7 @@ Environment variables override the file: ``THRIFTY_<SECTION>__<KEY>`` sets ``[se
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from backend.config import BackendConfig
+from proxy.identity import ANONYMOUS, key_id_from_sha256
 from proxy.pricing import ModelPrice
 
 ENV_PREFIX = "THRIFTY_"
@@ -76,6 +78,33 @@ class ModelAlias:
 
 
 @dataclass(frozen=True, slots=True)
+class CacheKeySettings:
+    """Cache overrides for one API key: a ``[cache.keys.<name>]`` table.
+
+    The key is named by ``api_key_sha256`` (hex SHA-256 of the bearer token, so the token itself
+    need not be in the file) or by ``tenant`` (the id the proxy derives from it, ``key-<24 hex>``,
+    as shown in the request log; ``anonymous`` for requests without a key). Unset fields keep the
+    ``[cache]`` settings: ``enabled`` (any caching), ``semantic`` (the semantic cache; it can only
+    be turned on where ``[cache] semantic`` runs), ``ttl_s``, ``similarity_threshold``,
+    ``semantic_nondeterministic`` (let requests without temperature 0 or a seed use the semantic
+    cache).
+    """
+
+    name: str
+    api_key_sha256: str = ""
+    tenant: str = ""
+    enabled: bool | None = None
+    semantic: bool | None = None
+    ttl_s: float | None = None
+    similarity_threshold: float | None = None
+    semantic_nondeterministic: bool | None = None
+
+    @property
+    def tenant_id(self) -> str:
+        return self.tenant or key_id_from_sha256(self.api_key_sha256)
+
+
+@dataclass(frozen=True, slots=True)
 class CacheSettings:
     """Response caching (composed into ``caches.config.CacheConfig`` by :func:`cache_config`)."""
 
@@ -87,6 +116,7 @@ class CacheSettings:
     max_entry_bytes: int = 1024 * 1024
     similarity_threshold: float = 0.90
     maintenance_interval_s: float = 60.0
+    keys: tuple[CacheKeySettings, ...] = ()  # [cache.keys.<name>] tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +238,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     unknown = set(raw) - set(_SECTIONS) - {"data_dir", "upstreams", "models", "prices"}
     if unknown:
         raise SettingsError(f"unknown configuration sections {sorted(unknown)}")
+    cache_keys = _cache_keys(raw.get("cache", {}))
     sections = {name: _section(cls, raw.get(name, {}), name) for name, cls in _SECTIONS.items()}
+    sections["cache"] = replace(sections["cache"], keys=cache_keys)
     upstreams = []
     for i, item in enumerate(raw.get("upstreams", [])):
         upstream = _section(UpstreamConfig, item, f"upstreams[{i}]")
@@ -222,6 +254,50 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     settings = Settings(data_dir=str(raw.get("data_dir", DEFAULT_DATA_DIR)), upstreams=tuple(upstreams),
                         models=tuple(models), prices=tuple(prices), **sections)
     return _with_defaults(settings)
+
+
+_SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
+_TENANT_ID = re.compile(rf"^(key-[0-9a-f]{{24}}|{ANONYMOUS})$")
+
+
+def _cache_keys(cache: dict[str, Any]) -> tuple[CacheKeySettings, ...]:
+    """Take the ``[cache.keys.<name>]`` tables out of the raw ``[cache]`` section and check them."""
+    specs = cache.pop("keys", {})
+    if not isinstance(specs, dict) or not all(isinstance(v, dict) for v in specs.values()):
+        raise SettingsError("[cache.keys] must hold one table per key: [cache.keys.<name>]")
+    out: list[CacheKeySettings] = []
+    owners: dict[str, str] = {}
+    for name, spec in specs.items():
+        where = f"cache.keys.{name}"
+        key = _section(CacheKeySettings, {**spec, "name": name}, where)
+        if bool(key.api_key_sha256) == bool(key.tenant):
+            raise SettingsError(f"[{where}] needs exactly one of api_key_sha256 (hex SHA-256 of the API key) "
+                                "or tenant (key-<24 hex>, as in the request log)")
+        if key.api_key_sha256:
+            digest = key.api_key_sha256.strip().lower()
+            if not _SHA256_HEX.match(digest):
+                raise SettingsError(f"[{where}] api_key_sha256 must be 64 hex digits (sha256sum of the key), "
+                                    f"got {key.api_key_sha256!r}")
+            key = replace(key, api_key_sha256=digest)
+        elif not _TENANT_ID.match(key.tenant):
+            raise SettingsError(f"[{where}] tenant must look like 'key-' + 24 hex digits or be "
+                                f"{ANONYMOUS!r}, got {key.tenant!r}")
+        for field_name in ("enabled", "semantic", "semantic_nondeterministic"):
+            if getattr(key, field_name) not in (None, True, False):
+                raise SettingsError(f"[{where}] {field_name} must be true or false")
+        for field_name in ("ttl_s", "similarity_threshold"):
+            value = getattr(key, field_name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+                raise SettingsError(f"[{where}] {field_name} must be a number, got {value!r}")
+        if key.ttl_s is not None and not key.ttl_s > 0:
+            raise SettingsError(f"[{where}] ttl_s must be > 0, got {key.ttl_s!r}")
+        if key.similarity_threshold is not None and not 0 < key.similarity_threshold <= 1:
+            raise SettingsError(f"[{where}] similarity_threshold must be in (0, 1], got {key.similarity_threshold!r}")
+        if key.tenant_id in owners:
+            raise SettingsError(f"[{where}] and [cache.keys.{owners[key.tenant_id]}] configure the same key")
+        owners[key.tenant_id] = name
+        out.append(key)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
