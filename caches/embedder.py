@@ -54,6 +54,26 @@ def default_minilm_path() -> Path:
     return path
 
 
+def limit_torch_threads(threads: int | None) -> bool:
+    """Limit torch's intra-op threads *for the calling thread* (a thread-pool initializer).
+
+    With torch's OpenMP backend (the standard CPU wheels) the setting is per thread, so it only
+    affects the calls made from that thread (e.g. the semantic cache's workers), not the router or
+    anything else sharing the embedder. Returns ``False`` (and changes nothing) when ``threads`` is
+    ``None``, torch is not installed, or the backend is not OpenMP (where it would be process-wide).
+    """
+    if threads is None:
+        return False
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch comes with sentence-transformers
+        return False
+    if "ATen parallel backend: OpenMP" not in torch.__config__.parallel_info():
+        return False
+    torch.set_num_threads(max(1, threads))
+    return True
+
+
 class SentenceTransformerEmbedder:
     """An :class:`Embedder` backed by sentence-transformers, loaded lazily and thread-safely."""
 
