@@ -403,6 +403,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-num-batched-tokens", type=int, default=512)
     p.add_argument("--block-size", type=int, default=16)
     p.add_argument("--kv-cache-memory", default="2GiB")
+    p.add_argument("--kv-cache-dtype", default="auto", type=str.lower,
+                   choices=("auto", "int8", "float32", "fp32", "bfloat16", "bf16", "float16", "fp16"),
+                   help="KV pool element type (auto: the model's dtype; int8: per-token-per-head scales)")
     p.add_argument("--skip-prefix-test", action="store_true", help="skip the cached-prefix TTFT check")
     p.add_argument("--skip-overhead-test", action="store_true",
                    help="skip the prefix-caching-on-vs-off throughput check at a 0%% hit rate")
@@ -434,7 +437,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     max_len = max(args.max_prompt + args.max_output, 1100)
     engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=parse_size(args.kv_cache_memory),
                                  max_model_len=max_len, max_num_seqs=args.max_num_seqs,
-                                 max_num_batched_tokens=args.max_num_batched_tokens)
+                                 max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype)
     workload = make_workload(spec)
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     unknown = set(peers) - {"transformers", "llama-cpp"}
@@ -446,7 +449,8 @@ def run_from_args(args: argparse.Namespace) -> int:
               f"workload: {spec.describe()}; {sum(len(r.prompt_ids) for r in workload)} prompt tokens, "
               f"{sum(r.output_len for r in workload)} output tokens.\n",
               f"Thrifty engine: max_num_seqs {args.max_num_seqs}, max_num_batched_tokens "
-              f"{args.max_num_batched_tokens}, block_size {args.block_size}, KV pool {args.kv_cache_memory}.\n"]
+              f"{args.max_num_batched_tokens}, block_size {args.block_size}, KV pool {args.kv_cache_memory} "
+              f"({args.kv_cache_dtype}).\n"]
     results = [] if args.skip_main else [run_thrifty(loaded, workload, engine_config)]
     notes = [f"- thrifty: {results[0].note}"] if results else []
     if args.skip_main:

@@ -51,3 +51,5 @@ class BackendConfig:
     max_num_batched_tokens: int = 512  # token budget of one engine step
     enable_prefix_caching: bool = True
     enable_chunked_prefill: bool = True
+    kv_cache_dtype: str = "auto"  # auto (model dtype) | int8 (per-token-per-head scales) | float32/bfloat16/float16
+    cuda_graphs: str = "auto"  # decode steps as CUDA graphs: on | off | auto (on for CUDA with Triton kernels)

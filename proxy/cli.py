@@ -18,7 +18,12 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty pull                  fetch the default model into the data directory
   thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
+  thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
 """
+
+
+# --kv-cache-dtype values (backend.engine.config.KV_CACHE_DTYPES; listed here so the parser stays torch-free)
+KV_DTYPE_CHOICES = ("auto", "int8", "float32", "fp32", "bfloat16", "bf16", "float16", "fp16")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -82,7 +87,8 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         "block_size": args.block_size, "kv_cache_memory": args.kv_cache_memory,
         "gpu_memory_utilization": args.gpu_memory_utilization, "max_num_seqs": args.max_num_seqs,
         "max_num_batched_tokens": args.max_num_batched_tokens, "enable_prefix_caching": args.prefix_caching,
-        "enable_chunked_prefill": args.chunked_prefill,
+        "enable_chunked_prefill": args.chunked_prefill, "kv_cache_dtype": args.kv_cache_dtype,
+        "cuda_graphs": args.cuda_graphs,
     }.items() if v is not None}
     config = replace(settings.backend, **overrides)
     if config.data_dir is None:
@@ -104,11 +110,13 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_kv_size(args: argparse.Namespace) -> int:
+    import torch
+
+    from backend.engine.config import parse_kv_cache_dtype
     from backend.engine.kvsize import kv_size, read_model_config
-    from backend.runtime import parse_dtype
 
     model = read_model_config(args.model)
-    print(kv_size(model, args.seq_len, args.batch, parse_dtype(args.dtype)).render())
+    print(kv_size(model, args.seq_len, args.batch, parse_kv_cache_dtype(args.dtype, torch.float32)).render())
     return 0
 
 
@@ -185,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="reuse cached KV blocks of shared prompt prefixes (default on)")
     bserve.add_argument("--chunked-prefill", action=argparse.BooleanOptionalAction, default=None,
                         help="split long prompts over steps, mixed with decodes (default on)")
+    bserve.add_argument("--kv-cache-dtype", type=str.lower, choices=KV_DTYPE_CHOICES,
+                        help="KV pool element type: auto (the model's dtype, default), int8 (per-token-per-head "
+                        "float32 scales, ~2x the blocks of a 16-bit pool), or fp32 / bf16 / fp16")
+    bserve.add_argument("--cuda-graphs", choices=("auto", "on", "off"),
+                        help="replay decode steps as CUDA graphs (padded batch sizes 1, 2, 4, ... max-num-seqs); "
+                        "auto (default): on for CUDA with the Triton kernels; off = eager")
     bserve.set_defaults(func=cmd_backend_serve)
 
     kvsize = sub.add_parser("kv-size", help="KV-cache bytes: 2 x layers x kv_heads x head_dim x seq_len x batch x "
@@ -192,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     kvsize.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     kvsize.add_argument("--seq-len", type=int, required=True, help="tokens per sequence")
     kvsize.add_argument("--batch", type=int, default=1, help="sequences (default 1)")
-    kvsize.add_argument("--dtype", default="float32", help="KV element type: float32 | bfloat16 | float16")
+    kvsize.add_argument("--dtype", default="float32", type=str.lower, choices=KV_DTYPE_CHOICES[1:],
+                        help="KV element type: float32 | bfloat16 | float16 | int8 (adds a 4-byte scale per token "
+                        "and head)")
     kvsize.set_defaults(func=cmd_kv_size)
 
     proxy = sub.add_parser("proxy", help="the proxy alone").add_subparsers(dest="action", required=True)
@@ -230,6 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_router = evaluate.add_parser("router", help="router: APGR / CPT on held-out MMLU domains and GSM8K",
                                       add_help=False)
     eval_router.set_defaults(func=lambda a: _delegate("router.evaluation", a.rest), rest=[])
+    eval_kv = evaluate.add_parser("kv-cache", help="KV-cache dtypes (bf16/fp16/int8) vs fp32 on SmolLM2: greedy "
+                                  "agreement and paged perplexity", add_help=False)
+    eval_kv.set_defaults(func=lambda a: _delegate("backend.kv_eval", a.rest), rest=[])
 
     router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",

@@ -30,14 +30,33 @@ def parse_size(value: str | int | float) -> int:
     return size
 
 
+KV_CACHE_DTYPES = {"auto": None, "int8": torch.int8, "float32": torch.float32, "fp32": torch.float32,
+                   "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float16": torch.float16, "fp16": torch.float16}
+INT8_SCALE_BYTES = 4  # one float32 scale per (token, KV head) for K and for V in an int8 cache
+
+
+def parse_kv_cache_dtype(name: str, model_dtype: torch.dtype) -> torch.dtype:
+    """``--kv-cache-dtype``: ``auto`` (the model's dtype), ``int8`` (with per-token scales) or a float dtype."""
+    key = str(name).strip().lower()
+    if key not in KV_CACHE_DTYPES:
+        raise ValueError(f"kv_cache_dtype must be one of {', '.join(KV_CACHE_DTYPES)}; got {name!r}")
+    return KV_CACHE_DTYPES[key] or model_dtype
+
+
+def kv_scale_bytes(dtype: torch.dtype) -> int:
+    """Bytes of scale stored per (token, KV head) for K and again for V: 4 for int8, else 0."""
+    return INT8_SCALE_BYTES if dtype == torch.int8 else 0
+
+
 def kv_bytes_per_token(model: ModelConfig, dtype: torch.dtype) -> int:
-    """Bytes of K and V for one token over all layers: 2 × layers × kv_heads × head_dim × element size."""
+    """Bytes of K and V for one token over all layers:
+    2 × layers × kv_heads × (head_dim × element size + scale bytes), scale bytes = 4 for int8, else 0."""
     element = torch.empty((), dtype=dtype).element_size()
-    return 2 * model.num_layers * model.num_kv_heads * model.head_dim * element
+    return 2 * model.num_layers * model.num_kv_heads * (model.head_dim * element + kv_scale_bytes(dtype))
 
 
 def kv_cache_bytes(model: ModelConfig, seq_len: int, batch: int, dtype: torch.dtype) -> int:
-    """2 × layers × kv_heads × head_dim × seq_len × batch × bytes per element."""
+    """:func:`kv_bytes_per_token` × seq_len × batch."""
     return kv_bytes_per_token(model, dtype) * seq_len * batch
 
 
@@ -56,6 +75,8 @@ class EngineConfig:
     enable_chunked_prefill: bool = True
     max_n: int = 8
     attention_backend: str = "auto"  # torch | kernels (Triton on CUDA) | auto: kernels on CUDA, else torch
+    kv_cache_dtype: str = "auto"  # auto (model dtype) | int8 (+ float32 scale per token and head) | a float dtype
+    cuda_graphs: str = "auto"  # on | off | auto: decode steps replay CUDA graphs on CUDA with the kernels backend
 
     def __post_init__(self) -> None:
         if self.block_size < 1:
@@ -68,6 +89,9 @@ class EngineConfig:
             raise ValueError(f"max_num_batched_tokens must be positive, got {self.max_num_batched_tokens}")
         if not 0.0 < self.gpu_memory_utilization <= 1.0:
             raise ValueError(f"gpu_memory_utilization must be in (0, 1], got {self.gpu_memory_utilization}")
+        parse_kv_cache_dtype(self.kv_cache_dtype, torch.float32)  # raises on an unknown name
+        if self.cuda_graphs not in ("auto", "on", "off"):
+            raise ValueError(f"cuda_graphs must be auto, on or off, got {self.cuda_graphs!r}")
 
     @property
     def step_token_budget(self) -> int:
@@ -92,11 +116,15 @@ class EngineConfig:
             enable_prefix_caching=config.enable_prefix_caching,
             enable_chunked_prefill=config.enable_chunked_prefill,
             max_n=config.max_n,
+            kv_cache_dtype=config.kv_cache_dtype,
+            cuda_graphs=config.cuda_graphs,
         )
 
 
 def pool_num_blocks(config: EngineConfig, model: ModelConfig, dtype: torch.dtype, device: torch.device) -> int:
-    """Number of KV blocks the pool gets: explicit, from ``kv_cache_memory``, or from free GPU memory."""
+    """Number of KV blocks the pool gets: explicit, from ``kv_cache_memory``, or from free GPU memory.
+
+    ``dtype`` is the KV cache's element type (int8 blocks include their scales)."""
     if config.num_blocks is not None:
         return config.num_blocks
     block_bytes = kv_bytes_per_token(model, dtype) * config.block_size

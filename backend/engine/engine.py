@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from backend.engine.block_manager import BlockManager
-from backend.engine.config import EngineConfig, pool_num_blocks
+from backend.engine.config import EngineConfig, parse_kv_cache_dtype, pool_num_blocks
 from backend.engine.model_runner import ModelRunner
 from backend.engine.scheduler import Scheduler
 from backend.engine.sequence import Priority, Sequence
@@ -93,11 +93,13 @@ class Engine:
         config = config or EngineConfig()
         self.max_model_len = min(config.max_model_len, model_config.max_position_embeddings)
         self.config = config
-        num_blocks = pool_num_blocks(config, model_config, loaded.dtype, loaded.device)
+        kv_dtype = parse_kv_cache_dtype(config.kv_cache_dtype, loaded.dtype)
+        num_blocks = pool_num_blocks(config, model_config, kv_dtype, loaded.device)
         self.block_manager = BlockManager(num_blocks, config.block_size, config.enable_prefix_caching)
         self.scheduler = Scheduler(config, self.block_manager)
         self.runner = ModelRunner(loaded.model, num_blocks, config.block_size, loaded.dtype, loaded.device,
-                                  config.attention_backend)
+                                  config.attention_backend, kv_dtype, config.cuda_graphs, config.max_num_seqs,
+                                  self.max_model_len)
         self._requests: dict[str, _Request] = {}
         self._seq_ids = itertools.count()
         self._history: deque[tuple[float, int, int]] = deque()  # (time, generated, prompt tokens) per step
@@ -107,9 +109,9 @@ class Engine:
         if self.capacity_tokens < self.max_model_len:
             log.warning("the KV pool holds %d tokens, fewer than max_model_len=%d: longer requests are "
                         "refused; raise --kv-cache-memory", self.capacity_tokens, self.max_model_len)
-        log.info("KV pool: %d blocks of %d tokens (%.1f MiB), max_model_len=%d, max_num_seqs=%d, "
+        log.info("KV pool: %d blocks of %d tokens (%s, %.1f MiB), max_model_len=%d, max_num_seqs=%d, "
                  "max_num_batched_tokens=%d, prefix caching %s, chunked prefill %s", num_blocks,
-                 config.block_size, self.runner.kv_cache_bytes / 2**20, self.max_model_len, config.max_num_seqs,
+                 config.block_size, str(kv_dtype).removeprefix("torch."), self.runner.kv_cache_bytes / 2**20, self.max_model_len, config.max_num_seqs,
                  config.max_num_batched_tokens, "on" if config.enable_prefix_caching else "off",
                  "on" if config.enable_chunked_prefill else "off")
 

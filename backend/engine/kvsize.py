@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import torch
 
 from backend.config import ModelConfig
-from backend.engine.config import kv_cache_bytes
+from backend.engine.config import kv_cache_bytes, kv_scale_bytes
 from backend.weights import ModelSource, WeightsError, resolve_model
 
 
@@ -59,7 +59,9 @@ def _gguf_config(source: ModelSource) -> ModelConfig:
 
 @dataclass(frozen=True, slots=True)
 class KVSize:
-    """The terms of 2 × layers × kv_heads × head_dim × seq_len × batch × bytes per element."""
+    """The terms of 2 × layers × kv_heads × (head_dim × bytes per element + scale bytes) × seq_len × batch.
+
+    ``scale_bytes`` is the per-(token, KV head) scale of an int8 cache (4, float32), 0 otherwise."""
 
     layers: int
     kv_heads: int
@@ -67,24 +69,30 @@ class KVSize:
     seq_len: int
     batch: int
     bytes_per_element: int
+    scale_bytes: int = 0
 
     @property
     def total_bytes(self) -> int:
-        return 2 * self.layers * self.kv_heads * self.head_dim * self.seq_len * self.batch * self.bytes_per_element
+        per_head = self.head_dim * self.bytes_per_element + self.scale_bytes
+        return 2 * self.layers * self.kv_heads * per_head * self.seq_len * self.batch
 
     def render(self) -> str:
         gib = self.total_bytes / 2**30
         mib = self.total_bytes / 2**20
+        if self.scale_bytes:
+            head = f"({self.head_dim} head_dim x {self.bytes_per_element} bytes + {self.scale_bytes} scale bytes)"
+            return (f"2 x {self.layers} layers x {self.kv_heads} kv_heads x {head} x {self.seq_len} seq_len x "
+                    f"{self.batch} batch\n= {self.total_bytes} bytes ({mib:.1f} MiB, {gib:.3f} GiB)")
         return (f"2 x {self.layers} layers x {self.kv_heads} kv_heads x {self.head_dim} head_dim x "
                 f"{self.seq_len} seq_len x {self.batch} batch x {self.bytes_per_element} bytes\n"
                 f"= {self.total_bytes} bytes ({mib:.1f} MiB, {gib:.3f} GiB)")
 
 
 def kv_size(model: ModelConfig, seq_len: int, batch: int, dtype: torch.dtype) -> KVSize:
-    """The KV-cache size of ``batch`` sequences of ``seq_len`` tokens."""
+    """The KV-cache size of ``batch`` sequences of ``seq_len`` tokens with ``dtype`` elements (int8: + scales)."""
     if seq_len < 1 or batch < 1:
         raise ValueError("seq_len and batch must be positive")
     element = torch.empty((), dtype=dtype).element_size()
-    size = KVSize(model.num_layers, model.num_kv_heads, model.head_dim, seq_len, batch, element)
+    size = KVSize(model.num_layers, model.num_kv_heads, model.head_dim, seq_len, batch, element, kv_scale_bytes(dtype))
     assert size.total_bytes == kv_cache_bytes(model, seq_len, batch, dtype)
     return size

@@ -13,12 +13,19 @@ The pool is ``k_cache / v_cache: [layers, num_blocks, block_size, Hkv, D]``; per
 ``[num_blocks, block_size, Hkv, D]`` layout of ``kernels`` (token t of a sequence lives in block
 ``block_table[t // block_size]`` at offset ``t % block_size``), so the Triton kernels can replace the
 PyTorch attention below behind the same interface.
+
+The KV dtype may differ from the model's (``--kv-cache-dtype``): an int8 pool comes with float32
+scale pools ``k_scale / v_scale: [layers, num_blocks, block_size, Hkv]`` (symmetric per token and
+head, :func:`kernels.quantize_kv_int8`); a float pool of another dtype stores rounded K/V. With a
+converted pool every attention read, including a fresh prompt's attention to itself, goes through
+the stored (quantised) K/V, the same as the ``kernels`` backend does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import torch
 from torch.nn import functional as F
@@ -26,6 +33,9 @@ from torch.nn import functional as F
 from backend.engine.scheduler import ScheduledSeq
 from backend.engine.sequence import Sequence
 from backend.model import LlamaForCausalLM
+
+if TYPE_CHECKING:
+    from backend.engine.cuda_graphs import DecodeGraphs
 
 # Decode buckets: a sequence joins the current bucket while the bucket's padded size stays within
 # this factor of its real token count.
@@ -82,10 +92,17 @@ class KernelMetadata:
 
 
 class PagedAttention:
-    """The model's :class:`~backend.model.AttentionBackend` over the paged pool (PyTorch, any device)."""
+    """The model's :class:`~backend.model.AttentionBackend` over the paged pool (PyTorch, any device).
 
-    def __init__(self, k_cache: torch.Tensor, v_cache: torch.Tensor, num_heads: int) -> None:
+    ``k_scale / v_scale: [L, NB, BS, Hkv]`` float32 accompany an int8 pool (None otherwise); K/V are
+    quantised on store and dequantised on gather."""
+
+    def __init__(self, k_cache: torch.Tensor, v_cache: torch.Tensor, num_heads: int,
+                 k_scale: torch.Tensor | None = None, v_scale: torch.Tensor | None = None) -> None:
         self.k_cache, self.v_cache = k_cache, v_cache  # [L, NB, BS, Hkv, D]
+        self.k_scale, self.v_scale = k_scale, v_scale  # [L, NB, BS, Hkv] float32 (int8 pool) or None
+        if (k_cache.dtype == torch.int8) != (k_scale is not None and v_scale is not None):
+            raise ValueError("k_scale/v_scale: required with an int8 KV pool and only then")
         _, _, self.block_size, self.num_kv_heads, self.head_dim = k_cache.shape
         self.num_heads = num_heads
         self.groups = num_heads // self.num_kv_heads
@@ -109,20 +126,43 @@ class PagedAttention:
         torch.index_select(pool, 0, block_ids, out=out)
         return out
 
+    def _store(self, layer: int, x: torch.Tensor, slots: torch.Tensor, key: bool) -> None:
+        """x: [T, Hkv, D] → the layer's pool at ``slots: [T]`` (quantised or cast to the pool's dtype)."""
+        hkv, d = self.num_kv_heads, self.head_dim
+        pool = (self.k_cache if key else self.v_cache)[layer]  # [NB, BS, Hkv, D]
+        scale = self.k_scale if key else self.v_scale
+        if scale is not None:
+            import kernels
+
+            xq, xs = kernels.quantize_kv_int8(x)  # [T, Hkv, D] int8, [T, Hkv] float32
+            pool.view(-1, hkv, d).index_copy_(0, slots, xq)
+            scale[layer].view(-1, hkv).index_copy_(0, slots, xs)
+        else:
+            pool.view(-1, hkv, d).index_copy_(0, slots, x.to(pool.dtype))
+
+    def _read(self, layer: int, block_ids: torch.Tensor, key: bool, dtype: torch.dtype) -> torch.Tensor:
+        """The layer's blocks ``block_ids: [n]`` as ``dtype``: [n, BS, Hkv, D] (dequantised / cast if needed)."""
+        pool = (self.k_cache if key else self.v_cache)[layer]  # [NB, BS, Hkv, D]
+        x = self._gather(pool, block_ids, key)
+        scale = self.k_scale if key else self.v_scale
+        if scale is not None:
+            s = scale[layer].index_select(0, block_ids)  # [n, BS, Hkv]
+            return (x.to(torch.float32) * s[..., None]).to(dtype)
+        return x if x.dtype == dtype else x.to(dtype)
+
     def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         """q: [T, Hq, D], k/v: [T, Hkv, D] → [T, Hq, D]; stores k/v in their slots first."""
         step = self.step
         assert step is not None, "attend() outside a step"
         hkv, d, g = self.num_kv_heads, self.head_dim, self.groups
-        k_pool, v_pool = self.k_cache[layer], self.v_cache[layer]  # [NB, BS, Hkv, D]
-        k_pool.view(-1, hkv, d).index_copy_(0, step.slot_mapping, k)
-        v_pool.view(-1, hkv, d).index_copy_(0, step.slot_mapping, v)
+        self._store(layer, k, step.slot_mapping, True)
+        self._store(layer, v, step.slot_mapping, False)
         out = torch.empty_like(q)  # [T, Hq, D]
         for bucket in step.decode_buckets:
             rows = bucket.end - bucket.start
             length = bucket.num_blocks * self.block_size
-            keys = self._gather(k_pool, bucket.block_ids, True).view(rows, length, hkv, d).transpose(1, 2)
-            values = self._gather(v_pool, bucket.block_ids, False).view(rows, length, hkv, d).transpose(1, 2)
+            keys = self._read(layer, bucket.block_ids, True, q.dtype).view(rows, length, hkv, d).transpose(1, 2)
+            values = self._read(layer, bucket.block_ids, False, q.dtype).view(rows, length, hkv, d).transpose(1, 2)
             query = q[bucket.start:bucket.end].view(rows, hkv, g, d)  # the G heads of a KV head as queries
             o = F.scaled_dot_product_attention(query, keys, values, attn_mask=bucket.mask)  # [rows, Hkv, G, D]
             out[bucket.start:bucket.end] = o.reshape(rows, hkv * g, d)
@@ -135,8 +175,8 @@ class PagedAttention:
                 o = F.scaled_dot_product_attention(query, keys, values, is_causal=True, enable_gqa=True)
             else:
                 ctx = span.context_len
-                keys = self._gather(k_pool, span.block_ids, True).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
-                values = self._gather(v_pool, span.block_ids, False).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
+                keys = self._read(layer, span.block_ids, True, q.dtype).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
+                values = self._read(layer, span.block_ids, False, q.dtype).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
                 o = F.scaled_dot_product_attention(query, keys, values, attn_mask=span.mask, enable_gqa=True)
             out[span.start:span.end] = o[0].transpose(0, 1)  # [n, Hq, D]
         return out
@@ -152,14 +192,18 @@ class KernelPagedAttention(PagedAttention):
         assert step is not None and step.kernel is not None, "attend() outside a step"
         meta = step.kernel
         k_pool, v_pool = self.k_cache[layer], self.v_cache[layer]  # [NB, BS, Hkv, D]
-        kernels.store_kv_cache(k, v, k_pool, v_pool, step.slot_mapping)
+        scales = {}
+        if self.k_scale is not None and self.v_scale is not None:
+            scales = {"k_scale": self.k_scale[layer], "v_scale": self.v_scale[layer]}  # [NB, BS, Hkv] each
+        kernels.store_kv_cache(k, v, k_pool, v_pool, step.slot_mapping, **scales)
         nd = meta.num_decode
         parts = []
         if nd:
-            parts.append(kernels.paged_decode_attention(q[:nd], k_pool, v_pool, meta.decode_tables, meta.decode_lens))
+            parts.append(kernels.paged_decode_attention(q[:nd], k_pool, v_pool, meta.decode_tables, meta.decode_lens,
+                                                        **scales))
         if q.shape[0] > nd:
             parts.append(kernels.paged_prefill_attention(q[nd:], k_pool, v_pool, meta.prefill_tables, meta.prefill_cu,
-                                                         meta.prefill_lens, max_seqlen_q=meta.prefill_max_q))
+                                                         meta.prefill_lens, max_seqlen_q=meta.prefill_max_q, **scales))
         return parts[0] if len(parts) == 1 else torch.cat(parts)
 
 
@@ -184,24 +228,47 @@ class ModelRunner:
     """Owns the KV pool and runs one forward per engine step."""
 
     def __init__(self, model: LlamaForCausalLM, num_blocks: int, block_size: int, dtype: torch.dtype,
-                 device: torch.device, attention_backend: str = "auto") -> None:
+                 device: torch.device, attention_backend: str = "auto", kv_cache_dtype: torch.dtype | None = None,
+                 cuda_graphs: str = "off", max_num_seqs: int = 64, max_model_len: int = 2048) -> None:
+        """``dtype``: the model's activations; ``kv_cache_dtype``: the pool's (default: ``dtype``; int8 adds
+        float32 scale pools); ``cuda_graphs``: on / off / auto for pure-decode steps (see
+        :mod:`backend.engine.cuda_graphs`; buffers sized by ``max_num_seqs`` and ``max_model_len``)."""
         cfg = model.config
         self.model = model
         self.num_blocks, self.block_size = num_blocks, block_size
         self.device = device
-        shape = (cfg.num_layers, num_blocks, block_size, cfg.num_kv_heads, cfg.head_dim)
-        with torch.inference_mode():
-            self.k_cache = torch.zeros(shape, dtype=dtype, device=device)  # [L, NB, BS, Hkv, D]
-            self.v_cache = torch.zeros(shape, dtype=dtype, device=device)
+        self.kv_cache_dtype = kv_cache_dtype or dtype
         self.attention_backend = resolve_attention_backend(attention_backend, device)
+        if self.attention_backend == "kernels" and self.kv_cache_dtype not in (dtype, torch.int8):
+            raise ValueError(f"the kernels attention backend keeps K/V in the model dtype ({dtype}) or int8, "
+                             f"not {self.kv_cache_dtype}; use --attention-backend torch or another --kv-cache-dtype")
+        shape = (cfg.num_layers, num_blocks, block_size, cfg.num_kv_heads, cfg.head_dim)
+        self.k_scale: torch.Tensor | None = None
+        self.v_scale: torch.Tensor | None = None
+        with torch.inference_mode():
+            self.k_cache = torch.zeros(shape, dtype=self.kv_cache_dtype, device=device)  # [L, NB, BS, Hkv, D]
+            self.v_cache = torch.zeros(shape, dtype=self.kv_cache_dtype, device=device)
+            if self.kv_cache_dtype == torch.int8:
+                self.k_scale = torch.zeros(shape[:-1], dtype=torch.float32, device=device)  # [L, NB, BS, Hkv]
+                self.v_scale = torch.zeros(shape[:-1], dtype=torch.float32, device=device)
+        # a converted (quantised / recast) pool is always read back, even by a fresh prompt's own tokens
+        self.reads_stored_kv = self.kv_cache_dtype != dtype
         backend_cls = KernelPagedAttention if self.attention_backend == "kernels" else PagedAttention
-        self.attention = backend_cls(self.k_cache, self.v_cache, cfg.num_heads)
+        self.attention = backend_cls(self.k_cache, self.v_cache, cfg.num_heads, self.k_scale, self.v_scale)
         self._offsets = torch.arange(block_size)  # [BS] (CPU: metadata is built on the host)
+        self.graphs: DecodeGraphs | None = None
+        from backend.engine.cuda_graphs import DecodeGraphs, resolve_cuda_graphs
+
+        if resolve_cuda_graphs(cuda_graphs, device, self.attention_backend):
+            self.graphs = DecodeGraphs(model, self.attention, max_num_seqs, -(-max_model_len // block_size), device)
 
     @property
     def kv_cache_bytes(self) -> int:
-        """Bytes actually allocated for the K and V pools."""
-        return self.k_cache.numel() * self.k_cache.element_size() * 2
+        """Bytes actually allocated for the K and V pools (and their int8 scales)."""
+        total = self.k_cache.numel() * self.k_cache.element_size() * 2
+        if self.k_scale is not None:
+            total += self.k_scale.numel() * self.k_scale.element_size() * 2
+        return total
 
     # ------------------------------------------------------------------ inputs
 
@@ -251,7 +318,7 @@ class ModelRunner:
             ids.extend(seq.token_ids[start:end])
             positions.extend(range(start, end))
             slot_parts.append(self._slots(seq.block_table, start, end))
-            if start == 0:
+            if start == 0 and not self.reads_stored_kv:
                 spans.append(PrefillSpan(row, row + n, end, None, None))
             else:
                 nblocks = -(-end // bs)
@@ -329,11 +396,14 @@ class ModelRunner:
     def execute(self, scheduled: Seq[ScheduledSeq]) -> tuple[torch.Tensor, list[Sequence]]:
         """Run one forward over the scheduled tokens → (fp32 logits [N, vocab], their sequences)."""
         step = self.prepare(scheduled)
-        self.attention.step = step
-        try:
-            hidden = self.model(step.input_ids, step.positions, self.attention)  # [T, H]
-        finally:
-            self.attention.step = None
+        if self.graphs is not None and self.graphs.supports(step):
+            hidden = self.graphs.run(step)  # [T, H] from the static, padded decode buffers
+        else:
+            self.attention.step = step
+            try:
+                hidden = self.model(step.input_ids, step.positions, self.attention)  # [T, H]
+            finally:
+                self.attention.step = None
         if not step.sample_seqs:
             return hidden.new_empty((0, self.model.config.vocab_size), dtype=torch.float32), []
         logits = self.model.compute_logits(hidden.index_select(0, step.logits_indices))  # [N, V]
@@ -348,3 +418,6 @@ class ModelRunner:
         dst = torch.tensor([p[1] for p in pairs], dtype=torch.int64, device=self.device)
         self.k_cache[:, dst] = self.k_cache[:, src]
         self.v_cache[:, dst] = self.v_cache[:, src]
+        if self.k_scale is not None and self.v_scale is not None:
+            self.k_scale[:, dst] = self.k_scale[:, src]
+            self.v_scale[:, dst] = self.v_scale[:, src]
