@@ -141,3 +141,15 @@ def test_paged_perplexity_reads_the_pool(loaded) -> None:
     int8 = EngineConfig(block_size=4, num_blocks=16, max_model_len=64, kv_cache_dtype="int8")
     quantised = paged_perplexity(loaded, int8, ids, 7)
     assert quantised != dense and quantised == pytest.approx(dense, rel=0.05)
+
+
+def test_backend_flags_reach_the_engine_config() -> None:
+    from backend.config import BackendConfig
+    from proxy.cli import build_parser
+
+    args = build_parser().parse_args(["backend", "serve", "--kv-cache-dtype", "INT8", "--cuda-graphs", "off"])
+    assert (args.kv_cache_dtype, args.cuda_graphs) == ("int8", "off")
+    config = EngineConfig.from_backend_config(BackendConfig(kv_cache_dtype=args.kv_cache_dtype, cuda_graphs="off"))
+    assert (config.kv_cache_dtype, config.cuda_graphs) == ("int8", "off")
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["backend", "serve", "--kv-cache-dtype", "int4"])
