@@ -132,8 +132,9 @@ class SizeTracker:
         return now - self.counted_at >= interval or self.entries > max_entries or self.bytes > max_bytes
 
 
-async def write_touches(sessions: async_sessionmaker[AsyncSession], buffer: TouchBuffer, model: Any,
-                        key_column: str) -> None:
+async def write_touches(
+    sessions: async_sessionmaker[AsyncSession], buffer: TouchBuffer, model: Any, key_column: str
+) -> None:
     """Write the hit counts and access times (LRU order) buffered since the last call to the rows
     of ``model`` keyed by ``key_column``; on failure the counts go back into ``buffer``."""
     pending = buffer.drain()
@@ -143,8 +144,9 @@ async def write_touches(sessions: async_sessionmaker[AsyncSession], buffer: Touc
     try:
         async with sessions() as session:
             for entry, (at, count) in pending.items():
-                await session.execute(update(model).where(key == entry).values(last_access_at=at,
-                                                                               hits=model.hits + count))
+                await session.execute(
+                    update(model).where(key == entry).values(last_access_at=at, hits=model.hits + count)
+                )
             await session.commit()
     except Exception:
         buffer.restore(pending)
@@ -155,7 +157,9 @@ async def count_rows(sessions: async_sessionmaker[AsyncSession], model: Any) -> 
     """(entries, stored bytes) of a cache table, counted in the database."""
     async with sessions() as session:
         entries, size = (
-            await session.execute(select(func.count(), func.coalesce(func.sum(model.size_bytes), 0)).select_from(model))
+            await session.execute(
+                select(func.count(), func.coalesce(func.sum(model.size_bytes), 0)).select_from(model)
+            )
         ).one()
     return int(entries), int(size)
 

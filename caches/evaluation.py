@@ -337,7 +337,9 @@ async def hard_negatives(embedder: Embedder, config: CacheConfig, tmp: Path) -> 
             for text in (case["query"], case["stored"]):
                 contested_false += await cache.get(_keys(text, scope), model_version="v1") is not None
             await cache.put(_keys(case["stored"], scope), _completion(case["answers"][0]), model_version="v2")
-            contested_controls += await cache.get(_keys(case["stored"], scope), model_version="v2") is not None
+            contested_controls += (
+                await cache.get(_keys(case["stored"], scope), model_version="v2") is not None
+            )
     finally:
         await cache.aclose()
         await engine.dispose()
