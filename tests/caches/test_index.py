@@ -101,3 +101,26 @@ def test_grown_ivf_partition_is_retrained(rng: np.random.Generator) -> None:
     for i in (0, 650, 1299):
         assert index.search("s", vecs[i], 1)[0][0] == i
     assert index.remove([650]) == 1 and all(i != 650 for i, _ in index.search("s", vecs[650], 5))
+
+
+def test_retraining_keeps_vectors_added_while_it_trained(
+    rng: np.random.Generator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from caches import index as index_module
+
+    cfg = IndexConfig(ivf_min_size=200, nprobe=64, retrain_growth=2.0)
+    index = ScopedIndex(DIM, cfg)
+    vecs = unit(rng, 501)
+    index.add("s", range(200), vecs[:200])
+    index.add("s", range(200, 500), vecs[200:500])
+    real_build = index_module._Partition.build
+
+    def build_while_another_thread_adds(self, kind, ids, vectors):  # type: ignore[no-untyped-def]
+        if len(ids) == 500:  # the unlocked retrain: a store lands meanwhile
+            index.add("s", [500], vecs[500:501])
+        return real_build(self, kind, ids, vectors)
+
+    monkeypatch.setattr(index_module._Partition, "build", build_while_another_thread_adds)
+    assert index.retrain_grown() == ["s"]
+    assert index.scope_size("s") == 501 and index.trained_size("s") == 501
+    assert index.search("s", vecs[500], 1)[0][0] == 500
