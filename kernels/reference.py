@@ -24,6 +24,16 @@ import torch
 INT8_QMAX = 127.0
 
 
+def _f32(x: torch.Tensor) -> torch.Tensor:
+    """x as float32; no dispatch at all when it already is (these ops run per layer on the CPU path)."""
+    return x if x.dtype == torch.float32 else x.float()
+
+
+def _as(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """x cast to ``dtype``; a no-op without a dispatch when it already has it."""
+    return x if x.dtype == dtype else x.to(dtype)
+
+
 # --------------------------------------------------------------------------------------------------
 # Normalisation, activation, rotary
 # --------------------------------------------------------------------------------------------------
@@ -31,9 +41,9 @@ INT8_QMAX = 127.0
 
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
     """``x * rsqrt(mean(x²) + eps) * weight`` in fp32. x: [tokens, hidden]; weight: [hidden] → like x."""
-    x32 = x.float()  # [tokens, hidden]
+    x32 = _f32(x)  # [tokens, hidden]
     inv = torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps)  # [tokens, 1]
-    return (x32 * inv * weight.float()).to(x.dtype)
+    return _as(x32 * inv * _f32(weight), x.dtype)
 
 
 def fused_add_rms_norm(
@@ -43,16 +53,16 @@ def fused_add_rms_norm(
 
     x, residual: [tokens, hidden]; weight: [hidden]. Returns ``(out, residual')``, both like x.
     """
-    new_residual = (x.float() + residual.float()).to(x.dtype)  # [tokens, hidden]
+    new_residual = _as(_f32(x) + _f32(residual), x.dtype)  # [tokens, hidden]
     return rms_norm(new_residual, weight, eps), new_residual
 
 
 def silu_and_mul(x: torch.Tensor) -> torch.Tensor:
     """x: [tokens, 2 * d] = gate ⊕ up → ``silu(gate) * up``: [tokens, d]."""
     d = x.shape[-1] // 2
-    x32 = x.float()
+    x32 = _f32(x)
     gate, up = x32[:, :d], x32[:, d:]  # [tokens, d] each
-    return (torch.nn.functional.silu(gate) * up).to(x.dtype)
+    return _as(torch.nn.functional.silu(gate) * up, x.dtype)
 
 
 def rope_cos_sin(
@@ -92,13 +102,14 @@ def rotary_embedding(
     q: [tokens, Hq, D]; k: [tokens, Hk, D]; positions: [tokens]; cos/sin: [max_pos, D // 2] fp32.
     Returns new contiguous ``(q_rot, k_rot)`` with the input dtype.
     """
-    c = cos[positions.long()][:, None, :]  # [tokens, 1, D/2]
-    s = sin[positions.long()][:, None, :]
+    pos = _as(positions, torch.int64)
+    c = cos[pos][:, None, :]  # [tokens, 1, D/2]
+    s = sin[pos][:, None, :]
 
     def rot(x: torch.Tensor) -> torch.Tensor:
-        x32 = x.float()
+        x32 = _f32(x)
         x1, x2 = x32.chunk(2, dim=-1)  # [tokens, heads, D/2] each
-        return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1).to(x.dtype)
+        return _as(torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1), x.dtype)
 
     return rot(q), rot(k)
 
