@@ -81,9 +81,10 @@ class SemanticCacheConfig:
     messages are not semantic-cached (the embedder truncates its input, so two long prompts that
     differ only near the end would embed alike); ``embedder_id``: stored with each vector, rows
     with another id are ignored at start-up; ``workers``: threads for embedding and FAISS;
-    ``embed_threads``: torch intra-op threads per embedding call in those workers (one short query
-    gains little from more, and ``workers`` concurrent embeddings then do not fight over the cores;
-    ``None``: torch's default); ``embedding_memo_size``: embeddings of recent query texts kept.
+    ``embed_threads``: torch intra-op threads per embedding call in those workers (``None``:
+    torch's default, all cores; 1 keeps ``workers`` concurrent embeddings from fighting over the
+    cores under concurrent load, at some cost to a lone query on an idle machine);
+    ``embedding_memo_size``: embeddings of recent query texts kept.
     """
 
     enabled: bool = True
@@ -101,7 +102,7 @@ class SemanticCacheConfig:
     evict_fraction: float = 0.05
     embedder_id: str = "all-MiniLM-L6-v2"
     workers: int = 2
-    embed_threads: int | None = 1
+    embed_threads: int | None = None
     embedding_memo_size: int = 1024
     index: IndexConfig = field(default_factory=IndexConfig)
 

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -584,6 +584,12 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--latency-queries", type=int, default=300)
     p.add_argument("--skip-latency", action="store_true")
     p.add_argument(
+        "--embed-threads",
+        type=int,
+        default=None,
+        help="torch intra-op threads of the cache's embedding workers (default: torch's default)",
+    )
+    p.add_argument(
         "--calibration-only",
         action="store_true",
         help="run only the calibration split of the GPTCache protocol (for developing rules and thresholds)",
@@ -605,6 +611,8 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
         if spec
     )
     config = CacheConfig()
+    if args.embed_threads is not None:
+        config = replace(config, semantic=replace(config.semantic, embed_threads=args.embed_threads))
     sem = config.semantic
     if embedder is None:
         embedder = SentenceTransformerEmbedder(EmbedderConfig(model_path=args.embedder_path))
@@ -617,7 +625,8 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
     print(
         f"\nEmbedder: {sem.embedder_id} (dim {embedder.dim}); index: per-scope FAISS, flat below "
         f"{sem.index.ivf_min_size:,} vectors, IVF (nprobe {sem.index.nprobe}) above; top_k {sem.top_k}; "
-        f"default threshold {sem.threshold:.2f}, ambiguity margin {sem.ambiguity_margin:.2f}.\n"
+        f"default threshold {sem.threshold:.2f}, ambiguity margin {sem.ambiguity_margin:.2f}; embedding threads "
+        f"per cache worker: {sem.embed_threads or 'torch default'}.\n"
     )
     origin_vecs = _embed(embedder, origins, "embedding origins")
     similar_vecs = _embed(embedder, similars, "embedding similars")
