@@ -25,10 +25,9 @@ import torch
 import triton
 import triton.language as tl
 
+from kernels._attention_tile import LOG2E, attend_tile
 from kernels._triton_utils import cast_for, check_launchable, dot_dtype, dot_precision, next_pow2, num_sms
 from kernels._validate import AttnDims, check_decode_attention
-
-LOG2E = 1.4426950408889634
 
 
 @triton.jit
@@ -72,36 +71,15 @@ def _decode_partial_kernel(
     l_i = tl.zeros([BLOCK_H], dtype=tl.float32)
     acc = tl.zeros([BLOCK_H, BLOCK_D], dtype=tl.float32)
 
+    qpos = tl.zeros([BLOCK_H], dtype=tl.int32) + (end - 1)  # every head sees keys start .. end - 1
     for n0 in range(start, end, BLOCK_N):
-        pos = n0 + tl.arange(0, BLOCK_N)  # [BLOCK_N] token positions
-        mask_n = pos < end
-        page = tl.load(bt_ptr + b * stride_btb + pos // PAGE, mask=mask_n, other=0).to(tl.int64)  # [BLOCK_N]
-        off = (pos % PAGE).to(tl.int64)
-        kv_mask = mask_d[:, None] & mask_n[None, :]  # [BLOCK_D, BLOCK_N]
-        k = tl.load(
-            k_ptr + page[None, :] * stride_kb + off[None, :] * stride_ks + kvh * stride_kh + offs_d[:, None],
-            mask=kv_mask, other=0.0,
-        )  # [BLOCK_D, BLOCK_N] (K transposed)
-        qk = tl.dot(q, k.to(DOT_DTYPE), input_precision=DOT_PREC)  # [BLOCK_H, BLOCK_N] fp32
-        if IS_INT8:
-            k_s = tl.load(ks_ptr + page * stride_ksb + off * stride_kss + kvh * stride_ksh, mask=mask_n, other=0.0)
-            qk = qk * k_s[None, :]
-        qk = tl.where(mask_n[None, :], qk * scale_log2, float("-inf"))
-
-        m_new = tl.maximum(m_i, tl.max(qk, axis=1))  # [BLOCK_H]; finite: the tile has >= 1 valid key
-        alpha = tl.exp2(m_i - m_new)
-        p = tl.exp2(qk - m_new[:, None])  # [BLOCK_H, BLOCK_N]
-        l_i = l_i * alpha + tl.sum(p, axis=1)
-
-        v = tl.load(
-            v_ptr + page[:, None] * stride_vb + off[:, None] * stride_vs + kvh * stride_vh + offs_d[None, :],
-            mask=mask_n[:, None] & mask_d[None, :], other=0.0,
-        )  # [BLOCK_N, BLOCK_D]
-        if IS_INT8:
-            v_s = tl.load(vs_ptr + page * stride_vsb + off * stride_vss + kvh * stride_vsh, mask=mask_n, other=0.0)
-            p = p * v_s[None, :]
-        acc = acc * alpha[:, None] + tl.dot(p.to(DOT_DTYPE), v.to(DOT_DTYPE), input_precision=DOT_PREC)
-        m_i = m_new
+        m_i, l_i, acc = attend_tile(
+            q, m_i, l_i, acc, n0, qpos, end, k_ptr, v_ptr, ks_ptr, vs_ptr, bt_ptr + b * stride_btb, kvh,
+            stride_kb, stride_ks, stride_kh, stride_vb, stride_vs, stride_vh,
+            stride_ksb, stride_kss, stride_ksh, stride_vsb, stride_vss, stride_vsh,
+            scale_log2, offs_d, mask_d,
+            True, PAGE, BLOCK_N, IS_INT8, DOT_DTYPE, DOT_PREC,
+        )
 
     has = l_i > 0.0
     out = acc / tl.where(has, l_i, 1.0)[:, None]  # zeros for an empty partition
