@@ -24,7 +24,8 @@ Per-layer order in the model: ``store_kv_cache`` (this step's K/V) first, then
 ``paged_prefill_attention`` / ``paged_decode_attention``.
 
 Modules: one per op (``norm``, ``rotary``, ``activation``, ``kv_store``, ``paged_decode``,
-``paged_prefill``; each a Triton kernel + launcher, imported lazily), ``reference`` (oracles),
+``paged_prefill``; each a Triton kernel + launcher, imported lazily; the two attention kernels share
+the online-softmax tile step in ``_attention_tile``), ``reference`` (oracles),
 ``dispatch`` (this API), ``bench`` (``python -m kernels.bench``).
 """
 

@@ -19,6 +19,9 @@ scale pools ``k_scale / v_scale: [layers, num_blocks, block_size, Hkv]`` (symmet
 head, :func:`kernels.quantize_kv_int8`); a float pool of another dtype stores rounded K/V. With a
 converted pool every attention read, including a fresh prompt's attention to itself, goes through
 the stored (quantised) K/V, the same as the ``kernels`` backend does.
+
+Pure-decode steps may run through static, padded buffers and CUDA graphs
+(:mod:`backend.engine.cuda_graphs`, ``--cuda-graphs``; kernels backend only).
 """
 
 from __future__ import annotations
