@@ -84,7 +84,8 @@ class SemanticCacheConfig:
     ``embed_threads``: torch intra-op threads per embedding call in those workers (``None``:
     torch's default, all cores; 1 keeps ``workers`` concurrent embeddings from fighting over the
     cores under concurrent load, at some cost to a lone query on an idle machine);
-    ``embedding_memo_size``: embeddings of recent query texts kept.
+    ``embedding_memo_size``: embeddings of recent query texts kept; ``features_memo_size``:
+    verification features of recent texts kept (cached questions recur as candidates).
     """
 
     enabled: bool = True
@@ -104,6 +105,7 @@ class SemanticCacheConfig:
     workers: int = 2
     embed_threads: int | None = None
     embedding_memo_size: int = 1024
+    features_memo_size: int = 4096
     index: IndexConfig = field(default_factory=IndexConfig)
 
 

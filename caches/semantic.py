@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -49,7 +49,7 @@ from caches.index import ScopedIndex
 from caches.keys import RequestKeys, canonical_json
 from caches.models import SemanticCacheEntry
 from caches.types import CacheError, CacheHit, CacheStats
-from caches.verify import extract_features, verify
+from caches.verify import TextFeatures, extract_features, verify
 
 __all__ = [
     "CONTESTED",
@@ -158,6 +158,7 @@ def choose(
     ambiguity_margin: float,
     verify_candidates: bool = True,
     short_text_words: int = 12,
+    features: Callable[[str], TextFeatures] = extract_features,
 ) -> Candidate | None:
     """Pick the candidate that may answer ``query``, or ``None``.
 
@@ -178,8 +179,10 @@ def choose(
         return None
     verified = ranked
     if verify_candidates:
-        qf = extract_features(query)
-        verified = [c for c in ranked if verify(qf, c.query_text, short_text_words=short_text_words).ok]
+        qf = features(query)
+        verified = [
+            c for c in ranked if verify(qf, features(c.query_text), short_text_words=short_text_words).ok
+        ]
     if not verified or verified[0].similarity < threshold:
         return None
     best = verified[0]
@@ -229,6 +232,8 @@ class SemanticCache:
         self._touches = TouchBuffer()
         self._size = SizeTracker()
         self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
+        # verification features of recently seen texts (cached questions recur as candidates)
+        self._features = lru_cache(maxsize=max(0, self._config.features_memo_size))(extract_features)
         self._last_sync = float("-inf")
         self._closed = False
 
@@ -458,6 +463,7 @@ class SemanticCache:
                 ambiguity_margin=cfg.ambiguity_margin,
                 verify_candidates=cfg.verify,
                 short_text_words=cfg.verify_short_text_words,
+                features=self._features,
             )
             if best is None:
                 return None
