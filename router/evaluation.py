@@ -68,6 +68,7 @@ from router.training import (
     featurize,
     fit_classifier,
     resolve_data_dir,
+    single_threaded,
 )
 
 ROUTERS_EVALUATED: tuple[str, ...] = ("random", "heuristic", "learned")
@@ -397,8 +398,9 @@ def main(
         return classifier, time.perf_counter() - started
 
     train = mmlu_train + gsm_train + mt_bench
-    classifier, train_seconds = fit(train, TrainingConfig().calibration_folds)
-    no_rule_classifier, _ = fit(mmlu_train_all + gsm_train + mt_bench, 0)
+    with single_threaded():  # reproducible, and far faster than oversubscribed BLAS threads
+        classifier, train_seconds = fit(train, TrainingConfig().calibration_folds)
+        no_rule_classifier, _ = fit(mmlu_train_all + gsm_train + mt_bench, 0)
 
     def routers(model: Any = classifier) -> dict[str, Router]:
         return {
@@ -435,11 +437,12 @@ def main(
     seed_results: list[SeedScore] = []
     if args.seeds > 0:
         pool = Pool.build(everything, all_emb)
-        seed_results = evaluate_seeds(
-            pool, domains, {g.removeprefix("mmlu/") for g in misgraded},
-            _split_fn(domains, len(gsm8k), args.test_fraction), range(args.seeds),
-            config=TrainingConfig(seed=args.seed), progress=progress,
-        )
+        with single_threaded():
+            seed_results = evaluate_seeds(
+                pool, domains, {g.removeprefix("mmlu/") for g in misgraded},
+                _split_fn(domains, len(gsm8k), args.test_fraction), range(args.seeds),
+                config=TrainingConfig(seed=args.seed), progress=progress,
+            )
 
     cascade_text = _cascade_section(data_dir, args, benchmarks[-1], seed_results)
 

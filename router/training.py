@@ -12,6 +12,7 @@ all GSM8K prompts, MT-Bench). ``--logs FILE`` adds the proxy's own logged reques
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import sys
 from collections import Counter
@@ -77,6 +78,31 @@ def _progress(iterable: Any, enabled: bool, **kwargs: Any) -> Any:
     from tqdm import tqdm
 
     return tqdm(iterable, file=sys.stderr, **kwargs)
+
+
+@contextlib.contextmanager
+def single_threaded() -> Iterator[None]:
+    """One BLAS/OpenMP thread and one torch thread for the duration.
+
+    Multi-threaded reductions add floating-point numbers in a run-dependent order, so two training
+    runs on the same data differ in the last bits (1e-13 .. 1e-8) and so do their artifacts' bytes.
+    With one thread the same data, code and library versions give a byte-identical artifact.
+    """
+    from threadpoolctl import threadpool_limits
+
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - the embedder needs torch
+        torch = None  # type: ignore[assignment]
+    previous = torch.get_num_threads() if torch is not None else None
+    if torch is not None:
+        torch.set_num_threads(1)
+    try:
+        with threadpool_limits(limits=1):
+            yield
+    finally:
+        if torch is not None and previous is not None:
+            torch.set_num_threads(previous)
 
 
 def embedder_name(embedder: Embedder) -> str:
@@ -511,14 +537,15 @@ def main(
             from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
 
             embedder = SentenceTransformerEmbedder(EmbedderConfig())
-        classifier = train_router(
-            examples,
-            embedder,
-            config=TrainingConfig(seed=args.seed),
-            progress=not args.quiet,
-            embedding_cache=args.embedding_cache,
-            training_info=info,
-        )
+        with single_threaded():  # byte-reproducible artifacts
+            classifier = train_router(
+                examples,
+                embedder,
+                config=TrainingConfig(seed=args.seed),
+                progress=not args.quiet,
+                embedding_cache=args.embedding_cache,
+                training_info=info,
+            )
     except RouterDataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
