@@ -65,6 +65,7 @@ class RequestLogWriter:
                  max_pending: int = 100_000) -> None:
         self._engine = engine
         self._interval = flush_interval_s
+        self._stopping = asyncio.Event()
         self._batch_size = batch_size
         self._queue: asyncio.Queue[LogEntry] = asyncio.Queue(maxsize=max_pending)
         self._task: asyncio.Task | None = None
@@ -86,12 +87,19 @@ class RequestLogWriter:
     async def _run(self) -> None:
         while True:
             first = await self._queue.get()
-            if first is not _STOP:
-                await asyncio.sleep(self._interval)  # let a batch accumulate
+            if first is not _STOP and not self._stopping.is_set():
+                await self._accumulate()
             batch, stop = self._drain([first])
             await self._write(batch)
             if stop:
                 return
+
+    async def _accumulate(self) -> None:
+        """Let a batch build up for one flush interval, cut short when ``close`` is called."""
+        try:
+            await asyncio.wait_for(self._stopping.wait(), timeout=self._interval)
+        except TimeoutError:
+            pass
 
     def _drain(self, batch: list) -> tuple[list[LogEntry], bool]:
         while not self._queue.empty():
@@ -120,6 +128,7 @@ class RequestLogWriter:
     async def close(self) -> None:
         """Stop the background task after it has written every queued entry."""
         if self._task is not None:
+            self._stopping.set()
             await self._queue.put(_STOP)
             await self._task
             self._task = None

@@ -34,3 +34,19 @@ async def test_a_database_failure_does_not_raise(tmp_path):
     await writer.flush()  # logs the error, raises nothing
     assert writer.written == 0
     await engine.dispose()
+
+
+async def test_close_does_not_wait_out_a_long_flush_interval(tmp_path):
+    """A writer batching for a minute still stops promptly on close, writing what it held."""
+    import asyncio
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=3600)
+    writer.start()
+    writer.record(LogEntry(id="held", key_id="k", endpoint="chat", status_code=200))
+    await asyncio.sleep(0.05)  # the writer has taken the entry and is waiting for more
+    await asyncio.wait_for(writer.close(), timeout=30)  # would hang for an hour before the fix
+    await engine.dispose()
+    assert writer.written == 1
