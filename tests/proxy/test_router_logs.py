@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select, text
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import select
 
 from proxy.db import RequestLog, RouterRequest, create_engine
 from proxy.feedback import FeedbackRecord, store_feedback
@@ -18,7 +16,6 @@ from proxy.migrate import upgrade
 from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
 from proxy.router_logs import ExportError, combine_feedback, export_logs, parse_since, run_export
 
-PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 
 
@@ -103,27 +100,9 @@ def test_export_on_sqlite(tmp_path):
     _check_export(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}")
 
 
-async def _admin(sql: str) -> None:
-    engine = create_async_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text(sql))
-    finally:
-        await engine.dispose()
 
-
-@pytest.fixture
-def pg_url():
-    name = f"thrifty_test_{uuid.uuid4().hex[:10]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-def test_export_on_postgresql(pg_url):
-    _check_export(pg_url)
+def test_export_on_postgresql(pg_database):
+    _check_export(pg_database)
 
 
 def test_run_export_writes_the_file_and_explains_an_empty_result(tmp_path):
