@@ -38,7 +38,13 @@ from tqdm import tqdm
 
 from caches.config import CacheConfig, SemanticCacheConfig
 from caches.db import create_tables
-from caches.embedder import Embedder, EmbedderConfig, SentenceTransformerEmbedder
+from caches.embedder import (
+    EMBEDDING_DTYPES,
+    Embedder,
+    EmbedderConfig,
+    SentenceTransformerEmbedder,
+    resolve_embedding_dtype,
+)
 from caches.keys import RequestKeys
 from caches.semantic import Candidate, SemanticCache, SemanticItem, choose
 from caches.service import ResponseCache
@@ -600,6 +606,12 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="sentence-transformers model folder (default: all-MiniLM-L6-v2 wheel)",
     )
+    p.add_argument(
+        "--embed-dtype",
+        default="auto",
+        choices=EMBEDDING_DTYPES,
+        help="embedder dtype, as [cache] embed_dtype (default: auto, the proxy's default)",
+    )
     return p.parse_args(argv)
 
 
@@ -615,7 +627,7 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
         config = replace(config, semantic=replace(config.semantic, embed_threads=args.embed_threads))
     sem = config.semantic
     if embedder is None:
-        embedder = SentenceTransformerEmbedder(EmbedderConfig(model_path=args.embedder_path))
+        embedder = SentenceTransformerEmbedder(EmbedderConfig(model_path=args.embedder_path, dtype=args.embed_dtype))
 
     raw = json.loads((data_dir / "semantic-cache" / "gptcache_mock_data.json").read_text("utf-8"))
     origins = [p["origin"] for p in raw]
@@ -626,7 +638,8 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
         f"\nEmbedder: {sem.embedder_id} (dim {embedder.dim}); index: per-scope FAISS, flat below "
         f"{sem.index.ivf_min_size:,} vectors, IVF (nprobe {sem.index.nprobe}) above; top_k {sem.top_k}; "
         f"default threshold {sem.threshold:.2f}, ambiguity margin {sem.ambiguity_margin:.2f}; embedding threads "
-        f"per cache worker: {sem.embed_threads or 'torch default'}.\n"
+        f"per cache worker: {sem.embed_threads or 'torch default'}; embedder dtype {args.embed_dtype} "
+        f"({str(resolve_embedding_dtype(args.embed_dtype, 'cpu')).removeprefix('torch.')} on this CPU).\n"
     )
     origin_vecs = _embed(embedder, origins, "embedding origins")
     similar_vecs = _embed(embedder, similars, "embedding similars")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from caches.config import CacheConfig, TenantCachePolicy
-from caches.embedder import Embedder, SentenceTransformerEmbedder
+from caches.embedder import Embedder, EmbedderConfig, SentenceTransformerEmbedder
 from caches.service import ResponseCache
 from proxy.settings import Settings
 
@@ -94,4 +94,4 @@ def shared_embedder(settings: Settings) -> Embedder | None:
     """One embedder for the semantic cache and the learned router (loaded lazily on first use)."""
     needs = (settings.cache.enabled and settings.cache.semantic) or (
         settings.router.enabled and settings.router.kind == "learned")
-    return SentenceTransformerEmbedder() if needs else None
+    return SentenceTransformerEmbedder(EmbedderConfig(dtype=settings.cache.embed_dtype)) if needs else None

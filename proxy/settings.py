@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from backend.config import BackendConfig
+from caches.embedder import EMBEDDING_DTYPES
 from proxy.identity import ANONYMOUS, key_id_from_sha256
 from proxy.pricing import ModelPrice
 
@@ -116,6 +117,7 @@ class CacheSettings:
     max_entry_bytes: int = 1024 * 1024
     similarity_threshold: float = 0.90
     maintenance_interval_s: float = 60.0
+    embed_dtype: str = "auto"  # embedder dtype: auto (bf16 on CPUs with native bf16) | float32 | bfloat16 | float16
     keys: tuple[CacheKeySettings, ...] = ()  # [cache.keys.<name>] tables
 
 
@@ -241,6 +243,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     cache_keys = _cache_keys(raw.get("cache", {}))
     sections = {name: _section(cls, raw.get(name, {}), name) for name, cls in _SECTIONS.items()}
     sections["cache"] = replace(sections["cache"], keys=cache_keys)
+    if sections["cache"].embed_dtype not in EMBEDDING_DTYPES:
+        raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
+                            f"got {sections['cache'].embed_dtype!r}")
     upstreams = []
     for i, item in enumerate(raw.get("upstreams", [])):
         upstream = _section(UpstreamConfig, item, f"upstreams[{i}]")

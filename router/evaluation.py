@@ -368,7 +368,7 @@ def main(
     if embedder is None:
         from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
 
-        embedder = SentenceTransformerEmbedder(EmbedderConfig())
+        embedder = SentenceTransformerEmbedder(EmbedderConfig(dtype="float32"))  # as in training
 
     everything = mmlu_all + gsm8k + mt_bench
     texts, _ = featurize(everything)

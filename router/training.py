@@ -536,7 +536,8 @@ def main(
         if embedder is None:
             from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
 
-            embedder = SentenceTransformerEmbedder(EmbedderConfig())
+            # float32 whatever the CPU: the shipped artifact must reproduce byte for byte everywhere
+            embedder = SentenceTransformerEmbedder(EmbedderConfig(dtype="float32"))
         with single_threaded():  # byte-reproducible artifacts
             classifier = train_router(
                 examples,

@@ -50,6 +50,7 @@ model = "gpt-4o-2024-08-06"
     ("[proxy]\nport = \n", {}, "not valid TOML"),
     ("", {"THRIFTY_PROXY__PORT": "eighty"}, "cannot use 'eighty'"),
     ('[models.x]\nupstream = "nowhere"\nmodel = "m"\n', {}, "unknown upstream 'nowhere'"),
+    ("", {"THRIFTY_CACHE__EMBED_DTYPE": "int4"}, "embed_dtype must be one of"),
 ])
 def test_bad_configuration_is_reported(tmp_path, text, env, message):
     config = tmp_path / "bad.toml"
