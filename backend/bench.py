@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from backend.config import KV_CACHE_DTYPE_NAMES
+
 # --------------------------------------------------------------------------------------------------
 # Workload
 # --------------------------------------------------------------------------------------------------
@@ -404,7 +406,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--block-size", type=int, default=16)
     p.add_argument("--kv-cache-memory", default="2GiB")
     p.add_argument("--kv-cache-dtype", default="auto", type=str.lower,
-                   choices=("auto", "int8", "float32", "fp32", "bfloat16", "bf16", "float16", "fp16"),
+                   choices=KV_CACHE_DTYPE_NAMES,
                    help="KV pool element type (auto: the model's dtype; int8: per-token-per-head scales)")
     p.add_argument("--skip-prefix-test", action="store_true", help="skip the cached-prefix TTFT check")
     p.add_argument("--skip-overhead-test", action="store_true",

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Names accepted by --kv-cache-dtype / kv_cache_dtype (mapped to torch dtypes by
+# backend.engine.config.KV_CACHE_DTYPES; kept here so CLI parsers stay torch-free).
+KV_CACHE_DTYPE_NAMES = ("auto", "int8", "float32", "fp32", "bfloat16", "bf16", "float16", "fp16")
+# --cuda-graphs / cuda_graphs: replay decode steps as CUDA graphs (auto: on CUDA with the Triton kernels).
+CUDA_GRAPH_MODES = ("auto", "on", "off")
+
 
 @dataclass(frozen=True, slots=True)
 class ModelConfig:

@@ -7,6 +7,7 @@ import logging
 import sys
 from dataclasses import replace
 
+from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
 from proxy.settings import Settings, SettingsError, load_settings
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
@@ -20,10 +21,6 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
 """
-
-
-# --kv-cache-dtype values (backend.engine.config.KV_CACHE_DTYPES; listed here so the parser stays torch-free)
-KV_DTYPE_CHOICES = ("auto", "int8", "float32", "fp32", "bfloat16", "bf16", "float16", "fp16")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -193,10 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="reuse cached KV blocks of shared prompt prefixes (default on)")
     bserve.add_argument("--chunked-prefill", action=argparse.BooleanOptionalAction, default=None,
                         help="split long prompts over steps, mixed with decodes (default on)")
-    bserve.add_argument("--kv-cache-dtype", type=str.lower, choices=KV_DTYPE_CHOICES,
+    bserve.add_argument("--kv-cache-dtype", type=str.lower, choices=KV_CACHE_DTYPE_NAMES,
                         help="KV pool element type: auto (the model's dtype, default), int8 (per-token-per-head "
                         "float32 scales, ~2x the blocks of a 16-bit pool), or fp32 / bf16 / fp16")
-    bserve.add_argument("--cuda-graphs", choices=("auto", "on", "off"),
+    bserve.add_argument("--cuda-graphs", choices=CUDA_GRAPH_MODES,
                         help="replay decode steps as CUDA graphs (padded batch sizes 1, 2, 4, ... max-num-seqs); "
                         "auto (default): on for CUDA with the Triton kernels; off = eager")
     bserve.set_defaults(func=cmd_backend_serve)
@@ -206,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     kvsize.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     kvsize.add_argument("--seq-len", type=int, required=True, help="tokens per sequence")
     kvsize.add_argument("--batch", type=int, default=1, help="sequences (default 1)")
-    kvsize.add_argument("--dtype", default="float32", type=str.lower, choices=KV_DTYPE_CHOICES[1:],
+    kvsize.add_argument("--dtype", default="float32", type=str.lower, choices=KV_CACHE_DTYPE_NAMES[1:],
                         help="KV element type: float32 | bfloat16 | float16 | int8 (adds a 4-byte scale per token "
                         "and head)")
     kvsize.set_defaults(func=cmd_kv_size)

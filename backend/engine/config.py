@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import torch
 
-from backend.config import BackendConfig, ModelConfig
+from backend.config import CUDA_GRAPH_MODES, BackendConfig, ModelConfig
 
 DEFAULT_CPU_KV_MEMORY = 2 * 1024**3  # bytes of KV pool on CPU when no budget is given
 
@@ -30,6 +30,7 @@ def parse_size(value: str | int | float) -> int:
     return size
 
 
+# torch dtype of each name in backend.config.KV_CACHE_DTYPE_NAMES (None: the model's dtype)
 KV_CACHE_DTYPES = {"auto": None, "int8": torch.int8, "float32": torch.float32, "fp32": torch.float32,
                    "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float16": torch.float16, "fp16": torch.float16}
 INT8_SCALE_BYTES = 4  # one float32 scale per (token, KV head) for K and for V in an int8 cache
@@ -90,7 +91,7 @@ class EngineConfig:
         if not 0.0 < self.gpu_memory_utilization <= 1.0:
             raise ValueError(f"gpu_memory_utilization must be in (0, 1], got {self.gpu_memory_utilization}")
         parse_kv_cache_dtype(self.kv_cache_dtype, torch.float32)  # raises on an unknown name
-        if self.cuda_graphs not in ("auto", "on", "off"):
+        if self.cuda_graphs not in CUDA_GRAPH_MODES:
             raise ValueError(f"cuda_graphs must be auto, on or off, got {self.cuda_graphs!r}")
 
     @property

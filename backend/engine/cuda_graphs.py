@@ -24,6 +24,7 @@ from typing import Any
 
 import torch
 
+from backend.config import CUDA_GRAPH_MODES
 from backend.engine.model_runner import KernelMetadata, StepInput
 from backend.model import AttentionBackend, LlamaForCausalLM
 
@@ -44,7 +45,7 @@ def resolve_cuda_graphs(mode: str, device: torch.device, attention_backend: str)
     """``on`` / ``off`` / ``auto`` (on for CUDA with the kernels backend) → whether decode uses graphs.
 
     ``on`` needs the ``kernels`` attention backend; off CUDA it means emulation (see the module doc)."""
-    if mode not in ("auto", "on", "off"):
+    if mode not in CUDA_GRAPH_MODES:
         raise ValueError(f"cuda_graphs must be auto, on or off, got {mode!r}")
     if mode == "off":
         return False

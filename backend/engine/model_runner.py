@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 import torch
 from torch.nn import functional as F
 
+import kernels
 from backend.engine.scheduler import ScheduledSeq
 from backend.engine.sequence import Sequence
 from backend.model import LlamaForCausalLM
@@ -135,8 +136,6 @@ class PagedAttention:
         pool = (self.k_cache if key else self.v_cache)[layer]  # [NB, BS, Hkv, D]
         scale = self.k_scale if key else self.v_scale
         if scale is not None:
-            import kernels
-
             xq, xs = kernels.quantize_kv_int8(x)  # [T, Hkv, D] int8, [T, Hkv] float32
             pool.view(-1, hkv, d).index_copy_(0, slots, xq)
             scale[layer].view(-1, hkv).index_copy_(0, slots, xs)
@@ -149,8 +148,7 @@ class PagedAttention:
         x = self._gather(pool, block_ids, key)
         scale = self.k_scale if key else self.v_scale
         if scale is not None:
-            s = scale[layer].index_select(0, block_ids)  # [n, BS, Hkv]
-            return (x.to(torch.float32) * s[..., None]).to(dtype)
+            return kernels.dequantize_kv_int8(x, scale[layer].index_select(0, block_ids), dtype)  # scales [n, BS, Hkv]
         return x if x.dtype == dtype else x.to(dtype)
 
     def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
@@ -189,8 +187,6 @@ class KernelPagedAttention(PagedAttention):
     """The same backend through :mod:`kernels` (Triton on CUDA, its PyTorch references elsewhere)."""
 
     def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
-        import kernels
-
         step = self.step
         assert step is not None and step.kernel is not None, "attend() outside a step"
         meta = step.kernel
@@ -218,8 +214,6 @@ def resolve_attention_backend(name: str, device: torch.device) -> str:
         return name
     if device.type == "cuda":
         try:
-            import kernels
-
             if kernels.triton_available():
                 return "kernels"
         except ImportError:

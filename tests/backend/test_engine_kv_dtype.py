@@ -153,3 +153,11 @@ def test_backend_flags_reach_the_engine_config() -> None:
     assert (config.kv_cache_dtype, config.cuda_graphs) == ("int8", "off")
     with pytest.raises(SystemExit):
         build_parser().parse_args(["backend", "serve", "--kv-cache-dtype", "int4"])
+
+
+def test_every_kv_cache_dtype_name_maps_to_a_dtype():
+    """The torch-free name list the CLI offers and the engine's name → dtype table agree."""
+    from backend.config import KV_CACHE_DTYPE_NAMES
+    from backend.engine.config import KV_CACHE_DTYPES
+
+    assert tuple(KV_CACHE_DTYPES) == KV_CACHE_DTYPE_NAMES
