@@ -88,6 +88,7 @@ class ExactCache:
             if memoised is not None:
                 self._touches.record(key, now)
                 return memoised
+            generation = self._memo.generation
             async with self._sessions() as session:
                 row = (await session.execute(select(_T).where(_T.key == key))).scalar_one_or_none()
             if row is None:
@@ -109,7 +110,7 @@ class ExactCache:
                 model_version=row.model_version,
                 created_at=row.created_at,
             )
-            self._memo.put(key, hit, expires_at=row.expires_at)
+            self._memo.put(key, hit, expires_at=row.expires_at, generation=generation)
             return hit
         except Exception as exc:  # degrade to a miss
             logger.warning("exact cache lookup failed, treating as a miss: %r", exc)
@@ -170,6 +171,7 @@ class ExactCache:
                 )
                 await session.execute(stmt)
                 await session.commit()
+            self._memo.discard((keys.exact,))  # again: a read racing the write may have memoised the old row
             self._size.add(len(body))
         except Exception as exc:
             logger.warning("exact cache store failed, response not cached: %r", exc)
@@ -271,6 +273,7 @@ class ExactCache:
             async with self._sessions() as session:
                 result = await session.execute(delete(_T).where(*conditions))
                 await session.commit()
+            self._memo.clear()  # again: a read racing the delete may have memoised a deleted row
             return int(result.rowcount or 0)
         except Exception as exc:
             raise CacheError(f"exact cache delete failed: {exc!r}") from exc

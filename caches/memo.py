@@ -4,6 +4,10 @@ Used by :class:`caches.exact.ExactCache` in front of the database: a repeated ex
 answered from memory. Each memoised hit carries its own expiry (the entry's TTL) and is trusted
 for at most ``ttl_s`` seconds after it was read from the database, which bounds how long this
 process can miss a change made elsewhere (another replica). Thread-safe.
+
+Invalidation bumps a generation counter: a reader takes :attr:`HitMemo.generation` before its
+database read and passes it to :meth:`HitMemo.put`, which drops the hit if anything was invalidated
+meanwhile (the row it read may be the one just replaced or deleted).
 """
 
 from __future__ import annotations
@@ -44,10 +48,17 @@ class HitMemo:
         self._lock = threading.Lock()
         self._items: OrderedDict[str, _Memoised] = OrderedDict()
         self._bytes = 0
+        self._generation = 0  # bumped by every discard / clear
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._items)
+
+    @property
+    def generation(self) -> int:
+        """Take this before reading the database; pass it to :meth:`put`."""
+        with self._lock:
+            return self._generation
 
     def get(self, key: str, *, model_version: str, now: float) -> CacheHit | None:
         """The memoised hit, unless absent, no longer trusted, expired at ``now`` (epoch
@@ -66,11 +77,14 @@ class HitMemo:
             self._items.move_to_end(key)
             return item.hit
 
-    def put(self, key: str, hit: CacheHit, *, expires_at: float | None) -> None:
+    def put(self, key: str, hit: CacheHit, *, expires_at: float | None, generation: int | None = None) -> None:
+        """Memoise ``hit``, unless ``generation`` (taken before its database read) is out of date."""
         size = len(hit.body)
         if self._max_entries <= 0 or self._ttl_s <= 0 or size > self._max_bytes:
             return
         with self._lock:
+            if generation is not None and generation != self._generation:
+                return
             self._drop(key)
             self._items[key] = _Memoised(hit, expires_at, self._monotonic() + self._ttl_s)
             self._bytes += size
@@ -80,11 +94,13 @@ class HitMemo:
 
     def discard(self, keys: Iterable[str]) -> None:
         with self._lock:
+            self._generation += 1
             for key in keys:
                 self._drop(key)
 
     def clear(self) -> None:
         with self._lock:
+            self._generation += 1
             self._items.clear()
             self._bytes = 0
 

@@ -44,3 +44,19 @@ def test_trust_period_expiry_and_version() -> None:
     memo.put("c", hit(), expires_at=None)
     memo.discard(["c"])
     assert len(memo) == 0
+
+
+def test_a_hit_read_before_an_invalidation_is_not_memoised() -> None:
+    """A reader that read the database before a discard/clear must not memoise the old row after it."""
+    clock = FakeClock()
+    memo = HitMemo(10, 1000, 5.0, monotonic=clock)
+    before = memo.generation
+    memo.discard(["a"])  # a store or delete of "a" lands while the reader is in the database
+    memo.put("a", hit(b"old"), expires_at=None, generation=before)
+    assert memo.get("a", model_version="v", now=clock.now) is None
+    before = memo.generation
+    memo.clear()
+    memo.put("a", hit(b"old"), expires_at=None, generation=before)
+    assert len(memo) == 0
+    memo.put("a", hit(b"new"), expires_at=None, generation=memo.generation)  # nothing in between: kept
+    assert memo.get("a", model_version="v", now=clock.now).body == b"new"
