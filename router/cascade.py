@@ -28,7 +28,7 @@ import numpy as np
 
 from router.errors import RouterDataError
 from router.features import prompt_body, request_stats, routing_text
-from router.metrics import apgr, cpt, curve_table, routing_curve
+from router.metrics import curve_summary, routing_curve
 
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _CALC = re.compile(r"<<([^=<>]+)=([^<>]+)>>")  # GSM8K-style calculator annotations
@@ -193,8 +193,7 @@ def evaluate_gsm8k_cascade(
         train, test = (np.asarray(part, dtype=int) for part in split(seed))
         model = fit_escalation(x[train], need[train], c)
         curve = routing_curve(model.predict(x[test]), weak[test], strong[test])
-        out.append(CascadeResult(seed, apgr(curve), cpt(curve, 0.5), cpt(curve, 0.8),
-                                 tuple(p.pgr for p in curve_table(curve))))
+        out.append(CascadeResult(seed, *curve_summary(curve)))
     return out
 
 

@@ -58,7 +58,16 @@ from router.data import (
 )
 from router.errors import RouterDataError
 from router.features import extract_features
-from router.metrics import CurvePoint, apgr, apgr_grid, cpt, curve_table, optimal_curve, routing_curve
+from router.metrics import (
+    CurvePoint,
+    RoutingCurve,
+    apgr,
+    apgr_grid,
+    cpt,
+    curve_table,
+    optimal_curve,
+    routing_curve,
+)
 from router.multiseed import Pool, SeedScore, evaluate_seeds, format_seeds
 from router.registry import Router, build_router
 from router.training import (
@@ -139,7 +148,11 @@ def split_rows(n: int, test_fraction: float = 0.3, seed: int = 0) -> tuple[list[
 
 def report_for(name: str, scores: np.ndarray, weak: np.ndarray, strong: np.ndarray) -> RouterReport:
     """Metrics of ``scores`` against per-prompt weak/strong quality."""
-    curve = routing_curve(scores, weak, strong)
+    return curve_report(name, routing_curve(scores, weak, strong))
+
+
+def curve_report(name: str, curve: RoutingCurve) -> RouterReport:
+    """The metrics of one routing curve under the router name ``name``."""
     return RouterReport(
         router=name,
         apgr=apgr(curve),
@@ -277,17 +290,7 @@ def _benchmark(
         report_for(kind, score_all(router, examples, embeddings), weak, strong)
         for kind, router in routers.items()
     ]
-    oracle = optimal_curve(weak, strong)
-    reports.append(
-        RouterReport(
-            router="oracle (upper bound)",
-            apgr=apgr(oracle),
-            apgr_grid=apgr_grid(oracle),
-            cpt50=cpt(oracle, 0.5),
-            cpt80=cpt(oracle, 0.8),
-            table=tuple(curve_table(oracle)),
-        )
-    )
+    reports.append(curve_report("oracle (upper bound)", optimal_curve(weak, strong)))
     return BenchmarkReport(
         name=name,
         n=len(examples),
@@ -309,8 +312,8 @@ def _cascade_section(
     def split(seed: int) -> tuple[list[int], list[int]]:
         return split_rows(len(rows), args.test_fraction, seed)
 
-    (primary,) = evaluate_gsm8k_cascade(rows, split, [args.split_seed])
-    over_seeds = evaluate_gsm8k_cascade(rows, split, range(args.seeds)) if args.seeds > 0 else []
+    # one pass: the primary split first, then every seed (features are built once per call)
+    primary, *over_seeds = evaluate_gsm8k_cascade(rows, split, [args.split_seed, *range(args.seeds)])
     prompt_only = {
         f"{r.router} (prompt only)": (
             r.apgr,
@@ -439,7 +442,7 @@ def main(
         pool = Pool.build(everything, all_emb)
         with single_threaded():
             seed_results = evaluate_seeds(
-                pool, domains, {g.removeprefix("mmlu/") for g in misgraded},
+                pool, {g.removeprefix("mmlu/") for g in misgraded},
                 _split_fn(domains, len(gsm8k), args.test_fraction), range(args.seeds),
                 config=TrainingConfig(seed=args.seed), progress=progress,
             )

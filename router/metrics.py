@@ -113,6 +113,11 @@ def curve_table(curve: RoutingCurve, shares: Sequence[float] = GRID_SHARES) -> l
     return rows
 
 
+def curve_summary(curve: RoutingCurve) -> tuple[float, float, float, tuple[float, ...]]:
+    """``(APGR, CPT(50 %), CPT(80 %), PGR at each of GRID_SHARES)`` of one routing curve."""
+    return apgr(curve), cpt(curve, 0.5), cpt(curve, 0.8), tuple(p.pgr for p in curve_table(curve))
+
+
 def optimal_curve(weak: Sequence[float] | np.ndarray, strong: Sequence[float] | np.ndarray) -> RoutingCurve:
     """The oracle's curve: prompts ranked by their true gain ``strong - weak``."""
     w = np.asarray(weak, dtype=np.float64)

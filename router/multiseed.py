@@ -20,15 +20,15 @@ Embeddings and statistics are computed once for every row; a seed costs one or t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from router.data import LabelledExample
 from router.features import extract_features
 from router.heuristic import heuristic_score
-from router.metrics import GRID_SHARES, apgr, cpt, curve_table, optimal_curve, routing_curve
-from router.training import TrainingConfig, fit_classifier
+from router.metrics import GRID_SHARES, curve_summary, optimal_curve, routing_curve
+from router.training import TrainingConfig, _progress, fit_classifier
 
 ROUTERS: tuple[str, ...] = ("random", "heuristic", "learned", "oracle")
 
@@ -80,8 +80,7 @@ def _scores(name: str, router: str, rows: np.ndarray, pool: Pool, learned: np.nd
         else:
             scores = learned
         curve = routing_curve(scores, weak, strong)
-    return SeedScore(seed, name, router, apgr(curve), cpt(curve, 0.5), cpt(curve, 0.8),
-                     tuple(p.pgr for p in curve_table(curve)))
+    return SeedScore(seed, name, router, *curve_summary(curve))
 
 
 def _fit_and_score(pool: Pool, train: np.ndarray, test: np.ndarray, config: TrainingConfig) -> np.ndarray:
@@ -93,7 +92,6 @@ def _fit_and_score(pool: Pool, train: np.ndarray, test: np.ndarray, config: Trai
 
 def evaluate_seeds(
     pool: Pool,
-    domains: Sequence[str],
     misgraded: set[str],
     split: Callable[[int], tuple[list[str], list[int], list[int]]],
     seeds: Sequence[int],
@@ -105,7 +103,6 @@ def evaluate_seeds(
 
     Args:
         pool: all MMLU, GSM8K and MT-Bench rows with features.
-        domains: every MMLU domain name.
         misgraded: MMLU domains the data-quality rule excludes.
         split: ``seed -> (test domains, GSM8K train row numbers, GSM8K test row numbers)``, row
             numbers counting GSM8K rows in pool order.
@@ -113,9 +110,7 @@ def evaluate_seeds(
         config: training hyper-parameters (calibration is switched off).
         progress: a progress bar on stderr.
     """
-    from router.training import _progress
-
-    cfg = TrainingConfig(**{**_config_dict(config or TrainingConfig()), "calibration_folds": 0})
+    cfg = replace(config or TrainingConfig(), calibration_folds=0)
     source, group = pool.column("source"), pool.column("group")
     domain = np.array([g.removeprefix("mmlu/") for g in group])
     weak, strong = pool.column("weak").astype(float), pool.column("strong").astype(float)
@@ -147,10 +142,6 @@ def evaluate_seeds(
                 for router in ROUTERS:
                     out.append(_scores(name, router, rows, pool, scores, seed, weak[rows], strong[rows]))
     return out
-
-
-def _config_dict(config: TrainingConfig) -> dict:
-    return {name: getattr(config, name) for name in TrainingConfig.__dataclass_fields__}
 
 
 def _mean_sd(values: Sequence[float]) -> str:
