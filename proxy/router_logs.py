@@ -133,8 +133,6 @@ async def export_logs(engine: AsyncEngine, out: TextIO, since: datetime | None =
             counts["user" if source == USER_SOURCE else "checks"] += 1
             if progress is not None and counts["lines"] % 1000 == 0:
                 progress(counts["lines"])
-    except ExportError:
-        raise
     except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         hint = ("; apply the migrations with `thrifty db upgrade`"
