@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from router.data import LabelledExample
 from router.errors import RouterDataError
-from router.features import prompt_body, request_stats, routing_text
+from router.features import request_stats, routing_text
 from router.metrics import curve_summary, routing_curve
 
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
@@ -142,18 +143,9 @@ def fit_escalation(x: np.ndarray, labels: np.ndarray, c: float = 0.1) -> Escalat
     return EscalationModel(mean, scale, model.coef_[0].astype(np.float64), float(model.intercept_[0]))
 
 
-@dataclass(frozen=True, slots=True)
-class CascadeRow:
-    """One GSM8K prompt with both models' correctness and the small model's answer."""
-
-    prompt: str
-    weak: float
-    strong: float
-    weak_answer: str
-
-
-def load_gsm8k_answers(data_dir: Path) -> list[CascadeRow]:
-    """GSM8K rows with the weak model's answer (column ``<weak>_response``)."""
+def load_gsm8k_answers(data_dir: Path, examples: Sequence[LabelledExample]) -> list[str]:
+    """The weak model's answer (column ``<weak>_response``) to each of ``examples``, the rows of
+    :func:`router.data.load_gsm8k` read from the same file, in the same order."""
     path = data_dir / "router" / "gsm8k" / "gsm8k_responses.csv"
     try:
         with path.open(newline="", encoding="utf-8") as handle:
@@ -163,7 +155,9 @@ def load_gsm8k_answers(data_dir: Path) -> list[CascadeRow]:
     header = rows[0] if rows else []
     if len(header) < 4 or header[3] != f"{header[1]}_response":
         raise RouterDataError(f"{path}: expected columns prompt, <weak>, <strong>, <weak>_response")
-    return [CascadeRow(r[0], float(r[1] == "True"), float(r[2] == "True"), r[3]) for r in rows[1:] if len(r) >= 4]
+    if len(rows) - 1 != len(examples) or any(len(r) < 4 for r in rows[1:]):
+        raise RouterDataError(f"{path}: expected a <weak>_response for each of the {len(examples)} GSM8K rows")
+    return [r[3] for r in rows[1:]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,16 +172,19 @@ class CascadeResult:
 
 
 def evaluate_gsm8k_cascade(
-    rows: Sequence[CascadeRow],
+    examples: Sequence[LabelledExample],
+    answers: Sequence[str],
     split: Callable[[int], tuple[list[int], list[int]]],
     seeds: Sequence[int],
     c: float = 0.1,
 ) -> list[CascadeResult]:
-    """Fit on each seed's training rows (label: strong right and weak wrong), score its test rows."""
-    x = np.vstack([cascade_features(prompt_body(r.prompt), r.weak_answer) for r in rows])
-    weak = np.array([r.weak for r in rows])
-    strong = np.array([r.strong for r in rows])
-    need = strong * (1.0 - weak)
+    """Fit on each seed's training rows (label: strong right and weak wrong), score its test rows.
+
+    ``answers[i]``: the small model's answer to ``examples[i]`` (:func:`load_gsm8k_answers`)."""
+    x = np.vstack([cascade_features(ex.body, answer) for ex, answer in zip(examples, answers, strict=True)])
+    weak = np.array([ex.weak for ex in examples], dtype=np.float64)
+    strong = np.array([ex.strong for ex in examples], dtype=np.float64)
+    need = np.array([ex.label for ex in examples], dtype=np.float64)  # strong right and weak wrong
     out = []
     for seed in seeds:
         train, test = (np.asarray(part, dtype=int) for part in split(seed))

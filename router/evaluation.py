@@ -301,19 +301,21 @@ def _benchmark(
 
 
 def _cascade_section(
-    data_dir: Path, args: argparse.Namespace, gsm8k: BenchmarkReport, seed_results: Sequence[SeedScore]
+    data_dir: Path, args: argparse.Namespace, examples: Sequence[LabelledExample], gsm8k: BenchmarkReport,
+    seed_results: Sequence[SeedScore],
 ) -> str:
-    """The GSM8K cascade next to the prompt-only routers on the same held-out rows."""
+    """The GSM8K cascade next to the prompt-only routers on the same held-out rows (``examples``:
+    the GSM8K rows the benchmark split)."""
     try:
-        rows = load_gsm8k_answers(data_dir)
+        answers = load_gsm8k_answers(data_dir, examples)
     except RouterDataError as exc:
         return f"### GSM8K cascade\n\nskipped: {exc}"
 
     def split(seed: int) -> tuple[list[int], list[int]]:
-        return split_rows(len(rows), args.test_fraction, seed)
+        return split_rows(len(examples), args.test_fraction, seed)
 
     # one pass: the primary split first, then every seed (features are built once per call)
-    primary, *over_seeds = evaluate_gsm8k_cascade(rows, split, [args.split_seed, *range(args.seeds)])
+    primary, *over_seeds = evaluate_gsm8k_cascade(examples, answers, split, [args.split_seed, *range(args.seeds)])
     prompt_only = {
         f"{r.router} (prompt only)": (
             r.apgr,
@@ -447,7 +449,7 @@ def main(
                 config=TrainingConfig(seed=args.seed), progress=progress,
             )
 
-    cascade_text = _cascade_section(data_dir, args, benchmarks[-1], seed_results)
+    cascade_text = _cascade_section(data_dir, args, gsm8k, benchmarks[-1], seed_results)
 
     lines = [
         "## Router evaluation",
