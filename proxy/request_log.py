@@ -87,7 +87,7 @@ class RequestLogWriter:
     async def _run(self) -> None:
         while True:
             first = await self._queue.get()
-            if first is not _STOP and not self._stopping.is_set():
+            if first is not _STOP:
                 await self._accumulate()
             batch, stop = self._drain([first])
             await self._write(batch)
