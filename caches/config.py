@@ -80,10 +80,8 @@ class SemanticCacheConfig:
     candidates; ``top_k``: candidates fetched per lookup; ``max_query_chars``: longer last user
     messages are not semantic-cached (the embedder truncates its input, so two long prompts that
     differ only near the end would embed alike); ``embedder_id``: stored with each vector, rows
-    with another id are ignored at start-up; ``workers``: threads for embedding and FAISS;
-    ``embed_threads``: torch intra-op threads per embedding call in those workers (``None``:
-    torch's default, all cores; 1 keeps ``workers`` concurrent embeddings from fighting over the
-    cores under concurrent load, at some cost to a lone query on an idle machine);
+    with another id are ignored at start-up; ``workers``: threads for FAISS, database checks and
+    waiting on the embedder (which runs the model on its own single thread);
     ``embedding_memo_size``: embeddings of recent query texts kept; ``features_memo_size``:
     verification features of recent texts kept (cached questions recur as candidates).
     """
@@ -103,7 +101,6 @@ class SemanticCacheConfig:
     evict_fraction: float = 0.05
     embedder_id: str = "all-MiniLM-L6-v2"
     workers: int = 2
-    embed_threads: int | None = None
     embedding_memo_size: int = 1024
     features_memo_size: int = 4096
     index: IndexConfig = field(default_factory=IndexConfig)

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -593,7 +593,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--embed-threads",
         type=int,
         default=None,
-        help="torch intra-op threads of the cache's embedding workers (default: torch's default)",
+        help="torch intra-op threads of the embedder's thread (default: torch's default, all cores)",
     )
     p.add_argument(
         "--calibration-only",
@@ -623,11 +623,11 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
         if spec
     )
     config = CacheConfig()
-    if args.embed_threads is not None:
-        config = replace(config, semantic=replace(config.semantic, embed_threads=args.embed_threads))
     sem = config.semantic
     if embedder is None:
-        embedder = SentenceTransformerEmbedder(EmbedderConfig(model_path=args.embedder_path, dtype=args.embed_dtype))
+        embedder = SentenceTransformerEmbedder(
+            EmbedderConfig(model_path=args.embedder_path, dtype=args.embed_dtype, threads=args.embed_threads)
+        )
 
     raw = json.loads((data_dir / "semantic-cache" / "gptcache_mock_data.json").read_text("utf-8"))
     origins = [p["origin"] for p in raw]
@@ -638,7 +638,7 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
         f"\nEmbedder: {sem.embedder_id} (dim {embedder.dim}); index: per-scope FAISS, flat below "
         f"{sem.index.ivf_min_size:,} vectors, IVF (nprobe {sem.index.nprobe}) above; top_k {sem.top_k}; "
         f"default threshold {sem.threshold:.2f}, ambiguity margin {sem.ambiguity_margin:.2f}; embedding threads "
-        f"per cache worker: {sem.embed_threads or 'torch default'}; embedder dtype {args.embed_dtype} "
+        f"(on the embedder's own thread): {args.embed_threads or 'torch default'}; embedder dtype {args.embed_dtype} "
         f"({str(resolve_embedding_dtype(args.embed_dtype, 'cpu')).removeprefix('torch.')} on this CPU).\n"
     )
     origin_vecs = _embed(embedder, origins, "embedding origins")

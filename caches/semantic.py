@@ -44,7 +44,7 @@ from caches.db import (
     upsert_statement,
     write_touches,
 )
-from caches.embedder import Embedder, limit_torch_threads
+from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys, canonical_json
 from caches.models import SemanticCacheEntry
@@ -224,8 +224,6 @@ class SemanticCache:
         self._executor = ThreadPoolExecutor(
             max_workers=max(1, self._config.workers),
             thread_name_prefix="thrifty-semantic",
-            initializer=limit_torch_threads,
-            initargs=(self._config.embed_threads,),
         )
         self._index: ScopedIndex | None = None
         self._start_lock = asyncio.Lock()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 import torch
@@ -38,3 +40,44 @@ def test_bfloat16_vectors_are_unit_float32_and_match_float32():
 def test_no_texts_give_an_empty_matrix(embedder):
     out = embedder.embed([])
     assert out.shape == (0, embedder.dim) and out.dtype == np.float32
+
+
+def test_threads_below_one_are_refused():
+    with pytest.raises(ValueError, match="threads"):
+        EmbedderConfig(threads=0)
+
+
+def test_model_runs_on_one_thread_of_its_own_with_its_thread_limit():
+    embedder = SentenceTransformerEmbedder(EmbedderConfig(threads=1))
+    seen: list[tuple[int, int]] = []
+    model = embedder._on_embedding_thread(embedder._load)
+    original = model.forward
+
+    def spy(*args, **kwargs):
+        seen.append((threading.get_ident(), torch.get_num_threads()))
+        return original(*args, **kwargs)
+
+    model.forward = spy
+    before = torch.get_num_threads()
+    results: list[np.ndarray] = []
+    callers = [threading.Thread(target=lambda: results.append(embedder.embed(TEXTS[:2]))) for _ in range(3)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join()
+    results.append(embedder.embed(TEXTS[:2]))
+    embedder.close()
+    assert len(seen) == 4 and len({ident for ident, _ in seen}) == 1  # one thread for every caller
+    assert seen[0][0] != threading.get_ident() and {n for _, n in seen} == {1}
+    assert torch.get_num_threads() == before  # the caller's own torch threads are untouched
+    for r in results[1:]:
+        np.testing.assert_array_equal(r, results[0])
+
+
+def test_vectors_come_back_in_input_order_across_batches():
+    embedder = SentenceTransformerEmbedder(EmbedderConfig(dtype="float32", batch_size=2))
+    texts = ["a short one", TEXTS[2], "mid length sentence here", TEXTS[0], "x"]
+    together = embedder.embed(texts)
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    np.testing.assert_allclose(together, alone, atol=2e-5)
+    embedder.close()

@@ -470,11 +470,3 @@ async def test_maintenance_retrains_a_grown_ivf_scope(make_cache: MakeCache) -> 
     hit = await cache.get(replace(k, query="synthetic question 650"), model_version="v", vector=vecs[650])
     assert answer(hit) == "650"
 
-
-async def test_worker_threads_limit_torch_threads_for_themselves_only(make_cache: MakeCache) -> None:
-    import torch
-
-    before = torch.get_num_threads()
-    cache = make_cache(SemanticCacheConfig(embed_threads=1, workers=1))
-    assert await cache._run(torch.get_num_threads) == 1
-    assert torch.get_num_threads() == before  # the caller's (and the router's) threads are untouched
