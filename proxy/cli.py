@@ -251,6 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",
                                          add_help=False)
     router_train.set_defaults(func=lambda a: _delegate("router.training", a.rest), rest=[])
+    train_escalation = router_cmd.add_parser(
+        "train-escalation", add_help=False,
+        help="train cascade mode's escalation artifact from the public GSM8K answers")
+    train_escalation.set_defaults(func=lambda a: _delegate("router.escalation", a.rest), rest=[])
     export = router_cmd.add_parser("export-logs", help="routed requests joined with feedback, as the JSONL that "
                                    "`thrifty router train --logs` reads (needs [router] store_requests = true)")
     config_arg(export)

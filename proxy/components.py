@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -47,6 +48,7 @@ class RouterStage:
     public_model: str
     tier_models: dict[str, str]
     error: str | None = None  # start-up problem, reported on every decision
+    escalator: object | None = None  # router.escalation.Escalator in cascade mode
 
 
 def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterStage | None:
@@ -64,6 +66,14 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
         config = RouterConfig(kind=r.kind, artifact_path=r.artifact_path or None, threshold_mode=r.threshold_mode,
                               target_large_share=r.target_large_share, fixed_threshold=r.fixed_threshold,
                               default_tier=r.default_tier)
+        if r.mode == "cascade":
+            from router.escalation import Escalator
+
+            escalator = Escalator.from_config(config, Path(r.escalation_path) if r.escalation_path else None)
+            # the prompt router is not consulted in cascade mode: a fixed router stands in so that
+            # decisions keep one shape (and a missing learned-router artifact does not matter)
+            return RouterStage(FixedTierRouter("small", "cascade: small tier first", kind="cascade"), r.public_model,
+                               tiers, escalator=escalator)
         return RouterStage(build_router(config, embedder), r.public_model, tiers)
     except (RouterError, ValueError, OSError) as exc:
         log.error("router unavailable, every %r request goes to the %r tier: %s", r.public_model, r.default_tier, exc)
@@ -72,13 +82,13 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
 
 
 class FixedTierRouter:
-    """Stands in for a router that could not be built: always the default tier, saying why."""
+    """Always one tier, saying why: stands in for a router that could not be built (``fallback``),
+    and is the first step of cascade mode (``cascade``: the small tier answers first)."""
 
-    kind = "fallback"
     needs_embedding = False
 
-    def __init__(self, tier: str, reason: str) -> None:
-        self._tier, self._reason = tier, reason
+    def __init__(self, tier: str, reason: str, kind: str = "fallback") -> None:
+        self._tier, self._reason, self.kind = tier, reason, kind
 
     def decide(self, body, embedding=None):
         from router.policy import RouteDecision
@@ -93,5 +103,5 @@ class FixedTierRouter:
 def shared_embedder(settings: Settings) -> Embedder | None:
     """One embedder for the semantic cache and the learned router (loaded lazily on first use)."""
     needs = (settings.cache.enabled and settings.cache.semantic) or (
-        settings.router.enabled and settings.router.kind == "learned")
+        settings.router.enabled and settings.router.kind == "learned" and settings.router.mode == "prompt")
     return SentenceTransformerEmbedder(EmbedderConfig(dtype=settings.cache.embed_dtype)) if needs else None

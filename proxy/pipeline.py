@@ -111,14 +111,29 @@ class Pipeline:
         except ThriftyError as exc:
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
-        entry.upstream = alias.upstream
-        headers["x-thrifty-upstream"] = alias.upstream
         call = _Call(ctx, data, alias, entry, headers)
+        self._use_alias(call, alias)
         hit = await self._lookup(call)
         if hit is not None:
             return self._serve_hit(call, hit)
-        body = {k: v for k, v in data.items() if k not in EXTENSION_FIELDS}
-        body["model"] = alias.model
+        if self._cascades(call):
+            return await self._cascade(call)
+        return await self._forward(call)
+
+    def _use_alias(self, call: _Call, alias: ModelAlias) -> None:
+        call.alias = alias
+        call.entry.upstream = alias.upstream
+        call.headers["x-thrifty-upstream"] = alias.upstream
+
+    def _upstream_body(self, call: _Call) -> dict[str, Any]:
+        body = {k: v for k, v in call.data.items() if k not in EXTENSION_FIELDS}
+        body["model"] = call.alias.model
+        return body
+
+    async def _forward(self, call: _Call) -> Reply | StreamReply:
+        """Send the request to ``call.alias``'s upstream and relay its answer."""
+        ctx, entry, alias, data = call.ctx, call.entry, call.alias, call.data
+        body = self._upstream_body(call)
         try:
             if data.get("stream"):
                 return await self._stream(call, body)
@@ -134,7 +149,71 @@ class Pipeline:
         if status < 400:
             self._after_success(call, payload)
             payload["model"] = data["model"]
-        return Reply(status, payload, headers)
+        return Reply(status, payload, call.headers)
+
+    # --- cascade mode ---------------------------------------------------------------------------
+
+    def _cascades(self, call: _Call) -> bool:
+        """Cascade mode applies to routed single-choice chat requests (``n`` > 1 would need every
+        choice judged; those take the small tier directly)."""
+        return (self._router is not None and self._router.escalator is not None and call.entry.route is not None
+                and call.ctx.endpoint == "chat" and (call.data.get("n") or 1) == 1)
+
+    async def _cascade(self, call: _Call) -> Reply | StreamReply:
+        """Small tier first (non-streaming); keep its answer unless the escalator judges it weak,
+        then answer from the large tier (cache included). Both calls are paid for in the log."""
+        ctx, entry, data = call.ctx, call.entry, call.data
+        body = self._upstream_body(call)
+        body["stream"] = False
+        body.pop("stream_options", None)
+        payload: dict[str, Any] | None = None
+        try:
+            reply = await self._upstream.post(call.alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
+            if reply.status >= 500:
+                failure = f"small tier failed with status {reply.status}: {_error_message(reply.body)}"
+            else:
+                payload, failure = reply.body, None
+        except ThriftyError as exc:
+            failure = f"small tier failed: {exc.message}"
+        if payload is not None and 400 <= reply.status < 500:  # the request itself is wrong: say so
+            self._finish(ctx, entry, reply.status, error=_error_message(payload))
+            return Reply(reply.status, payload, call.headers)
+        if payload is not None:
+            decision = await asyncio.to_thread(self._router.escalator.decide, data, _first_message_text(payload))
+            score, threshold, reason = decision.score, decision.threshold, decision.reason
+            escalate = decision.escalate
+        else:
+            score, threshold, reason, escalate = math.nan, math.nan, failure or "", True
+        headers = call.headers
+        headers["x-thrifty-cascade"] = "escalated" if escalate else "accepted"
+        headers["x-thrifty-cascade-score"] = _header_number(score)
+        headers["x-thrifty-cascade-threshold"] = _header_number(threshold)
+        headers["x-thrifty-route-reason"] = ("cascade: " + reason)[:200].encode("ascii", "replace").decode()
+        entry.route_score = None if math.isnan(score) else score
+        if not escalate:
+            assert payload is not None
+            entry.model_served = payload.get("model")
+            self._fill_usage(entry, payload.get("usage") or {})
+            entry.ttft_ms = _float_or_none((payload.get("timings") or {}).get("ttft_ms"))
+            self._finish(ctx, entry, 200)
+            self._after_success(call, payload)
+            payload["model"] = data["model"]
+            if data.get("stream"):
+                include_usage = bool((data.get("stream_options") or {}).get("include_usage"))
+                return StreamReply(_iterate(response_to_chunks(payload, include_usage)), headers)
+            return Reply(200, payload, headers)
+        if payload is not None:  # the small call is paid for even though its answer is dropped
+            usage = payload.get("usage") or {}
+            entry.extra_cost_usd = self._prices.cost(call.alias.name, usage.get("prompt_tokens"),
+                                                     usage.get("completion_tokens"))
+        entry.route = "large"
+        headers["x-thrifty-route"] = "large"
+        self._use_alias(call, self.resolve(self._router.tier_models["large"]))
+        call.cache_request = None
+        hit = await self._lookup(call)
+        if hit is not None:
+            return self._serve_hit(call, hit)
+        return await self._forward(call)
 
     async def _route(self, data: dict[str, Any], entry: LogEntry, headers: dict[str, str]) -> ModelAlias:
         """Explicit model names map to their alias; the routed name asks the router for a tier."""
@@ -146,9 +225,8 @@ class Pipeline:
         if self._store_routed:
             entry.routing_request = routing_request_of(data)  # JSON-encoded later by the log writer
         headers["x-thrifty-route"] = decision.tier
-        headers["x-thrifty-route-score"] = "nan" if math.isnan(decision.score) else f"{decision.score:.4f}"
-        headers["x-thrifty-route-threshold"] = (
-            "nan" if math.isnan(decision.threshold) else f"{decision.threshold:.4f}")
+        headers["x-thrifty-route-score"] = _header_number(decision.score)
+        headers["x-thrifty-route-threshold"] = _header_number(decision.threshold)
         headers["x-thrifty-route-reason"] = decision.reason[:200].encode("ascii", "replace").decode()
         if decision.failed:
             log.warning("routing fell back to %r: %s", decision.tier, decision.reason)
@@ -295,7 +373,10 @@ class Pipeline:
         if status < 400 and entry.prompt_tokens is not None:
             tokens = (entry.prompt_tokens, entry.completion_tokens, entry.cached_tokens)
             full = self._prices.cost(self._alias_name_for(entry), *tokens)
-            entry.cost_usd = 0.0 if cache_hit else full
+            cost = 0.0 if cache_hit else full
+            if cost is not None and entry.extra_cost_usd is not None:
+                cost += entry.extra_cost_usd  # earlier calls of this request (cascade's small answer)
+            entry.cost_usd = cost
             large = self._router.tier_models["large"] if self._router else None
             baseline = self._prices.cost(large, *tokens) if large and self._prices.known(large) else full
             if baseline is not None and entry.cost_usd is not None:
@@ -328,3 +409,17 @@ def _error_message(payload: dict[str, Any]) -> str:
 
 def _float_or_none(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) else None
+
+
+def _header_number(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.4f}"
+
+
+def _first_message_text(payload: dict[str, Any]) -> str | None:
+    """Text of the first choice of a chat completion, or ``None`` (no choices, tool calls only...)."""
+    choices = payload.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return None
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return content if isinstance(content, str) else None

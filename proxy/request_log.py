@@ -47,6 +47,9 @@ class LogEntry:
     saved_usd: float | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     routing_request: dict[str, Any] | None = None  # not a request_log column: goes to router_request
+    # not a column: what earlier upstream calls of this request cost (cascade mode's dropped small
+    # answer); _finish adds it to cost_usd
+    extra_cost_usd: float | None = None
 
 
 #: Request fields the router's features read (``router.features``); only these are stored.
@@ -136,7 +139,7 @@ class RequestLogWriter:
 
 
 _STOP = object()
-_LOG_COLUMNS = tuple(f.name for f in fields(LogEntry) if f.name != "routing_request")
+_LOG_COLUMNS = tuple(f.name for f in fields(LogEntry) if f.name not in ("routing_request", "extra_cost_usd"))
 
 
 def _split_rows(entries: list[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

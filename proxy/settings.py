@@ -135,10 +135,19 @@ class RouterSettings:
     target_large_share: float = 0.3
     fixed_threshold: float = 0.5
     default_tier: str = "small"
+    # prompt: the router picks the tier from the request alone. cascade: every routed chat request
+    # asks the small tier first and is escalated to the large tier when the escalation model
+    # (router.escalation) judges the small answer weak; the threshold settings above then set the
+    # escalated share (share mode) or the escalation score floor (fixed mode).
+    mode: str = "prompt"
+    escalation_path: str = ""  # cascade mode's escalation artifact; empty: the shipped default
     # Privacy choice, off by default: keep each routed request's messages (plus tools and
     # response_format) in the router_request table so `thrifty router export-logs` can turn them,
     # joined with feedback, into retraining data. This stores prompt text in the database.
     store_requests: bool = False
+
+
+ROUTER_MODES = ("prompt", "cascade")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,4 +348,6 @@ def _with_defaults(settings: Settings) -> Settings:
             raise SettingsError(f"[router] public_model {router.public_model!r} clashes with a configured model")
         if router.default_tier not in ("small", "large"):
             raise SettingsError(f"[router] default_tier must be 'small' or 'large', got {router.default_tier!r}")
+    if router.mode not in ROUTER_MODES:
+        raise SettingsError(f"[router] mode must be one of {', '.join(ROUTER_MODES)}, got {router.mode!r}")
     return settings

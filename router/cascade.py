@@ -10,8 +10,8 @@ two calls. At a large-model share ``s`` the cost is ``small + s * large`` instea
 This module is the library part: :func:`answer_features` (cheap string work on the answer),
 :class:`EscalationModel` (standardised features → logistic regression, plain numpy at inference),
 :func:`fit_escalation`, and :func:`evaluate_gsm8k_cascade` (held-out GSM8K rows, where the public
-data has the weak model's answer to every prompt). It is **not** wired into the proxy yet (see
-``router/README.md``).
+data has the weak model's answer to every prompt). The proxy's cascade mode uses it through
+:mod:`router.escalation` (see ``router/README.md``).
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def format_cascade(primary: CascadeResult, seeds: Sequence[CascadeResult],
         return "n/a" if v.size == 0 else f"{v.mean():.3f} ± {v.std(ddof=1) if v.size > 1 else 0.0:.3f}"
 
     lines = [
-        "### GSM8K cascade: the small model answers, its answer decides escalation (not wired into the proxy)",
+        "### GSM8K cascade: the small model answers, its answer decides escalation ([router] mode = cascade)",
         "",
         "Escalation model: logistic regression (C=0.1, chosen by 5-fold CV inside the training rows) on "
         f"{len(ANSWER_FEATURE_NAMES)} features of the weak model's answer + the request statistics; label "

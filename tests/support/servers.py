@@ -28,6 +28,9 @@ class ScriptedUpstream:
     model_name: str = "upstream-model"
     model_created: int = 1
     content: str = "hello"
+    content_by_model: dict[str, str] = field(default_factory=dict)  # per requested model, else ``content``
+    error_models: set[str] = field(default_factory=set)  # requested models that get a 500
+    stream_when_asked: bool = False  # mode "ok": answer ``"stream": true`` requests with SSE
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -55,19 +58,20 @@ class ScriptedUpstream:
         if self.mode == "hang":
             await self._wait_disconnect(receive)
             return
-        if self.mode == "error500":
+        if self.mode == "error500" or request.get("model") in self.error_models:
             await self._json(send, 500, {"error": {"message": "boom", "type": "server_error"}})
             return
         if self.mode == "notjson":
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
             await send({"type": "http.response.body", "body": b"<html>oops</html>"})
             return
-        if self.mode == "stream":
+        if self.mode == "stream" or (self.stream_when_asked and request.get("stream")):
             await self._stream(send, receive)
             return
+        content = self.content_by_model.get(request.get("model"), self.content)
         await self._json(send, 200, {
             "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": self.model_name,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": self.content}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6,
                       "prompt_tokens_details": {"cached_tokens": 2}},
         })

@@ -1,0 +1,200 @@
+"""The cascade's escalation model as a shipped artifact, and the decision the proxy takes with it.
+
+The proxy's cascade mode asks the small tier first and escalates to the large tier when
+:class:`Escalator` judges the small answer weak (see :mod:`router.cascade` for the features).
+The artifact is plain JSON (feature names, standardisation, logistic weights): no pickle, a few
+KiB, reproducible byte for byte by ``thrifty router train-escalation``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from router.cascade import ANSWER_FEATURE_NAMES, EscalationModel, cascade_features, fit_escalation, load_gsm8k_answers
+from router.config import RouterConfig
+from router.errors import RouterArtifactError, RouterDataError
+from router.features import STAT_NAMES
+from router.policy import ThresholdPolicy, build_policy
+
+ARTIFACT_FORMAT = "thrifty-escalation"
+ARTIFACT_VERSION = 1
+DEFAULT_C = 0.1  # chosen by 5-fold CV inside GSM8K training rows (router/README.md)
+
+
+def feature_names() -> tuple[str, ...]:
+    """Names of the escalation model's inputs: answer features, then request statistics."""
+    return (*ANSWER_FEATURE_NAMES, *(f"stat:{name}" for name in STAT_NAMES))
+
+
+def default_escalation_path() -> Path:
+    """The escalation artifact shipped with the package."""
+    return Path(__file__).parent / "artifacts" / "default_escalation.json"
+
+
+@dataclass(frozen=True, slots=True)
+class EscalationArtifact:
+    """A fitted escalation model and the distribution of its scores on its training rows."""
+
+    model: EscalationModel
+    score_quantiles: np.ndarray  # (101,): the 0, 1, ..., 100th percentiles of training scores
+
+    def reference_threshold(self, target_share: float) -> float:
+        """The score above which ``target_share`` of the training rows lie (a warm-up threshold)."""
+        return float(np.interp(1.0 - target_share, np.linspace(0.0, 1.0, 101), self.score_quantiles))
+
+
+def save_escalation(artifact: EscalationArtifact, path: Path, *, trained_on: str, c: float) -> None:
+    """Write ``artifact`` as JSON (stable key order and float formatting)."""
+    model = artifact.model
+    document = {
+        "format": ARTIFACT_FORMAT,
+        "version": ARTIFACT_VERSION,
+        "trained_on": trained_on,
+        "c": c,
+        "feature_names": list(feature_names()),
+        "mean": [float(v) for v in model.mean],
+        "scale": [float(v) for v in model.scale],
+        "weight": [float(v) for v in model.weight],
+        "bias": float(model.bias),
+        "score_quantiles": [float(v) for v in artifact.score_quantiles],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+def load_escalation(path: Path | None = None) -> EscalationArtifact:
+    """Read an artifact written by :func:`save_escalation` (default: the shipped one).
+
+    Raises:
+        RouterArtifactError: missing, unreadable, malformed, or made for other features.
+    """
+    path = path or default_escalation_path()
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RouterArtifactError(path, f"cannot read escalation artifact: {exc}") from exc
+    if not isinstance(document, dict) or document.get("format") != ARTIFACT_FORMAT:
+        raise RouterArtifactError(path, "not a thrifty escalation artifact")
+    if document.get("version") != ARTIFACT_VERSION:
+        raise RouterArtifactError(path, f"unsupported artifact version {document.get('version')!r}")
+    names = tuple(document.get("feature_names") or ())
+    if names != feature_names():
+        raise RouterArtifactError(path, "made for other features than this version computes; retrain it")
+    try:
+        arrays = [np.asarray(document[k], dtype=np.float64) for k in ("mean", "scale", "weight")]
+        bias = float(document["bias"])
+        quantiles = np.asarray(document["score_quantiles"], dtype=np.float64)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RouterArtifactError(path, f"malformed weights: {exc}") from exc
+    if any(a.shape != (len(names),) or not np.isfinite(a).all() for a in arrays) or not np.isfinite(bias):
+        raise RouterArtifactError(path, f"weights must be {len(names)} finite numbers each")
+    if (arrays[1] <= 0).any():
+        raise RouterArtifactError(path, "scales must be positive")
+    if quantiles.shape != (101,) or not np.isfinite(quantiles).all() or (np.diff(quantiles) < 0).any():
+        raise RouterArtifactError(path, "score_quantiles must be 101 non-decreasing finite numbers")
+    return EscalationArtifact(EscalationModel(arrays[0], arrays[1], arrays[2], bias), quantiles)
+
+
+@dataclass(frozen=True, slots=True)
+class EscalationDecision:
+    """Whether to ask the large tier after reading the small tier's answer, and why."""
+
+    escalate: bool
+    score: float
+    threshold: float
+    reason: str
+
+
+class Escalator:
+    """Scores a small-tier answer and decides on escalation with the router's threshold policy.
+
+    In ``share`` mode the policy keeps the share of escalated requests near
+    ``target_large_share`` (quantile of recent escalation scores); in ``fixed`` mode a request is
+    escalated when its score reaches ``fixed_threshold``.
+    """
+
+    def __init__(self, model: EscalationModel, policy: ThresholdPolicy) -> None:
+        self.model = model
+        self.policy = policy
+
+    @classmethod
+    def from_config(cls, config: RouterConfig, path: Path | None = None) -> Escalator:
+        """The escalator ``config``'s threshold settings describe, with the artifact at ``path``
+        (default: the shipped one). Share mode warms up on the artifact's training scores.
+
+        Raises:
+            RouterArtifactError: see :func:`load_escalation`.
+        """
+        artifact = load_escalation(path)
+        reference = artifact.reference_threshold(config.target_large_share)
+        return cls(artifact.model, build_policy(config, reference_threshold=reference))
+
+    def score(self, body: Mapping[str, Any], answer: str) -> float:
+        """P(the large tier is needed | the small tier's ``answer`` to ``body``)."""
+        return float(self.model.predict(cascade_features(body, answer))[0])
+
+    def decide(self, body: Mapping[str, Any], answer: str | None) -> EscalationDecision:
+        """Escalate or keep the small answer; never raises (a failure or no text escalates)."""
+        if not isinstance(answer, str) or not answer.strip():
+            return EscalationDecision(True, float("nan"), float("nan"), "small tier gave no text answer")
+        try:
+            score = self.score(body, answer)
+            if not np.isfinite(score):
+                raise ValueError(f"non-finite score {score}")
+            escalate, threshold, reason = self.policy.choose(score)
+        except Exception as exc:  # noqa: BLE001 - a broken check must not fail the request
+            return EscalationDecision(True, float("nan"), float("nan"), f"error: {type(exc).__name__}: {exc}")
+        return EscalationDecision(escalate, score, threshold, reason)
+
+
+def train_escalation(data_dir: Path, c: float = DEFAULT_C) -> tuple[EscalationArtifact, str]:
+    """Fit the escalation model on every GSM8K row of the public data (label: strong right and
+    weak wrong; features of the weak model's answer). Returns the model and a provenance line."""
+    from router.data import load_gsm8k
+
+    examples = load_gsm8k(data_dir)
+    answers = load_gsm8k_answers(data_dir, examples)
+    x = np.vstack([cascade_features(ex.body, answer) for ex, answer in zip(examples, answers, strict=True)])
+    labels = np.array([ex.label for ex in examples], dtype=np.float64)
+    model = fit_escalation(x, labels, c)
+    quantiles = np.quantile(model.predict(x), np.linspace(0.0, 1.0, 101))
+    return EscalationArtifact(model, quantiles), f"gsm8k weak-model answers, {len(examples)} rows, {int(labels.sum())} need the large model"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``thrifty router train-escalation``: write the cascade's escalation artifact."""
+    parser = argparse.ArgumentParser(prog="thrifty router train-escalation", description=main.__doc__)
+    parser.add_argument("--data-dir", type=Path, default=None, help="benchmark data (default: ../shared/data)")
+    parser.add_argument("--out", type=Path, default=default_escalation_path())
+    parser.add_argument("--c", type=float, default=DEFAULT_C, help="inverse L2 strength of the logistic regression")
+    parser.add_argument("--expect", type=Path, default=None,
+                        help="exit 1 unless the written artifact is byte-identical to this file")
+    args = parser.parse_args(argv)
+    data_dir = args.data_dir or Path("../shared/data")
+    if not (data_dir / "router" / "gsm8k").is_dir():
+        print(f"error: no router/gsm8k data under {data_dir}; pass --data-dir", file=sys.stderr)
+        return 2
+    try:
+        print(f"fitting the escalation model on {data_dir}/router/gsm8k ...", file=sys.stderr)
+        artifact, provenance = train_escalation(data_dir, args.c)
+    except RouterDataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    save_escalation(artifact, args.out, trained_on=provenance, c=args.c)
+    print(f"wrote {args.out} ({provenance})", file=sys.stderr)
+    if args.expect is not None and args.expect.read_bytes() != args.out.read_bytes():
+        print(f"error: {args.out} differs from {args.expect}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,149 @@
+"""Cascade mode through the proxy: the small tier answers first and a weak answer is escalated to the
+large tier (openai SDK client, real app over HTTP, shipped escalation artifact, scripted upstream)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import replace
+
+import httpx
+import openai
+import pytest
+
+from proxy.app import create_app
+from proxy.pricing import ModelPrice
+from proxy.settings import CacheSettings, ModelAlias, RouterSettings, SettingsError, load_settings
+from router.config import RouterConfig
+from router.escalation import Escalator
+from tests.support.servers import ScriptedUpstream, serve_in_thread
+
+QUESTION = ("Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. "
+            "How many clips did Natalia sell altogether in April and May?")
+GOOD = ("Natalia sold 48/2 = <<48/2=24>>24 clips in May.\n"
+        "Natalia sold 48+24 = <<48+24=72>>72 clips altogether in April and May.\n#### 72")
+WEAK = "I think it is about 5 + 3 = 9, but I'm not sure, however maybe it's more. Actually wait, assuming 48 - 2 = 44."
+BEST = "48 + 24 = 72. The answer is 72."
+
+
+def _midpoint_threshold() -> float:
+    """A fixed threshold between the shipped model's scores of the good and the weak answer."""
+    escalator = Escalator.from_config(RouterConfig(kind="heuristic"))
+    body = {"messages": [{"role": "user", "content": QUESTION}]}
+    good, weak = escalator.score(body, GOOD), escalator.score(body, WEAK)
+    assert good < weak  # the artifact must tell these apart for the test to mean anything
+    return (good + weak) / 2
+
+
+def _settings(make_settings, up, **router):
+    settings = make_settings(up, cache=CacheSettings(enabled=False), router=RouterSettings(
+        enabled=True, small_model="small-m", large_model="large-m", mode="cascade", **router))
+    return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
+                                     ModelAlias("large-m", "fake", "huge-upstream")),
+                   prices=(ModelPrice("small-m", 0.1, 0.2), ModelPrice("large-m", 10.0, 30.0)))
+
+
+def _log_rows(tmp_path, n, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    rows = []
+    while time.monotonic() < deadline and len(rows) < n:
+        try:
+            with sqlite3.connect(tmp_path / "proxy.db") as db:
+                rows = db.execute("select route, route_score, cost_usd, saved_usd, status_code, stream "
+                                  "from request_log order by created_at").fetchall()
+        except sqlite3.OperationalError:
+            pass
+        time.sleep(0.05)
+    return rows
+
+
+def _ask(client, stream=False):
+    return client.chat.completions.with_raw_response.create(
+        model="thrifty-auto", messages=[{"role": "user", "content": QUESTION}], stream=stream,
+        **({"stream_options": {"include_usage": True}} if stream else {}))
+
+
+def _upstream_calls(script):
+    return [(r["model"], bool(r.get("stream"))) for r in script.requests if r["_path"].endswith("/completions")]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_good_small_answer_is_kept_and_a_weak_one_escalated(make_settings, tmp_path, stream):
+    threshold = _midpoint_threshold()
+    small_cost = (5 * 0.1 + 1 * 0.2) / 1e6  # scripted usage: 5 prompt tokens, 1 completion token
+    large_cost = (5 * 10.0 + 1 * 30.0) / 1e6
+    outcomes = {}
+    for small_answer in (GOOD, WEAK):
+        script = ScriptedUpstream(content_by_model={"tiny-upstream": small_answer, "huge-upstream": BEST},
+                                  stream_when_asked=True)
+        script.gate.set()
+        with serve_in_thread(script) as up:
+            settings = _settings(make_settings, up, threshold_mode="fixed", fixed_threshold=threshold)
+            with serve_in_thread(create_app(settings)) as proxy:
+                client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="k", max_retries=0, timeout=30)
+                raw = _ask(client, stream)
+                if stream:
+                    chunks = list(raw.parse())
+                    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+                    assert chunks[-1].usage is not None
+                else:
+                    text = raw.parse().choices[0].message.content
+        outcomes[small_answer] = (raw.headers, text, _upstream_calls(script))
+
+    headers, text, calls = outcomes[GOOD]
+    assert headers["x-thrifty-cascade"] == "accepted" and headers["x-thrifty-route"] == "small"
+    assert float(headers["x-thrifty-cascade-score"]) < threshold
+    assert headers["x-thrifty-route-reason"].startswith("cascade: score")
+    assert text == GOOD
+    assert calls == [("tiny-upstream", False)]  # the small call is never streamed: it is judged first
+
+    headers, text, calls = outcomes[WEAK]
+    assert headers["x-thrifty-cascade"] == "escalated" and headers["x-thrifty-route"] == "large"
+    assert float(headers["x-thrifty-cascade-score"]) >= threshold
+    assert float(headers["x-thrifty-cascade-threshold"]) == pytest.approx(threshold, abs=1e-4)
+    assert calls == [("tiny-upstream", False), ("huge-upstream", stream)]
+    assert text == ("tok0 tok1 tok2 " if stream else BEST)
+
+    rows = _log_rows(tmp_path, 2)
+    (route_a, score_a, cost_a, saved_a, status_a, _), (route_b, score_b, cost_b, saved_b, status_b, _) = rows
+    assert (route_a, status_a, route_b, status_b) == ("small", 200, "large", 200)
+    assert score_a < threshold <= score_b
+    assert cost_a == pytest.approx(small_cost) and saved_a == pytest.approx(large_cost - small_cost)
+    if not stream:  # both calls are paid for; the saving against sending it to the large model is negative
+        assert cost_b == pytest.approx(large_cost + small_cost) and saved_b == pytest.approx(-small_cost)
+
+
+def test_a_failing_small_tier_escalates_and_explicit_models_skip_the_cascade(make_settings, tmp_path):
+    script = ScriptedUpstream(content_by_model={"huge-upstream": BEST}, error_models={"tiny-upstream"})
+    with serve_in_thread(script) as up, serve_in_thread(create_app(_settings(make_settings, up))) as proxy:
+        routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                            json={"model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
+        explicit = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                              json={"model": "large-m", "messages": [{"role": "user", "content": QUESTION}]})
+    assert routed.status_code == 200 and routed.json()["choices"][0]["message"]["content"] == BEST
+    assert routed.headers["x-thrifty-cascade"] == "escalated"
+    assert "small tier failed with status 500" in routed.headers["x-thrifty-route-reason"]
+    assert "x-thrifty-cascade" not in explicit.headers
+    assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False), ("huge-upstream", False)]
+
+
+def test_a_corrupt_escalation_artifact_is_reported_and_the_default_tier_serves(make_settings, tmp_path, caplog):
+    bad = tmp_path / "escalation.json"
+    bad.write_text('{"format": "thrifty-escalation", "version": 1, "feature_names": ["nope"]}')
+    script = ScriptedUpstream()
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, escalation_path=str(bad), default_tier="large")
+        with caplog.at_level("ERROR"):
+            app = create_app(settings)
+        assert any("router unavailable" in r.message and "other features" in r.message for r in caplog.records)
+        with serve_in_thread(app) as proxy:
+            response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                                  json={"model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
+    assert response.status_code == 200 and response.headers["x-thrifty-route"] == "large"
+    assert "x-thrifty-cascade" not in response.headers
+    assert _upstream_calls(script) == [("huge-upstream", False)]
+
+
+def test_an_unknown_router_mode_is_a_settings_error(tmp_path):
+    with pytest.raises(SettingsError, match=r"\[router\] mode must be one of prompt, cascade"):
+        load_settings(None, environ={"THRIFTY_ROUTER__MODE": "guess", "THRIFTY_DATA_DIR": str(tmp_path)})
