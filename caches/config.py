@@ -82,7 +82,7 @@ class SemanticCacheConfig:
     differ only near the end would embed alike); ``embedder_id``: stored with each vector, rows
     with another id are ignored at start-up; ``workers``: threads for FAISS, database checks and
     waiting on the embedder (which runs the model on its own single thread);
-    ``embedding_memo_size``: embeddings of recent query texts kept; ``features_memo_size``:
+    ``features_memo_size``:
     verification features of recent texts kept (cached questions recur as candidates).
     """
 
@@ -101,7 +101,6 @@ class SemanticCacheConfig:
     evict_fraction: float = 0.05
     embedder_id: str = "all-MiniLM-L6-v2"
     workers: int = 2
-    embedding_memo_size: int = 1024
     features_memo_size: int = 4096
     index: IndexConfig = field(default_factory=IndexConfig)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -45,12 +46,17 @@ class EmbedderConfig:
     dtype: str = "auto"
     # torch intra-op threads of the embedding thread (None: torch's default, all cores)
     threads: int | None = None
+    # vectors of recent single-text calls kept (the router and the semantic cache often embed the
+    # same last user message of one request; repeated questions recur); 0 disables
+    memo_size: int = 1024
 
     def __post_init__(self) -> None:
         if self.dtype not in EMBEDDING_DTYPES:
             raise ValueError(f"embedder dtype must be one of {', '.join(EMBEDDING_DTYPES)}, got {self.dtype!r}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"embedder threads must be at least 1, got {self.threads}")
+        if self.memo_size < 0:
+            raise ValueError(f"embedder memo_size must be >= 0, got {self.memo_size}")
 
 
 EMBEDDING_DTYPES = ("auto", "float32", "bfloat16", "float16")
@@ -123,6 +129,7 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._thread_id: int | None = None
+        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()  # text -> read-only (dim,) float32
 
     @property
     def config(self) -> EmbedderConfig:
@@ -168,7 +175,23 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return self._on_embedding_thread(self._embed, list(texts))
+        if len(texts) != 1 or self._config.memo_size == 0:
+            # batches are never memoised: a batch's vectors then depend only on the batch (training
+            # reproduces its artifact byte for byte)
+            return self._on_embedding_thread(self._embed, list(texts))
+        text = texts[0]
+        with self._lock:
+            vector = self._memo.get(text)
+            if vector is not None:
+                self._memo.move_to_end(text)
+        if vector is None:
+            vector = self._on_embedding_thread(self._embed, [text])[0]
+            vector.flags.writeable = False
+            with self._lock:
+                self._memo[text] = vector
+                while len(self._memo) > self._config.memo_size:
+                    self._memo.popitem(last=False)
+        return vector[None, :].copy()
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         import torch

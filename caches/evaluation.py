@@ -626,7 +626,9 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
     sem = config.semantic
     if embedder is None:
         embedder = SentenceTransformerEmbedder(
-            EmbedderConfig(model_path=args.embedder_path, dtype=args.embed_dtype, threads=args.embed_threads)
+            # memo off: every timed lookup "with embedding" really embeds its text
+            EmbedderConfig(model_path=args.embedder_path, dtype=args.embed_dtype, threads=args.embed_threads,
+                           memo_size=0)
         )
 
     raw = json.loads((data_dir / "semantic-cache" / "gptcache_mock_data.json").read_text("utf-8"))
@@ -638,7 +640,7 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
         f"\nEmbedder: {sem.embedder_id} (dim {embedder.dim}); index: per-scope FAISS, flat below "
         f"{sem.index.ivf_min_size:,} vectors, IVF (nprobe {sem.index.nprobe}) above; top_k {sem.top_k}; "
         f"default threshold {sem.threshold:.2f}, ambiguity margin {sem.ambiguity_margin:.2f}; embedding threads "
-        f"(on the embedder's own thread): {args.embed_threads or 'torch default'}; embedder dtype {args.embed_dtype} "
+        f"(on the embedder's own thread): {args.embed_threads or 'torch default'}, embedding memo off; embedder dtype {args.embed_dtype} "
         f"({str(resolve_embedding_dtype(args.embed_dtype, 'cpu')).removeprefix('torch.')} on this CPU).\n"
     )
     origin_vecs = _embed(embedder, origins, "embedding origins")

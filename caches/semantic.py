@@ -21,7 +21,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -229,7 +228,6 @@ class SemanticCache:
         self._start_lock = asyncio.Lock()
         self._touches = TouchBuffer()
         self._size = SizeTracker()
-        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
         # verification features of recently seen texts (cached questions recur as candidates)
         self._features = lru_cache(maxsize=max(0, self._config.features_memo_size))(extract_features)
         self._last_sync = float("-inf")
@@ -266,16 +264,8 @@ class SemanticCache:
         return vectors
 
     async def _vector_for(self, text: str) -> np.ndarray:
-        memo = self._memo
-        vec = memo.get(text)
-        if vec is not None:
-            memo.move_to_end(text)
-            return vec
-        vec = (await self.embed([text]))[0]
-        memo[text] = vec
-        while len(memo) > self._config.embedding_memo_size:
-            memo.popitem(last=False)
-        return vec
+        # recent texts come from the embedder's own memo (shared with the router)
+        return (await self.embed([text]))[0]
 
     def _check_vector(self, vector: np.ndarray) -> np.ndarray:
         """A caller-supplied embedding as a unit float32 vector of the index dimension."""

@@ -81,3 +81,30 @@ def test_vectors_come_back_in_input_order_across_batches():
     alone = np.stack([embedder.embed([t])[0] for t in texts])
     np.testing.assert_allclose(together, alone, atol=2e-5)
     embedder.close()
+
+
+def test_single_texts_are_memoised_and_batches_are_not():
+    embedder = SentenceTransformerEmbedder(EmbedderConfig(memo_size=2))
+    calls: list[list[str]] = []
+    original = embedder._embed
+
+    def counting(texts):
+        calls.append(list(texts))
+        return original(texts)
+
+    embedder._embed = counting
+    first = embedder.embed([TEXTS[0]])
+    again = embedder.embed([TEXTS[0]])
+    np.testing.assert_array_equal(first, again)
+    again[0, 0] = 42.0  # callers get copies: the memo cannot be corrupted through them
+    np.testing.assert_array_equal(embedder.embed([TEXTS[0]]), first)
+    assert calls == [[TEXTS[0]]]
+    embedder.embed([TEXTS[1]])
+    embedder.embed([TEXTS[2]])  # memo of 2: TEXTS[0] (least recently used) is evicted
+    embedder.embed([TEXTS[0]])
+    embedder.embed(TEXTS[:2])
+    embedder.embed(TEXTS[:2])
+    assert calls == [[TEXTS[0]], [TEXTS[1]], [TEXTS[2]], [TEXTS[0]], TEXTS[:2], TEXTS[:2]]
+    embedder.close()
+    with pytest.raises(ValueError, match="memo_size"):
+        EmbedderConfig(memo_size=-1)
