@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from caches.config import CacheConfig
+from caches.config import CacheConfig, PolicyConfig
 from caches.db import as_sessionmaker
 from caches.embedder import Embedder
 from caches.exact import ExactCache
@@ -75,6 +75,18 @@ class ResponseCache:
             if embedder is not None and self._config.semantic.enabled
             else None
         )
+        # the policy each tenant with overrides gets, built once instead of per request
+        base = self._config.policy
+        self._tenant_policies: dict[str, PolicyConfig] = {
+            tenant: replace(
+                base,
+                semantic=base.semantic if t.semantic is None else t.semantic,
+                semantic_requires_determinism=base.semantic_requires_determinism
+                if t.semantic_requires_determinism is None
+                else t.semantic_requires_determinism,
+            )
+            for tenant, t in self._config.tenants.items()
+        }
 
     @property
     def config(self) -> CacheConfig:
@@ -110,15 +122,7 @@ class ResponseCache:
             keys = RequestKeys(exact="", scope="", query=None, tenant=tenant, model=model)
             off = CacheDecision(lookup=False, store=False, semantic=False, reason="caching off for this key")
             return CacheRequest(keys=keys, decision=off)
-        policy = self._config.policy
-        if tenant_policy is not None:
-            policy = replace(
-                policy,
-                semantic=policy.semantic if tenant_policy.semantic is None else tenant_policy.semantic,
-                semantic_requires_determinism=policy.semantic_requires_determinism
-                if tenant_policy.semantic_requires_determinism is None
-                else tenant_policy.semantic_requires_determinism,
-            )
+        policy = self._tenant_policies.get(tenant, self._config.policy)
         try:
             keys = request_keys(body, model=model, tenant=tenant)
             decision = decide(body, cache_control=cache_control, config=policy)
