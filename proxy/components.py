@@ -21,7 +21,7 @@ def cache_config(settings: Settings) -> CacheConfig:
     base = CacheConfig()
     c = settings.cache
     exact = replace(base.exact, enabled=c.enabled, ttl_s=c.ttl_s, max_entries=c.max_entries, max_bytes=c.max_bytes,
-                    max_entry_bytes=c.max_entry_bytes)
+                    max_entry_bytes=c.max_entry_bytes, memo_ttl_s=c.memo_ttl_s)
     semantic = replace(base.semantic, enabled=c.enabled and c.semantic, ttl_s=c.ttl_s, max_entries=c.max_entries,
                        max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold)
     tenants = {

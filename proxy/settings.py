@@ -118,6 +118,9 @@ class CacheSettings:
     similarity_threshold: float = 0.90
     maintenance_interval_s: float = 60.0
     embed_dtype: str = "auto"  # embedder dtype: auto (bf16 on CPUs with native bf16) | float32 | bfloat16 | float16
+    # how long a replica trusts its in-process memo of exact hits before re-reading the database:
+    # the bound on staleness about other replicas' changes (0 turns the memo off)
+    memo_ttl_s: float = 2.0
     keys: tuple[CacheKeySettings, ...] = ()  # [cache.keys.<name>] tables
 
 
@@ -252,6 +255,8 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     cache_keys = _cache_keys(raw.get("cache", {}))
     sections = {name: _section(cls, raw.get(name, {}), name) for name, cls in _SECTIONS.items()}
     sections["cache"] = replace(sections["cache"], keys=cache_keys)
+    if not 0 <= sections["cache"].memo_ttl_s <= 3600:
+        raise SettingsError(f"[cache] memo_ttl_s must be between 0 and 3600 seconds, got {sections['cache'].memo_ttl_s!r}")
     if sections["cache"].embed_dtype not in EMBEDDING_DTYPES:
         raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
                             f"got {sections['cache'].embed_dtype!r}")

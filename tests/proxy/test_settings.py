@@ -51,6 +51,7 @@ model = "gpt-4o-2024-08-06"
     ("", {"THRIFTY_PROXY__PORT": "eighty"}, "cannot use 'eighty'"),
     ('[models.x]\nupstream = "nowhere"\nmodel = "m"\n', {}, "unknown upstream 'nowhere'"),
     ("", {"THRIFTY_CACHE__EMBED_DTYPE": "int4"}, "embed_dtype must be one of"),
+    ("[cache]\nmemo_ttl_s = -1\n", {}, "memo_ttl_s must be between 0 and 3600"),
 ])
 def test_bad_configuration_is_reported(tmp_path, text, env, message):
     config = tmp_path / "bad.toml"
@@ -70,3 +71,12 @@ def test_sample_config_in_the_repo_loads():
     sample = Path(__file__).resolve().parents[2] / "thrifty.example.toml"
     settings = load_settings(sample, {})
     assert settings.proxy.port == 8000
+
+
+def test_cache_memo_ttl_reaches_the_exact_cache(tmp_path):
+    from proxy.components import cache_config
+
+    settings = load_settings(None, {"THRIFTY_CACHE__MEMO_TTL_S": "0", "THRIFTY_DATA_DIR": str(tmp_path)})
+    assert settings.cache.memo_ttl_s == 0
+    assert cache_config(settings).exact.memo_ttl_s == 0
+    assert cache_config(load_settings(None, {"THRIFTY_DATA_DIR": str(tmp_path)})).exact.memo_ttl_s == 2.0
