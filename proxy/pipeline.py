@@ -369,6 +369,8 @@ class Pipeline:
         """
         entry.status_code = status
         entry.error = error
+        if status >= 400:
+            entry.routing_request = None  # retraining exports only answered requests: keep no prompt text
         entry.latency_ms = (time.perf_counter() - ctx.started) * 1000
         if status < 400 and entry.prompt_tokens is not None:
             tokens = (entry.prompt_tokens, entry.completion_tokens, entry.cached_tokens)

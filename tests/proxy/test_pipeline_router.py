@@ -135,3 +135,21 @@ def test_json_output_is_checked_automatically(make_settings, tmp_path):
                     rows = db.execute("select request_id, score, source from feedback").fetchall()
                 time.sleep(0.05)
     assert rows == [(response.headers["x-request-id"], 0.0, "json_check")]
+
+
+def test_a_failed_routed_request_keeps_no_prompt_text(make_settings, tmp_path):
+    script = ScriptedUpstream(error_models={"tiny-upstream"})
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, tmp_path, kind="heuristic", threshold_mode="fixed",
+                             fixed_threshold=0.5, store_requests=True)
+        with serve_in_thread(create_app(settings)) as proxy:
+            answered = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                                  json={"model": "thrifty-auto", "messages": [{"role": "user", "content": HARD}]})
+            failed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                                json={"model": "thrifty-auto", "messages": [{"role": "user", "content": EASY}]})
+    assert (answered.headers["x-thrifty-route"], answered.status_code) == ("large", 200)
+    assert (failed.headers.get("x-thrifty-route"), failed.status_code) in (("small", 502), (None, 502))
+    assert len(_log_rows(tmp_path, 2)) == 2
+    with sqlite3.connect(tmp_path / "proxy.db") as db:
+        stored = [row[0] for row in db.execute("select request_id from router_request")]
+    assert stored == [answered.headers["x-request-id"]]
