@@ -18,7 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from router.cascade import ANSWER_FEATURE_NAMES, EscalationModel, cascade_features, fit_escalation, load_gsm8k_answers
+from router.cascade import (
+    ANSWER_FEATURE_NAMES,
+    EscalationModel,
+    cascade_features,
+    fit_escalation,
+    load_gsm8k_answers,
+)
 from router.config import RouterConfig
 from router.errors import RouterArtifactError, RouterDataError
 from router.features import STAT_NAMES

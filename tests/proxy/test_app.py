@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 
@@ -11,26 +10,15 @@ import pytest
 
 from proxy.app import create_app
 from proxy.supervisor import free_port
+from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}
 
 
-def _rows(tmp_path, wait_for: int = 1, timeout: float = 5.0) -> list[tuple]:
-    deadline = time.monotonic() + timeout
-    rows: list[tuple] = []
-    while time.monotonic() < deadline:
-        try:
-            with sqlite3.connect(tmp_path / "proxy.db") as db:
-                rows = db.execute(
-                    "select id, key_id, model_requested, model_served, upstream, status_code, prompt_tokens, "
-                    "completion_tokens, cached_tokens, latency_ms, stream, error from request_log").fetchall()
-        except sqlite3.OperationalError:
-            rows = []
-        if len(rows) >= wait_for:
-            return rows
-        time.sleep(0.05)
-    return rows
+def _rows(tmp_path, wait_for: int = 1) -> list[tuple]:
+    return wait_for_log_rows(tmp_path / "proxy.db", "id, key_id, model_requested, model_served, upstream, status_code, "
+                             "prompt_tokens, completion_tokens, cached_tokens, latency_ms, stream, error", wait_for)
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@ large tier (openai SDK client, real app over HTTP, shipped escalation artifact, 
 
 from __future__ import annotations
 
-import sqlite3
-import time
 from dataclasses import replace
 
 import httpx
@@ -16,6 +14,7 @@ from proxy.pricing import ModelPrice
 from proxy.settings import CacheSettings, ModelAlias, RouterSettings, SettingsError, load_settings
 from router.config import RouterConfig
 from router.escalation import Escalator
+from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 QUESTION = ("Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. "
@@ -43,18 +42,8 @@ def _settings(make_settings, up, **router):
                    prices=(ModelPrice("small-m", 0.1, 0.2), ModelPrice("large-m", 10.0, 30.0)))
 
 
-def _log_rows(tmp_path, n, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    rows = []
-    while time.monotonic() < deadline and len(rows) < n:
-        try:
-            with sqlite3.connect(tmp_path / "proxy.db") as db:
-                rows = db.execute("select route, route_score, cost_usd, saved_usd, status_code, stream "
-                                  "from request_log order by created_at").fetchall()
-        except sqlite3.OperationalError:
-            pass
-        time.sleep(0.05)
-    return rows
+def _log_rows(tmp_path, n):
+    return wait_for_log_rows(tmp_path / "proxy.db", "route, route_score, cost_usd, saved_usd, status_code, stream", n)
 
 
 def _ask(client, stream=False):

@@ -12,6 +12,7 @@ import pytest
 from proxy.app import create_app
 from proxy.pricing import ModelPrice
 from proxy.settings import ModelAlias, RouterSettings
+from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 EASY = "hi"
@@ -27,18 +28,9 @@ def _settings(make_settings, up, tmp_path, **router):
                    prices=(ModelPrice("small-m", 0.1, 0.2), ModelPrice("large-m", 10.0, 30.0)))
 
 
-def _log_rows(tmp_path, n, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    rows = []
-    while time.monotonic() < deadline and len(rows) < n:
-        try:
-            with sqlite3.connect(tmp_path / "proxy.db") as db:
-                rows = db.execute("select model_requested, route, route_score, cost_usd, saved_usd, status_code "
-                                  "from request_log order by created_at").fetchall()
-        except sqlite3.OperationalError:
-            pass
-        time.sleep(0.05)
-    return rows
+def _log_rows(tmp_path, n):
+    return wait_for_log_rows(tmp_path / "proxy.db",
+                             "model_requested, route, route_score, cost_usd, saved_usd, status_code", n)
 
 
 @pytest.mark.parametrize("kind", ["heuristic", "learned"])
