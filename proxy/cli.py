@@ -243,6 +243,10 @@ def build_parser() -> argparse.ArgumentParser:
     eval_router = evaluate.add_parser("router", help="router: APGR / CPT on held-out MMLU domains and GSM8K",
                                       add_help=False)
     eval_router.set_defaults(func=lambda a: _delegate("router.evaluation", a.rest), rest=[])
+    eval_cascade = evaluate.add_parser(
+        "cascade", add_help=False,
+        help="cascade mode's escalation model on a live small model's GSM8K answers (default: the bundled one)")
+    eval_cascade.set_defaults(func=lambda a: _delegate("proxy.cascade_eval", a.rest), rest=[])
     eval_kv = evaluate.add_parser("kv-cache", help="KV-cache dtypes (bf16/fp16/int8) vs fp32 on SmolLM2: greedy "
                                   "agreement and paged perplexity", add_help=False)
     eval_kv.set_defaults(func=lambda a: _delegate("backend.kv_eval", a.rest), rest=[])
