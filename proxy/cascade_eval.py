@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import re
 import sys
 from collections.abc import Sequence
@@ -129,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=256)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--escalation", type=Path, default=None, help="escalation artifact (default: shipped)")
+    parser.add_argument("--answers-out", type=Path, default=None,
+                        help="also write each question, answer, grade and score as JSON lines to this file")
     args = parser.parse_args(argv)
     data_dir = args.data_dir or Path("../shared/data")
     if args.limit < 1 or args.max_tokens < 1 or args.concurrency < 1:
@@ -161,6 +164,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         body = prompt_body(question + FORMAT_HINT)  # what the proxy's escalator would see
         score = float(artifact.model.predict(cascade_features(body, answer))[0])
         graded.append(GradedAnswer(question, answer, correct, score))
+    if args.answers_out is not None:
+        with args.answers_out.open("w", encoding="utf-8") as handle:
+            for g in graded:
+                handle.write(json.dumps({"question": g.question, "answer": g.answer, "correct": g.correct,
+                                         "score": g.score}) + "\n")
     thresholds = {"fixed 0.5": 0.5, "share-mode warm-up for 30 % escalated": artifact.reference_threshold(0.3)}
     print("## Cascade escalation on a live small model's answers\n")
     print(f"Command: `thrifty eval cascade {' '.join(argv if argv is not None else sys.argv[1:])}`\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import numpy as np
 
@@ -42,13 +43,17 @@ def test_questions_with_a_correct_strong_answer_are_graded_against_it(tmp_path, 
     assert [ref for _, ref in questions] == [5.0, 6.0, 7.0, 8.0, 9.0]
     script = ScriptedUpstream(content="0 + 5 = 5\n#### 5")  # right for the first question only
     with serve_in_thread(script) as up:
-        assert main(["--data-dir", str(data), "--base-url", up, "--model", "small", "--limit", "5"]) == 0
+        assert main(["--data-dir", str(data), "--base-url", up, "--model", "small", "--limit", "5",
+                     "--answers-out", str(tmp_path / "answers.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "5 GSM8K questions" in out and "1 right (20.0%), 4 wrong" in out
     assert "| fixed 0.5 (0.500) |" in out
     asked = [r for r in script.requests if r["_path"].endswith("/chat/completions")]
     assert len(asked) == 5 and all(r["temperature"] == 0 and r["model"] == "small" for r in asked)
     assert asked[0]["messages"][0]["content"].endswith("as '#### <number>'.")
+    lines = [json.loads(line) for line in (tmp_path / "answers.jsonl").read_text().splitlines()]
+    assert [x["correct"] for x in lines] == [True, False, False, False, False]
+    assert all(0.0 <= x["score"] <= 1.0 and x["answer"] == "0 + 5 = 5\n#### 5" for x in lines)
 
 
 def test_bad_arguments_are_refused(tmp_path, capsys):
