@@ -44,7 +44,8 @@ class GradedAnswer:
     question: str
     answer: str
     correct: bool
-    score: float  # escalation probability
+    score: float  # escalation probability of the model; 1.0 for a cut-off answer (always escalated)
+    cut_off: bool = False  # finish_reason "length"
 
 
 def load_questions(data_dir: Path, limit: int) -> list[tuple[str, float]]:
@@ -67,16 +68,18 @@ def load_questions(data_dir: Path, limit: int) -> list[tuple[str, float]]:
     return usable[::step][:limit]
 
 
-def ask_all(base_url: str, model: str, questions: Sequence[str], max_tokens: int, concurrency: int) -> list[str]:
-    """The small model's answers (temperature 0), in order, with a progress bar."""
+def ask_all(base_url: str, model: str, questions: Sequence[str], max_tokens: int,
+            concurrency: int) -> list[tuple[str, str | None]]:
+    """The small model's answers and finish reasons (temperature 0), in order, with a progress bar."""
     from tqdm import tqdm
 
-    def ask(client: httpx.Client, question: str) -> str:
+    def ask(client: httpx.Client, question: str) -> tuple[str, str | None]:
         reply = client.post(f"{base_url}/v1/chat/completions", json={
             "model": model, "temperature": 0, "max_tokens": max_tokens,
             "messages": [{"role": "user", "content": question + FORMAT_HINT}]})
         reply.raise_for_status()
-        return reply.json()["choices"][0]["message"]["content"] or ""
+        choice = reply.json()["choices"][0]
+        return choice["message"]["content"] or "", choice.get("finish_reason")
 
     with httpx.Client(timeout=600) as client, ThreadPoolExecutor(concurrency) as pool:
         futures = [pool.submit(ask, client, q) for q in questions]
@@ -99,7 +102,8 @@ def report(graded: Sequence[GradedAnswer], thresholds: dict[str, float], model: 
     n = len(graded)
     lines = [
         f"{n} GSM8K questions (strong-model answer correct), small model `{model}`: "
-        f"{int((~wrong).sum())} right ({(~wrong).mean():.1%}), {int(wrong.sum())} wrong. "
+        f"{int((~wrong).sum())} right ({(~wrong).mean():.1%}), {int(wrong.sum())} wrong; "
+        f"{sum(g.cut_off for g in graded)} cut off at max_tokens (always escalated, counted as score 1). "
         f"AUROC of the escalation score for 'wrong': {auroc(scores, wrong):.3f}. "
         f"Mean score: right {scores[~wrong].mean() if (~wrong).any() else float('nan'):.3f}, "
         f"wrong {scores[wrong].mean() if wrong.any() else float('nan'):.3f}.",
@@ -158,17 +162,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if backend is not None:
             backend.stop()
     graded = []
-    for (question, reference), answer in zip(questions, answers, strict=True):
+    for (question, reference), (answer, finish_reason) in zip(questions, answers, strict=True):
         got = final_number(answer)
         correct = got is not None and abs(got - reference) < 1e-6 * max(1.0, abs(reference))
         body = prompt_body(question + FORMAT_HINT)  # what the proxy's escalator would see
-        score = float(artifact.model.predict(cascade_features(body, answer))[0])
-        graded.append(GradedAnswer(question, answer, correct, score))
+        cut_off = finish_reason == "length"  # the proxy escalates these without scoring
+        score = 1.0 if cut_off else float(artifact.model.predict(cascade_features(body, answer))[0])
+        graded.append(GradedAnswer(question, answer, correct, score, cut_off))
     if args.answers_out is not None:
         with args.answers_out.open("w", encoding="utf-8") as handle:
             for g in graded:
                 handle.write(json.dumps({"question": g.question, "answer": g.answer, "correct": g.correct,
-                                         "score": g.score}) + "\n")
+                                         "score": g.score, "cut_off": g.cut_off}) + "\n")
     thresholds = {"fixed 0.5": 0.5, "share-mode warm-up for 30 % escalated": artifact.reference_threshold(0.3)}
     print("## Cascade escalation on a live small model's answers\n")
     print(f"Command: `thrifty eval cascade {' '.join(argv if argv is not None else sys.argv[1:])}`\n")

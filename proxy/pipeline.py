@@ -179,7 +179,8 @@ class Pipeline:
             self._finish(ctx, entry, reply.status, error=_error_message(payload))
             return Reply(reply.status, payload, call.headers)
         if payload is not None:
-            decision = await asyncio.to_thread(self._router.escalator.decide, data, _first_message_text(payload))
+            text, finish_reason = _first_choice(payload)
+            decision = await asyncio.to_thread(self._router.escalator.decide, data, text, finish_reason)
             score, threshold, reason = decision.score, decision.threshold, decision.reason
             escalate = decision.escalate
         else:
@@ -417,11 +418,14 @@ def _header_number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.4f}"
 
 
-def _first_message_text(payload: dict[str, Any]) -> str | None:
-    """Text of the first choice of a chat completion, or ``None`` (no choices, tool calls only...)."""
+def _first_choice(payload: dict[str, Any]) -> tuple[str | None, str | None]:
+    """Text and finish reason of a chat completion's first choice (``None`` where missing: no
+    choices, tool calls only...)."""
     choices = payload.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        return None
+        return None, None
     message = choices[0].get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    return content if isinstance(content, str) else None
+    finish_reason = choices[0].get("finish_reason")
+    return (content if isinstance(content, str) else None,
+            finish_reason if isinstance(finish_reason, str) else None)

@@ -147,10 +147,16 @@ class Escalator:
         """P(the large tier is needed | the small tier's ``answer`` to ``body``)."""
         return float(self.model.predict(cascade_features(body, answer))[0])
 
-    def decide(self, body: Mapping[str, Any], answer: str | None) -> EscalationDecision:
-        """Escalate or keep the small answer; never raises (a failure or no text escalates)."""
+    def decide(
+        self, body: Mapping[str, Any], answer: str | None, finish_reason: str | None = None
+    ) -> EscalationDecision:
+        """Escalate or keep the small answer; never raises. No text, an answer cut off at the
+        token limit (``finish_reason == "length"``: small models often loop until then) or a
+        scoring failure escalates without consulting the model (the score is NaN)."""
         if not isinstance(answer, str) or not answer.strip():
             return EscalationDecision(True, float("nan"), float("nan"), "small tier gave no text answer")
+        if finish_reason == "length":
+            return EscalationDecision(True, float("nan"), float("nan"), "small answer was cut off at max_tokens")
         try:
             score = self.score(body, answer)
             if not np.isfinite(score):

@@ -116,6 +116,16 @@ def test_a_failing_small_tier_escalates_and_explicit_models_skip_the_cascade(mak
     assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False), ("huge-upstream", False)]
 
 
+def test_a_small_answer_cut_off_at_max_tokens_is_escalated(make_settings, tmp_path):
+    script = ScriptedUpstream(content=GOOD, finish_reason="length")
+    with serve_in_thread(script) as up, serve_in_thread(create_app(_settings(make_settings, up))) as proxy:
+        response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={
+            "model": "thrifty-auto", "max_tokens": 20, "messages": [{"role": "user", "content": QUESTION}]})
+    assert response.headers["x-thrifty-cascade"] == "escalated"
+    assert response.headers["x-thrifty-route-reason"] == "cascade: small answer was cut off at max_tokens"
+    assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False)]
+
+
 def test_a_corrupt_escalation_artifact_is_reported_and_the_default_tier_serves(make_settings, tmp_path, caplog):
     bad = tmp_path / "escalation.json"
     bad.write_text('{"format": "thrifty-escalation", "version": 1, "feature_names": ["nope"]}')

@@ -77,6 +77,9 @@ def test_the_shipped_model_escalates_a_weak_answer_before_a_clean_one() -> None:
     assert not keep.escalate and escalate.escalate and escalate.threshold == 0.5
     empty = escalator.decide(BODY, "   ")
     assert empty.escalate and np.isnan(empty.score) and "no text answer" in empty.reason
+    cut = escalator.decide(BODY, GOOD, finish_reason="length")
+    assert cut.escalate and "cut off" in cut.reason
+    assert not escalator.decide(BODY, GOOD, finish_reason="stop").escalate
 
 
 def test_share_mode_warms_up_on_the_training_scores_then_follows_traffic() -> None:

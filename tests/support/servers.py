@@ -31,6 +31,7 @@ class ScriptedUpstream:
     content_by_model: dict[str, str] = field(default_factory=dict)  # per requested model, else ``content``
     error_models: set[str] = field(default_factory=set)  # requested models that get a 500
     stream_when_asked: bool = False  # mode "ok": answer ``"stream": true`` requests with SSE
+    finish_reason: str = "stop"  # of mode "ok" answers
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -71,7 +72,8 @@ class ScriptedUpstream:
         content = self.content_by_model.get(request.get("model"), self.content)
         await self._json(send, 200, {
             "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": self.model_name,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                         "finish_reason": self.finish_reason}],
             "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6,
                       "prompt_tokens_details": {"cached_tokens": 2}},
         })
