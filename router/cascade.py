@@ -33,7 +33,8 @@ from router.metrics import curve_summary, routing_curve
 
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _CALC = re.compile(r"<<([^=<>]+)=([^<>]+)>>")  # GSM8K-style calculator annotations
-_EQUATION = re.compile(r"(\d[\d,.]*(?:\s*[-+*/x×]\s*\d[\d,.]*)+)\s*=\s*\$?(-?\d[\d,]*(?:\.\d+)?)")
+# inline arithmetic "a op b ... = c", operands possibly in dollars ("20 * $40 = $80")
+_EQUATION = re.compile(r"(\$?\d[\d,.]*(?:\s*[-+*/x×]\s*\$?\d[\d,.]*)+)\s*=\s*\$?(-?\d[\d,]*(?:\.\d+)?)")
 _FINAL = re.compile(r"(?:####|answer is:?|\\boxed\{)\s*\$?\s*(-?[\d,]*\.?\d+)", re.IGNORECASE)
 _RESULT = re.compile(r"=\s*\$?(-?\d[\d,]*(?:\.\d+)?)")
 _HEDGE = re.compile(
@@ -60,7 +61,7 @@ def _number(text: str) -> float | None:
 
 def _evaluate(expression: str) -> float | None:
     """Value of a plain arithmetic expression (digits, + - * / x ×, parentheses), else ``None``."""
-    expr = expression.replace(",", "").replace("x", "*").replace("×", "*").replace("÷", "/")
+    expr = expression.replace(",", "").replace("$", "").replace("x", "*").replace("×", "*").replace("÷", "/")
     if not _ARITHMETIC.fullmatch(expr) or len(expr) > 200 or "**" in expr:
         return None
     try:

@@ -36,6 +36,12 @@ def test_wrong_arithmetic_a_missing_final_answer_and_hedging_are_seen() -> None:
     assert _f("line\nline\nline\n#### 5")["repeated_lines"] == pytest.approx(0.5)
 
 
+def test_arithmetic_in_dollars_is_checked() -> None:
+    assert _f("She pays 20 * $40 = $80 for the ties.\n#### 80")["any_equation_error"] == 1.0
+    assert _f("She pays 20 * $40 = $800 for the ties.\n#### 800")["any_equation_error"] == 0.0
+    assert _f("$30.00 / $30.00 = 0.02")["any_equation_error"] == 1.0
+
+
 def test_expressions_are_never_executed_beyond_arithmetic() -> None:
     f = _f("<<__import__('os').getcwd()=1>> <<9**9**9=1>> #### 1")
     assert f["any_calc_error"] == 0.0  # not evaluated, so not counted either way
