@@ -10,9 +10,7 @@ escalation share, recall of wrong answers, kept right answers, and AUROC.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import re
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -22,21 +20,10 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from router.cascade import final_number, read_gsm8k_rows
+from router.errors import RouterDataError
+
 FORMAT_HINT = "\nSolve it step by step, then give the final answer on its own line as '#### <number>'."
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_MARKED = re.compile(r"(?:####|answer is:?|\\boxed\{)\s*\$?\s*(-?[\d,]*\.?\d+)", re.IGNORECASE)
-
-
-def final_number(text: str) -> float | None:
-    """The answer's final number: after '####' / 'answer is' / '\\boxed{' if present, else the last number."""
-    marked = _MARKED.findall(text)
-    candidates = marked or _NUMBER.findall(text)
-    if not candidates:
-        return None
-    try:
-        return float(candidates[-1].replace(",", "").rstrip("."))
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +38,13 @@ class GradedAnswer:
 def load_questions(data_dir: Path, limit: int) -> list[tuple[str, float]]:
     """Up to ``limit`` GSM8K questions (evenly spread over the file) whose strong-model answer is
     marked correct, with that answer's final number as the reference."""
-    path = data_dir / "router" / "gsm8k" / "gsm8k_responses.csv"
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
-    except OSError as exc:
-        raise SystemExit(f"error: cannot read {path}: {exc}") from None
+        rows = read_gsm8k_rows(data_dir)
+    except RouterDataError as exc:
+        raise SystemExit(f"error: {exc}") from None
     if not rows or len(rows[0]) < 5:
-        raise SystemExit(f"error: {path}: expected columns prompt, <weak>, <strong>, <weak>_response, <strong>_response")
+        raise SystemExit("error: the GSM8K file needs columns prompt, <weak>, <strong>, <weak>_response, "
+                         "<strong>_response")
     usable = []
     for row in rows[1:]:
         reference = final_number(row[4]) if len(row) >= 5 and row[2] == "True" else None

@@ -144,15 +144,36 @@ def fit_escalation(x: np.ndarray, labels: np.ndarray, c: float = 0.1) -> Escalat
     return EscalationModel(mean, scale, model.coef_[0].astype(np.float64), float(model.intercept_[0]))
 
 
+def final_number(text: str) -> float | None:
+    """An answer's final number: the last one marked ('####', 'answer is', '\\boxed{'), else the
+    last number in the text; ``None`` when there is none."""
+    marked = _FINAL.findall(text)
+    for candidate in reversed(marked or _NUMBER.findall(text)):
+        value = _number(candidate)
+        if value is not None:
+            return value
+    return None
+
+
+def read_gsm8k_rows(data_dir: Path) -> list[list[str]]:
+    """The rows of ``router/gsm8k/gsm8k_responses.csv`` (header first).
+
+    Raises:
+        RouterDataError: the file cannot be read.
+    """
+    path = data_dir / "router" / "gsm8k" / "gsm8k_responses.csv"
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            return list(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise RouterDataError(f"cannot read {path}: {exc}") from exc
+
+
 def load_gsm8k_answers(data_dir: Path, examples: Sequence[LabelledExample]) -> list[str]:
     """The weak model's answer (column ``<weak>_response``) to each of ``examples``, the rows of
     :func:`router.data.load_gsm8k` read from the same file, in the same order."""
     path = data_dir / "router" / "gsm8k" / "gsm8k_responses.csv"
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
-    except OSError as exc:
-        raise RouterDataError(f"cannot read {path}: {exc}") from exc
+    rows = read_gsm8k_rows(data_dir)
     header = rows[0] if rows else []
     if len(header) < 4 or header[3] != f"{header[1]}_response":
         raise RouterDataError(f"{path}: expected columns prompt, <weak>, <strong>, <weak>_response")

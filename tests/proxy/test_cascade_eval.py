@@ -7,15 +7,8 @@ import json
 
 import numpy as np
 
-from proxy.cascade_eval import auroc, final_number, load_questions, main
+from proxy.cascade_eval import auroc, load_questions, main
 from tests.support.servers import ScriptedUpstream, serve_in_thread
-
-
-def test_final_number_prefers_marked_answers():
-    assert final_number("so 3 + 4 = 7\n#### 1,250") == 1250.0
-    assert final_number("The answer is: $18.") == 18.0
-    assert final_number("first 3 then 12 eggs") == 12.0
-    assert final_number("no digits here") is None
 
 
 def test_auroc_counts_ties_half_and_needs_both_classes():

@@ -7,6 +7,7 @@ from router.cascade import (
     ANSWER_FEATURE_NAMES,
     answer_features,
     cascade_features,
+    final_number,
     fit_escalation,
 )
 from router.errors import RouterDataError
@@ -59,3 +60,11 @@ def test_escalation_model_learns_from_answer_features() -> None:
     assert p_bad > 0.5 > p_good
     with pytest.raises(RouterDataError, match="both classes"):
         fit_escalation(x, np.zeros(40))
+
+
+def test_final_number_prefers_the_last_marked_answer() -> None:
+    assert final_number("so 3 + 4 = 7\n#### 1,250") == 1250.0
+    assert final_number("#### 5 ... corrected: #### 6") == 6.0
+    assert final_number("The answer is: $18.") == 18.0
+    assert final_number("first 3 then 12 eggs") == 12.0
+    assert final_number("no digits here") is None
