@@ -100,11 +100,11 @@ def admin_handlers(settings: Settings, state) -> list:
         authorize(request)
         async with state.engine.connect() as conn:
             rows = (await conn.execute(
-                select(RequestLog.cache_outcome, RequestLog.route, func.count(), func.sum(RequestLog.cost_usd),
-                       func.sum(RequestLog.saved_usd), func.avg(RequestLog.latency_ms))
-                .group_by(RequestLog.cache_outcome, RequestLog.route))).all()
-        groups = [{"cache": c, "route": r, "requests": n, "cost_usd": cost or 0.0, "saved_usd": saved or 0.0,
-                   "avg_latency_ms": lat} for c, r, n, cost, saved, lat in rows]
+                select(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome, func.count(),
+                       func.sum(RequestLog.cost_usd), func.sum(RequestLog.saved_usd), func.avg(RequestLog.latency_ms))
+                .group_by(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome))).all()
+        groups = [{"cache": c, "route": r, "cascade": k, "requests": n, "cost_usd": cost or 0.0,
+                   "saved_usd": saved or 0.0, "avg_latency_ms": lat} for c, r, k, n, cost, saved, lat in rows]
         return _json({"groups": groups, "requests": sum(g["requests"] for g in groups),
                       "cost_usd": sum(g["cost_usd"] for g in groups),
                       "saved_usd": sum(g["saved_usd"] for g in groups)})

@@ -41,6 +41,7 @@ class RequestLog(ProxyBase):
     cache_outcome: Mapped[str | None] = mapped_column(String(16))  # exact | semantic | miss | bypass
     route: Mapped[str | None] = mapped_column(String(64))
     route_score: Mapped[float | None] = mapped_column(Float)
+    cascade_outcome: Mapped[str | None] = mapped_column(String(16))  # accepted | escalated (cascade mode)
     cost_usd: Mapped[float | None] = mapped_column(Float)
     saved_usd: Mapped[float | None] = mapped_column(Float)
 

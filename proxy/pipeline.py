@@ -186,7 +186,7 @@ class Pipeline:
         else:
             score, threshold, reason, escalate = math.nan, math.nan, failure or "", True
         headers = call.headers
-        headers["x-thrifty-cascade"] = "escalated" if escalate else "accepted"
+        headers["x-thrifty-cascade"] = entry.cascade_outcome = "escalated" if escalate else "accepted"
         headers["x-thrifty-cascade-score"] = _header_number(score)
         headers["x-thrifty-cascade-threshold"] = _header_number(threshold)
         headers["x-thrifty-route-reason"] = ("cascade: " + reason)[:200].encode("ascii", "replace").decode()

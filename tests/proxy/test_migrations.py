@@ -65,3 +65,22 @@ def test_0004_router_request_on_sqlite(tmp_path):
 
 def test_0004_router_request_on_postgresql(pg_database):
     _check_0004(pg_database)
+
+
+def _check_0005(url: str) -> None:
+    """0005 adds request_log.cascade_outcome on top of 0004 and removes it again, keeping the rows."""
+    upgrade(url, "0004")
+    assert "cascade_outcome" not in asyncio.run(_columns(url, "request_log"))
+    upgrade(url)
+    assert "cascade_outcome" in asyncio.run(_columns(url, "request_log"))
+    command.downgrade(alembic_config(url), "0004")
+    columns = asyncio.run(_columns(url, "request_log"))
+    assert "cascade_outcome" not in columns and "route_score" in columns
+
+
+def test_0005_cascade_outcome_on_sqlite(tmp_path):
+    _check_0005(f"sqlite+aiosqlite:///{tmp_path / 'm5.db'}")
+
+
+def test_0005_cascade_outcome_on_postgresql(pg_database):
+    _check_0005(pg_database)

@@ -11,7 +11,14 @@ import pytest
 
 from proxy.app import create_app
 from proxy.pricing import ModelPrice
-from proxy.settings import CacheSettings, ModelAlias, RouterSettings, SettingsError, load_settings
+from proxy.settings import (
+    AdminConfig,
+    CacheSettings,
+    ModelAlias,
+    RouterSettings,
+    SettingsError,
+    load_settings,
+)
 from router.config import RouterConfig
 from router.escalation import Escalator
 from tests.support.request_log import wait_for_log_rows
@@ -43,7 +50,8 @@ def _settings(make_settings, up, **router):
 
 
 def _log_rows(tmp_path, n):
-    return wait_for_log_rows(tmp_path / "proxy.db", "route, route_score, cost_usd, saved_usd, status_code, stream", n)
+    return wait_for_log_rows(tmp_path / "proxy.db",
+                             "route, route_score, cost_usd, saved_usd, status_code, cascade_outcome", n)
 
 
 def _ask(client, stream=False):
@@ -94,8 +102,10 @@ def test_a_good_small_answer_is_kept_and_a_weak_one_escalated(make_settings, tmp
     assert text == ("tok0 tok1 tok2 " if stream else BEST)
 
     rows = _log_rows(tmp_path, 2)
-    (route_a, score_a, cost_a, saved_a, status_a, _), (route_b, score_b, cost_b, saved_b, status_b, _) = rows
+    (route_a, score_a, cost_a, saved_a, status_a, outcome_a), (route_b, score_b, cost_b, saved_b, status_b,
+                                                                outcome_b) = rows
     assert (route_a, status_a, route_b, status_b) == ("small", 200, "large", 200)
+    assert (outcome_a, outcome_b) == ("accepted", "escalated")
     assert score_a < threshold <= score_b
     assert cost_a == pytest.approx(small_cost) and saved_a == pytest.approx(large_cost - small_cost)
     if not stream:  # both calls are paid for; the saving against sending it to the large model is negative
@@ -104,11 +114,17 @@ def test_a_good_small_answer_is_kept_and_a_weak_one_escalated(make_settings, tmp
 
 def test_a_failing_small_tier_escalates_and_explicit_models_skip_the_cascade(make_settings, tmp_path):
     script = ScriptedUpstream(content_by_model={"huge-upstream": BEST}, error_models={"tiny-upstream"})
-    with serve_in_thread(script) as up, serve_in_thread(create_app(_settings(make_settings, up))) as proxy:
-        routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
-                            json={"model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
-        explicit = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
-                              json={"model": "large-m", "messages": [{"role": "user", "content": QUESTION}]})
+    with serve_in_thread(script) as up:
+        settings = replace(_settings(make_settings, up), admin=AdminConfig(api_key="admin-secret"))
+        with serve_in_thread(create_app(settings)) as proxy:
+            routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                                json={"model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
+            explicit = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                                  json={"model": "large-m", "messages": [{"role": "user", "content": QUESTION}]})
+            assert len(_log_rows(tmp_path, 2)) == 2
+            stats = httpx.get(f"{proxy}/admin/stats", headers={"authorization": "Bearer admin-secret"}).json()
+    groups = {(g["route"], g["cascade"]): g["requests"] for g in stats["groups"]}
+    assert groups == {("large", "escalated"): 1, (None, None): 1} and stats["requests"] == 2
     assert routed.status_code == 200 and routed.json()["choices"][0]["message"]["content"] == BEST
     assert routed.headers["x-thrifty-cascade"] == "escalated"
     assert "small tier failed with status 500" in routed.headers["x-thrifty-route-reason"]
