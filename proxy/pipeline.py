@@ -205,8 +205,9 @@ class Pipeline:
             return Reply(200, payload, headers)
         if payload is not None:  # the small call is paid for even though its answer is dropped
             usage = payload.get("usage") or {}
-            entry.extra_cost_usd = self._prices.cost(call.alias.name, usage.get("prompt_tokens"),
-                                                     usage.get("completion_tokens"))
+            entry.extra_cost_usd = self._prices.cost(
+                call.alias.name, usage.get("prompt_tokens"), usage.get("completion_tokens"),
+                (usage.get("prompt_tokens_details") or {}).get("cached_tokens"))
         entry.route = "large"
         headers["x-thrifty-route"] = "large"
         self._use_alias(call, self.resolve(self._router.tier_models["large"]))

@@ -46,7 +46,7 @@ def _settings(make_settings, up, **router):
         enabled=True, small_model="small-m", large_model="large-m", mode="cascade", **router))
     return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
                                      ModelAlias("large-m", "fake", "huge-upstream")),
-                   prices=(ModelPrice("small-m", 0.1, 0.2), ModelPrice("large-m", 10.0, 30.0)))
+                   prices=(ModelPrice("small-m", 0.1, 0.2, cached_input_per_mtok=0.05), ModelPrice("large-m", 10.0, 30.0)))
 
 
 def _log_rows(tmp_path, n):
@@ -67,7 +67,7 @@ def _upstream_calls(script):
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_good_small_answer_is_kept_and_a_weak_one_escalated(make_settings, tmp_path, stream):
     threshold = _midpoint_threshold()
-    small_cost = (5 * 0.1 + 1 * 0.2) / 1e6  # scripted usage: 5 prompt tokens, 1 completion token
+    small_cost = (3 * 0.1 + 2 * 0.05 + 1 * 0.2) / 1e6  # scripted usage: 5 prompt tokens (2 cached), 1 completion
     large_cost = (5 * 10.0 + 1 * 30.0) / 1e6
     outcomes = {}
     for small_answer in (GOOD, WEAK):
