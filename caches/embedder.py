@@ -128,7 +128,7 @@ class SentenceTransformerEmbedder:
         self._model = None
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
-        self._thread_id: int | None = None
+        self._here = threading.local()  # .embedding is True on the embedding thread only
         self._memo: OrderedDict[str, np.ndarray] = OrderedDict()  # text -> read-only (dim,) float32
 
     @property
@@ -137,18 +137,27 @@ class SentenceTransformerEmbedder:
 
     def _on_embedding_thread(self, fn, *args):
         """Run ``fn(*args)`` on the embedding thread (directly when already on it)."""
-        if threading.get_ident() == self._thread_id:
+        if getattr(self._here, "embedding", False):
             return fn(*args)
-        with self._lock:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(
-                    max_workers=1, thread_name_prefix="thrifty-embed", initializer=self._init_thread
-                )
-            executor = self._executor
-        return executor.submit(fn, *args).result()
+        for _ in range(2):
+            with self._lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(
+                        max_workers=1, thread_name_prefix="thrifty-embed", initializer=self._init_thread
+                    )
+                executor = self._executor
+            try:
+                future = executor.submit(fn, *args)
+            except RuntimeError:  # close() shut this executor down meanwhile: start a new one
+                with self._lock:
+                    if self._executor is executor:
+                        self._executor = None
+                continue
+            return future.result()
+        raise RuntimeError("the embedder's thread could not be started")
 
     def _init_thread(self) -> None:
-        self._thread_id = threading.get_ident()
+        self._here.embedding = True
         limit_torch_threads(self._config.threads)
 
     def _load(self):

@@ -66,6 +66,11 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
         config = RouterConfig(kind=r.kind, artifact_path=r.artifact_path or None, threshold_mode=r.threshold_mode,
                               target_large_share=r.target_large_share, fixed_threshold=r.fixed_threshold,
                               default_tier=r.default_tier)
+        if r.mode == "cascade" and r.small_model == r.large_model:
+            log.warning("[router] mode = cascade needs two different tiers (small and large are both %r); "
+                        "routed requests go to it directly", r.small_model)
+            return RouterStage(FixedTierRouter("small", "cascade: one tier only", kind="cascade"), r.public_model,
+                               tiers)
         if r.mode == "cascade":
             from router.escalation import Escalator
 

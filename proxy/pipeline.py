@@ -112,12 +112,12 @@ class Pipeline:
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
         call = _Call(ctx, data, alias, entry, headers)
+        if self._cascades(call):
+            return await self._cascade(call)
         self._use_alias(call, alias)
         hit = await self._lookup(call)
         if hit is not None:
             return self._serve_hit(call, hit)
-        if self._cascades(call):
-            return await self._cascade(call)
         return await self._forward(call)
 
     def _use_alias(self, call: _Call, alias: ModelAlias) -> None:
@@ -130,8 +130,12 @@ class Pipeline:
         body["model"] = call.alias.model
         return body
 
-    async def _forward(self, call: _Call) -> Reply | StreamReply:
-        """Send the request to ``call.alias``'s upstream and relay its answer."""
+    async def _forward(self, call: _Call, fallback=None) -> Reply | StreamReply:
+        """Send the request to ``call.alias``'s upstream and relay its answer.
+
+        ``fallback(exc)``: answers instead when the upstream fails before any response was sent
+        (transport error, 5xx); otherwise the failure is logged and raised.
+        """
         ctx, entry, alias, data = call.ctx, call.entry, call.alias, call.data
         body = self._upstream_body(call)
         try:
@@ -140,11 +144,13 @@ class Pipeline:
             reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
             status, payload = self._pass_status(alias, reply)
         except ThriftyError as exc:
+            if fallback is not None:
+                return fallback(exc)
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
         entry.model_served = payload.get("model")
         self._fill_usage(entry, payload.get("usage") or {})
-        entry.ttft_ms = _float_or_none((payload.get("timings") or {}).get("ttft_ms"))
+        entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
         self._finish(ctx, entry, status, error=_error_message(payload) if status >= 400 else None)
         if status < 400:
             self._after_success(call, payload)
@@ -154,68 +160,105 @@ class Pipeline:
     # --- cascade mode ---------------------------------------------------------------------------
 
     def _cascades(self, call: _Call) -> bool:
-        """Cascade mode applies to routed single-choice chat requests (``n`` > 1 would need every
-        choice judged; those take the small tier directly)."""
+        """Cascade mode applies to routed single-choice chat requests without tools (``n`` > 1
+        would need every choice judged, and an answer made of tool calls cannot be judged: those
+        take the tier the first routing step chose)."""
+        data = call.data
         return (self._router is not None and self._router.escalator is not None and call.entry.route is not None
-                and call.ctx.endpoint == "chat" and (call.data.get("n") or 1) == 1)
+                and call.ctx.endpoint == "chat" and (data.get("n") or 1) == 1
+                and not data.get("tools") and not data.get("functions"))
 
     async def _cascade(self, call: _Call) -> Reply | StreamReply:
-        """Small tier first (non-streaming); keep its answer unless the escalator judges it weak,
-        then answer from the large tier (cache included). Both calls are paid for in the log."""
-        ctx, entry, data = call.ctx, call.entry, call.data
+        """The large tier's cached answer if there is one; else the small tier (non-streaming),
+        whose answer is kept unless the escalator judges it weak; then the large tier (cache
+        included). A small-tier failure (any status >= 400, transport) escalates; a large-tier
+        failure after a usable small answer falls back to that answer. Both calls are paid for in
+        the log."""
+        ctx, entry, data, headers = call.ctx, call.entry, call.data, call.headers
+        large = self.resolve(self._router.tier_models["large"])
+        small = call.alias
+        self._use_alias(call, large)
+        hit = await self._lookup(call)  # an earlier escalation's answer: no small call needed
+        if hit is not None:
+            entry.route, entry.cascade_outcome = "large", "escalated"
+            headers.update({"x-thrifty-route": "large", "x-thrifty-cascade": "escalated",
+                            "x-thrifty-route-reason": "cascade: large-tier answer cached"})
+            return self._serve_hit(call, hit)
+        large_request, large_version = call.cache_request, call.model_version
+        self._use_alias(call, small)
+        call.cache_request = None
+        hit = await self._lookup(call)
+        if hit is not None:
+            return self._serve_hit(call, hit)
+
         body = self._upstream_body(call)
         body["stream"] = False
         body.pop("stream_options", None)
         payload: dict[str, Any] | None = None
         try:
-            reply = await self._upstream.post(call.alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
-            if reply.status >= 500:
+            reply = await self._upstream.post(small.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
+            if reply.status >= 400:  # the small tier's limits (context, rate, size) are not the caller's problem
                 failure = f"small tier failed with status {reply.status}: {_error_message(reply.body)}"
             else:
                 payload, failure = reply.body, None
         except ThriftyError as exc:
             failure = f"small tier failed: {exc.message}"
-        if payload is not None and 400 <= reply.status < 500:  # the request itself is wrong: say so
-            self._finish(ctx, entry, reply.status, error=_error_message(payload))
-            return Reply(reply.status, payload, call.headers)
         if payload is not None:
             text, finish_reason = _first_choice(payload)
             decision = await asyncio.to_thread(self._router.escalator.decide, data, text, finish_reason)
-            score, threshold, reason = decision.score, decision.threshold, decision.reason
-            escalate = decision.escalate
+            score, threshold, reason, escalate = decision.score, decision.threshold, decision.reason, decision.escalate
         else:
             score, threshold, reason, escalate = math.nan, math.nan, failure or "", True
-        headers = call.headers
         headers["x-thrifty-cascade"] = entry.cascade_outcome = "escalated" if escalate else "accepted"
         headers["x-thrifty-cascade-score"] = _header_number(score)
         headers["x-thrifty-cascade-threshold"] = _header_number(threshold)
-        headers["x-thrifty-route-reason"] = ("cascade: " + reason)[:200].encode("ascii", "replace").decode()
+        headers["x-thrifty-route-reason"] = _header_text("cascade: " + reason)
         entry.route_score = None if math.isnan(score) else score
         if not escalate:
             assert payload is not None
-            entry.model_served = payload.get("model")
-            self._fill_usage(entry, payload.get("usage") or {})
-            entry.ttft_ms = _float_or_none((payload.get("timings") or {}).get("ttft_ms"))
-            self._finish(ctx, entry, 200)
-            self._after_success(call, payload)
-            payload["model"] = data["model"]
-            if data.get("stream"):
-                include_usage = bool((data.get("stream_options") or {}).get("include_usage"))
-                return StreamReply(_iterate(response_to_chunks(payload, include_usage)), headers)
-            return Reply(200, payload, headers)
+            return self._serve_small(call, payload)
+
+        small_request, small_version = call.cache_request, call.model_version
         if payload is not None:  # the small call is paid for even though its answer is dropped
-            usage = payload.get("usage") or {}
+            usage = _usage(payload)
             entry.extra_cost_usd = self._prices.cost(
-                call.alias.name, usage.get("prompt_tokens"), usage.get("completion_tokens"),
-                (usage.get("prompt_tokens_details") or {}).get("cached_tokens"))
+                small.name, _int_or_none(usage.get("prompt_tokens")), _int_or_none(usage.get("completion_tokens")),
+                _int_or_none((usage.get("prompt_tokens_details") or {}).get("cached_tokens")))
         entry.route = "large"
         headers["x-thrifty-route"] = "large"
-        self._use_alias(call, self.resolve(self._router.tier_models["large"]))
-        call.cache_request = None
-        hit = await self._lookup(call)
-        if hit is not None:
-            return self._serve_hit(call, hit)
-        return await self._forward(call)
+        self._use_alias(call, large)
+        call.cache_request, call.model_version = large_request, large_version
+
+        def fall_back_to_small(exc: ThriftyError) -> Reply | StreamReply:
+            if payload is None:
+                self._finish(ctx, entry, exc.status, error=exc.message)
+                raise exc
+            log.warning("cascade: the large tier failed after escalation (%s); serving the small answer", exc.message)
+            entry.route, entry.cascade_outcome, entry.extra_cost_usd = "small", "escalation_failed", None
+            headers.update({"x-thrifty-route": "small", "x-thrifty-cascade": "escalation_failed",
+                            "x-thrifty-route-reason": _header_text(f"cascade: large tier failed: {exc.message}")})
+            self._use_alias(call, small)
+            call.cache_request, call.model_version = small_request, small_version
+            return self._serve_small(call, payload, store=False)
+
+        return await self._forward(call, fallback=fall_back_to_small)
+
+    def _serve_small(self, call: _Call, payload: dict[str, Any], *, store: bool = True) -> Reply | StreamReply:
+        """Return the small tier's whole answer (as SSE chunks to a streaming client), logged;
+        cached only when it was judged good enough (``store``)."""
+        entry, data = call.entry, call.data
+        entry.model_served = payload.get("model")
+        self._fill_usage(entry, _usage(payload))
+        entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
+        self._finish(call.ctx, entry, 200)
+        if store:
+            self._after_success(call, payload)
+        payload["model"] = data["model"]
+        payload.setdefault("object", "chat.completion")
+        if data.get("stream"):
+            include_usage = bool((data.get("stream_options") or {}).get("include_usage"))
+            return StreamReply(_iterate(response_to_chunks(payload, include_usage)), call.headers)
+        return Reply(200, payload, call.headers)
 
     async def _route(self, data: dict[str, Any], entry: LogEntry, headers: dict[str, str]) -> ModelAlias:
         """Explicit model names map to their alias; the routed name asks the router for a tier."""
@@ -229,7 +272,7 @@ class Pipeline:
         headers["x-thrifty-route"] = decision.tier
         headers["x-thrifty-route-score"] = _header_number(decision.score)
         headers["x-thrifty-route-threshold"] = _header_number(decision.threshold)
-        headers["x-thrifty-route-reason"] = decision.reason[:200].encode("ascii", "replace").decode()
+        headers["x-thrifty-route-reason"] = _header_text(decision.reason)
         if decision.failed:
             log.warning("routing fell back to %r: %s", decision.tier, decision.reason)
         return self.resolve(self._router.tier_models[decision.tier])
@@ -355,11 +398,11 @@ class Pipeline:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
     @staticmethod
-    def _fill_usage(entry: LogEntry, usage: dict[str, Any]) -> None:
-        entry.prompt_tokens = usage.get("prompt_tokens")
-        entry.completion_tokens = usage.get("completion_tokens")
-        details = usage.get("prompt_tokens_details") or {}
-        entry.cached_tokens = details.get("cached_tokens")
+    def _fill_usage(entry: LogEntry, usage: Any) -> None:
+        usage = _dict(usage)  # an upstream's malformed usage counts as none
+        entry.prompt_tokens = _int_or_none(usage.get("prompt_tokens"))
+        entry.completion_tokens = _int_or_none(usage.get("completion_tokens"))
+        entry.cached_tokens = _int_or_none(_dict(usage.get("prompt_tokens_details")).get("cached_tokens"))
 
     def _finish(self, ctx: CallContext, entry: LogEntry, status: int, error: str | None = None,
                 cache_hit: bool = False) -> None:
@@ -385,6 +428,8 @@ class Pipeline:
             baseline = self._prices.cost(large, *tokens) if large and self._prices.known(large) else full
             if baseline is not None and entry.cost_usd is not None:
                 entry.saved_usd = baseline - entry.cost_usd
+        elif entry.extra_cost_usd is not None:  # a cascade whose large call failed: the small call was paid
+            entry.cost_usd = entry.extra_cost_usd
         self._log.record(entry)
 
     def _alias_name_for(self, entry: LogEntry) -> str | None:
@@ -430,3 +475,22 @@ def _first_choice(payload: dict[str, Any]) -> tuple[str | None, str | None]:
     finish_reason = choices[0].get("finish_reason")
     return (content if isinstance(content, str) else None,
             finish_reason if isinstance(finish_reason, str) else None)
+
+
+def _header_text(text: str, limit: int = 200) -> str:
+    """``text`` safe for an HTTP header value: control characters (newlines in upstream error
+    messages...) become spaces, non-ASCII becomes '?', at most ``limit`` characters."""
+    cleaned = "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in text[:limit])
+    return cleaned.encode("ascii", "replace").decode()
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _usage(payload: dict[str, Any]) -> dict[str, Any]:
+    return _dict(payload.get("usage"))
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

@@ -108,3 +108,14 @@ def test_single_texts_are_memoised_and_batches_are_not():
     embedder.close()
     with pytest.raises(ValueError, match="memo_size"):
         EmbedderConfig(memo_size=-1)
+
+
+def test_the_embedder_works_again_after_close_on_a_new_thread():
+    embedder = SentenceTransformerEmbedder(EmbedderConfig(memo_size=0))
+    first = embedder.embed(TEXTS[:1])
+    threads = [embedder._on_embedding_thread(threading.get_ident)]
+    embedder.close()
+    np.testing.assert_array_equal(embedder.embed(TEXTS[:1]), first)
+    threads.append(embedder._on_embedding_thread(threading.get_ident))
+    embedder.close()
+    assert threading.get_ident() not in threads  # never ran on the caller's thread

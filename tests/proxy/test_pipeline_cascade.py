@@ -3,6 +3,7 @@ large tier (openai SDK client, real app over HTTP, shipped escalation artifact, 
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import httpx
@@ -41,9 +42,10 @@ def _midpoint_threshold() -> float:
     return (good + weak) / 2
 
 
-def _settings(make_settings, up, **router):
-    settings = make_settings(up, cache=CacheSettings(enabled=False), router=RouterSettings(
-        enabled=True, small_model="small-m", large_model="large-m", mode="cascade", **router))
+def _settings(make_settings, up, cache=None, **router):
+    router = {"small_model": "small-m", "large_model": "large-m", **router}
+    settings = make_settings(up, cache=cache or CacheSettings(enabled=False),
+                             router=RouterSettings(enabled=True, mode="cascade", **router))
     return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
                                      ModelAlias("large-m", "fake", "huge-upstream")),
                    prices=(ModelPrice("small-m", 0.1, 0.2, cached_input_per_mtok=0.05), ModelPrice("large-m", 10.0, 30.0)))
@@ -113,7 +115,8 @@ def test_a_good_small_answer_is_kept_and_a_weak_one_escalated(make_settings, tmp
 
 
 def test_a_failing_small_tier_escalates_and_explicit_models_skip_the_cascade(make_settings, tmp_path):
-    script = ScriptedUpstream(content_by_model={"huge-upstream": BEST}, error_models={"tiny-upstream"})
+    script = ScriptedUpstream(content_by_model={"huge-upstream": BEST}, error_models={"tiny-upstream"},
+                              error_message="Traceback (most recent call last):\n  boom\r\nDone")
     with serve_in_thread(script) as up:
         settings = replace(_settings(make_settings, up), admin=AdminConfig(api_key="admin-secret"))
         with serve_in_thread(create_app(settings)) as proxy:
@@ -127,7 +130,9 @@ def test_a_failing_small_tier_escalates_and_explicit_models_skip_the_cascade(mak
     assert groups == {("large", "escalated"): 1, (None, None): 1} and stats["requests"] == 2
     assert routed.status_code == 200 and routed.json()["choices"][0]["message"]["content"] == BEST
     assert routed.headers["x-thrifty-cascade"] == "escalated"
-    assert "small tier failed with status 500" in routed.headers["x-thrifty-route-reason"]
+    # the upstream's multi-line error text reaches the header only as one safe line
+    assert routed.headers["x-thrifty-route-reason"] == (
+        "cascade: small tier failed with status 500: Traceback (most recent call last):   boom  Done")
     assert "x-thrifty-cascade" not in explicit.headers
     assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False), ("huge-upstream", False)]
 
@@ -140,6 +145,73 @@ def test_a_small_answer_cut_off_at_max_tokens_is_escalated(make_settings, tmp_pa
     assert response.headers["x-thrifty-cascade"] == "escalated"
     assert response.headers["x-thrifty-route-reason"] == "cascade: small answer was cut off at max_tokens"
     assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False)]
+
+
+def test_a_failing_large_tier_falls_back_to_the_small_answer(make_settings, tmp_path):
+    threshold = _midpoint_threshold()
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK}, error_models={"huge-upstream"})
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, threshold_mode="fixed", fixed_threshold=threshold)
+        with serve_in_thread(create_app(settings)) as proxy:
+            response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={
+                "model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
+            both_fail = ScriptedUpstream(error_models={"tiny-upstream", "huge-upstream"})
+    assert response.status_code == 200 and response.json()["choices"][0]["message"]["content"] == WEAK
+    assert response.headers["x-thrifty-cascade"] == "escalation_failed"
+    assert response.headers["x-thrifty-route"] == "small"
+    assert response.headers["x-thrifty-route-reason"].startswith("cascade: large tier failed")
+    (route, _, cost, _, status, outcome), = _log_rows(tmp_path, 1)
+    assert (route, status, outcome) == ("small", 200, "escalation_failed")
+    assert cost == pytest.approx((3 * 0.1 + 2 * 0.05 + 1 * 0.2) / 1e6)  # the small answer, paid once
+
+    with serve_in_thread(both_fail) as up, serve_in_thread(create_app(_settings(make_settings, up))) as proxy:
+        failed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={
+            "model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
+    assert failed.status_code == 502 and failed.json()["error"]["code"] == "upstream_error"
+
+
+def test_an_escalated_question_is_answered_from_the_large_tiers_cache_next_time(make_settings, tmp_path):
+    threshold = _midpoint_threshold()
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK, "huge-upstream": BEST})
+    body = {"model": "thrifty-auto", "temperature": 0, "messages": [{"role": "user", "content": QUESTION}]}
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, cache=CacheSettings(enabled=True, semantic=False),
+                             threshold_mode="fixed", fixed_threshold=threshold)
+        with serve_in_thread(create_app(settings)) as proxy:
+            first = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json=body)
+            for _ in range(50):  # the write-back runs after the response
+                again = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json=body)
+                if again.headers["x-thrifty-cache"] == "exact":
+                    break
+                time.sleep(0.1)
+    assert first.headers["x-thrifty-cascade"] == "escalated"
+    assert again.headers["x-thrifty-cache"] == "exact" and again.headers["x-thrifty-route"] == "large"
+    assert again.json()["choices"][0]["message"]["content"] == BEST
+    calls = _upstream_calls(script)
+    assert calls[:2] == [("tiny-upstream", False), ("huge-upstream", False)]
+    assert len(calls) == len(script.requests) - sum(1 for r in script.requests if r["_path"].endswith("/models"))
+
+
+def test_a_single_tier_and_tool_requests_skip_the_cascade(make_settings, tmp_path, caplog):
+    script = ScriptedUpstream(content=WEAK)
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, large_model="small-m")
+        with caplog.at_level("WARNING"):  # before any app has started (its logging config stops propagation)
+            app = create_app(settings)
+        assert any("needs two different tiers" in r.message for r in caplog.records)
+        with serve_in_thread(app) as proxy:
+            single = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={
+                "model": "thrifty-auto", "messages": [{"role": "user", "content": QUESTION}]})
+    assert single.status_code == 200 and "x-thrifty-cascade" not in single.headers
+    assert _upstream_calls(script) == [("tiny-upstream", False)]
+
+    tools = [{"type": "function", "function": {"name": "add", "parameters": {"type": "object", "properties": {}}}}]
+    script = ScriptedUpstream(content=WEAK)
+    with serve_in_thread(script) as up, serve_in_thread(create_app(_settings(make_settings, up))) as proxy:
+        with_tools = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={
+            "model": "thrifty-auto", "tools": tools, "messages": [{"role": "user", "content": QUESTION}]})
+    assert with_tools.status_code == 200 and "x-thrifty-cascade" not in with_tools.headers
+    assert _upstream_calls(script) == [("tiny-upstream", False)]
 
 
 def test_a_corrupt_escalation_artifact_is_reported_and_the_default_tier_serves(make_settings, tmp_path, caplog):

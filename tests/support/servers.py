@@ -32,6 +32,7 @@ class ScriptedUpstream:
     error_models: set[str] = field(default_factory=set)  # requested models that get a 500
     stream_when_asked: bool = False  # mode "ok": answer ``"stream": true`` requests with SSE
     finish_reason: str = "stop"  # of mode "ok" answers
+    error_message: str = "boom"  # of the 500 answers
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -60,7 +61,7 @@ class ScriptedUpstream:
             await self._wait_disconnect(receive)
             return
         if self.mode == "error500" or request.get("model") in self.error_models:
-            await self._json(send, 500, {"error": {"message": "boom", "type": "server_error"}})
+            await self._json(send, 500, {"error": {"message": self.error_message, "type": "server_error"}})
             return
         if self.mode == "notjson":
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
