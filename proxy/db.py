@@ -41,7 +41,7 @@ class RequestLog(ProxyBase):
     cache_outcome: Mapped[str | None] = mapped_column(String(16))  # exact | semantic | miss | bypass
     route: Mapped[str | None] = mapped_column(String(64))
     route_score: Mapped[float | None] = mapped_column(Float)
-    cascade_outcome: Mapped[str | None] = mapped_column(String(16))  # accepted | escalated (cascade mode)
+    cascade_outcome: Mapped[str | None] = mapped_column(String(32))  # accepted | escalated | escalation_failed
     cost_usd: Mapped[float | None] = mapped_column(Float)
     saved_usd: Mapped[float | None] = mapped_column(Float)
 
@@ -56,7 +56,7 @@ class Feedback(ProxyBase):
     request_id: Mapped[str] = mapped_column(String(64), index=True)
     key_id: Mapped[str] = mapped_column(String(64))
     score: Mapped[float] = mapped_column(Float)  # 0 = bad … 1 = good
-    source: Mapped[str] = mapped_column(String(32))  # "user" | "json_check" | ...
+    source: Mapped[str] = mapped_column(String(16))  # "user" | "json_check" | ...
     comment: Mapped[str | None] = mapped_column(Text)
 
 

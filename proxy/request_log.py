@@ -43,7 +43,7 @@ class LogEntry:
     cache_outcome: str | None = None
     route: str | None = None
     route_score: float | None = None
-    cascade_outcome: str | None = None  # "accepted" | "escalated" in cascade mode
+    cascade_outcome: str | None = None  # cascade mode: "accepted" | "escalated" | "escalation_failed"
     cost_usd: float | None = None
     saved_usd: float | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))

@@ -16,7 +16,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column("request_log", sa.Column("cascade_outcome", sa.String(16), nullable=True))  # accepted | escalated
+    op.add_column("request_log", sa.Column("cascade_outcome", sa.String(32), nullable=True))  # accepted | escalated | escalation_failed
 
 
 def downgrade() -> None:

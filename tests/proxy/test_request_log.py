@@ -50,3 +50,22 @@ async def test_close_does_not_wait_out_a_long_flush_interval(tmp_path):
     await asyncio.wait_for(writer.close(), timeout=30)  # would hang for an hour before the fix
     await engine.dispose()
     assert writer.written == 1
+
+
+async def test_every_column_value_the_pipeline_writes_fits_postgresql(pg_database):
+    """PostgreSQL enforces string lengths that SQLite ignores: the longest values the pipeline
+    writes (cascade outcome, cache outcome, tier name) must be stored, not make the batch fail."""
+    import asyncio
+
+    await asyncio.to_thread(upgrade, pg_database)
+    engine = create_engine(pg_database)
+    writer = RequestLogWriter(engine, flush_interval_s=0.05)
+    writer.start()
+    for outcome in ("accepted", "escalated", "escalation_failed"):
+        writer.record(LogEntry(id=f"r-{outcome}", key_id="k", endpoint="chat", status_code=200, route="small",
+                               cache_outcome="semantic", cascade_outcome=outcome, extra_cost_usd=1.0))
+    await writer.close()
+    async with engine.connect() as conn:
+        stored = set((await conn.execute(select(RequestLog.cascade_outcome))).scalars())
+    await engine.dispose()
+    assert stored == {"accepted", "escalated", "escalation_failed"} and writer.written == 3
