@@ -114,15 +114,27 @@ class RequestLogWriter:
     async def _write(self, entries: list[LogEntry]) -> None:
         for start in range(0, len(entries), self._batch_size):
             chunk = entries[start : start + self._batch_size]
-            try:
-                rows, bodies = _split_rows(chunk)
-                async with self._engine.begin() as conn:
-                    await conn.execute(insert(RequestLog), rows)
-                    if bodies:
-                        await conn.execute(insert(RouterRequest), bodies)
-                self.written += len(chunk)
-            except Exception:  # noqa: BLE001 - logging must never take the proxy down
+            if await self._insert(chunk, quiet=len(chunk) > 1):
+                continue
+            # one bad row fails its whole batch: retry row by row so only the bad ones are lost
+            for entry in chunk:
+                await self._insert([entry], quiet=False)
+
+    async def _insert(self, chunk: list[LogEntry], *, quiet: bool) -> bool:
+        """Insert ``chunk`` in one transaction; ``False`` (logged unless ``quiet``) on failure."""
+        try:
+            rows, bodies = _split_rows(chunk)
+            async with self._engine.begin() as conn:
+                await conn.execute(insert(RequestLog), rows)
+                if bodies:
+                    await conn.execute(insert(RouterRequest), bodies)
+        except Exception:  # noqa: BLE001 - logging must never take the proxy down
+            if not quiet:
+                self.dropped += len(chunk)
                 log.exception("could not write %d request log entries", len(chunk))
+            return False
+        self.written += len(chunk)
+        return True
 
     async def flush(self) -> None:
         """Write everything queued so far (used by tests and by ``close``)."""

@@ -36,6 +36,22 @@ async def test_a_database_failure_does_not_raise(tmp_path):
     await engine.dispose()
 
 
+async def test_one_bad_entry_loses_only_itself_not_its_batch(tmp_path):
+    import asyncio
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=0.01, batch_size=50)
+    for i in (0, 1, 2, 2, 3):  # the second r2 breaks the primary key, and so the batch
+        writer.record(LogEntry(id=f"r{i}", key_id="k", endpoint="chat", status_code=200))
+    await writer.flush()
+    async with engine.connect() as conn:
+        ids = sorted((await conn.execute(select(RequestLog.id))).scalars())
+    await engine.dispose()
+    assert ids == ["r0", "r1", "r2", "r3"] and (writer.written, writer.dropped) == (4, 1)
+
+
 async def test_close_does_not_wait_out_a_long_flush_interval(tmp_path):
     """A writer batching for a minute still stops promptly on close, writing what it held."""
     import asyncio
