@@ -148,10 +148,7 @@ class Pipeline:
                 return fallback(exc)
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
-        entry.model_served = payload.get("model")
-        self._fill_usage(entry, payload.get("usage") or {})
-        entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
-        self._finish(ctx, entry, status, error=_error_message(payload) if status >= 400 else None)
+        self._record_answer(call, payload, status)
         if status < 400:
             self._after_success(call, payload)
             payload["model"] = data["model"]
@@ -186,7 +183,6 @@ class Pipeline:
             return self._serve_hit(call, hit)
         large_request, large_version = call.cache_request, call.model_version
         self._use_alias(call, small)
-        call.cache_request = None
         hit = await self._lookup(call)
         if hit is not None:
             return self._serve_hit(call, hit)
@@ -220,10 +216,7 @@ class Pipeline:
 
         small_request, small_version = call.cache_request, call.model_version
         if payload is not None:  # the small call is paid for even though its answer is dropped
-            usage = _usage(payload)
-            entry.extra_cost_usd = self._prices.cost(
-                small.name, _int_or_none(usage.get("prompt_tokens")), _int_or_none(usage.get("completion_tokens")),
-                _int_or_none((usage.get("prompt_tokens_details") or {}).get("cached_tokens")))
+            entry.extra_cost_usd = self._prices.cost(small.name, *_usage_tokens(payload.get("usage")))
         entry.route = "large"
         headers["x-thrifty-route"] = "large"
         self._use_alias(call, large)
@@ -246,19 +239,20 @@ class Pipeline:
     def _serve_small(self, call: _Call, payload: dict[str, Any], *, store: bool = True) -> Reply | StreamReply:
         """Return the small tier's whole answer (as SSE chunks to a streaming client), logged;
         cached only when it was judged good enough (``store``)."""
-        entry, data = call.entry, call.data
-        entry.model_served = payload.get("model")
-        self._fill_usage(entry, _usage(payload))
-        entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
-        self._finish(call.ctx, entry, 200)
+        self._record_answer(call, payload, 200)
         if store:
             self._after_success(call, payload)
-        payload["model"] = data["model"]
+        payload["model"] = call.data["model"]
         payload.setdefault("object", "chat.completion")
-        if data.get("stream"):
-            include_usage = bool((data.get("stream_options") or {}).get("include_usage"))
-            return StreamReply(_iterate(response_to_chunks(payload, include_usage)), call.headers)
-        return Reply(200, payload, call.headers)
+        return self._whole_reply(call, payload)
+
+    def _record_answer(self, call: _Call, payload: dict[str, Any], status: int) -> None:
+        """Complete and queue the log entry of an upstream's non-streaming answer."""
+        entry = call.entry
+        entry.model_served = payload.get("model")
+        self._fill_usage(entry, payload.get("usage"))
+        entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
+        self._finish(call.ctx, entry, status, error=_error_message(payload) if status >= 400 else None)
 
     async def _route(self, data: dict[str, Any], entry: LogEntry, headers: dict[str, str]) -> ModelAlias:
         """Explicit model names map to their alias; the routed name asks the router for a tier."""
@@ -305,9 +299,14 @@ class Pipeline:
         call.headers["x-thrifty-cache-entry"] = hit.entry_id[:64]
         entry = call.entry
         entry.model_served = hit.model
-        self._fill_usage(entry, payload.get("usage") or {})
+        self._fill_usage(entry, payload.get("usage"))
         entry.ttft_ms = (time.perf_counter() - call.ctx.started) * 1000
         self._finish(call.ctx, entry, 200, cache_hit=True)
+        return self._whole_reply(call, payload)
+
+    @staticmethod
+    def _whole_reply(call: _Call, payload: dict[str, Any]) -> Reply | StreamReply:
+        """A whole answer we already hold: JSON, or replayed as SSE chunks to a streaming client."""
         if call.data.get("stream"):
             include_usage = bool((call.data.get("stream_options") or {}).get("include_usage"))
             return StreamReply(_iterate(response_to_chunks(payload, include_usage)), call.headers)
@@ -399,10 +398,7 @@ class Pipeline:
 
     @staticmethod
     def _fill_usage(entry: LogEntry, usage: Any) -> None:
-        usage = _dict(usage)  # an upstream's malformed usage counts as none
-        entry.prompt_tokens = _int_or_none(usage.get("prompt_tokens"))
-        entry.completion_tokens = _int_or_none(usage.get("completion_tokens"))
-        entry.cached_tokens = _int_or_none(_dict(usage.get("prompt_tokens_details")).get("cached_tokens"))
+        entry.prompt_tokens, entry.completion_tokens, entry.cached_tokens = _usage_tokens(usage)
 
     def _finish(self, ctx: CallContext, entry: LogEntry, status: int, error: str | None = None,
                 cache_hit: bool = False) -> None:
@@ -488,8 +484,12 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _usage(payload: dict[str, Any]) -> dict[str, Any]:
-    return _dict(payload.get("usage"))
+def _usage_tokens(usage: Any) -> tuple[int | None, int | None, int | None]:
+    """``(prompt, completion, cached prompt)`` token counts of an OpenAI ``usage`` object; an
+    upstream's malformed or missing values count as unknown."""
+    usage = _dict(usage)
+    return (_int_or_none(usage.get("prompt_tokens")), _int_or_none(usage.get("completion_tokens")),
+            _int_or_none(_dict(usage.get("prompt_tokens_details")).get("cached_tokens")))
 
 
 def _int_or_none(value: Any) -> int | None:
