@@ -131,10 +131,6 @@ class SentenceTransformerEmbedder:
         self._here = threading.local()  # .embedding is True on the embedding thread only
         self._memo: OrderedDict[str, np.ndarray] = OrderedDict()  # text -> read-only (dim,) float32
 
-    @property
-    def config(self) -> EmbedderConfig:
-        return self._config
-
     def _on_embedding_thread(self, fn, *args):
         """Run ``fn(*args)`` on the embedding thread (directly when already on it)."""
         if getattr(self._here, "embedding", False):

@@ -107,7 +107,6 @@ def report(graded: Sequence[GradedAnswer], thresholds: dict[str, float], model: 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Ask a small model GSM8K questions and report the escalator's decisions on its answers."""
-    from router.cascade import cascade_features
     from router.escalation import load_escalation
     from router.features import prompt_body
 
@@ -153,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         correct = got is not None and abs(got - reference) < 1e-6 * max(1.0, abs(reference))
         body = prompt_body(question + FORMAT_HINT)  # what the proxy's escalator would see
         cut_off = finish_reason == "length"  # the proxy escalates these without scoring
-        score = 1.0 if cut_off else float(artifact.model.predict(cascade_features(body, answer))[0])
+        score = 1.0 if cut_off else artifact.model.score(body, answer)
         graded.append(GradedAnswer(question, answer, correct, score, cut_off))
     if args.answers_out is not None:
         with args.answers_out.open("w", encoding="utf-8") as handle:

@@ -125,6 +125,19 @@ class EscalationModel:
         z = ((np.atleast_2d(x) - self.mean) / self.scale) @ self.weight + self.bias
         return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
 
+    def score(self, body: Mapping[str, Any], answer: str) -> float:
+        """P(the large model is needed | the small model's ``answer`` to ``body``)."""
+        return float(self.predict(cascade_features(body, answer))[0])
+
+
+def cascade_matrix(
+    examples: Sequence[LabelledExample], answers: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cascade_features` of each example with its small-model answer, ``(n, features)``,
+    and the label 'strong right and weak wrong' of each, ``(n,)``."""
+    x = np.vstack([cascade_features(ex.body, answer) for ex, answer in zip(examples, answers, strict=True)])
+    return x, np.array([ex.label for ex in examples], dtype=np.float64)
+
 
 def fit_escalation(x: np.ndarray, labels: np.ndarray, c: float = 0.1) -> EscalationModel:
     """Fit an :class:`EscalationModel` on :func:`cascade_features` rows and 0/1 labels.
@@ -203,10 +216,9 @@ def evaluate_gsm8k_cascade(
     """Fit on each seed's training rows (label: strong right and weak wrong), score its test rows.
 
     ``answers[i]``: the small model's answer to ``examples[i]`` (:func:`load_gsm8k_answers`)."""
-    x = np.vstack([cascade_features(ex.body, answer) for ex, answer in zip(examples, answers, strict=True)])
+    x, need = cascade_matrix(examples, answers)
     weak = np.array([ex.weak for ex in examples], dtype=np.float64)
     strong = np.array([ex.strong for ex in examples], dtype=np.float64)
-    need = np.array([ex.label for ex in examples], dtype=np.float64)  # strong right and weak wrong
     out = []
     for seed in seeds:
         train, test = (np.asarray(part, dtype=int) for part in split(seed))

@@ -21,7 +21,7 @@ import numpy as np
 from router.cascade import (
     ANSWER_FEATURE_NAMES,
     EscalationModel,
-    cascade_features,
+    cascade_matrix,
     fit_escalation,
     load_gsm8k_answers,
 )
@@ -145,7 +145,7 @@ class Escalator:
 
     def score(self, body: Mapping[str, Any], answer: str) -> float:
         """P(the large tier is needed | the small tier's ``answer`` to ``body``)."""
-        return float(self.model.predict(cascade_features(body, answer))[0])
+        return self.model.score(body, answer)
 
     def decide(
         self, body: Mapping[str, Any], answer: str | None, finish_reason: str | None = None
@@ -174,8 +174,7 @@ def train_escalation(data_dir: Path, c: float = DEFAULT_C) -> tuple[EscalationAr
 
     examples = load_gsm8k(data_dir)
     answers = load_gsm8k_answers(data_dir, examples)
-    x = np.vstack([cascade_features(ex.body, answer) for ex, answer in zip(examples, answers, strict=True)])
-    labels = np.array([ex.label for ex in examples], dtype=np.float64)
+    x, labels = cascade_matrix(examples, answers)
     model = fit_escalation(x, labels, c)
     quantiles = np.quantile(model.predict(x), np.linspace(0.0, 1.0, 101))
     return EscalationArtifact(model, quantiles), f"gsm8k weak-model answers, {len(examples)} rows, {int(labels.sum())} need the large model"
