@@ -166,11 +166,12 @@ class Pipeline:
                 and not data.get("tools") and not data.get("functions"))
 
     async def _cascade(self, call: _Call) -> Reply | StreamReply:
-        """The large tier's cached answer if there is one; else the small tier (non-streaming),
-        whose answer is kept unless the escalator judges it weak; then the large tier (cache
-        included). A small-tier failure (any status >= 400, transport) escalates; a large-tier
-        failure after a usable small answer falls back to that answer. Both calls are paid for in
-        the log."""
+        """The large tier's cached answer if there is one; else the small tier's answer (its cache,
+        or a non-streaming call), which is kept unless the escalator judges it weak; then the large
+        tier (cache included). A cached small answer is judged like a fresh one: it may have been
+        stored for a request that named the small model and was never judged. A small-tier failure
+        (any status >= 400, transport) escalates; a large-tier failure after a usable small answer
+        falls back to that answer. Every paid call is counted in the log."""
         ctx, entry, data, headers = call.ctx, call.entry, call.data, call.headers
         large = self.resolve(self._router.tier_models["large"])
         small = call.alias
@@ -181,30 +182,19 @@ class Pipeline:
             headers.update({"x-thrifty-route": "large", "x-thrifty-cascade": "escalated",
                             "x-thrifty-route-reason": "cascade: large-tier answer cached"})
             return self._serve_hit(call, hit)
-        large_request, large_version = call.cache_request, call.model_version
+        large_lookup = (call.cache_request, call.model_version, headers["x-thrifty-cache"], entry.cache_outcome)
         self._use_alias(call, small)
-        hit = await self._lookup(call)
-        if hit is not None:
-            return self._serve_hit(call, hit)
-
-        body = self._upstream_body(call)
-        body["stream"] = False
-        body.pop("stream_options", None)
-        payload: dict[str, Any] | None = None
-        try:
-            reply = await self._upstream.post(small.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
-            if reply.status >= 400:  # the small tier's limits (context, rate, size) are not the caller's problem
-                failure = f"small tier failed with status {reply.status}: {_error_message(reply.body)}"
-            else:
-                payload, failure = reply.body, None
-        except ThriftyError as exc:
-            failure = f"small tier failed: {exc.message}"
+        small_hit = await self._lookup(call)
+        small_lookup = (call.cache_request, call.model_version, headers["x-thrifty-cache"], entry.cache_outcome)
+        payload, failure = await self._small_answer(call, small_hit)
         if payload is not None:
             text, finish_reason = _first_choice(payload)
             decision = await asyncio.to_thread(self._router.escalator.decide, data, text, finish_reason)
             score, threshold, reason, escalate = decision.score, decision.threshold, decision.reason, decision.escalate
+            if small_hit is not None:
+                reason = "cached small answer, " + reason
         else:
-            score, threshold, reason, escalate = math.nan, math.nan, failure or "", True
+            score, threshold, reason, escalate = math.nan, math.nan, failure, True
         headers["x-thrifty-cascade"] = entry.cascade_outcome = "escalated" if escalate else "accepted"
         headers["x-thrifty-cascade-score"] = _header_number(score)
         headers["x-thrifty-cascade-threshold"] = _header_number(threshold)
@@ -212,15 +202,14 @@ class Pipeline:
         entry.route_score = None if math.isnan(score) else score
         if not escalate:
             assert payload is not None
-            return self._serve_small(call, payload)
+            return self._serve_hit(call, small_hit) if small_hit is not None else self._serve_small(call, payload)
 
-        small_request, small_version = call.cache_request, call.model_version
-        if payload is not None:  # the small call is paid for even though its answer is dropped
+        if payload is not None and small_hit is None:  # the small call is paid for though its answer is dropped
             entry.extra_cost_usd = self._prices.cost(small.name, *_usage_tokens(payload.get("usage")))
         entry.route = "large"
         headers["x-thrifty-route"] = "large"
         self._use_alias(call, large)
-        call.cache_request, call.model_version = large_request, large_version
+        self._restore_lookup(call, large_lookup)  # the answer now comes from the large tier, whose cache missed
 
         def fall_back_to_small(exc: ThriftyError) -> Reply | StreamReply:
             if payload is None:
@@ -231,10 +220,34 @@ class Pipeline:
             headers.update({"x-thrifty-route": "small", "x-thrifty-cascade": "escalation_failed",
                             "x-thrifty-route-reason": _header_text(f"cascade: large tier failed: {exc.message}")})
             self._use_alias(call, small)
-            call.cache_request, call.model_version = small_request, small_version
+            self._restore_lookup(call, small_lookup)
+            if small_hit is not None:
+                return self._serve_hit(call, small_hit)
             return self._serve_small(call, payload, store=False)
 
         return await self._forward(call, fallback=fall_back_to_small)
+
+    async def _small_answer(self, call: _Call, hit) -> tuple[dict[str, Any] | None, str]:
+        """The small tier's answer to judge: the cached one, or a fresh non-streaming call.
+        Returns ``(payload, "")`` or ``(None, why it failed)``."""
+        if hit is not None:
+            return msgspec.json.decode(hit.body), ""
+        body = self._upstream_body(call)
+        body["stream"] = False
+        body.pop("stream_options", None)
+        try:
+            reply = await self._upstream.post(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
+                                              call.ctx.request_id)
+        except ThriftyError as exc:
+            return None, f"small tier failed: {exc.message}"
+        if reply.status >= 400:  # the small tier's limits (context, rate, size) are not the caller's problem
+            return None, f"small tier failed with status {reply.status}: {_error_message(reply.body)}"
+        return reply.body, ""
+
+    @staticmethod
+    def _restore_lookup(call: _Call, lookup: tuple) -> None:
+        """Put back one tier's cache lookup (request, model version, outcome) after the other's."""
+        call.cache_request, call.model_version, call.headers["x-thrifty-cache"], call.entry.cache_outcome = lookup
 
     def _serve_small(self, call: _Call, payload: dict[str, Any], *, store: bool = True) -> Reply | StreamReply:
         """Return the small tier's whole answer (as SSE chunks to a streaming client), logged;

@@ -192,6 +192,64 @@ def test_an_escalated_question_is_answered_from_the_large_tiers_cache_next_time(
     assert len(calls) == len(script.requests) - sum(1 for r in script.requests if r["_path"].endswith("/models"))
 
 
+def _cache_by_name(proxy, body):
+    """Ask the small model by name until its answer is in the cache (the write-back runs after the response)."""
+    for _ in range(50):
+        response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={**body, "model": "small-m"})
+        if response.headers["x-thrifty-cache"] == "exact":
+            return
+        time.sleep(0.1)
+    raise AssertionError("the small model's answer was never cached")
+
+
+@pytest.mark.parametrize("small_answer", [GOOD, WEAK])
+def test_a_small_answer_cached_for_an_explicit_request_is_judged_before_it_is_served(make_settings, tmp_path,
+                                                                                     small_answer):
+    threshold = _midpoint_threshold()
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": small_answer, "huge-upstream": BEST})
+    body = {"temperature": 0, "messages": [{"role": "user", "content": QUESTION}]}
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, cache=CacheSettings(enabled=True, semantic=False),
+                             threshold_mode="fixed", fixed_threshold=threshold)
+        with serve_in_thread(create_app(settings)) as proxy:
+            _cache_by_name(proxy, body)  # stored for "small-m" by name: never judged by the escalator
+            small_calls = _upstream_calls(script).count(("tiny-upstream", False))
+            routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={**body, "model": "thrifty-auto"})
+            rows = _log_rows(tmp_path, small_calls + 2)  # the first call, the cache hits, the routed one
+    calls = _upstream_calls(script)
+    assert calls.count(("tiny-upstream", False)) == small_calls == 1  # the cached answer is judged, not re-asked
+    assert routed.status_code == 200
+    assert routed.headers["x-thrifty-route-reason"].startswith("cascade: cached small answer, score")
+    route, score, cost, _, status, outcome = rows[-1]
+    if small_answer == GOOD:
+        assert routed.headers["x-thrifty-cascade"] == "accepted" and routed.headers["x-thrifty-cache"] == "exact"
+        assert routed.json()["choices"][0]["message"]["content"] == GOOD
+        assert (route, outcome, status) == ("small", "accepted", 200) and score < threshold
+        assert calls[-1] != ("huge-upstream", False)
+    else:
+        assert routed.headers["x-thrifty-cascade"] == "escalated" and routed.headers["x-thrifty-route"] == "large"
+        assert routed.headers["x-thrifty-cache"] == "miss"  # the answer came from the large tier, not the cache
+        assert routed.json()["choices"][0]["message"]["content"] == BEST
+        assert calls[-1] == ("huge-upstream", False)
+        assert (route, outcome, status) == ("large", "escalated", 200) and score >= threshold
+        assert cost == pytest.approx((5 * 10.0 + 1 * 30.0) / 1e6)  # the cached small answer cost nothing
+
+
+def test_a_failing_large_tier_falls_back_to_a_cached_small_answer(make_settings, tmp_path):
+    threshold = _midpoint_threshold()
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK}, error_models={"huge-upstream"})
+    body = {"temperature": 0, "messages": [{"role": "user", "content": QUESTION}]}
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, cache=CacheSettings(enabled=True, semantic=False),
+                             threshold_mode="fixed", fixed_threshold=threshold)
+        with serve_in_thread(create_app(settings)) as proxy:
+            _cache_by_name(proxy, body)
+            routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={**body, "model": "thrifty-auto"})
+    assert routed.status_code == 200 and routed.json()["choices"][0]["message"]["content"] == WEAK
+    assert routed.headers["x-thrifty-cascade"] == "escalation_failed" and routed.headers["x-thrifty-cache"] == "exact"
+    assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False)]
+
+
 def test_a_single_tier_and_tool_requests_skip_the_cascade(make_settings, tmp_path, caplog):
     script = ScriptedUpstream(content=WEAK)
     with serve_in_thread(script) as up:
