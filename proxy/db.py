@@ -56,7 +56,7 @@ class Feedback(ProxyBase):
     request_id: Mapped[str] = mapped_column(String(64), index=True)
     key_id: Mapped[str] = mapped_column(String(64))
     score: Mapped[float] = mapped_column(Float)  # 0 = bad … 1 = good
-    source: Mapped[str] = mapped_column(String(16))  # "user" | "json_check" | ...
+    source: Mapped[str] = mapped_column(String(32))  # "user" | "json_check" | ...
     comment: Mapped[str | None] = mapped_column(Text)
 
 

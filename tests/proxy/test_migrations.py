@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from caches.models import CacheBase
+from proxy.db import ProxyBase
 from proxy.migrate import alembic_config, upgrade
 
 
@@ -37,6 +41,23 @@ def test_postgresql_upgrade_and_downgrade(pg_database):
     assert "request_log" in asyncio.run(_tables(pg_database))
     command.downgrade(alembic_config(pg_database), "base")
     assert asyncio.run(_tables(pg_database)) <= {"alembic_version"}
+
+
+async def _schema_diff(url: str) -> list:
+    """What autogenerate would change to make the migrated schema match the models (the metadata
+    that migrations/env.py compares against: the proxy's and the caches' tables)."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(lambda c: compare_metadata(
+                MigrationContext.configure(c, opts={"compare_type": True}), [ProxyBase.metadata, CacheBase.metadata]))
+    finally:
+        await engine.dispose()
+
+
+def test_the_migrations_create_exactly_the_models_schema(pg_database):
+    upgrade(pg_database)
+    assert asyncio.run(_schema_diff(pg_database)) == []
 
 
 def _check_0004(url: str) -> None:
