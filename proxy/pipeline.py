@@ -202,7 +202,9 @@ class Pipeline:
         entry.route_score = None if math.isnan(score) else score
         if not escalate:
             assert payload is not None
-            return self._serve_hit(call, small_hit) if small_hit is not None else self._serve_small(call, payload)
+            if small_hit is not None:
+                return self._serve_hit(call, small_hit, payload)
+            return self._serve_small(call, payload)
 
         if payload is not None and small_hit is None:  # the small call is paid for though its answer is dropped
             entry.extra_cost_usd = self._prices.cost(small.name, *_usage_tokens(payload.get("usage")))
@@ -222,7 +224,7 @@ class Pipeline:
             self._use_alias(call, small)
             self._restore_lookup(call, small_lookup)
             if small_hit is not None:
-                return self._serve_hit(call, small_hit)
+                return self._serve_hit(call, small_hit, payload)
             return self._serve_small(call, payload, store=False)
 
         return await self._forward(call, fallback=fall_back_to_small)
@@ -303,8 +305,9 @@ class Pipeline:
         call.entry.cache_outcome = outcome
         return hit
 
-    def _serve_hit(self, call: _Call, hit) -> Reply | StreamReply:
-        payload = msgspec.json.decode(hit.body)
+    def _serve_hit(self, call: _Call, hit, payload: dict[str, Any] | None = None) -> Reply | StreamReply:
+        """Answer from the cache; ``payload``: ``hit.body`` when the caller has already decoded it."""
+        payload = msgspec.json.decode(hit.body) if payload is None else payload
         prefix = "chatcmpl-" if call.ctx.endpoint == "chat" else "cmpl-"
         payload.update(id=prefix + uuid.uuid4().hex, created=int(time.time()), model=call.data["model"])
         if hit.similarity is not None:
