@@ -73,12 +73,13 @@ def ask_all(base_url: str, model: str, questions: Sequence[str], max_tokens: int
 
 
 def auroc(scores: np.ndarray, positives: np.ndarray) -> float:
-    """Probability that a random positive outscores a random negative (ties count half)."""
-    pos, neg = scores[positives], scores[~positives]
-    if pos.size == 0 or neg.size == 0:
+    """Probability that a random positive outscores a random negative (ties count half); ``nan``
+    without both kinds."""
+    if positives.all() or not positives.any():
         return float("nan")
-    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return float(greater / (pos.size * neg.size))
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(positives, scores))
 
 
 def report(graded: Sequence[GradedAnswer], thresholds: dict[str, float], model: str) -> str:
