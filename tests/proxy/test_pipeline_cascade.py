@@ -170,6 +170,17 @@ def test_a_failing_large_tier_falls_back_to_the_small_answer(make_settings, tmp_
     assert failed.status_code == 502 and failed.json()["error"]["code"] == "upstream_error"
 
 
+def _post_until_cached(proxy, body):
+    """Post ``body`` until the answer comes from the exact cache (the write-back runs after the
+    response); returns that response."""
+    for _ in range(50):
+        response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json=body)
+        if response.headers["x-thrifty-cache"] == "exact":
+            return response
+        time.sleep(0.1)
+    raise AssertionError(f"the answer to {body['model']!r} was never cached")
+
+
 def test_an_escalated_question_is_answered_from_the_large_tiers_cache_next_time(make_settings, tmp_path):
     threshold = _midpoint_threshold()
     script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK, "huge-upstream": BEST})
@@ -179,27 +190,13 @@ def test_an_escalated_question_is_answered_from_the_large_tiers_cache_next_time(
                              threshold_mode="fixed", fixed_threshold=threshold)
         with serve_in_thread(create_app(settings)) as proxy:
             first = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json=body)
-            for _ in range(50):  # the write-back runs after the response
-                again = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json=body)
-                if again.headers["x-thrifty-cache"] == "exact":
-                    break
-                time.sleep(0.1)
+            again = _post_until_cached(proxy, body)
     assert first.headers["x-thrifty-cascade"] == "escalated"
     assert again.headers["x-thrifty-cache"] == "exact" and again.headers["x-thrifty-route"] == "large"
     assert again.json()["choices"][0]["message"]["content"] == BEST
     calls = _upstream_calls(script)
     assert calls[:2] == [("tiny-upstream", False), ("huge-upstream", False)]
     assert len(calls) == len(script.requests) - sum(1 for r in script.requests if r["_path"].endswith("/models"))
-
-
-def _cache_by_name(proxy, body):
-    """Ask the small model by name until its answer is in the cache (the write-back runs after the response)."""
-    for _ in range(50):
-        response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={**body, "model": "small-m"})
-        if response.headers["x-thrifty-cache"] == "exact":
-            return
-        time.sleep(0.1)
-    raise AssertionError("the small model's answer was never cached")
 
 
 @pytest.mark.parametrize("small_answer", [GOOD, WEAK])
@@ -212,7 +209,7 @@ def test_a_small_answer_cached_for_an_explicit_request_is_judged_before_it_is_se
         settings = _settings(make_settings, up, cache=CacheSettings(enabled=True, semantic=False),
                              threshold_mode="fixed", fixed_threshold=threshold)
         with serve_in_thread(create_app(settings)) as proxy:
-            _cache_by_name(proxy, body)  # stored for "small-m" by name: never judged by the escalator
+            _post_until_cached(proxy, {**body, "model": "small-m"})  # stored by name: never judged
             small_calls = _upstream_calls(script).count(("tiny-upstream", False))
             routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={**body, "model": "thrifty-auto"})
             rows = _log_rows(tmp_path, small_calls + 2)  # the first call, the cache hits, the routed one
@@ -243,7 +240,7 @@ def test_a_failing_large_tier_falls_back_to_a_cached_small_answer(make_settings,
         settings = _settings(make_settings, up, cache=CacheSettings(enabled=True, semantic=False),
                              threshold_mode="fixed", fixed_threshold=threshold)
         with serve_in_thread(create_app(settings)) as proxy:
-            _cache_by_name(proxy, body)
+            _post_until_cached(proxy, {**body, "model": "small-m"})
             routed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={**body, "model": "thrifty-auto"})
     assert routed.status_code == 200 and routed.json()["choices"][0]["message"]["content"] == WEAK
     assert routed.headers["x-thrifty-cascade"] == "escalation_failed" and routed.headers["x-thrifty-cache"] == "exact"
