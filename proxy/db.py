@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Boolean, DateTime, Float, Integer, String, Text, event
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -44,6 +44,8 @@ class RequestLog(ProxyBase):
     cascade_outcome: Mapped[str | None] = mapped_column(String(32))  # accepted | escalated | escalation_failed
     cost_usd: Mapped[float | None] = mapped_column(Float)
     saved_usd: Mapped[float | None] = mapped_column(Float)
+    batch_id: Mapped[str | None] = mapped_column(String(64), index=True)  # set for lines of a batch job
+    batch_saved_usd: Mapped[float | None] = mapped_column(Float)  # the part of saved_usd due to the batch discount
 
 
 class Feedback(ProxyBase):
@@ -73,6 +75,73 @@ class RouterRequest(ProxyBase):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True,
                                                  default=lambda: datetime.now(UTC))
     request: Mapped[str] = mapped_column(Text)  # JSON object: messages, tools, response_format
+
+
+class StoredFile(ProxyBase):
+    """An uploaded or generated file of the Files API; its bytes live under the files folder."""
+
+    __tablename__ = "stored_file"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # file-<hex>
+    key_id: Mapped[str] = mapped_column(String(64), index=True)  # owner: only this key may read it
+    purpose: Mapped[str] = mapped_column(String(32))  # batch | batch_output
+    filename: Mapped[str] = mapped_column(String(512))
+    bytes: Mapped[int] = mapped_column(Integer)
+    lines: Mapped[int] = mapped_column(Integer, default=0)
+    path: Mapped[str] = mapped_column(String(1024))  # relative to the files folder
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Batch(ProxyBase):
+    """One batch job of the Batches API; its lines are :class:`BatchLine` rows."""
+
+    __tablename__ = "batch"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # batch_<hex>
+    key_id: Mapped[str] = mapped_column(String(64), index=True)
+    endpoint: Mapped[str] = mapped_column(String(64))
+    input_file_id: Mapped[str] = mapped_column(String(64))
+    completion_window: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    metadata_json: Mapped[str | None] = mapped_column(Text)
+    errors_json: Mapped[str | None] = mapped_column(Text)  # validation errors: OpenAI's errors.data
+    urgent: Mapped[bool] = mapped_column(Boolean, default=False)  # runs outside the nightly window
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    completed: Mapped[int] = mapped_column(Integer, default=0)
+    failed: Mapped[int] = mapped_column(Integer, default=0)
+    output_file_id: Mapped[str | None] = mapped_column(String(64))
+    error_file_id: Mapped[str | None] = mapped_column(String(64))
+    upstream_batch_id: Mapped[str | None] = mapped_column(String(128))  # pass-through to an upstream's Batch API
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    in_progress_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finalizing_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    expired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancelling_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class BatchLine(ProxyBase):
+    """One request line of a batch: its durable queue state and, once done, its output line."""
+
+    __tablename__ = "batch_line"
+    __table_args__ = (Index("ix_batch_line_claim", "state", "lease_until"),)
+
+    batch_id: Mapped[str] = mapped_column(String(64), ForeignKey("batch.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    line_no: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based line of the input file
+    custom_id: Mapped[str] = mapped_column(String(512))
+    body: Mapped[str] = mapped_column(Text)  # the request body, JSON
+    state: Mapped[str] = mapped_column(String(16))  # pending | running | done | skipped
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    is_error: Mapped[bool] = mapped_column(Boolean, default=False)
+    result: Mapped[str | None] = mapped_column(Text)  # the whole output (or error) line, JSON
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 def create_engine(url: str) -> AsyncEngine:

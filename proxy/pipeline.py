@@ -39,6 +39,7 @@ class CallContext:
     endpoint: str  # "chat" | "completions"
     started: float
     cache_control: str | None = None
+    batch_id: str | None = None  # a line of this batch job: batch priority upstream, batch discount
 
 
 @dataclass(slots=True)

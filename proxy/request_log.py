@@ -46,6 +46,8 @@ class LogEntry:
     cascade_outcome: str | None = None  # cascade mode: "accepted" | "escalated" | "escalation_failed"
     cost_usd: float | None = None
     saved_usd: float | None = None
+    batch_id: str | None = None  # the batch job this request was a line of
+    batch_saved_usd: float | None = None  # the batch discount's share of saved_usd
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     routing_request: dict[str, Any] | None = None  # not a request_log column: goes to router_request
     # not a column: what earlier upstream calls of this request cost (cascade mode's dropped small
