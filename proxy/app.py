@@ -15,6 +15,8 @@ from litestar.response import Stream
 
 from proxy import migrate
 from proxy.admin import admin_handlers
+from proxy.batch.api import batch_handlers
+from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import ThriftyError
@@ -48,6 +50,7 @@ class ProxyState:
     engine: Any
     cache: Any
     router: Any
+    batches: BatchService | None = None
 
 
 def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Litestar:
@@ -67,7 +70,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Li
         pipeline.spawn(_store_feedback_quietly(engine, record))
 
     pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink)
-    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router)
+    batches = BatchService(settings, engine, pipeline) if settings.batch.enabled else None
+    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches)
     background: list[asyncio.Task] = []
 
     async def call(request: Request, endpoint: str, validate) -> Response:
@@ -129,6 +133,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Li
         if settings.database.migrate_on_start:
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         request_log.start()
+        if batches is not None:
+            batches.start()
         if cache is not None:
             await cache.start()
             background.append(asyncio.create_task(_maintain(cache, settings.cache.maintenance_interval_s)))
@@ -136,6 +142,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Li
     async def shutdown() -> None:
         for task in background:
             task.cancel()
+        if batches is not None:
+            await batches.aclose()  # running lines go back to the queue for the next start
         await pipeline.drain()
         if cache is not None:
             await cache.aclose()
@@ -156,7 +164,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Li
 
     app = Litestar(
         route_handlers=[chat_completions, completions, feedback, models, health, metrics,
-                        *admin_handlers(settings, state)],
+                        *admin_handlers(settings, state), *(batch_handlers(batches) if batches else [])],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
         middleware=[request_id_middleware],
         on_startup=[startup],

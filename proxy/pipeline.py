@@ -21,6 +21,8 @@ from proxy.model_versions import ModelVersions
 from proxy.pricing import PriceBook
 from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
 from proxy.settings import ModelAlias, Settings
+from proxy.shaping.caps import finish_reason_of
+from proxy.shaping.stage import ShapingStage
 from proxy.sse import StreamAssembler, response_to_chunks
 from proxy.upstream import UpstreamClient, UpstreamReply, UpstreamReplyError
 
@@ -83,15 +85,28 @@ class Pipeline:
         self._cache = cache
         self._router = router
         self._prices = PriceBook(settings.prices)
+        self._shaping = ShapingStage(settings.shaping)
         self._versions = ModelVersions(upstream)
         self._feedback_sink = feedback_sink
         self._store_routed = settings.router.store_requests  # opt-in: keep routed bodies for retraining
+        self._batch_discount = settings.batch.discount  # batch lines cost (1 - discount) of the list price
         self._background: set[asyncio.Task] = set()
 
     @property
     def public_models(self) -> list[str]:
         names = list(self._aliases)
         return [*names, self._router.public_model] if self._router else names
+
+    @property
+    def upstream_names(self) -> set[str]:
+        return {alias.upstream for alias in self._aliases.values()}
+
+    def upstream_for(self, model: str) -> str:
+        """The upstream a request for ``model`` goes to (the small tier's for the routed name)."""
+        if self._router is not None and model == self._router.public_model:
+            model = self._router.tier_models["small"]
+        alias = self._aliases.get(model)
+        return alias.upstream if alias is not None else ""
 
     def resolve(self, model: str) -> ModelAlias:
         alias = self._aliases.get(model)
@@ -105,14 +120,16 @@ class Pipeline:
     async def handle(self, ctx: CallContext, data: dict[str, Any]) -> Reply | StreamReply:
         """Answer one validated request (the caller has logged validation failures)."""
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=0,
-                         model_requested=data["model"], stream=bool(data.get("stream")), cache_outcome="bypass")
+                         model_requested=data["model"], stream=bool(data.get("stream")), cache_outcome="bypass",
+                         batch_id=ctx.batch_id)
         headers: dict[str, str] = {}
         try:
             alias = await self._route(data, entry, headers)
+            call = _Call(ctx, data, alias, entry, headers)
+            self._shape(call)
         except ThriftyError as exc:
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
-        call = _Call(ctx, data, alias, entry, headers)
         if self._cascades(call):
             return await self._cascade(call)
         self._use_alias(call, alias)
@@ -120,6 +137,16 @@ class Pipeline:
         if hit is not None:
             return self._serve_hit(call, hit)
         return await self._forward(call)
+
+    def _shape(self, call: _Call) -> None:
+        """Output cap and prompt shaping (``[shaping]``), before the cache key is made: the key holds
+        the effective ``max_tokens`` and the shaped prompt. In cascade mode both tiers get the
+        routed tier's shaping."""
+        result = self._shaping.apply(call.data, tenant=call.ctx.key_id, model=call.alias.name,
+                                     tier=call.entry.route, endpoint=call.ctx.endpoint)
+        call.headers.update(result.headers)
+        call.entry.cap, call.entry.max_tokens, call.entry.shaping = result.cap.kind, result.cap.max_tokens, \
+            result.summary
 
     def _use_alias(self, call: _Call, alias: ModelAlias) -> None:
         call.alias = alias
@@ -142,7 +169,8 @@ class Pipeline:
         try:
             if data.get("stream"):
                 return await self._stream(call, body)
-            reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id)
+            reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id,
+                                              priority=_priority(ctx))
             status, payload = self._pass_status(alias, reply)
         except ThriftyError as exc:
             if fallback is not None:
@@ -240,7 +268,7 @@ class Pipeline:
         body.pop("stream_options", None)
         try:
             reply = await self._upstream.post(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
-                                              call.ctx.request_id)
+                                              call.ctx.request_id, priority=_priority(call.ctx))
         except ThriftyError as exc:
             return None, f"small tier failed: {exc.message}"
         if reply.status >= 400:  # the small tier's limits (context, rate, size) are not the caller's problem
@@ -267,6 +295,7 @@ class Pipeline:
         entry = call.entry
         entry.model_served = payload.get("model")
         self._fill_usage(entry, payload.get("usage"))
+        entry.finish_reason = finish_reason_of(payload)
         entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
         self._finish(call.ctx, entry, status, error=_error_message(payload) if status >= 400 else None)
 
@@ -317,6 +346,7 @@ class Pipeline:
         entry = call.entry
         entry.model_served = hit.model
         self._fill_usage(entry, payload.get("usage"))
+        entry.finish_reason = finish_reason_of(payload)
         entry.ttft_ms = (time.perf_counter() - call.ctx.started) * 1000
         self._finish(call.ctx, entry, 200, cache_hit=True)
         return self._whole_reply(call, payload)
@@ -341,7 +371,7 @@ class Pipeline:
         body["stream_options"] = {**(call.data.get("stream_options") or {}), "include_usage": True}
         try:
             response = await self._upstream.stream(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
-                                                    call.ctx.request_id)
+                                                    call.ctx.request_id, priority=_priority(call.ctx))
         except UpstreamReplyError as exc:
             status, payload = self._pass_status(call.alias, exc.reply)
             self._finish(call.ctx, call.entry, status, error=_error_message(payload))
@@ -385,8 +415,10 @@ class Pipeline:
             status, error = 499, "client disconnected"
             raise
         finally:
-            self._finish(call.ctx, entry, status, error=error)
             whole = assembler.result() if finished and status == 200 else None
+            if whole is not None:
+                entry.finish_reason = finish_reason_of(whole)
+            self._finish(call.ctx, entry, status, error=error)
             if whole is not None:
                 self._after_success(call, whole)
 
@@ -436,6 +468,9 @@ class Pipeline:
             cost = 0.0 if cache_hit else full
             if cost is not None and entry.extra_cost_usd is not None:
                 cost += entry.extra_cost_usd  # earlier calls of this request (cascade's small answer)
+            if cost and ctx.batch_id is not None and self._batch_discount:
+                entry.batch_saved_usd = cost * self._batch_discount  # paid at the batch price
+                cost -= entry.batch_saved_usd
             entry.cost_usd = cost
             large = self._router.tier_models["large"] if self._router else None
             baseline = self._prices.cost(large, *tokens) if large and self._prices.known(large) else full
@@ -455,6 +490,12 @@ class Pipeline:
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=status,
                          model_requested=model)
         self._finish(ctx, entry, status, error=error)
+
+
+def _priority(ctx: CallContext) -> str | None:
+    """The scheduling class asked of the upstream (``x-thrifty-priority``; the bundled backend
+    serves interactive requests first, other upstreams ignore the header)."""
+    return "batch" if ctx.batch_id is not None else None
 
 
 async def _iterate(chunks) -> AsyncIterator[bytes]:

@@ -48,6 +48,10 @@ class LogEntry:
     saved_usd: float | None = None
     batch_id: str | None = None  # the batch job this request was a line of
     batch_saved_usd: float | None = None  # the batch discount's share of saved_usd
+    finish_reason: str | None = None  # "length" when any choice was cut by the output limit
+    max_tokens: int | None = None  # the output limit the request carried upstream, after capping
+    cap: str | None = None  # "default" (a default limit was added) | "clamped" (lowered to the maximum)
+    shaping: str | None = None  # the shaping mode and what it did, e.g. "safe,tools-canonical,volatile-moved:1"
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     routing_request: dict[str, Any] | None = None  # not a request_log column: goes to router_request
     # not a column: what earlier upstream calls of this request cost (cascade mode's dropped small

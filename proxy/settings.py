@@ -21,6 +21,7 @@ from backend.config import BackendConfig
 from caches.embedder import EMBEDDING_DTYPES
 from proxy.identity import ANONYMOUS, key_id_from_sha256
 from proxy.pricing import ModelPrice
+from proxy.shaping.config import ShapingOverride, ShapingSettings
 
 ENV_PREFIX = "THRIFTY_"
 BUNDLED_UPSTREAM = "local"
@@ -88,7 +89,8 @@ class CacheKeySettings:
     ``[cache]`` settings: ``enabled`` (any caching), ``semantic`` (the semantic cache; it can only
     be turned on where ``[cache] semantic`` runs), ``ttl_s``, ``similarity_threshold``,
     ``semantic_nondeterministic`` (let requests without temperature 0 or a seed use the semantic
-    cache).
+    cache), ``replay_sampled`` (serve cached answers to sampled requests, temperature > 0 without
+    a seed; unset: on when ``semantic_nondeterministic`` is true).
     """
 
     name: str
@@ -99,6 +101,7 @@ class CacheKeySettings:
     ttl_s: float | None = None
     similarity_threshold: float | None = None
     semantic_nondeterministic: bool | None = None
+    replay_sampled: bool | None = None
 
     @property
     def tenant_id(self) -> str:
@@ -121,6 +124,9 @@ class CacheSettings:
     # how long a replica trusts its in-process memo of exact hits before re-reading the database:
     # the bound on staleness about other replicas' changes (0 turns the memo off)
     memo_ttl_s: float = 2.0
+    # answer sampled requests (temperature > 0 or absent, without a seed) from the cache? Off: a
+    # caller who samples gets a fresh sample (per key: [cache.keys.<name>] replay_sampled)
+    replay_sampled: bool = False
     keys: tuple[CacheKeySettings, ...] = ()  # [cache.keys.<name>] tables
 
 
@@ -154,10 +160,38 @@ ROUTER_MODES = ("prompt", "cascade")
 
 
 @dataclass(frozen=True, slots=True)
+class BatchSettings:
+    """Batch jobs (the Files and Batches API) and the worker that runs their lines.
+
+    ``window``: ``"always"`` (run at once, at batch priority) or a daily local-time range such as
+    ``"01:00-06:00"`` (may cross midnight) in ``timezone`` (an IANA name; empty: the machine's).
+    A batch whose metadata has ``thrifty_urgent = "true"`` runs outside the window.
+    """
+
+    enabled: bool = True
+    worker: bool = True  # run a queue worker in this proxy process (replicas on PostgreSQL share the queue)
+    files_dir: str = ""  # empty: <data_dir>/files
+    max_file_bytes: int = 200 * 1024 * 1024  # OpenAI's limit for batch input files
+    max_lines: int = 50_000  # OpenAI's limit of requests per batch
+    window: str = "always"
+    timezone: str = ""
+    discount: float = 0.5  # batch price = (1 - discount) x the interactive price, as the big providers charge
+    concurrency: int = 4  # lines in flight per upstream
+    lease_s: float = 60.0  # a claimed line returns to the queue this long after its worker stopped renewing
+    poll_interval_s: float = 0.5
+    max_attempts: int = 3  # tries of one line on transport failures / 5xx before it is an error line
+
+
+@dataclass(frozen=True, slots=True)
 class AdminConfig:
-    """Admin API access: requests need ``Authorization: Bearer <api_key>``; empty disables the admin API."""
+    """Admin API access: requests need ``Authorization: Bearer <api_key>``; empty disables the admin API.
+
+    The web UI at ``/ui`` logs in with the same key; ``session_lifetime_s`` is how long its session
+    cookie stays valid.
+    """
 
     api_key: str = ""
+    session_lifetime_s: float = 8 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +207,8 @@ class Settings:
     admin: AdminConfig = field(default_factory=AdminConfig)
     cache: CacheSettings = field(default_factory=CacheSettings)
     router: RouterSettings = field(default_factory=RouterSettings)
+    batch: BatchSettings = field(default_factory=BatchSettings)
+    shaping: ShapingSettings = field(default_factory=ShapingSettings)
 
     @property
     def data_path(self) -> Path:
@@ -195,7 +231,8 @@ class Settings:
 
 
 _SECTIONS = {"proxy": ProxyConfig, "database": DatabaseConfig, "bundled": BundledBackendConfig,
-             "backend": BackendConfig, "admin": AdminConfig, "cache": CacheSettings, "router": RouterSettings}
+             "backend": BackendConfig, "admin": AdminConfig, "cache": CacheSettings, "router": RouterSettings,
+             "batch": BatchSettings, "shaping": ShapingSettings}
 
 
 def _coerce(value: Any, target: Any, where: str) -> Any:
@@ -253,13 +290,18 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     if unknown:
         raise SettingsError(f"unknown configuration sections {sorted(unknown)}")
     cache_keys = _cache_keys(raw.get("cache", {}))
+    shaping_tables = _shaping_tables(raw.get("shaping", {}))
     sections = {name: _section(cls, raw.get(name, {}), name) for name, cls in _SECTIONS.items()}
     sections["cache"] = replace(sections["cache"], keys=cache_keys)
+    sections["shaping"] = replace(sections["shaping"], **shaping_tables)
+    for problem in sections["shaping"].problems():
+        raise SettingsError(f"[shaping] {problem}")
     if not 0 <= sections["cache"].memo_ttl_s <= 3600:
         raise SettingsError(f"[cache] memo_ttl_s must be between 0 and 3600 seconds, got {sections['cache'].memo_ttl_s!r}")
     if sections["cache"].embed_dtype not in EMBEDDING_DTYPES:
         raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
                             f"got {sections['cache'].embed_dtype!r}")
+    _check_batch(sections["batch"])
     upstreams = []
     for i, item in enumerate(raw.get("upstreams", [])):
         upstream = _section(UpstreamConfig, item, f"upstreams[{i}]")
@@ -301,7 +343,7 @@ def _cache_keys(cache: dict[str, Any]) -> tuple[CacheKeySettings, ...]:
         elif not _TENANT_ID.match(key.tenant):
             raise SettingsError(f"[{where}] tenant must look like 'key-' + 24 hex digits or be "
                                 f"{ANONYMOUS!r}, got {key.tenant!r}")
-        for field_name in ("enabled", "semantic", "semantic_nondeterministic"):
+        for field_name in ("enabled", "semantic", "semantic_nondeterministic", "replay_sampled"):
             if getattr(key, field_name) not in (None, True, False):
                 raise SettingsError(f"[{where}] {field_name} must be true or false")
         for field_name in ("ttl_s", "similarity_threshold"):
@@ -317,6 +359,59 @@ def _cache_keys(cache: dict[str, Any]) -> tuple[CacheKeySettings, ...]:
         owners[key.tenant_id] = name
         out.append(key)
     return tuple(out)
+
+
+def _check_batch(batch: BatchSettings) -> None:
+    from proxy.batch.window import BatchWindow, WindowError  # the window's own parser says what is wrong
+
+    try:
+        BatchWindow.parse(batch.window, batch.timezone)
+    except WindowError as exc:
+        raise SettingsError(f"[batch] {exc}") from None
+    if not 0 <= batch.discount < 1:
+        raise SettingsError(f"[batch] discount must be in [0, 1), got {batch.discount!r}")
+    for name in ("max_file_bytes", "max_lines", "concurrency", "max_attempts"):
+        if getattr(batch, name) < 1:
+            raise SettingsError(f"[batch] {name} must be at least 1, got {getattr(batch, name)!r}")
+    for name in ("lease_s", "poll_interval_s"):
+        if not getattr(batch, name) > 0:
+            raise SettingsError(f"[batch] {name} must be > 0, got {getattr(batch, name)!r}")
+
+
+def _shaping_tables(shaping: dict[str, Any]) -> dict[str, tuple[ShapingOverride, ...]]:
+    """Take the ``[shaping.tiers|models|keys.<name>]`` tables out of the raw ``[shaping]`` section
+    and check them (key tables are named like ``[cache.keys.<name>]``)."""
+    out: dict[str, tuple[ShapingOverride, ...]] = {}
+    for group in ("tiers", "models", "keys"):
+        specs = shaping.pop(group, {})
+        if not isinstance(specs, dict) or not all(isinstance(v, dict) for v in specs.values()):
+            raise SettingsError(f"[shaping.{group}] must hold one table per name: [shaping.{group}.<name>]")
+        tables: list[ShapingOverride] = []
+        for name, spec in specs.items():
+            where = f"shaping.{group}.{name}"
+            table = _section(ShapingOverride, {**spec, "name": name}, where)
+            if group == "tiers" and name not in ("small", "large"):
+                raise SettingsError(f"[{where}] names no route tier; use [shaping.tiers.small] or "
+                                    "[shaping.tiers.large]")
+            if group != "keys" and (table.api_key_sha256 or table.tenant):
+                raise SettingsError(f"[{where}] api_key_sha256 and tenant belong in [shaping.keys.<name>] tables")
+            if group == "keys":
+                if bool(table.api_key_sha256) == bool(table.tenant):
+                    raise SettingsError(f"[{where}] needs exactly one of api_key_sha256 (hex SHA-256 of the API "
+                                        "key) or tenant (key-<24 hex>, as in the request log)")
+                digest = table.api_key_sha256.strip().lower()
+                if table.api_key_sha256 and not _SHA256_HEX.match(digest):
+                    raise SettingsError(f"[{where}] api_key_sha256 must be 64 hex digits (sha256sum of the key), "
+                                        f"got {table.api_key_sha256!r}")
+                if table.tenant and not _TENANT_ID.match(table.tenant):
+                    raise SettingsError(f"[{where}] tenant must look like 'key-' + 24 hex digits or be "
+                                        f"{ANONYMOUS!r}, got {table.tenant!r}")
+                table = replace(table, api_key_sha256=digest)
+            for problem in table.problems():
+                raise SettingsError(f"[{where}] {problem}")
+            tables.append(table)
+        out[group] = tuple(tables)
+    return out
 
 
 @dataclass(frozen=True)

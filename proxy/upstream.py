@@ -98,10 +98,13 @@ class UpstreamClient:
                                  status=503)
         return UpstreamError(f"upstream {upstream!r} failed: {exc}", code="upstream_error", status=502)
 
-    async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str) -> UpstreamReply:
-        """POST a JSON body and read the whole JSON answer."""
+    async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
+                   priority: str | None = None) -> UpstreamReply:
+        """POST a JSON body and read the whole JSON answer (``priority``: ``x-thrifty-priority``)."""
         url, headers = self._url(upstream, path)
         headers["x-request-id"] = request_id
+        if priority:
+            headers["x-thrifty-priority"] = priority
         try:
             response = await self._client.post(url, content=msgspec.json.encode(body), headers=headers)
         except httpx.HTTPError as exc:
@@ -109,13 +112,16 @@ class UpstreamClient:
         return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
                              dict(response.headers))
 
-    async def stream(self, upstream: str, path: str, body: dict[str, Any], request_id: str) -> httpx.Response:
+    async def stream(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
+                     priority: str | None = None) -> httpx.Response:
         """Open a streaming POST; the caller reads ``aiter_raw()`` and must ``aclose()`` the response.
 
         A non-2xx answer is read whole and raised as :class:`UpstreamReplyError`.
         """
         url, headers = self._url(upstream, path)
         headers["x-request-id"] = request_id
+        if priority:
+            headers["x-thrifty-priority"] = priority
         request = self._client.build_request("POST", url, content=msgspec.json.encode(body), headers=headers)
         try:
             response = await self._client.send(request, stream=True)

@@ -33,6 +33,9 @@ class ScriptedUpstream:
     stream_when_asked: bool = False  # mode "ok": answer ``"stream": true`` requests with SSE
     finish_reason: str = "stop"  # of mode "ok" answers
     error_message: str = "boom"  # of the 500 answers
+    echo: bool = False  # mode "ok": answer with "echo: " + the last message's (or the prompt's) text
+    delay_s: float = 0.0  # mode "ok": wait this long before answering
+    fail_times: dict[str, int] = field(default_factory=dict)  # echoed text -> how many 503s to give first
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -71,6 +74,15 @@ class ScriptedUpstream:
             await self._stream(send, receive)
             return
         content = self.content_by_model.get(request.get("model"), self.content)
+        if self.echo:
+            messages = request.get("messages") or [{"content": request.get("prompt", "")}]
+            content = "echo: " + str(messages[-1].get("content"))
+            if self.fail_times.get(content, 0) > 0:
+                self.fail_times[content] -= 1
+                await self._json(send, 503, {"error": {"message": "busy", "type": "server_error"}})
+                return
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
         await self._json(send, 200, {
             "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": self.model_name,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
