@@ -26,6 +26,7 @@ from proxy.pipeline import CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import Settings
+from proxy.ui import ui_handlers
 from proxy.upstream import UpstreamClient
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,12 @@ class ProxyState:
     batches: BatchService | None = None
 
 
-def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Litestar:
+def create_app(settings: Settings, upstream_transport=None, embedder=None, clock=None) -> Litestar:
     """Build the proxy app; nothing connects until start-up.
 
     ``embedder``: share an already loaded embedder (tests); by default one is created lazily
-    when the semantic cache or the learned router needs it.
+    when the semantic cache or the learned router needs it. ``clock``: what the batch feature takes
+    as the time (tests of the nightly window); by default the real UTC time.
     """
     engine = create_engine(settings.database_url)
     upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport)
@@ -70,7 +72,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Li
         pipeline.spawn(_store_feedback_quietly(engine, record))
 
     pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink)
-    batches = BatchService(settings, engine, pipeline) if settings.batch.enabled else None
+    batches = BatchService(settings, engine, pipeline, **({"clock": clock} if clock else {})) \
+        if settings.batch.enabled else None
     state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches)
     background: list[asyncio.Task] = []
 
@@ -164,7 +167,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None) -> Li
 
     app = Litestar(
         route_handlers=[chat_completions, completions, feedback, models, health, metrics,
-                        *admin_handlers(settings, state), *(batch_handlers(batches) if batches else [])],
+                        *admin_handlers(settings, state), *(batch_handlers(batches) if batches else []),
+                        *ui_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
         middleware=[request_id_middleware],
         on_startup=[startup],
