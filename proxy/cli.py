@@ -17,6 +17,7 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty proxy serve           only the proxy, in front of configured upstreams
   thrifty db upgrade            apply database migrations
   thrifty pull                  fetch the default model into the data directory
+  thrifty batch submit F --wait run a JSONL file of requests as a batch job (nightly window, 50% price)
   thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
@@ -232,8 +233,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine = bench.add_parser("engine", help="engine throughput/latency on a seeded workload against "
                                     "transformers and llama-cpp-python (see --help)", add_help=False)
     bench_engine.set_defaults(func=lambda a: _delegate("backend.bench", a.rest), rest=[])
+    bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load, and resume after "
+                                   "kill -9, on the bundled backend (see --help)", add_help=False)
+    bench_batch.set_defaults(func=lambda a: _delegate("proxy.batch.bench", a.rest), rest=[])
     bench_kernels = bench.add_parser("kernels", help="Triton kernels against PyTorch on CUDA", add_help=False)
     bench_kernels.set_defaults(func=lambda a: _delegate("kernels.bench", a.rest), rest=[])
+
+    batch = sub.add_parser("batch", help="batch jobs: submit FILE.jsonl [--wait] [--now] | list | status ID | "
+                           "cancel ID | download ID [--out FILE] (see --help)", add_help=False)
+    batch.set_defaults(func=lambda a: _delegate("proxy.batch.cli", a.rest), rest=[])
 
     evaluate = sub.add_parser("eval", help="quality evaluations on public data").add_subparsers(
         dest="action", required=True)

@@ -266,6 +266,13 @@ def _section(cls, raw: Mapping[str, Any], where: str):
     return cls(**{k: _coerce(v, known[k], f"[{where}] {k}") for k, v in raw.items()})
 
 
+def client_defaults(environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """Where client commands (``thrifty batch``) find a proxy and which key they use:
+    ``THRIFTY_BASE_URL`` (default http://127.0.0.1:8000/v1) and ``OPENAI_API_KEY`` (default none)."""
+    env = os.environ if environ is None else environ
+    return env.get("THRIFTY_BASE_URL", "http://127.0.0.1:8000/v1"), env.get("OPENAI_API_KEY", "")
+
+
 def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
     """Read the TOML file (optional) and ``THRIFTY_*`` variables into a :class:`Settings`."""
     env = os.environ if environ is None else environ

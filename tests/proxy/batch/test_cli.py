@@ -1,0 +1,65 @@
+"""``thrifty batch`` against a real proxy app (scripted upstream)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from proxy.app import create_app
+from proxy.batch.cli import main
+from proxy.settings import BatchSettings
+from tests.support.servers import ScriptedUpstream, serve_in_thread
+
+
+@pytest.fixture
+def proxy(make_settings):
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as up:
+        settings = replace(make_settings(up), batch=BatchSettings(poll_interval_s=0.05, window="00:00-00:01",
+                                                                  timezone="UTC"))
+        with serve_in_thread(create_app(settings)) as url:
+            yield url + "/v1"
+
+
+def test_submit_wait_download_list_status_cancel(proxy, tmp_path, capsys):
+    source = tmp_path / "jobs.jsonl"
+    source.write_text("".join(json.dumps({"custom_id": f"j{i}", "method": "POST", "url": "/v1/chat/completions",
+                                          "body": {"model": "gpt-test", "messages": [{"role": "user",
+                                                                                      "content": f"n{i}"}]}}) + "\n"
+                              for i in range(5)))
+    common = ["--base-url", proxy, "--api-key", "sk-cli"]
+    out = tmp_path / "answers.jsonl"
+    # the window is closed all day but one minute: --now runs it anyway
+    assert main([*common, "submit", str(source), "--wait", "--now", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    batch_id = printed.out.split()[1]
+    assert "completed" in printed.out and "5/5 done" in printed.out and "5 answers ->" in printed.out
+    assert "line" in printed.err  # the progress bar
+    answers = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(a["custom_id"] for a in answers) == [f"j{i}" for i in range(5)]
+
+    assert main([*common, "list"]) == 0
+    assert batch_id in capsys.readouterr().out
+    assert main([*common, "status", batch_id]) == 0
+    assert "completed" in capsys.readouterr().out
+    again = tmp_path / "again.jsonl"
+    assert main([*common, "download", batch_id, "--out", str(again)]) == 0
+    assert again.read_text() == out.read_text()
+    assert main([*common, "cancel", batch_id]) == 1
+    assert "409" in capsys.readouterr().err
+
+    # without --now the batch waits for the window; cancelling it skips every line
+    assert main([*common, "submit", str(source)]) == 0
+    waiting_id = capsys.readouterr().out.split()[1]
+    assert main([*common, "cancel", waiting_id]) == 0
+    assert main(["--base-url", proxy, "--api-key", "sk-someone-else", "status", waiting_id]) == 1
+    assert "404" in capsys.readouterr().err
+
+
+def test_clear_messages_for_a_missing_file_and_an_unreachable_proxy(tmp_path, capsys):
+    assert main(["--base-url", "http://127.0.0.1:9/v1", "list"]) == 1
+    assert "cannot reach" in capsys.readouterr().err
+    assert main(["submit", str(tmp_path / "nope.jsonl")]) == 1
+    assert "is not a file" in capsys.readouterr().err
