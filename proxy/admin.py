@@ -7,9 +7,8 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response, get, post
-from sqlalchemy import func, select
 
-from proxy.db import RequestLog
+from proxy import stats_queries
 from proxy.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.schemas import parse_json_object
 from proxy.settings import Settings
@@ -99,12 +98,7 @@ def admin_handlers(settings: Settings, state) -> list:
     async def request_stats(request: Request) -> Response:
         authorize(request)
         async with state.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome, func.count(),
-                       func.sum(RequestLog.cost_usd), func.sum(RequestLog.saved_usd), func.avg(RequestLog.latency_ms))
-                .group_by(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome))).all()
-        groups = [{"cache": c, "route": r, "cascade": k, "requests": n, "cost_usd": cost or 0.0,
-                   "saved_usd": saved or 0.0, "avg_latency_ms": lat} for c, r, k, n, cost, saved, lat in rows]
+            groups = await stats_queries.request_groups(conn)
         return _json({"groups": groups, "requests": sum(g["requests"] for g in groups),
                       "cost_usd": sum(g["cost_usd"] for g in groups),
                       "saved_usd": sum(g["saved_usd"] for g in groups)})

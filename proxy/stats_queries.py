@@ -1,0 +1,513 @@
+"""Read-only statistics queries over the request log, feedback, router and cache tables.
+
+The one place where the admin JSON API (``proxy.admin``) and the web UI (``proxy.ui``) get their
+numbers: both call these functions, neither writes its own SQL. Every function takes an open
+``AsyncConnection`` and works on SQLite and PostgreSQL; time filters use the ``created_at`` index.
+
+Percentiles are computed in Python over a bounded sample (the most recent rows of the range), so
+they cost the same on both databases and stay fast on large logs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Integer, and_, case, cast, func, or_, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from caches.models import ExactCacheEntry, SemanticCacheEntry
+from proxy.db import Feedback, RequestLog, RouterRequest
+
+BUCKETS = ("hour", "day")
+#: how many of the most recent rows of a range feed the latency percentiles
+LATENCY_SAMPLE = 20_000
+#: the saving causes the overview splits ``saved_usd`` into (``other``: none of these applies)
+SAVING_CAUSES = ("exact_cache", "semantic_cache", "routing", "cascade", "batch", "other")
+CONTESTED = "contested"  # caches.semantic.CONTESTED: a question stored with two different answers
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRange:
+    """``[start, end)`` in UTC, shown in ``bucket`` steps (``hour`` or ``day``)."""
+
+    start: datetime
+    end: datetime
+    bucket: str = "hour"
+
+    def bucket_starts(self) -> list[datetime]:
+        """Every bucket start from the bucket holding ``start`` up to ``end``."""
+        step = timedelta(hours=1) if self.bucket == "hour" else timedelta(days=1)
+        first = _truncate(self.start, self.bucket)
+        out = []
+        t = first
+        while t < self.end:
+            out.append(t)
+            t += step
+        return out
+
+
+@dataclass(slots=True)
+class Bucket:
+    """Totals of one time bucket of the request log."""
+
+    start: datetime
+    requests: int = 0
+    errors: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    saved_usd: float = 0.0
+    exact_hits: int = 0
+    semantic_hits: int = 0
+    misses: int = 0
+    small: int = 0
+    large: int = 0
+    saved_by: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def cache_lookups(self) -> int:
+        return self.exact_hits + self.semantic_hits + self.misses
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyRow:
+    """Latency percentiles of one model and source (``upstream`` or ``cache``) over a sample."""
+
+    model: str
+    source: str
+    requests: int
+    p50_ms: float | None
+    p95_ms: float | None
+    ttft_p50_ms: float | None
+    ttft_p95_ms: float | None
+    errors: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamRow:
+    """Requests, errors and latency of one upstream over a sample of the range."""
+
+    upstream: str
+    requests: int
+    errors: int
+    p50_ms: float | None
+    p95_ms: float | None
+    last_seen: datetime | None
+    last_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestFilter:
+    """Filters of the request list; ``None`` means no filter."""
+
+    text: str | None = None  # substring of the request id, key id or either model name
+    model: str | None = None
+    key_id: str | None = None
+    route: str | None = None
+    cache: str | None = None
+    status: str | None = None  # "ok", "error" or an HTTP status code
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CacheGroup:
+    """Entries, bytes and hits of one cache kind, scope, tenant and model."""
+
+    kind: str
+    scope: str
+    tenant: str
+    model: str
+    entries: int
+    bytes: int
+    hits: int
+
+
+@dataclass(frozen=True, slots=True)
+class CachedQuestion:
+    """A semantic-cache entry: its question and how often it answered."""
+
+    id: int
+    scope: str
+    tenant: str
+    model: str
+    question: str
+    hits: int
+    size_bytes: int
+    created_at: float
+    contested: bool
+
+
+# --- the admin API's grouped totals -----------------------------------------------------------
+
+
+async def request_groups(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """Requests, cost, saving and mean latency per (cache outcome, route, cascade outcome)."""
+    rows = (await conn.execute(
+        select(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome, func.count(),
+               func.sum(RequestLog.cost_usd), func.sum(RequestLog.saved_usd), func.avg(RequestLog.latency_ms))
+        .group_by(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome))).all()
+    return [{"cache": c, "route": r, "cascade": k, "requests": n, "cost_usd": cost or 0.0,
+             "saved_usd": saved or 0.0, "avg_latency_ms": lat} for c, r, k, n, cost, saved, lat in rows]
+
+
+# --- time series -----------------------------------------------------------------------------
+
+
+def _truncate(t: datetime, bucket: str) -> datetime:
+    t = t.astimezone(UTC) if t.tzinfo else t.replace(tzinfo=UTC)
+    t = t.replace(minute=0, second=0, microsecond=0)
+    return t.replace(hour=0) if bucket == "day" else t
+
+
+def _bucket_expr(dialect: str, bucket: str):
+    if bucket not in BUCKETS:
+        raise ValueError(f"bucket must be one of {BUCKETS}, got {bucket!r}")
+    if dialect == "postgresql":
+        return func.date_trunc(bucket, func.timezone("UTC", RequestLog.created_at))
+    fmt = "%Y-%m-%d %H:00:00" if bucket == "hour" else "%Y-%m-%d 00:00:00"
+    return func.strftime(fmt, RequestLog.created_at)
+
+
+def _as_utc(value: Any) -> datetime:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _in_range(rng: TimeRange):
+    return and_(RequestLog.created_at >= rng.start, RequestLog.created_at < rng.end)
+
+
+def _saving_columns() -> list:
+    """``sum(...)`` of ``saved_usd`` per cause: the batch discount is its own column
+    (``batch_saved_usd``); the rest of a row's saving goes to the first of exact cache, semantic
+    cache, cascade, routing that applies to it."""
+    saved = func.coalesce(RequestLog.saved_usd, 0.0)
+    batch = func.coalesce(RequestLog.batch_saved_usd, 0.0)
+    rest = saved - batch
+    cause = case(
+        (RequestLog.cache_outcome == "exact", "exact_cache"),
+        (RequestLog.cache_outcome == "semantic", "semantic_cache"),
+        (RequestLog.cascade_outcome.is_not(None), "cascade"),
+        (RequestLog.route.is_not(None), "routing"),
+        else_="other",
+    )
+    columns = [func.sum(case((cause == name, rest), else_=0.0)) for name in SAVING_CAUSES if name != "batch"]
+    return [*columns, func.sum(batch)]
+
+
+async def time_series(conn: AsyncConnection, rng: TimeRange) -> list[Bucket]:
+    """One :class:`Bucket` per hour or day of the range (empty buckets included)."""
+    b = _bucket_expr(conn.dialect.name, rng.bucket).label("b")
+    error = RequestLog.status_code >= 400
+    query = (
+        select(
+            b, func.count(),
+            func.sum(case((error, 1), else_=0)),
+            func.sum(func.coalesce(RequestLog.prompt_tokens, 0)),
+            func.sum(func.coalesce(RequestLog.completion_tokens, 0)),
+            func.sum(func.coalesce(RequestLog.cost_usd, 0.0)),
+            func.sum(func.coalesce(RequestLog.saved_usd, 0.0)),
+            func.sum(case((RequestLog.cache_outcome == "exact", 1), else_=0)),
+            func.sum(case((RequestLog.cache_outcome == "semantic", 1), else_=0)),
+            func.sum(case((RequestLog.cache_outcome == "miss", 1), else_=0)),
+            func.sum(case((RequestLog.route == "small", 1), else_=0)),
+            func.sum(case((RequestLog.route == "large", 1), else_=0)),
+            *_saving_columns(),
+        )
+        .where(_in_range(rng))
+        .group_by(b)
+    )
+    found: dict[datetime, Bucket] = {}
+    causes = [c for c in SAVING_CAUSES if c != "batch"] + ["batch"]
+    for row in (await conn.execute(query)).all():
+        start = _as_utc(row[0])
+        bucket = Bucket(start, *[int(v or 0) for v in row[1:5]], float(row[5] or 0.0), float(row[6] or 0.0),
+                        *[int(v or 0) for v in row[7:12]])
+        bucket.saved_by = {name: float(v or 0.0) for name, v in zip(causes, row[12:], strict=True)}
+        found[start] = bucket
+    out = []
+    for start in rng.bucket_starts():
+        out.append(found.pop(start, None) or Bucket(start, saved_by=dict.fromkeys(SAVING_CAUSES, 0.0)))
+    return out
+
+
+def totals(buckets: list[Bucket]) -> Bucket:
+    """The sum of ``buckets`` (its ``start`` is the first bucket's)."""
+    total = Bucket(buckets[0].start if buckets else datetime.now(UTC), saved_by=dict.fromkeys(SAVING_CAUSES, 0.0))
+    for b in buckets:
+        for name in ("requests", "errors", "prompt_tokens", "completion_tokens", "cost_usd", "saved_usd",
+                     "exact_hits", "semantic_hits", "misses", "small", "large"):
+            setattr(total, name, getattr(total, name) + getattr(b, name))
+        for cause, value in b.saved_by.items():
+            total.saved_by[cause] = total.saved_by.get(cause, 0.0) + value
+    return total
+
+
+# --- latency ---------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Linear-interpolated percentile ``q`` (0..100) of ``values``; ``None`` when empty."""
+    if not values:
+        return None
+    data = sorted(values)
+    pos = (len(data) - 1) * q / 100.0
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+async def latency_by_model(conn: AsyncConnection, rng: TimeRange, sample: int = LATENCY_SAMPLE) -> list[LatencyRow]:
+    """p50/p95 end-to-end latency and time to first token per model, cache hits apart from
+    upstream answers, over the ``sample`` most recent requests of the range."""
+    query = (
+        select(func.coalesce(RequestLog.model_served, RequestLog.model_requested), RequestLog.cache_outcome,
+               RequestLog.status_code, RequestLog.latency_ms, RequestLog.ttft_ms)
+        .where(_in_range(rng))
+        .order_by(RequestLog.created_at.desc())
+        .limit(sample)
+    )
+    groups: dict[tuple[str, str], tuple[list[float], list[float], list[int]]] = defaultdict(lambda: ([], [], [0]))
+    for model, outcome, status, latency, ttft in (await conn.execute(query)).all():
+        source = "cache" if outcome in ("exact", "semantic") else "upstream"
+        lat, first, errors = groups[(model or "(none)", source)]
+        if status >= 400:
+            errors[0] += 1
+            continue
+        if latency is not None:
+            lat.append(latency)
+        if ttft is not None:
+            first.append(ttft)
+    rows = [LatencyRow(model, source, len(lat) + errors[0], percentile(lat, 50), percentile(lat, 95),
+                       percentile(first, 50), percentile(first, 95), errors[0])
+            for (model, source), (lat, first, errors) in groups.items()]
+    return sorted(rows, key=lambda r: (-r.requests, r.model, r.source))
+
+
+async def upstream_stats(conn: AsyncConnection, rng: TimeRange, sample: int = LATENCY_SAMPLE) -> list[UpstreamRow]:
+    """Per upstream, over the ``sample`` most recent forwarded requests of the range."""
+    query = (
+        select(RequestLog.upstream, RequestLog.status_code, RequestLog.latency_ms, RequestLog.created_at,
+               RequestLog.error)
+        .where(_in_range(rng), RequestLog.upstream.is_not(None))
+        .order_by(RequestLog.created_at.desc())
+        .limit(sample)
+    )
+    acc: dict[str, dict[str, Any]] = {}
+    for name, status, latency, created, error in (await conn.execute(query)).all():
+        a = acc.setdefault(name, {"n": 0, "errors": 0, "lat": [], "last": None, "last_error": None})
+        a["n"] += 1
+        a["last"] = a["last"] or created
+        if status >= 400:
+            a["errors"] += 1
+            a["last_error"] = a["last_error"] or error
+        elif latency is not None:
+            a["lat"].append(latency)
+    return [UpstreamRow(name, a["n"], a["errors"], percentile(a["lat"], 50), percentile(a["lat"], 95),
+                        _as_utc(a["last"]) if a["last"] is not None else None, a["last_error"])
+            for name, a in sorted(acc.items())]
+
+
+# --- routing ---------------------------------------------------------------------------------
+
+
+async def cascade_outcomes(conn: AsyncConnection, rng: TimeRange) -> dict[str, int]:
+    """Requests per cascade outcome (accepted, escalated, escalation_failed) in the range."""
+    rows = (await conn.execute(
+        select(RequestLog.cascade_outcome, func.count())
+        .where(_in_range(rng), RequestLog.cascade_outcome.is_not(None))
+        .group_by(RequestLog.cascade_outcome))).all()
+    return {outcome: n for outcome, n in rows}
+
+
+async def score_histogram(conn: AsyncConnection, rng: TimeRange, bins: int = 20) -> list[int]:
+    """Counts of routed requests' scores in ``bins`` equal bins over [0, 1]."""
+    scaled = RequestLog.route_score * bins
+    index = func.floor(scaled) if conn.dialect.name == "postgresql" else cast(scaled, Integer)
+    index = index.label("i")
+    rows = (await conn.execute(
+        select(index, func.count())
+        .where(_in_range(rng), RequestLog.route_score.is_not(None))
+        .group_by(index))).all()
+    counts = [0] * bins
+    for i, n in rows:
+        counts[min(max(int(i), 0), bins - 1)] += n
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackSummary:
+    """Feedback received in a range: per source count and mean score, a histogram and the latest."""
+
+    by_source: list[tuple[str, int, float]]
+    histogram: list[int]  # 10 bins over [0, 1]
+    recent: list[tuple[datetime, str, str, float, str | None]]  # created, request id, source, score, comment
+
+
+async def feedback_summary(conn: AsyncConnection, rng: TimeRange, recent: int = 10) -> FeedbackSummary:
+    """Feedback scores received in the range."""
+    in_range = and_(Feedback.created_at >= rng.start, Feedback.created_at < rng.end)
+    by_source = (await conn.execute(
+        select(Feedback.source, func.count(), func.avg(Feedback.score)).where(in_range)
+        .group_by(Feedback.source).order_by(Feedback.source))).all()
+    scaled = Feedback.score * 10
+    index = (func.floor(scaled) if conn.dialect.name == "postgresql" else cast(scaled, Integer)).label("i")
+    hist = [0] * 10
+    for i, n in (await conn.execute(select(index, func.count()).where(in_range).group_by(index))).all():
+        hist[min(max(int(i), 0), 9)] += n
+    latest = (await conn.execute(
+        select(Feedback.created_at, Feedback.request_id, Feedback.source, Feedback.score, Feedback.comment)
+        .where(in_range).order_by(Feedback.created_at.desc()).limit(recent))).all()
+    return FeedbackSummary([(s, n, float(avg)) for s, n, avg in by_source], hist,
+                           [(_as_utc(c), r, s, float(sc), cm) for c, r, s, sc, cm in latest])
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+def _filter_clauses(f: RequestFilter) -> list:
+    clauses = []
+    if f.text:
+        pattern = "%" + f.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        clauses.append(or_(*[col.ilike(pattern, escape="\\") for col in (
+            RequestLog.id, RequestLog.key_id, RequestLog.model_requested, RequestLog.model_served)]))
+    if f.model:
+        clauses.append(or_(RequestLog.model_requested == f.model, RequestLog.model_served == f.model))
+    if f.key_id:
+        clauses.append(RequestLog.key_id == f.key_id)
+    if f.route:
+        clauses.append(RequestLog.route.is_(None) if f.route == "none" else RequestLog.route == f.route)
+    if f.cache:
+        clauses.append(RequestLog.cache_outcome == f.cache)
+    if f.status == "ok":
+        clauses.append(RequestLog.status_code < 400)
+    elif f.status == "error":
+        clauses.append(RequestLog.status_code >= 400)
+    elif f.status:
+        clauses.append(RequestLog.status_code == int(f.status))
+    if f.start:
+        clauses.append(RequestLog.created_at >= f.start)
+    if f.end:
+        clauses.append(RequestLog.created_at < f.end)
+    return clauses
+
+
+REQUEST_COLUMNS = (RequestLog.id, RequestLog.created_at, RequestLog.key_id, RequestLog.endpoint,
+                   RequestLog.model_requested, RequestLog.model_served, RequestLog.route, RequestLog.cache_outcome,
+                   RequestLog.cascade_outcome, RequestLog.prompt_tokens, RequestLog.completion_tokens,
+                   RequestLog.cost_usd, RequestLog.saved_usd, RequestLog.latency_ms, RequestLog.status_code,
+                   RequestLog.stream)
+
+
+async def list_requests(conn: AsyncConnection, f: RequestFilter, limit: int = 50,
+                        before: tuple[datetime, str] | None = None) -> tuple[list[dict[str, Any]], bool]:
+    """The newest requests matching ``f`` (older than the ``before`` cursor: created_at, id),
+    and whether more follow."""
+    clauses = _filter_clauses(f)
+    if before is not None:
+        clauses.append(tuple_(RequestLog.created_at, RequestLog.id) < tuple_(*before))
+    query = (select(*REQUEST_COLUMNS).where(*clauses)
+             .order_by(RequestLog.created_at.desc(), RequestLog.id.desc()).limit(limit + 1))
+    rows = [dict(r._mapping) for r in (await conn.execute(query)).all()]
+    for row in rows:
+        row["created_at"] = _as_utc(row["created_at"])
+    return rows[:limit], len(rows) > limit
+
+
+@dataclass(frozen=True, slots=True)
+class RequestDetail:
+    """One logged request, its stored routing request (prompt text, when kept) and its feedback."""
+
+    row: dict[str, Any]
+    routing_request: str | None
+    feedback: list[tuple[datetime, str, float, str | None]]
+
+
+async def request_detail(conn: AsyncConnection, request_id: str) -> RequestDetail | None:
+    """Everything stored about one request, or ``None`` when the id is unknown."""
+    found = (await conn.execute(select(*RequestLog.__table__.columns).where(RequestLog.id == request_id))).first()
+    if found is None:
+        return None
+    row = dict(found._mapping)
+    row["created_at"] = _as_utc(row["created_at"])
+    stored = (await conn.execute(select(RouterRequest.request).where(RouterRequest.request_id == request_id))).scalar()
+    feedback = (await conn.execute(
+        select(Feedback.created_at, Feedback.source, Feedback.score, Feedback.comment)
+        .where(Feedback.request_id == request_id).order_by(Feedback.created_at))).all()
+    return RequestDetail(row, stored, [(_as_utc(c), s, float(sc), cm) for c, s, sc, cm in feedback])
+
+
+async def distinct_values(conn: AsyncConnection, rng: TimeRange, column: str, limit: int = 50) -> list[str]:
+    """The most frequent values of a request-log column in the range (filter choices)."""
+    col = getattr(RequestLog, column)
+    rows = (await conn.execute(
+        select(col, func.count().label("n")).where(_in_range(rng), col.is_not(None))
+        .group_by(col).order_by(func.count().desc()).limit(limit))).all()
+    return [v for v, _ in rows]
+
+
+# --- caches ----------------------------------------------------------------------------------
+
+
+async def cache_groups(conn: AsyncConnection) -> list[CacheGroup]:
+    """Entries, bytes and hits per cache kind, scope, tenant and model."""
+    out = []
+    for kind, table in (("exact", ExactCacheEntry), ("semantic", SemanticCacheEntry)):
+        rows = (await conn.execute(
+            select(table.scope, table.tenant, table.model, func.count(), func.sum(table.size_bytes),
+                   func.sum(table.hits))
+            .group_by(table.scope, table.tenant, table.model))).all()
+        out += [CacheGroup(kind, s, t, m, n, int(b or 0), int(h or 0)) for s, t, m, n, b, h in rows]
+    return sorted(out, key=lambda g: (g.kind, -g.entries, g.scope, g.model))
+
+
+def _question(row) -> CachedQuestion:
+    return CachedQuestion(row.id, row.scope, row.tenant, row.model, row.query_text, row.hits, row.size_bytes,
+                          row.created_at, row.answer_sha256 == CONTESTED)
+
+
+_QUESTION_COLUMNS = (SemanticCacheEntry.id, SemanticCacheEntry.scope, SemanticCacheEntry.tenant,
+                     SemanticCacheEntry.model, SemanticCacheEntry.query_text, SemanticCacheEntry.hits,
+                     SemanticCacheEntry.size_bytes, SemanticCacheEntry.created_at, SemanticCacheEntry.answer_sha256)
+
+
+async def most_hit_questions(conn: AsyncConnection, limit: int = 20) -> list[CachedQuestion]:
+    """Semantic-cache questions that answered most often."""
+    rows = (await conn.execute(select(*_QUESTION_COLUMNS).where(SemanticCacheEntry.hits > 0)
+                               .order_by(SemanticCacheEntry.hits.desc(), SemanticCacheEntry.id).limit(limit))).all()
+    return [_question(r) for r in rows]
+
+
+async def contested_questions(conn: AsyncConnection, limit: int = 20) -> list[CachedQuestion]:
+    """Questions stored with two different answers: never served to a paraphrase."""
+    rows = (await conn.execute(select(*_QUESTION_COLUMNS).where(SemanticCacheEntry.answer_sha256 == CONTESTED)
+                               .order_by(SemanticCacheEntry.created_at.desc()).limit(limit))).all()
+    return [_question(r) for r in rows]
+
+
+async def recent_entries(conn: AsyncConnection, limit: int = 20) -> list[dict[str, Any]]:
+    """The newest entries of both caches (kind, id, scope, tenant, model, question, hits, bytes)."""
+    exact = (await conn.execute(
+        select(ExactCacheEntry.key, ExactCacheEntry.scope, ExactCacheEntry.tenant, ExactCacheEntry.model,
+               ExactCacheEntry.hits, ExactCacheEntry.size_bytes, ExactCacheEntry.created_at)
+        .order_by(ExactCacheEntry.created_at.desc()).limit(limit))).all()
+    semantic = (await conn.execute(select(*_QUESTION_COLUMNS).order_by(SemanticCacheEntry.created_at.desc())
+                                   .limit(limit))).all()
+    rows = [{"kind": "exact", "id": k, "scope": s, "tenant": t, "model": m, "question": None, "hits": h,
+             "bytes": b, "created_at": c} for k, s, t, m, h, b, c in exact]
+    rows += [{"kind": "semantic", "id": str(r.id), "scope": r.scope, "tenant": r.tenant, "model": r.model,
+              "question": r.query_text, "hits": r.hits, "bytes": r.size_bytes, "created_at": r.created_at}
+             for r in semantic]
+    return sorted(rows, key=lambda r: -r["created_at"])[:limit]
+
+
+__all__ = ["BUCKETS", "Bucket", "CacheGroup", "CachedQuestion", "FeedbackSummary", "LatencyRow", "RequestDetail",
+           "RequestFilter", "SAVING_CAUSES", "TimeRange", "UpstreamRow", "cache_groups", "cascade_outcomes",
+           "contested_questions", "distinct_values", "feedback_summary", "latency_by_model", "list_requests",
+           "most_hit_questions", "percentile", "recent_entries", "request_detail", "request_groups",
+           "score_histogram", "time_series", "totals", "upstream_stats"]

@@ -1,0 +1,404 @@
+"""The UI's pages: a registry of (name, path, template, loader), and the loaders.
+
+Adding a page is one :class:`Page` entry in :func:`default_pages` plus its template: the loader
+gets a :class:`PageContext` (settings, the proxy's state, the query string, an open database
+connection) and returns the template's variables, reading through ``proxy.stats_queries``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from proxy import stats_queries as q
+from proxy.settings import Settings
+from proxy.ui import charts
+from proxy.ui.params import (
+    CACHE_OUTCOMES,
+    PRESETS,
+    ROUTES,
+    BadParameter,
+    make_cursor,
+    parse_cursor,
+    parse_range,
+    parse_request_filter,
+)
+from proxy.ui.settings_view import masked_settings
+
+PROBE_TIMEOUT_S = 1.5
+PAGE_SIZE = 50
+
+
+class PageNotFound(LookupError):
+    """The page's subject (a request id, say) does not exist: the UI answers with its 404 page."""
+
+
+@dataclass(slots=True)
+class PageContext:
+    """What a page loader may read."""
+
+    settings: Settings
+    state: Any  # proxy.app.ProxyState
+    query: Mapping[str, str]
+    path_params: Mapping[str, Any]
+    conn: AsyncConnection
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+Loader = Callable[[PageContext], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One UI page: its navigation name, URL path (Litestar syntax), template and loader.
+
+    ``nav``: listed in the navigation bar (detail pages are not).
+    """
+
+    name: str
+    path: str
+    template: str
+    load: Loader
+    nav: bool = True
+
+
+def _label(t: datetime, bucket: str) -> str:
+    return t.strftime("%m-%d %H:00" if bucket == "hour" else "%Y-%m-%d")
+
+
+def _money(v: float) -> str:
+    return f"${v:,.4f}" if abs(v) < 10 else f"${v:,.2f}"
+
+
+def _range_vars(rng: q.TimeRange, preset: str) -> dict[str, Any]:
+    return {"rng": rng, "preset": preset, "presets": list(PRESETS)}
+
+
+# --- 1 overview -------------------------------------------------------------------------------
+
+
+async def load_overview(ctx: PageContext) -> dict[str, Any]:
+    rng, preset = parse_range(ctx.query, ctx.now)
+    buckets = await q.time_series(ctx.conn, rng)
+    total = q.totals(buckets)
+    latency = await q.latency_by_model(ctx.conn, rng)
+    labels = [_label(b.start, rng.bucket) for b in buckets]
+    savings = [(cause, total.saved_by.get(cause, 0.0)) for cause in q.SAVING_CAUSES]
+    cause_series = [(cause.replace("_", " "), f"c{i}", [b.saved_by.get(cause, 0.0) for b in buckets])
+                    for i, cause in enumerate(q.SAVING_CAUSES)]
+    return {
+        **_range_vars(rng, preset),
+        "buckets": buckets,
+        "labels": labels,
+        "total": total,
+        "error_rate": total.errors / total.requests if total.requests else None,
+        "savings": savings,
+        "latency": latency,
+        "latency_sample": q.LATENCY_SAMPLE,
+        "charts": {
+            "requests": charts.bars("Requests", labels, [
+                ("answered", "s1", [b.requests - b.errors for b in buckets]),
+                ("errors", "s3", [b.errors for b in buckets])]),
+            "tokens": charts.bars("Tokens", labels, [
+                ("prompt", "s1", [b.prompt_tokens for b in buckets]),
+                ("completion", "s2", [b.completion_tokens for b in buckets])]),
+            "money": charts.lines("Cost and savings (USD)", labels, [
+                ("cost", "s3", [b.cost_usd for b in buckets]),
+                ("saved", "s2", [b.saved_usd for b in buckets])], fmt=_money),
+            "savings": charts.bars("Savings by cause (USD)", labels, cause_series, fmt=_money),
+            "errors": charts.lines("Error rate", labels, [
+                ("errors", "s3", [b.errors / b.requests if b.requests else None for b in buckets])],
+                fmt=lambda v: f"{v:.0%}", y_max=1.0),
+        },
+    }
+
+
+# --- 2 cache ----------------------------------------------------------------------------------
+
+
+async def load_cache(ctx: PageContext) -> dict[str, Any]:
+    rng, preset = parse_range(ctx.query, ctx.now)
+    cache = ctx.state.cache
+    removed = ctx.query.get("removed", "")
+    if removed and not removed.isdigit():
+        raise BadParameter("removed must be a count")
+    buckets = await q.time_series(ctx.conn, rng)
+    total = q.totals(buckets)
+    labels = [_label(b.start, rng.bucket) for b in buckets]
+
+    def rate(hits: int, b: q.Bucket) -> float | None:
+        return hits / b.cache_lookups if b.cache_lookups else None
+
+    stats: dict[str, Any] = {}
+    stats_error = None
+    if cache is not None:
+        try:
+            stats = await cache.stats()
+        except Exception as exc:  # noqa: BLE001 - shown on the page, the rest still renders
+            stats_error = f"{type(exc).__name__}: {exc}"
+    groups = await q.cache_groups(ctx.conn)
+    return {
+        **_range_vars(rng, preset),
+        "enabled": cache is not None,
+        "semantic_enabled": ctx.settings.cache.enabled and ctx.settings.cache.semantic,
+        "stats": stats,
+        "stats_error": stats_error,
+        "total": total,
+        "groups": groups,
+        "models": sorted({g.model for g in groups}),
+        "tenants": sorted({g.tenant for g in groups}),
+        "most_hit": await q.most_hit_questions(ctx.conn),
+        "contested": await q.contested_questions(ctx.conn),
+        "recent": await q.recent_entries(ctx.conn),
+        "removed": removed,
+        "charts": {
+            "hit_rate": charts.lines("Hit rate", labels, [
+                ("exact", "s1", [rate(b.exact_hits, b) for b in buckets]),
+                ("semantic", "s2", [rate(b.semantic_hits, b) for b in buckets])],
+                fmt=lambda v: f"{v:.0%}", y_max=1.0),
+            "lookups": charts.bars("Cache lookups", labels, [
+                ("exact hit", "s1", [b.exact_hits for b in buckets]),
+                ("semantic hit", "s2", [b.semantic_hits for b in buckets]),
+                ("miss", "s4", [b.misses for b in buckets])]),
+        },
+    }
+
+
+# --- 3 routing --------------------------------------------------------------------------------
+
+
+def _file_date(path: Path) -> str | None:
+    try:
+        return datetime.fromtimestamp(os.path.getmtime(path), UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except OSError:
+        return None
+
+
+def _summarise(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value)) if len(value) <= 6 else f"{len(value)} items"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_summarise(v)}" for k, v in value.items())
+    return str(value)
+
+
+def router_info(settings: Settings, stage: Any) -> dict[str, Any]:
+    """The router in use: configuration, live threshold and the artifact's provenance."""
+    import router as router_pkg
+
+    r = settings.router
+    info: dict[str, Any] = {"enabled": stage is not None, "public_model": r.public_model, "mode": r.mode,
+                            "kind": r.kind, "threshold_mode": r.threshold_mode, "target": r.target_large_share,
+                            "fixed_threshold": r.fixed_threshold, "small": r.small_model, "large": r.large_model,
+                            "threshold": None, "error": None, "artifact": None}
+    if stage is None:
+        return info
+    info["error"] = stage.error
+    artifacts = Path(router_pkg.__file__).parent / "artifacts"
+    policy = getattr(stage.escalator, "policy", None) or getattr(stage.router, "policy", None)
+    if policy is not None:
+        try:
+            info["threshold"] = float(policy.threshold())
+        except Exception:  # noqa: BLE001 - a policy without a threshold yet
+            info["threshold"] = None
+    if stage.escalator is not None:
+        path = Path(r.escalation_path) if r.escalation_path else artifacts / "default_escalation.json"
+        meta: dict[str, Any] = {}
+        try:
+            raw = json.loads(path.read_text())
+            meta = {k: raw[k] for k in ("format", "version", "trained_on", "c") if k in raw}
+        except (OSError, ValueError):
+            pass
+        info["artifact"] = {"kind": "escalation model", "path": str(path), "date": _file_date(path),
+                            "details": {k: _summarise(v) for k, v in meta.items()}}
+    else:
+        classifier = getattr(stage.router, "classifier", None)
+        if classifier is not None:
+            path = Path(r.artifact_path) if r.artifact_path else artifacts / "default_router.joblib"
+            training = dict(getattr(classifier, "training", {}) or {})
+            spec = classifier.spec
+            details = {"feature version": str(spec.feature_version), "embedder": str(spec.embedder)}
+            details.update({k: _summarise(v) for k, v in training.items() if k != "mmlu_domains"})
+            if "mmlu_domains" in training:
+                details["mmlu_domains"] = f"{len(training['mmlu_domains'])} domains"
+            info["artifact"] = {"kind": "learned classifier", "path": str(path), "date": _file_date(path),
+                                "details": details}
+    return info
+
+
+async def load_routing(ctx: PageContext) -> dict[str, Any]:
+    rng, preset = parse_range(ctx.query, ctx.now)
+    buckets = await q.time_series(ctx.conn, rng)
+    total = q.totals(buckets)
+    labels = [_label(b.start, rng.bucket) for b in buckets]
+    info = router_info(ctx.settings, ctx.state.router)
+    hist = await q.score_histogram(ctx.conn, rng)
+    cascade = await q.cascade_outcomes(ctx.conn, rng)
+    feedback = await q.feedback_summary(ctx.conn, rng)
+    threshold = info["threshold"] if info["mode"] == "prompt" else None
+    share_target = info["target"] if info["threshold_mode"] == "share" else None
+    routed = total.small + total.large
+    return {
+        **_range_vars(rng, preset),
+        "info": info,
+        "total": total,
+        "routed": routed,
+        "large_share": total.large / routed if routed else None,
+        "hist": hist,
+        "cascade": [(name, cascade.get(name, 0)) for name in ("accepted", "escalated", "escalation_failed")]
+        + [(k, v) for k, v in cascade.items() if k not in ("accepted", "escalated", "escalation_failed")],
+        "cascade_total": sum(cascade.values()),
+        "feedback": feedback,
+        "charts": {
+            "share": charts.lines("Large-tier share", labels, [
+                ("large share", "s3", [b.large / (b.small + b.large) if b.small + b.large else None
+                                       for b in buckets])], fmt=lambda v: f"{v:.0%}", y_max=1.0,
+                reference=(share_target, f"target {share_target:.0%}") if share_target is not None else None),
+            "tiers": charts.bars("Routed requests", labels, [
+                ("small", "s1", [b.small for b in buckets]), ("large", "s3", [b.large for b in buckets])]),
+            "scores": charts.histogram("Route scores", hist, marker=(threshold, f"threshold {threshold:.3f}")
+                                       if threshold is not None else None),
+            "feedback": charts.histogram("Feedback scores", feedback.histogram, cls="s2"),
+        },
+    }
+
+
+# --- 4 requests -------------------------------------------------------------------------------
+
+
+async def load_requests(ctx: PageContext) -> dict[str, Any]:
+    filters = parse_request_filter(ctx.query)
+    before = parse_cursor(ctx.query)
+    rows, more = await q.list_requests(ctx.conn, filters, limit=PAGE_SIZE, before=before)
+    keep = {k: v for k, v in ctx.query.items() if k != "before" and v}
+    older = dict(keep, before=make_cursor(rows[-1]["created_at"], rows[-1]["id"])) if more and rows else None
+    return {"rows": rows, "filters": filters, "older": older, "paged": before is not None, "keep": keep,
+            "routes": ROUTES, "cache_outcomes": CACHE_OUTCOMES}
+
+
+def _pretty_request(stored: str | None) -> list[tuple[str, str]] | None:
+    """(role, text) pairs of a stored routing request; the raw JSON when it is not a chat."""
+    if stored is None:
+        return None
+    try:
+        data = json.loads(stored)
+    except ValueError:
+        return [("raw", stored)]
+    messages = data.get("messages") if isinstance(data, dict) else None
+    if not isinstance(messages, list):
+        return [("raw", json.dumps(data, indent=2, ensure_ascii=False))]
+    out = []
+    for m in messages:
+        if not isinstance(m, dict):
+            continue
+        content = m.get("content")
+        text = content if isinstance(content, str) else json.dumps(content, indent=2, ensure_ascii=False)
+        out.append((str(m.get("role", "?")), text))
+    if data.get("prompt") is not None:
+        out.append(("prompt", str(data["prompt"])))
+    return out
+
+
+async def load_request_detail(ctx: PageContext) -> dict[str, Any]:
+    request_id = str(ctx.path_params.get("request_id", ""))
+    detail = await q.request_detail(ctx.conn, request_id)
+    if detail is None:
+        raise PageNotFound(f"no request with id {request_id!r} in the request log")
+    return {"detail": detail, "row": detail.row, "prompt": _pretty_request(detail.routing_request),
+            "store_requests": ctx.settings.router.store_requests}
+
+
+# --- 5 upstreams ------------------------------------------------------------------------------
+
+
+def parse_prometheus(text: str) -> dict[str, float]:
+    """``name value`` samples of a Prometheus text page (labels kept in the name)."""
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name, _, value = line.rpartition(" ")
+        try:
+            out[name.strip()] = float(value)
+        except ValueError:
+            continue
+    return out
+
+
+async def _probe(client: httpx.AsyncClient, upstream) -> dict[str, Any]:
+    """A live look at one upstream: ``GET <base>/models`` and the server's ``/metrics``."""
+    headers = {"authorization": f"Bearer {upstream.api_key}"} if upstream.api_key else {}
+    base = upstream.base_url.rstrip("/")
+    out: dict[str, Any] = {"name": upstream.name, "base_url": base, "healthy": False, "status": None,
+                           "probe_ms": None, "metrics": None, "detail": None}
+    started = asyncio.get_running_loop().time()
+    try:
+        reply = await client.get(f"{base}/models", headers=headers)
+        out["status"], out["healthy"] = reply.status_code, reply.status_code < 400
+        out["probe_ms"] = (asyncio.get_running_loop().time() - started) * 1000
+    except httpx.HTTPError as exc:
+        out["detail"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return out
+    parts = urlsplit(base)
+    try:
+        reply = await client.get(f"{parts.scheme}://{parts.netloc}/metrics")
+        if reply.status_code == 200:
+            samples = parse_prometheus(reply.text)
+            if any(k.startswith("thrifty_engine_") for k in samples):
+                out["metrics"] = _engine_metrics(samples)
+    except httpx.HTTPError:
+        pass
+    return out
+
+
+def _engine_metrics(s: dict[str, float]) -> dict[str, Any]:
+    total = s.get("thrifty_engine_kv_blocks_total") or 0.0
+    used = s.get("thrifty_engine_kv_blocks_used")
+    return {"running": s.get("thrifty_engine_running_seqs"), "waiting": s.get("thrifty_engine_waiting_seqs"),
+            "kv_usage": used / total if total and used is not None else None,
+            "kv_blocks": (used, total), "kv_cached": s.get("thrifty_engine_kv_blocks_cached"),
+            "prefix_hit_rate": s.get("thrifty_engine_prefix_cache_hit_rate"),
+            "generation_tps": s.get("thrifty_engine_generation_tokens_per_second"),
+            "preemptions": s.get("thrifty_engine_preemptions_total"),
+            "requests_in_flight": s.get("thrifty_backend_requests_in_flight")}
+
+
+async def load_upstreams(ctx: PageContext) -> dict[str, Any]:
+    rng, preset = parse_range(ctx.query, ctx.now)
+    stats = {row.upstream: row for row in await q.upstream_stats(ctx.conn, rng)}
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+        probes = await asyncio.gather(*[_probe(client, u) for u in ctx.settings.upstreams])
+    names = [u.name for u in ctx.settings.upstreams] + sorted(set(stats) - {u.name for u in ctx.settings.upstreams})
+    return {**_range_vars(rng, preset), "probes": {p["name"]: p for p in probes}, "stats": stats, "names": names,
+            "aliases": ctx.settings.models, "sample": q.LATENCY_SAMPLE,
+            "probe_timeout": PROBE_TIMEOUT_S}
+
+
+# --- 6 settings -------------------------------------------------------------------------------
+
+
+async def load_settings_page(ctx: PageContext) -> dict[str, Any]:
+    return {"sections": masked_settings(ctx.settings)}
+
+
+def default_pages() -> list[Page]:
+    """The UI's pages, in navigation order. Add a page here (and its template)."""
+    return [
+        Page("Overview", "/ui/overview", "overview.html", load_overview),
+        Page("Cache", "/ui/cache", "cache.html", load_cache),
+        Page("Routing", "/ui/routing", "routing.html", load_routing),
+        Page("Requests", "/ui/requests", "requests.html", load_requests),
+        Page("Request", "/ui/requests/{request_id:str}", "request.html", load_request_detail, nav=False),
+        Page("Upstreams", "/ui/upstreams", "upstreams.html", load_upstreams),
+        Page("Settings", "/ui/settings", "settings.html", load_settings_page),
+    ]

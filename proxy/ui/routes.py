@@ -1,0 +1,230 @@
+"""The UI's route handlers: login/logout, one GET handler per registered page, cache invalidation
+with a confirmation step, static files and a 404 page for unknown ``/ui`` paths."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from litestar import Request, Response, get, post
+from litestar.datastructures import Cookie
+from litestar.static_files import create_static_files_router
+from sqlalchemy.exc import SQLAlchemyError
+
+from proxy.settings import Settings
+from proxy.ui.auth import LOGIN_COOKIE, LOGIN_COOKIE_LIFETIME_S, SESSION_COOKIE, Session, SessionSigner
+from proxy.ui.pages import Page, PageContext, PageNotFound, default_pages
+from proxy.ui.params import BadParameter
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+SECURITY_HEADERS = {
+    # no script may run, nothing loads from elsewhere: the pages are plain HTML + inline SVG + one CSS file
+    "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+                               "frame-ancestors 'none'; base-uri 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+}
+INVALIDATION_TARGETS = ("entry", "model", "tenant", "all")
+
+
+def _fmt_money(v: float | None) -> str:
+    if v is None:
+        return "–"
+    return f"${v:,.4f}" if abs(v) < 10 else f"${v:,.2f}"
+
+
+def _fmt_num(v: float | None, digits: int = 0) -> str:
+    return "–" if v is None else f"{v:,.{digits}f}"
+
+
+def _fmt_pct(v: float | None) -> str:
+    return "–" if v is None else f"{v:.1%}"
+
+
+def _fmt_time(v: datetime | float | None) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, int | float):
+        v = datetime.fromtimestamp(v, UTC)
+    return v.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def template_env() -> Environment:
+    """Jinja2 with autoescaping on for every template: database values are always escaped."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(money=_fmt_money, num=_fmt_num, pct=_fmt_pct, time=_fmt_time,
+                       qs=lambda params: urlencode({k: v for k, v in params.items() if v not in (None, "")}))
+    return env
+
+
+def _query(request: Request) -> dict[str, str]:
+    return {k: str(request.query_params.get(k)) for k in request.query_params}
+
+
+def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None) -> list:
+    """Route handlers of the web UI at ``/ui``, bound to this app's settings and state.
+
+    ``pages``: the page registry (default: :func:`proxy.ui.pages.default_pages`).
+    """
+    pages = default_pages() if pages is None else pages
+    env = template_env()
+    admin = settings.admin
+    signer = SessionSigner(admin.api_key, admin.session_lifetime_s) if admin.api_key else None
+    nav = [p for p in pages if p.nav]
+
+    def html(template: str, status: int = 200, cookies: list[Cookie] | None = None, **context: Any) -> Response:
+        context.setdefault("session", None)
+        context.setdefault("nav", nav)
+        context.setdefault("current", "")
+        body = env.get_template(template).render(**context)
+        return Response(body, status_code=status, media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS,
+                        cookies=cookies)
+
+    def redirect(location: str, cookies: list[Cookie] | None = None) -> Response:
+        return Response(b"", status_code=303, headers={**SECURITY_HEADERS, "location": location}, cookies=cookies)
+
+    def cookie(request: Request, key: str, value: str, max_age: int) -> Cookie:
+        return Cookie(key=key, value=value, path="/ui", max_age=max_age, httponly=True, samesite="strict",
+                      secure=request.url.scheme == "https")
+
+    def session_of(request: Request) -> Session | None:
+        return None if signer is None else signer.verify(request.cookies.get(SESSION_COOKIE))
+
+    def error_page(session: Session | None, status: int, title: str, message: str) -> Response:
+        return html("error.html", status, session=session, title=title, message=message)
+
+    def same_origin(request: Request) -> bool:
+        origin = request.headers.get("origin")
+        if not origin or origin == "null":
+            return origin is None
+        return urlsplit(origin).netloc == request.headers.get("host", "")
+
+    async def checked_form(request: Request) -> tuple[Session | None, Mapping[str, Any] | Response]:
+        """The session and form of a state-changing POST, or the response refusing it."""
+        session = session_of(request)
+        if session is None:
+            return None, redirect("/ui/login")
+        form = await request.form()
+        if not same_origin(request) or not SessionSigner.check_csrf(session, form.get("csrf")):
+            return session, error_page(session, 403, "Refused", "This form is missing its CSRF token or comes from "
+                                       "another site. Reload the page and try again.")
+        return session, form
+
+    def login_page(request: Request, status: int = 200, message: str | None = None) -> Response:
+        if signer is None:
+            return html("login.html", 503, disabled=True, csrf="", message=None)
+        nonce = signer.login_nonce()
+        return html("login.html", status, disabled=False, csrf=signer.login_csrf(nonce), message=message,
+                    cookies=[cookie(request, LOGIN_COOKIE, nonce, LOGIN_COOKIE_LIFETIME_S)])
+
+    @get("/ui", name="ui:root")
+    async def root(request: Request) -> Response:
+        return redirect("/ui/overview" if session_of(request) else "/ui/login")
+
+    @get("/ui/login", name="ui:login")
+    async def login_form(request: Request) -> Response:
+        if session_of(request) is not None:
+            return redirect("/ui/overview")
+        return login_page(request)
+
+    @post("/ui/login", name="ui:login-post", status_code=303)
+    async def login(request: Request) -> Response:
+        if signer is None:
+            return login_page(request)
+        form = await request.form()
+        if not same_origin(request) or not signer.check_login_csrf(request.cookies.get(LOGIN_COOKIE),
+                                                                    form.get("csrf")):
+            return login_page(request, 403, "The login form expired or came from another site; try again.")
+        if not signer.check_key(str(form.get("api_key") or "")):
+            log.warning("UI login refused: wrong admin key")
+            return login_page(request, 401, "Wrong admin key.")
+        session = signer.issue()
+        return redirect("/ui/overview", cookies=[
+            cookie(request, SESSION_COOKIE, session.token, int(admin.session_lifetime_s)),
+            cookie(request, LOGIN_COOKIE, "", 0)])
+
+    @post("/ui/logout", name="ui:logout", status_code=303)
+    async def logout(request: Request) -> Response:
+        session, form = await checked_form(request)
+        if isinstance(form, Response):
+            return form
+        assert signer is not None and session is not None
+        signer.revoke(session)
+        return redirect("/ui/login", cookies=[cookie(request, SESSION_COOKIE, "", 0)])
+
+    def page_handler(page: Page):
+        async def handler(request: Request) -> Response:
+            session = session_of(request)
+            if session is None:
+                return redirect("/ui/login")
+            try:
+                async with state.engine.connect() as conn:
+                    ctx = PageContext(settings, state, _query(request), dict(request.path_params), conn)
+                    data = await page.load(ctx)
+            except BadParameter as exc:
+                return error_page(session, 400, "Bad parameter", str(exc))
+            except PageNotFound as exc:
+                return error_page(session, 404, "Not found", str(exc))
+            except (SQLAlchemyError, OSError) as exc:
+                log.exception("UI page %s failed", page.path)
+                return error_page(session, 503, "Database unavailable", f"{type(exc).__name__}: {exc}")
+            return html(page.template, session=session, current=page.name, page=page, query=_query(request),
+                        **data)
+
+        return get(page.path, name=f"ui:page:{page.path}")(handler)
+
+    @post("/ui/cache/invalidate", name="ui:cache-invalidate", status_code=200)
+    async def cache_invalidate(request: Request) -> Response:
+        session, form = await checked_form(request)
+        if isinstance(form, Response):
+            return form
+        cache = state.cache
+        if cache is None:
+            return error_page(session, 400, "Cache disabled", "Caching is disabled in this proxy.")
+        fields = {k: str(form.get(k) or "").strip() for k in ("target", "kind", "entry_id", "model", "tenant")}
+        target = fields["target"]
+        if target not in INVALIDATION_TARGETS:
+            return error_page(session, 400, "Bad parameter",
+                              f"target must be one of {', '.join(INVALIDATION_TARGETS)}, got {target!r}")
+        if target == "entry" and (fields["kind"] not in ("exact", "semantic") or not fields["entry_id"]
+                                  or (fields["kind"] == "semantic" and not fields["entry_id"].isdigit())):
+            return error_page(session, 400, "Bad parameter", "an entry needs kind exact or semantic and its id "
+                              "(semantic ids are integers)")
+        if target in ("model", "tenant") and not fields[target]:
+            return error_page(session, 400, "Bad parameter", f"choose a {target}")
+        if form.get("confirm") != "yes":
+            return html("confirm.html", session=session, current="Cache", fields=fields)
+        try:
+            if target == "entry":
+                removed = await cache.delete_entry(fields["kind"], fields["entry_id"])
+            else:
+                if target == "model":
+                    result = await cache.delete_model(fields["model"], tenant=fields["tenant"] or None)
+                elif target == "tenant":
+                    result = await cache.delete_tenant(fields["tenant"])
+                else:
+                    result = await cache.clear()
+                removed = result.exact + result.semantic
+        except Exception as exc:  # noqa: BLE001 - the database's trouble is shown, not raised
+            log.exception("UI cache invalidation failed")
+            return error_page(session, 503, "Invalidation failed", f"{type(exc).__name__}: {exc}")
+        log.info("UI cache invalidation %s removed %d entries", fields, removed)
+        return redirect(f"/ui/cache?removed={removed}")
+
+    @get("/ui/{rest:path}", name="ui:not-found")
+    async def not_found(request: Request) -> Response:
+        return error_page(session_of(request), 404, "Not found", f"There is no page at {request.url.path}.")
+
+    static = create_static_files_router(path="/ui/static", directories=[HERE / "static"], name="ui:static",
+                                        include_in_schema=False)
+    return [root, login_form, login, logout, cache_invalidate, *[page_handler(p) for p in pages], not_found, static]
