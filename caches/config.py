@@ -112,6 +112,9 @@ class PolicyConfig:
     exact: bool = True
     semantic: bool = True
     semantic_requires_determinism: bool = True
+    # serve cached answers to sampled requests (temperature > 0, or absent: OpenAI's default is 1,
+    # without a seed)? Off: a caller who samples gets a fresh sample, and sampled answers are not stored
+    replay_sampled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +124,9 @@ class TenantCachePolicy:
     ``enabled``: use the caches at all (``False``: no lookup, no store); ``semantic``: use the
     semantic cache; ``ttl_s``: lifetime of the entries this tenant stores; ``threshold``:
     similarity threshold of its semantic lookups; ``semantic_requires_determinism``: ``False``
-    lets its non-deterministic requests (temperature > 0 without a seed) use the semantic cache.
+    lets its non-deterministic requests (temperature > 0 without a seed) use the semantic cache;
+    ``replay_sampled``: ``True`` lets its sampled requests be answered from (and stored in) the
+    caches at all (``semantic_requires_determinism = False`` implies it).
     """
 
     enabled: bool | None = None
@@ -129,6 +134,7 @@ class TenantCachePolicy:
     ttl_s: float | None = None
     threshold: float | None = None
     semantic_requires_determinism: bool | None = None
+    replay_sampled: bool | None = None
 
     def __post_init__(self) -> None:
         if self.ttl_s is not None and not self.ttl_s > 0:

@@ -2,8 +2,12 @@
 
 Defaults:
 
-- exact hits are allowed for every request whose full key matches (the key covers all sampling
-  parameters, so a cached sample is only reused for an identical request);
+- exact hits are allowed for every deterministic request whose full key matches (the key covers
+  all sampling parameters);
+- *sampled* requests (``temperature`` > 0 or absent, OpenAI's default being 1, and no ``seed``)
+  neither look up nor store: a caller who samples expects a fresh sample. A policy with
+  ``replay_sampled`` (per key: ``[cache.keys.<name>] replay_sampled``), or one that lets them use
+  the semantic cache (``semantic_requires_determinism = False``), caches them like the rest;
 - only deterministic requests are semantic-eligible: ``temperature`` 0 or a ``seed``, ``n`` 1 (or
   absent), no ``tools`` / ``functions``, no ``logprobs``, and a plain-text last user message.
 
@@ -31,7 +35,7 @@ from typing import Any
 from caches.config import PolicyConfig
 from caches.keys import last_user_text
 
-__all__ = ["CacheDecision", "decide", "is_cacheable_response", "parse_cache_control"]
+__all__ = ["CacheDecision", "decide", "is_cacheable_response", "is_sampled", "parse_cache_control"]
 
 logger = logging.getLogger(__name__)
 
@@ -123,11 +127,16 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def is_sampled(body: Mapping[str, Any]) -> bool:
+    """True for a request that asks for a random sample: ``temperature`` above 0 or absent
+    (OpenAI's default is 1) and no ``seed``."""
+    temperature = body.get("temperature")
+    return not ((_is_number(temperature) and temperature == 0) or body.get("seed") is not None)
+
+
 def _semantic_blocker(body: Mapping[str, Any]) -> str | None:
     """Why the request is not semantic-eligible, or ``None`` when it is."""
-    temperature = body.get("temperature")
-    seed = body.get("seed")
-    if not ((_is_number(temperature) and temperature == 0) or (seed is not None)):
+    if is_sampled(body):
         return "not deterministic (temperature != 0 and no seed)"
     n = body.get("n")
     if n is not None and n != 1:
@@ -155,6 +164,10 @@ def decide(
     lookup = header.lookup and ext.lookup and (config.exact or config.semantic)
     store = header.store and ext.store and (config.exact or config.semantic)
     reasons = [r for r in (header.reason, ext.reason) if r]
+    replay = config.replay_sampled or not config.semantic_requires_determinism
+    if (lookup or store) and not replay and is_sampled(body):
+        lookup = store = False
+        reasons.append("sampled (temperature > 0 without a seed): a fresh sample each time")
     semantic = config.semantic and ext.semantic and (lookup or store)
     if semantic and config.semantic_requires_determinism:
         blocker = _semantic_blocker(body)

@@ -84,6 +84,7 @@ class ResponseCache:
                 semantic_requires_determinism=base.semantic_requires_determinism
                 if t.semantic_requires_determinism is None
                 else t.semantic_requires_determinism,
+                replay_sampled=base.replay_sampled if t.replay_sampled is None else t.replay_sampled,
             )
             for tenant, t in self._config.tenants.items()
         }

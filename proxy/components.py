@@ -28,10 +28,11 @@ def cache_config(settings: Settings) -> CacheConfig:
         key.tenant_id: TenantCachePolicy(
             enabled=key.enabled, semantic=key.semantic, ttl_s=key.ttl_s, threshold=key.similarity_threshold,
             semantic_requires_determinism=None if key.semantic_nondeterministic is None
-            else not key.semantic_nondeterministic)
+            else not key.semantic_nondeterministic, replay_sampled=key.replay_sampled)
         for key in c.keys
     }
-    return replace(base, exact=exact, semantic=semantic, tenants=tenants)
+    policy = replace(base.policy, replay_sampled=c.replay_sampled)
+    return replace(base, exact=exact, semantic=semantic, policy=policy, tenants=tenants)
 
 
 def build_cache(settings: Settings, engine: AsyncEngine, embedder: Embedder | None) -> ResponseCache | None:

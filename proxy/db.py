@@ -46,6 +46,10 @@ class RequestLog(ProxyBase):
     saved_usd: Mapped[float | None] = mapped_column(Float)
     batch_id: Mapped[str | None] = mapped_column(String(64), index=True)  # set for lines of a batch job
     batch_saved_usd: Mapped[float | None] = mapped_column(Float)  # the part of saved_usd due to the batch discount
+    finish_reason: Mapped[str | None] = mapped_column(String(32))  # "length" when any choice was cut off
+    max_tokens: Mapped[int | None] = mapped_column(Integer)  # output limit sent upstream, after capping
+    cap: Mapped[str | None] = mapped_column(String(16))  # default | clamped | null (the caller's own limit)
+    shaping: Mapped[str | None] = mapped_column(String(256))  # mode and actions, e.g. "safe,tools-canonical"
 
 
 class Feedback(ProxyBase):

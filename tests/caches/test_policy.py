@@ -19,11 +19,23 @@ def test_deterministic_requests_are_semantic_eligible() -> None:
     assert decide(seeded).semantic
 
 
+@pytest.mark.parametrize("params", [{"temperature": 0.7}, {"temperature": None}, {"temperature": 1, "n": 2}])
+def test_sampled_requests_skip_the_caches_unless_the_policy_replays_them(params: dict[str, object]) -> None:
+    body = chat_body("What is 2+2?") | params
+    if params.get("temperature", 0) is None:
+        body.pop("temperature")  # absent: OpenAI's default temperature is 1
+    d = decide(body)
+    assert not d.lookup and not d.store and not d.semantic
+    assert "sampled" in d.reason
+    replayed = decide(body, config=PolicyConfig(replay_sampled=True))
+    assert replayed.lookup and replayed.store and not replayed.semantic
+    assert "not deterministic" in replayed.reason
+    assert decide(body | {"seed": 3}).lookup  # a seeded sample is reproducible: cached as usual
+
+
 @pytest.mark.parametrize(
     ("params", "why"),
     [
-        ({"temperature": 0.7}, "not deterministic"),
-        ({"temperature": None}, "not deterministic"),
         ({"n": 3}, "n != 1"),
         ({"tools": [{"type": "function", "function": {"name": "f"}}]}, "tools"),
         ({"logprobs": True}, "logprobs"),

@@ -44,13 +44,14 @@ async def test_exact_then_semantic(cache: ResponseCache) -> None:
 
 
 async def test_non_deterministic_requests_use_the_exact_cache_only(cache: ResponseCache) -> None:
-    req = cache.prepare(chat_body("Write a poem about rain.", temperature=0.9), model="small", tenant="acme")
+    sampled = cache.prepare(chat_body("Write a poem about rain.", temperature=0.9), model="small", tenant="acme")
+    assert not sampled.decision.lookup and not sampled.decision.store  # a fresh sample each time
+    assert not await cache.store(sampled, completion("drip drop"), model_version="v")
+    req = cache.prepare(chat_body("Write a poem about rain.", n=2), model="small", tenant="acme")
     assert req.decision.lookup and not req.decision.semantic
     assert await cache.store(req, completion("drip drop"), model_version="v")
     assert (await cache.lookup(req, model_version="v")).kind == "exact"  # type: ignore[union-attr]
-    para = cache.prepare(
-        chat_body("Write a poem about the rain.", temperature=0.9), model="small", tenant="acme"
-    )
+    para = cache.prepare(chat_body("Write a poem about the rain.", n=2), model="small", tenant="acme")
     assert await cache.lookup(para, model_version="v") is None
     assert (await cache.stats())["semantic"].entries == 0
 

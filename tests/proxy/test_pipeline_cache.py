@@ -107,10 +107,13 @@ def test_opt_outs_tenants_and_extension_field(proxied):
                      headers={"authorization": "Bearer alice"})
     assert off.headers["x-thrifty-cache"] == "bypass"
     assert "thrifty" not in script.requests[-1]  # our extension field never reaches the upstream
-    hot = httpx.post(f"{proxy}/v1/chat/completions", json=chat(temperature=0.7), timeout=30,
+    hot = httpx.post(f"{proxy}/v1/chat/completions", json=chat(temperature=0.7, seed=1), timeout=30,
                      headers={"authorization": "Bearer alice"})
     assert hot.headers["x-thrifty-cache"] == "miss"  # another sampling parameter, another key
-    assert posts(script) == 5
+    sampled = httpx.post(f"{proxy}/v1/chat/completions", json=chat(temperature=0.7), timeout=30,
+                         headers={"authorization": "Bearer alice"})
+    assert sampled.headers["x-thrifty-cache"] == "bypass"  # a sample without a seed is always fresh
+    assert posts(script) == 6
 
 
 def test_admin_invalidation_needs_the_admin_key_and_really_deletes(proxied):

@@ -1,0 +1,85 @@
+"""Output capping: a default ``max_tokens`` for requests without one and a hard maximum.
+
+The effective limit is written into the body before the cache lookup, so the exact-cache key (and
+the semantic scope) holds the limit the answer was produced under: an answer cut at 512 tokens is
+never replayed to a request that asked for 2,000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from proxy.errors import InvalidRequest
+from proxy.shaping.config import ShapingPolicy
+
+LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
+
+
+@dataclass(frozen=True, slots=True)
+class CapOutcome:
+    """What capping did: ``kind`` is ``"default"`` (a limit was added), ``"clamped"`` (lowered to
+    the hard maximum) or ``None`` (the request's own limit stands); ``max_tokens`` is the limit the
+    request now carries (``None``: none)."""
+
+    kind: str | None
+    max_tokens: int | None
+    requested: int | None = None
+
+    @property
+    def header(self) -> str | None:
+        """The ``x-thrifty-cap`` header value, or ``None`` when nothing changed."""
+        if self.kind == "default":
+            return f"default; max_tokens={self.max_tokens}"
+        if self.kind == "clamped":
+            return f"clamped; max_tokens={self.max_tokens}; requested={self.requested}"
+        return None
+
+
+def requested_limit(data: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The field that carries the caller's output limit and its value (``max_completion_tokens``
+    wins over ``max_tokens``, as OpenAI reads them)."""
+    for name in LIMIT_FIELDS:
+        value = data.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return name, value
+    return None, None
+
+
+def apply_cap(data: dict[str, Any], policy: ShapingPolicy) -> CapOutcome:
+    """Add the default limit or enforce the hard maximum on ``data`` (changed in place).
+
+    Over the maximum: ``over_limit = "clamp"`` lowers it, ``"reject"`` raises a 400 that names the
+    maximum. A request with ``n`` > 1 is capped per choice, as ``max_tokens`` is.
+    """
+    name, requested = requested_limit(data)
+    limit = policy.max_tokens_limit or None
+    if requested is None:
+        default = policy.default_max_tokens or None
+        if default is None and limit is None:
+            return CapOutcome(None, None)
+        value = min(v for v in (default, limit) if v is not None)
+        data["max_tokens"] = value
+        data.pop("max_completion_tokens", None)  # an explicit null
+        return CapOutcome("default", value)
+    if limit is not None and requested > limit:
+        assert name is not None
+        if policy.over_limit == "reject":
+            raise InvalidRequest(f"'{name}' is {requested} but this key and model allow at most {limit} "
+                                 f"output tokens; ask for {limit} or fewer", param=name, code="max_tokens_too_large")
+        data[name] = limit
+        return CapOutcome("clamped", limit, requested)
+    return CapOutcome(None, requested)
+
+
+def finish_reason_of(payload: dict[str, Any]) -> str | None:
+    """The finish reason to log for a completion: ``length`` when any choice was cut by the limit,
+    else the first choice's (``None`` when the payload has none)."""
+    choices = payload.get("choices")
+    if not isinstance(choices, list):
+        return None
+    reasons = [c.get("finish_reason") for c in choices if isinstance(c, dict)]
+    reasons = [r for r in reasons if isinstance(r, str)]
+    if "length" in reasons:
+        return "length"
+    return reasons[0][:32] if reasons else None

@@ -1,0 +1,114 @@
+"""Frozen configuration of prompt shaping and output capping (built by ``proxy/settings.py`` from the
+``[shaping]`` section and its ``[shaping.tiers.<tier>]``, ``[shaping.models.<name>]`` and
+``[shaping.keys.<name>]`` tables; nothing here reads files or the environment).
+
+Resolution: the ``[shaping]`` values, then the route tier's table, then the model's, then the
+API key's; each later table's set fields win (unset fields inherit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from proxy.identity import key_id_from_sha256
+
+SHAPING_MODES = ("off", "safe", "aggressive")
+OVER_LIMIT_POLICIES = ("clamp", "reject")
+
+#: The out-of-the-box ``default_max_tokens``, chosen from the bundled model's answer lengths on
+#: ordinary chat prompts (``thrifty eval shaping --part lengths``; numbers and reasoning in
+#: BENCHMARKS.md, "Output caps").
+DEFAULT_MAX_TOKENS = 512
+
+
+@dataclass(frozen=True, slots=True)
+class ShapingOverride:
+    """One ``[shaping.tiers|models|keys.<name>]`` table; ``None`` fields inherit.
+
+    Keys are named like ``[cache.keys.<name>]``: by ``api_key_sha256`` (hex SHA-256 of the bearer
+    token) or ``tenant`` (``key-<24 hex>`` as in the request log, or ``anonymous``); tier and model
+    tables are named by the tier (``small`` / ``large``) or the public model name.
+    """
+
+    name: str
+    api_key_sha256: str = ""
+    tenant: str = ""
+    mode: str | None = None
+    default_max_tokens: int | None = None
+    max_tokens_limit: int | None = None
+    over_limit: str | None = None
+
+    @property
+    def tenant_id(self) -> str:
+        """The request-log key id this key table applies to."""
+        return self.tenant or key_id_from_sha256(self.api_key_sha256)
+
+    def problems(self) -> list[str]:
+        """What is wrong with the set values (empty when they are usable)."""
+        return _problems(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapingSettings:
+    """The ``[shaping]`` section.
+
+    ``mode``: prompt shaping ``off`` | ``safe`` | ``aggressive``; ``default_max_tokens``: the
+    ``max_tokens`` a request without one gets (0: none is added); ``max_tokens_limit``: the hard
+    maximum a request may ask for (0: no maximum); ``over_limit``: what happens above it,
+    ``clamp`` (lowered to the maximum, said in ``x-thrifty-cap``) or ``reject`` (a 400).
+    """
+
+    mode: str = "safe"
+    default_max_tokens: int = DEFAULT_MAX_TOKENS
+    max_tokens_limit: int = 0
+    over_limit: str = "clamp"
+    tiers: tuple[ShapingOverride, ...] = ()
+    models: tuple[ShapingOverride, ...] = ()
+    keys: tuple[ShapingOverride, ...] = ()
+
+    def problems(self) -> list[str]:
+        """What is wrong with the section's own values (not its tables)."""
+        return _problems(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapingPolicy:
+    """The resolved settings for one request (key, model and tier applied)."""
+
+    mode: str
+    default_max_tokens: int
+    max_tokens_limit: int
+    over_limit: str
+
+
+_POLICY_FIELDS = tuple(f.name for f in fields(ShapingPolicy))
+
+
+def resolve(settings: ShapingSettings, *, tenant: str, model: str, tier: str | None) -> ShapingPolicy:
+    """The policy of one request: ``[shaping]``, then its tier's, model's and key's tables."""
+    values = {name: getattr(settings, name) for name in _POLICY_FIELDS}
+    layers = [next((t for t in settings.tiers if t.name == tier), None) if tier else None,
+              next((m for m in settings.models if m.name == model), None),
+              next((k for k in settings.keys if k.tenant_id == tenant), None)]
+    for layer in layers:
+        if layer is None:
+            continue
+        for name in _POLICY_FIELDS:
+            value = getattr(layer, name)
+            if value is not None:
+                values[name] = value
+    return ShapingPolicy(**values)
+
+
+def _problems(item: ShapingOverride | ShapingSettings) -> list[str]:
+    out = []
+    mode, over = item.mode, item.over_limit
+    if mode is not None and mode not in SHAPING_MODES:
+        out.append(f"mode must be one of {', '.join(SHAPING_MODES)}, got {mode!r}")
+    if over is not None and over not in OVER_LIMIT_POLICIES:
+        out.append(f"over_limit must be one of {', '.join(OVER_LIMIT_POLICIES)}, got {over!r}")
+    for name in ("default_max_tokens", "max_tokens_limit"):
+        value = getattr(item, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            out.append(f"{name} must be a whole number >= 0 (0: none), got {value!r}")
+    return out

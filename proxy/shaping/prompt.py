@@ -1,0 +1,237 @@
+"""Prompt shaping: make requests that mean the same thing share a byte-identical prefix, so that
+provider and engine prefix caches hit.
+
+What it changes (and only this):
+
+- **Canonical forms**: ``tools`` and ``response_format`` are rebuilt with sorted object keys and
+  tools in a stable order (by function name; unnamed ones keep their place after the named ones).
+  In ``safe`` mode a JSON schema's ``properties`` keep the caller's order (providers generate
+  structured output in that order); ``aggressive`` sorts them too.
+- **Volatile spans**: dates, times, UUIDs, long hex ids and request/trace/session ids found in the
+  leading system (or developer) message move into a short note at the end of that message, after
+  its stable part. ``safe``: only lines the text marks as context (``Current date: ...``,
+  ``Request ID = ...``) move, whole; ``aggressive``: every detected span is replaced by a
+  reference (``[v1]``) and its value listed in the note.
+- **Document order**: documents the caller marks as unordered through the request's ``thrifty``
+  extension object are sorted by their text (see :func:`order_documents`).
+
+It never reorders turns, never touches a user, assistant or tool message's text other than the
+documents the caller marked, and never adds or removes a tool.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from proxy.errors import InvalidRequest
+
+NOTE_HEADER = "Context for this request:"
+
+_MONTHS = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|"
+           r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
+_WEEKDAYS = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
+_TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
+#: Detected volatile spans, most specific first (one alternation, so spans never overlap).
+VOLATILE_SPAN = re.compile(
+    "|".join((
+        r"\b\d{4}-\d{2}-\d{2}(?:[T ]" + _TIME + r")?",  # ISO date / datetime
+        r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # UUID
+        r"\b(?:" + _WEEKDAYS + r",?\s+)?(?:\d{1,2}\s+" + _MONTHS + r"\.?|" + _MONTHS + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?)"
+        r",?\s+\d{4}(?:,?\s+(?:at\s+)?" + _TIME + r")?",  # 1 May 2024 / May 1st, 2024 [10:00]
+        r"\b\d{1,2}/\d{1,2}/\d{2,4}(?:,?\s+" + _TIME + r")?",  # 05/01/2024
+        r"\b" + _TIME + r"(?![\d:])",  # 10:42, 10:42:07 PM UTC
+        r"\b(?:req|request|trace|span|session|sess|msg|run|call|chatcmpl|conv)[-_][A-Za-z0-9-]{6,}\b",  # prefixed ids
+        r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b",  # long hex ids
+        r"\b1[5-9]\d{8}(?:\d{3})?\b",  # unix timestamps (s or ms), 2017-2033
+    )),
+    re.IGNORECASE,
+)
+#: A line that marks its value as per-request context: ``<label>: <value>`` with a label about time
+#: or identity (``Current date``, ``Today``, ``Timestamp``, ``Request ID``, ``Session id`` ...).
+CONTEXT_LINE = re.compile(
+    r"^[ \t]*(?:[-*][ \t]*)?(?:the[ \t]+)?(?:current|today'?s?|now|local|server|request|session|trace|user|"
+    r"conversation|run|last[ \t]+updated)?[ \t_-]*(?:date(?:[ \t_-]*time)?|time(?:stamp)?|today|now|datetime|"
+    r"(?:request|session|trace|conversation|run|correlation)?[ \t_-]*id)[ \t]*(?:is|[:=])[ \t]*\S.*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def shape_prompt(data: dict[str, Any], *, aggressive: bool) -> list[str]:
+    """Shape a chat request body in place (nested values replaced, not mutated); returns the
+    actions taken (e.g. ``["tools-canonical", "volatile-moved:1"]``)."""
+    actions: list[str] = []
+    tools = data.get("tools")
+    if isinstance(tools, list) and tools:
+        canonical = canonical_tools(tools, sort_properties=aggressive)
+        if canonical != tools or _key_orders(canonical) != _key_orders(tools):
+            actions.append("tools-canonical")
+        data["tools"] = canonical
+    response_format = data.get("response_format")
+    if isinstance(response_format, dict):
+        canonical_format = canonical_json_value(response_format, sort_properties=aggressive)
+        if _key_orders(canonical_format) != _key_orders(response_format):
+            actions.append("response-format-canonical")
+        data["response_format"] = canonical_format
+    messages = data.get("messages")
+    if isinstance(messages, list):
+        moved = move_volatile_spans(messages, aggressive=aggressive)
+        if moved:
+            data["messages"] = moved[0]
+            actions.append(f"volatile-moved:{moved[1]}")
+        ordered = order_documents(data)
+        if ordered:
+            actions.append(f"documents-ordered:{ordered}")
+    return actions
+
+
+# --- canonical forms -----------------------------------------------------------------------------
+
+def canonical_json_value(value: Any, *, sort_properties: bool, _in_properties: bool = False) -> Any:
+    """``value`` with every object's keys sorted, except the member order of a JSON schema's
+    ``properties`` object unless ``sort_properties``. Lists keep their order."""
+    if isinstance(value, dict):
+        keys = list(value) if _in_properties and not sort_properties else sorted(value, key=str)
+        return {k: canonical_json_value(value[k], sort_properties=sort_properties,
+                                        _in_properties=k == "properties" and isinstance(value[k], dict)
+                                        and not _in_properties)
+                for k in keys}
+    if isinstance(value, list):
+        return [canonical_json_value(v, sort_properties=sort_properties) for v in value]
+    return value
+
+
+def _tool_name(tool: Any) -> str | None:
+    if isinstance(tool, dict):
+        function = tool.get("function")
+        name = function.get("name") if isinstance(function, dict) else tool.get("name")
+        if isinstance(name, str):
+            return name
+    return None
+
+
+def canonical_tools(tools: list[Any], *, sort_properties: bool) -> list[Any]:
+    """Tools with canonical key order, sorted by function name (a stable sort: tools without a
+    name, which the upstream will refuse anyway, keep their relative order at the end)."""
+    canonical = [canonical_json_value(t, sort_properties=sort_properties) for t in tools]
+    named = sorted((t for t in canonical if _tool_name(t) is not None), key=lambda t: _tool_name(t) or "")
+    return named + [t for t in canonical if _tool_name(t) is None]
+
+
+def _key_orders(value: Any) -> Any:
+    """A structure that differs whenever any object's key order differs (``==`` on dicts ignores it)."""
+    if isinstance(value, dict):
+        return [(k, _key_orders(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_key_orders(v) for v in value]
+    return value
+
+
+# --- volatile spans ------------------------------------------------------------------------------
+
+def split_volatile(text: str, *, aggressive: bool) -> tuple[str, list[str]]:
+    """``(stable text, note lines)``: the marked context lines (safe) or every detected span
+    (aggressive, replaced by ``[vN]`` references) taken out of ``text``."""
+    if not aggressive:
+        notes: list[str] = []
+
+        def take(match: re.Match[str]) -> str:
+            if VOLATILE_SPAN.search(match.group(0)) is None:
+                return match.group(0)  # a label without a volatile value ("Date: see below") stays
+            notes.append(match.group(0).strip())
+            return "\0"
+
+        stable = CONTEXT_LINE.sub(take, text)
+        if not notes:
+            return text, []
+        stable = re.sub(r"\0\n?", "", stable)
+        return stable.rstrip(), notes
+    values: list[str] = []
+
+    def reference(match: re.Match[str]) -> str:
+        values.append(match.group(0))
+        return f"[v{len(values)}]"
+
+    stable = VOLATILE_SPAN.sub(reference, text)
+    return stable, [f"[v{i}] = {v}" for i, v in enumerate(values, 1)]
+
+
+def move_volatile_spans(messages: list[Any], *, aggressive: bool) -> tuple[list[Any], int] | None:
+    """Messages with the leading system/developer message's volatile spans moved into a note at
+    its end; ``None`` when nothing moved. Only a plain-string (or single text part) content is
+    shaped; other messages are returned as the same objects."""
+    if not messages or not isinstance(messages[0], dict) or messages[0].get("role") not in ("system", "developer"):
+        return None
+    first = messages[0]
+    content = first.get("content")
+    single_part = (isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict)
+                   and content[0].get("type") == "text" and isinstance(content[0].get("text"), str))
+    text = content[0]["text"] if single_part else content
+    if not isinstance(text, str) or NOTE_HEADER in text:
+        return None  # already shaped (a caller replaying our output) or not text
+    stable, notes = split_volatile(text, aggressive=aggressive)
+    if not notes:
+        return None
+    shaped = f"{stable}\n\n{NOTE_HEADER}\n" + "\n".join(notes)
+    new_content: Any = [{**content[0], "text": shaped}] if single_part else shaped
+    return [{**first, "content": new_content}, *messages[1:]], len(notes)
+
+
+# --- document order ------------------------------------------------------------------------------
+
+def order_documents(data: dict[str, Any]) -> int:
+    """Sort the documents the caller marked as unordered; returns how many were ordered.
+
+    The mark is ``"thrifty": {"documents": [{"message": i, "parts": [start, end]}]}`` for a message
+    whose content is a list of parts (parts ``start`` to ``end - 1`` are documents), or
+    ``{"message": i, "separator": "\\n\\n"}`` for a string content made only of documents joined by
+    the separator. Documents are sorted by their text; each keeps its exact content. A malformed
+    mark is a 400 that says what to fix.
+    """
+    ext = data.get("thrifty")
+    marks = ext.get("documents") if isinstance(ext, dict) else None
+    if marks is None:
+        return 0
+    messages = data.get("messages")
+    if not isinstance(marks, list) or not isinstance(messages, list):
+        raise InvalidRequest("'thrifty.documents' must be a list of {message, parts | separator} objects",
+                             param="thrifty.documents")
+    messages = list(messages)
+    count = 0
+    for j, mark in enumerate(marks):
+        where = f"thrifty.documents[{j}]"
+        index = mark.get("message") if isinstance(mark, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(messages) \
+                or not isinstance(messages[index], dict):
+            raise InvalidRequest(f"'{where}.message' must be the index of a message (0 to {len(messages) - 1})",
+                                 param=where)
+        message = messages[index]
+        content = message.get("content")
+        if "parts" in mark:
+            span = mark["parts"]
+            if not (isinstance(content, list) and isinstance(span, list) and len(span) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in span)
+                    and 0 <= span[0] <= span[1] <= len(content)):
+                raise InvalidRequest(f"'{where}.parts' must be [start, end] within message {index}'s list of "
+                                     "content parts", param=where)
+            start, end = span
+            documents = sorted(content[start:end], key=_part_sort_key)
+            messages[index] = {**message, "content": [*content[:start], *documents, *content[end:]]}
+            count += end - start
+        elif isinstance(mark.get("separator"), str) and mark["separator"]:
+            if not isinstance(content, str):
+                raise InvalidRequest(f"'{where}.separator' needs message {index} to have a string content",
+                                     param=where)
+            documents = content.split(mark["separator"])
+            messages[index] = {**message, "content": mark["separator"].join(sorted(documents))}
+            count += len(documents)
+        else:
+            raise InvalidRequest(f"'{where}' needs 'parts': [start, end] or a non-empty 'separator'", param=where)
+    data["messages"] = messages
+    return count
+
+
+def _part_sort_key(part: Any) -> str:
+    if isinstance(part, dict) and isinstance(part.get("text"), str):
+        return part["text"]
+    return repr(part)
