@@ -29,7 +29,7 @@ SECURITY_HEADERS = {
     "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
                                "frame-ancestors 'none'; base-uri 'none'",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # "no-referrer" would make browsers send Origin: null
     "x-frame-options": "DENY",
     "cache-control": "no-store",
 }
@@ -39,7 +39,9 @@ INVALIDATION_TARGETS = ("entry", "model", "tenant", "all")
 def _fmt_money(v: float | None) -> str:
     if v is None:
         return "–"
-    return f"${v:,.4f}" if abs(v) < 10 else f"${v:,.2f}"
+    if v == 0 or abs(v) >= 10:
+        return f"${v:,.2f}"
+    return f"${v:,.4f}" if abs(v) >= 0.01 else f"${v:.6f}"
 
 
 def _fmt_num(v: float | None, digits: int = 0) -> str:
