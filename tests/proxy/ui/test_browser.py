@@ -18,6 +18,7 @@ from pathlib import Path
 
 import openai
 import pytest
+from playwright.sync_api import sync_playwright
 
 from proxy.app import create_app
 from tests.proxy.ui.conftest import ADMIN_KEY, ui_settings
@@ -65,14 +66,13 @@ class UI:
 
 @pytest.fixture(scope="module")
 def ui(tmp_path_factory, embedder) -> Iterator[UI]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
     data_dir = tmp_path_factory.mktemp("ui-proxy")
     shots = Path(os.environ.get("THRIFTY_UI_SCREENSHOTS") or tmp_path_factory.mktemp("ui-screenshots"))
     shots.mkdir(parents=True, exist_ok=True)
     script = ScriptedUpstream(content="Paris.")
     with serve_in_thread(script) as up:
         app = create_app(ui_settings(up, data_dir, semantic=True), embedder=embedder)
-        with serve_in_thread(app) as url, sync_api.sync_playwright() as pw:
+        with serve_in_thread(app) as url, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1360, "height": 900})
             page.set_default_timeout(10_000)
