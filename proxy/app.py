@@ -16,6 +16,7 @@ from litestar.response import Stream
 from proxy import migrate
 from proxy.admin import admin_handlers
 from proxy.batch.api import batch_handlers
+from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
@@ -71,7 +72,12 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     def feedback_sink(record: FeedbackRecord) -> None:
         pipeline.spawn(_store_feedback_quietly(engine, record))
 
-    pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink)
+    passthrough = {u.name for u in settings.upstreams if u.batch_api}
+    upstream_batches = UpstreamBatches(upstream, passthrough, settings.batch.passthrough_collect_s,
+                                       settings.batch.passthrough_max_lines, settings.batch.passthrough_poll_s) \
+        if passthrough else None
+    pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink,
+                        upstream_batches=upstream_batches)
     batches = BatchService(settings, engine, pipeline, **({"clock": clock} if clock else {})) \
         if settings.batch.enabled else None
     state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches)
@@ -147,6 +153,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
             task.cancel()
         if batches is not None:
             await batches.aclose()  # running lines go back to the queue for the next start
+        if upstream_batches is not None:
+            await upstream_batches.aclose()
         await pipeline.drain()
         if cache is not None:
             await cache.aclose()

@@ -78,9 +78,10 @@ class Pipeline:
     """Turns a validated OpenAI request into a cached or upstream answer, logged afterwards."""
 
     def __init__(self, settings: Settings, upstream: UpstreamClient, request_log: RequestLogWriter, *,
-                 cache=None, router: RouterStage | None = None, feedback_sink=None) -> None:
+                 cache=None, router: RouterStage | None = None, feedback_sink=None, upstream_batches=None) -> None:
         self._aliases = {alias.name: alias for alias in settings.models}
         self._upstream = upstream
+        self.upstream_batches = upstream_batches  # batch pass-through to upstreams with a Batch API
         self._log = request_log
         self._cache = cache
         self._router = router
@@ -169,8 +170,13 @@ class Pipeline:
         try:
             if data.get("stream"):
                 return await self._stream(call, body)
-            reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id,
-                                              priority=_priority(ctx))
+            if ctx.batch_id is not None and self.upstream_batches is not None \
+                    and self.upstream_batches.handles(alias.upstream):
+                reply = await self.upstream_batches.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body,
+                                                         ctx.request_id)
+            else:
+                reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id,
+                                                  priority=_priority(ctx))
             status, payload = self._pass_status(alias, reply)
         except ThriftyError as exc:
             if fallback is not None:

@@ -68,6 +68,9 @@ class UpstreamConfig:
     base_url: str  # e.g. http://127.0.0.1:8001/v1
     api_key: str = ""
     api_key_env: str = ""  # name of an environment variable holding the key (read at start-up)
+    # the upstream has OpenAI's Files and Batches API: batch lines that miss the cache are handed to
+    # it as one upstream batch (its discount, its rate limits) instead of being sent one by one
+    batch_api: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +183,11 @@ class BatchSettings:
     lease_s: float = 60.0  # a claimed line returns to the queue this long after its worker stopped renewing
     poll_interval_s: float = 0.5
     max_attempts: int = 3  # tries of one line on transport failures / 5xx before it is an error line
+    # batch pass-through (upstreams with batch_api = true): lines are collected for up to
+    # passthrough_collect_s (or passthrough_max_lines) into one upstream batch, polled every passthrough_poll_s
+    passthrough_collect_s: float = 2.0
+    passthrough_max_lines: int = 1000
+    passthrough_poll_s: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,10 +385,10 @@ def _check_batch(batch: BatchSettings) -> None:
         raise SettingsError(f"[batch] {exc}") from None
     if not 0 <= batch.discount < 1:
         raise SettingsError(f"[batch] discount must be in [0, 1), got {batch.discount!r}")
-    for name in ("max_file_bytes", "max_lines", "concurrency", "max_attempts"):
+    for name in ("max_file_bytes", "max_lines", "concurrency", "max_attempts", "passthrough_max_lines"):
         if getattr(batch, name) < 1:
             raise SettingsError(f"[batch] {name} must be at least 1, got {getattr(batch, name)!r}")
-    for name in ("lease_s", "poll_interval_s"):
+    for name in ("lease_s", "poll_interval_s", "passthrough_collect_s", "passthrough_poll_s"):
         if not getattr(batch, name) > 0:
             raise SettingsError(f"[batch] {name} must be > 0, got {getattr(batch, name)!r}")
 

@@ -160,6 +160,16 @@ class UpstreamClient:
         return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
                              dict(response.headers))
 
+    async def raw(self, upstream: str, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """Any other call to an upstream's API (the Files and Batches API for batch pass-through):
+        the whole response, transport failures mapped like :meth:`post`'s."""
+        url, headers = self._url(upstream, path)
+        headers.pop("content-type")  # httpx sets it from the content (multipart, JSON)
+        try:
+            return await self._client.request(method, url, headers=headers, **kwargs)
+        except httpx.HTTPError as exc:
+            raise self._failure(upstream, exc) from None
+
     async def aclose(self) -> None:
         await self._client.aclose()
 

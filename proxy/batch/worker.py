@@ -87,6 +87,8 @@ class BatchWorker:
             await self.queue.renew(list(self._inflight.values()), now)
             self._last_renewal = time.monotonic()
         capacity = self._config.concurrency * max(1, len(self._upstream_names())) - len(self._inflight)
+        if self._passthrough() is not None:  # lines waiting in an upstream batch cost nothing here
+            capacity += self._config.passthrough_max_lines
         for line in await self.queue.claim(capacity, now, window_open=self.window.is_open(now)):
             self._inflight[(line.batch_id, line.line_no)] = line
             task = asyncio.create_task(self._run_line(line), name=f"batch-line-{line.batch_id}-{line.line_no}")
@@ -109,6 +111,9 @@ class BatchWorker:
 
     def _upstream_names(self) -> set[str]:
         return set(getattr(self._pipeline, "upstream_names", ()) or ())
+
+    def _passthrough(self):
+        return getattr(self._pipeline, "upstream_batches", None)
 
     def _gate(self, upstream: str) -> asyncio.Semaphore:
         gate = self._gates.get(upstream)
@@ -145,8 +150,12 @@ class BatchWorker:
         key = (line.batch_id, line.line_no)
         try:
             upstream = self._pipeline.upstream_for(line.body.get("model", ""))
-            async with self._gate(upstream):
-                await self._answer(line)
+            passthrough = self._passthrough()
+            if passthrough is not None and passthrough.handles(upstream):
+                await self._answer(line)  # waits in an upstream batch: no local concurrency to protect
+            else:
+                async with self._gate(upstream):
+                    await self._answer(line)
         except asyncio.CancelledError:
             await asyncio.shield(self._give_back(line))
             raise
