@@ -101,6 +101,7 @@ def admin_handlers(settings: Settings, state) -> list:
             groups = await stats_queries.request_groups(conn)
         return _json({"groups": groups, "requests": sum(g["requests"] for g in groups),
                       "cost_usd": sum(g["cost_usd"] for g in groups),
-                      "saved_usd": sum(g["saved_usd"] for g in groups)})
+                      "saved_usd": sum(g["saved_usd"] for g in groups),
+                      "batch_saved_usd": sum(g["batch_saved_usd"] for g in groups)})
 
     return [cache_stats, cache_invalidate, request_stats]

@@ -146,13 +146,17 @@ class CachedQuestion:
 
 
 async def request_groups(conn: AsyncConnection) -> list[dict[str, Any]]:
-    """Requests, cost, saving and mean latency per (cache outcome, route, cascade outcome)."""
+    """Requests, cost, saving (and the batch discount's part of it) and mean latency per
+    (cache outcome, route, cascade outcome, batch line or not)."""
+    is_batch = RequestLog.batch_id.is_not(None)
     rows = (await conn.execute(
-        select(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome, func.count(),
-               func.sum(RequestLog.cost_usd), func.sum(RequestLog.saved_usd), func.avg(RequestLog.latency_ms))
-        .group_by(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome))).all()
-    return [{"cache": c, "route": r, "cascade": k, "requests": n, "cost_usd": cost or 0.0,
-             "saved_usd": saved or 0.0, "avg_latency_ms": lat} for c, r, k, n, cost, saved, lat in rows]
+        select(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome, is_batch, func.count(),
+               func.sum(RequestLog.cost_usd), func.sum(RequestLog.saved_usd), func.sum(RequestLog.batch_saved_usd),
+               func.avg(RequestLog.latency_ms))
+        .group_by(RequestLog.cache_outcome, RequestLog.route, RequestLog.cascade_outcome, is_batch))).all()
+    return [{"cache": c, "route": r, "cascade": k, "batch": bool(b), "requests": n, "cost_usd": cost or 0.0,
+             "saved_usd": saved or 0.0, "batch_saved_usd": batch_saved or 0.0, "avg_latency_ms": lat}
+            for c, r, k, b, n, cost, saved, batch_saved, lat in rows]
 
 
 # --- time series -----------------------------------------------------------------------------

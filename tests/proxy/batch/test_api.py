@@ -16,7 +16,7 @@ from openai import OpenAI
 
 from proxy.app import create_app
 from proxy.pricing import ModelPrice
-from proxy.settings import BatchSettings
+from proxy.settings import AdminConfig, BatchSettings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -51,6 +51,7 @@ def upstream():
 def proxy(upstream, make_settings, tmp_path):
     settings = make_settings(upstream.url)
     settings = replace(settings, batch=BatchSettings(poll_interval_s=0.05, max_lines=20_000),
+                       admin=AdminConfig(api_key="admin-key"),
                        prices=(ModelPrice("gpt-test", input_per_mtok=1000.0, output_per_mtok=2000.0),))
     with serve_in_thread(create_app(settings)) as url:
         yield url
@@ -94,6 +95,10 @@ def test_upload_create_poll_download_through_the_sdk(proxy, upstream, tmp_path):
         assert cost == pytest.approx(full / 2) and batch_saved == pytest.approx(full / 2)
         assert saved == pytest.approx(full / 2)
     assert client.batches.list().data[0].id == batch.id
+    stats = httpx.get(f"{proxy}/admin/stats", headers={"authorization": "Bearer admin-key"}).json()
+    [group] = [g for g in stats["groups"] if g["batch"]]
+    assert group["requests"] == 25 and group["batch_saved_usd"] == pytest.approx(25 * full / 2)
+    assert stats["batch_saved_usd"] == pytest.approx(25 * full / 2)
 
 
 def test_interactive_requests_are_not_discounted_or_marked(proxy, tmp_path):
