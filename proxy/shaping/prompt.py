@@ -31,15 +31,15 @@ NOTE_HEADER = "Context for this request:"
 _MONTHS = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|"
            r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
 _WEEKDAYS = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
-_TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
+_TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[ \t]?[AaPp]\.?[Mm]\.?)?(?:[ \t]?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
 #: Detected volatile spans, most specific first (one alternation, so spans never overlap).
 VOLATILE_SPAN = re.compile(
     "|".join((
         r"\b\d{4}-\d{2}-\d{2}(?:[T ]" + _TIME + r")?",  # ISO date / datetime
         r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # UUID
-        r"\b(?:" + _WEEKDAYS + r",?\s+)?(?:\d{1,2}\s+" + _MONTHS + r"\.?|" + _MONTHS + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?)"
-        r",?\s+\d{4}(?:,?\s+(?:at\s+)?" + _TIME + r")?",  # 1 May 2024 / May 1st, 2024 [10:00]
-        r"\b\d{1,2}/\d{1,2}/\d{2,4}(?:,?\s+" + _TIME + r")?",  # 05/01/2024
+        r"\b(?:" + _WEEKDAYS + r",?[ \t]+)?(?:\d{1,2}[ \t]+" + _MONTHS + r"\.?|" + _MONTHS + r"\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?)"
+        r",?[ \t]+\d{4}(?:,?[ \t]+(?:at[ \t]+)?" + _TIME + r")?",  # 1 May 2024 / May 1st, 2024 [10:00]
+        r"\b\d{1,2}/\d{1,2}/\d{2,4}(?:,?[ \t]+" + _TIME + r")?",  # 05/01/2024
         r"\b" + _TIME + r"(?![\d:])",  # 10:42, 10:42:07 PM UTC
         r"\b(?:req|request|trace|span|session|sess|msg|run|call|chatcmpl|conv)[-_][A-Za-z0-9-]{6,}\b",  # prefixed ids
         r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b",  # long hex ids
@@ -47,14 +47,25 @@ VOLATILE_SPAN = re.compile(
     )),
     re.IGNORECASE,
 )
-#: A line that marks its value as per-request context: ``<label>: <value>`` with a label about time
-#: or identity (``Current date``, ``Today``, ``Timestamp``, ``Request ID``, ``Session id`` ...).
-CONTEXT_LINE = re.compile(
-    r"^[ \t]*(?:[-*][ \t]*)?(?:the[ \t]+)?(?:current|today'?s?|now|local|server|request|session|trace|user|"
-    r"conversation|run|last[ \t]+updated)?[ \t_-]*(?:date(?:[ \t_-]*time)?|time(?:stamp)?|today|now|datetime|"
-    r"(?:request|session|trace|conversation|run|correlation)?[ \t_-]*id)[ \t]*(?:is|[:=])[ \t]*\S.*$",
-    re.IGNORECASE | re.MULTILINE,
-)
+#: The label of a line that marks its value as per-request context (``Current date: ...``,
+#: ``Today is ...``, ``Request ID = ...``), matched after lower-casing and collapsing runs of
+#: spaces, ``_`` and ``-`` to one space.
+CONTEXT_LABEL = re.compile(
+    r"(?:the )?(?:current |today'?s? |now |local |server |request |session |trace |user |conversation |run |"
+    r"last updated )?(?:date ?time|datetime|date|time ?stamp|time|today|now|(?:request |session |trace |"
+    r"conversation |run |correlation |user )?id)")
+_LABEL_END = re.compile(r"[:=]|\bis\b", re.IGNORECASE)
+_LABEL_MAX_CHARS = 48
+
+
+def is_context_line(line: str) -> bool:
+    """True for a ``<label>: <value>`` line whose label is about time or identity and whose value
+    holds a volatile span. Linear in the line's length (no backtracking regex over the line)."""
+    end = _LABEL_END.search(line, 0, _LABEL_MAX_CHARS + 4)
+    if end is None:
+        return False
+    label = re.sub(r"[\s_-]+", " ", line[:end.start()].lower()).strip(" *-")
+    return CONTEXT_LABEL.fullmatch(label) is not None and VOLATILE_SPAN.search(line, end.end()) is not None
 
 
 def shape_prompt(data: dict[str, Any], *, aggressive: bool) -> list[str]:
@@ -133,19 +144,11 @@ def split_volatile(text: str, *, aggressive: bool) -> tuple[str, list[str]]:
     """``(stable text, note lines)``: the marked context lines (safe) or every detected span
     (aggressive, replaced by ``[vN]`` references) taken out of ``text``."""
     if not aggressive:
-        notes: list[str] = []
-
-        def take(match: re.Match[str]) -> str:
-            if VOLATILE_SPAN.search(match.group(0)) is None:
-                return match.group(0)  # a label without a volatile value ("Date: see below") stays
-            notes.append(match.group(0).strip())
-            return "\0"
-
-        stable = CONTEXT_LINE.sub(take, text)
+        lines = text.split("\n")
+        notes = [line.strip() for line in lines if is_context_line(line)]
         if not notes:
             return text, []
-        stable = re.sub(r"\0\n?", "", stable)
-        return stable.rstrip(), notes
+        return "\n".join(line for line in lines if not is_context_line(line)).rstrip(), notes
     values: list[str] = []
 
     def reference(match: re.Match[str]) -> str:

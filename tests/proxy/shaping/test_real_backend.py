@@ -1,0 +1,87 @@
+"""The ``openai`` SDK through the proxy app in front of the real SmolLM2 backend: shaping on gives
+the same greedy answers as shaping off when a request holds no volatile span, the default cap ends
+a long answer with finish_reason ``length``, and the backend reports the prompt tokens it reused."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import openai
+import pytest
+
+from backend.config import BackendConfig
+from backend.engine import Engine, EngineConfig, EngineService
+from backend.server import create_backend_app
+from proxy.app import create_app
+from proxy.settings import ModelAlias
+from proxy.shaping.config import ShapingSettings
+from tests.support.request_log import wait_for_log_rows
+from tests.support.servers import serve_in_thread
+
+MODEL = "smollm2-135m-instruct"
+SYSTEM = "You are a concise assistant for a bicycle shop. Answer in one or two sentences."
+TOOLS = [  # the bundled backend does not render tools; shaping reorders them (and their keys) anyway
+    {"function": {"parameters": {"properties": {"size": {"type": "string"}}, "type": "object"},
+                  "name": "stock_lookup"}, "type": "function"},
+    {"type": "function", "function": {"name": "book_repair", "parameters": {"type": "object", "properties": {}}}},
+]
+REQUESTS = [
+    {"messages": [{"role": "user", "content": "What is the capital of France?"}]},
+    {"messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "How often should I oil "
+                                                                                      "my chain?"}]},
+    {"messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Do you sell helmets?"},
+                  {"role": "assistant", "content": "Yes, we sell helmets in all sizes."},
+                  {"role": "user", "content": "Which size fits a child?"}], "tools": TOOLS},
+]
+
+
+@pytest.fixture(scope="module")
+def backend_url(smollm2, thrifty_data_dir):
+    config = BackendConfig(data_dir=str(thrifty_data_dir), kv_cache_memory="128MiB", max_num_seqs=8)
+    service = EngineService(Engine(smollm2, EngineConfig.from_backend_config(config, smollm2.model.config)))
+    with serve_in_thread(create_backend_app(config, smollm2, service)) as url:
+        yield url + "/v1"
+
+
+def proxy_settings(make_settings, backend_url: str, mode: str, **shaping):
+    settings = make_settings(backend_url.removesuffix("/v1"))
+    return replace(settings, models=(ModelAlias(MODEL, "fake", MODEL),),
+                   shaping=ShapingSettings(mode=mode, **shaping))
+
+
+def test_shaping_on_gives_the_same_greedy_answers_as_off(make_settings, backend_url) -> None:
+    answers: dict[str, list[str]] = {}
+    for mode in ("off", "safe", "aggressive"):
+        app = create_app(proxy_settings(make_settings, backend_url, mode))
+        with serve_in_thread(app) as proxy:
+            client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="sk-test", max_retries=0, timeout=300)
+            answers[mode] = []
+            for body in REQUESTS:
+                raw = client.chat.completions.with_raw_response.create(model=MODEL, temperature=0, max_tokens=24,
+                                                                       **body)
+                reply = raw.parse()
+                answers[mode].append(reply.choices[0].message.content)
+                if mode != "off":
+                    assert raw.headers["x-thrifty-shaping"].startswith(mode)
+    assert answers["safe"] == answers["off"] and answers["aggressive"] == answers["off"]
+    assert all(answers["off"])
+
+
+def test_the_default_cap_stops_a_long_answer_and_the_log_counts_it(make_settings, backend_url, tmp_path) -> None:
+    app = create_app(proxy_settings(make_settings, backend_url, "safe", default_max_tokens=12))
+    with serve_in_thread(app) as proxy:
+        client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="sk-test", max_retries=0, timeout=300)
+        raw = client.chat.completions.with_raw_response.create(
+            model=MODEL, temperature=0,
+            messages=[{"role": "system", "content": SYSTEM},
+                      {"role": "user", "content": "Explain in detail how gears on a bicycle work."}])
+        reply = raw.parse()
+        assert raw.headers["x-thrifty-cap"] == "default; max_tokens=12"
+        assert reply.choices[0].finish_reason == "length" and reply.usage.completion_tokens == 12
+        again = client.chat.completions.create(  # same system prompt: its tokens come from the prefix cache
+            model=MODEL, temperature=0, max_tokens=4,
+            messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Hi!"}])
+        assert again.usage.prompt_tokens_details.cached_tokens > 0
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "finish_reason, cap, max_tokens, cached_tokens", 2)
+    assert rows[0][:3] == ("length", "default", 12)
+    assert rows[1][1] is None and rows[1][3] == again.usage.prompt_tokens_details.cached_tokens
