@@ -120,6 +120,44 @@ def test_errors_come_back_as_openai_errors(served):
         client.chat.completions.create(model=MODEL, max_tokens=100_000, messages=[{"role": "user", "content": "x"}])
 
 
+def test_a_batch_runs_through_the_pipeline_on_the_real_model(served):
+    """Files + Batches API through the SDK against the real model: a line identical to an earlier
+    interactive request is answered by the exact cache, a new one by SmolLM2; both are logged as batch."""
+    import io
+    import json
+
+    _, base, workdir = served
+    client = OpenAI(base_url=base + "/v1", api_key="sk-batch", max_retries=0, timeout=120)
+    france = {"model": MODEL, "temperature": 0, "max_tokens": 30,
+              "messages": [{"role": "user", "content": "What is the capital of France?"}]}
+    interactive = client.chat.completions.create(**france)
+    lines = [{"custom_id": "france", "method": "POST", "url": "/v1/chat/completions", "body": france},
+             {"custom_id": "colour", "method": "POST", "url": "/v1/chat/completions",
+              "body": {"model": MODEL, "temperature": 0, "max_tokens": 12,
+                       "messages": [{"role": "user", "content": "Name one primary colour."}]}}]
+    uploaded = client.files.create(file=("real.jsonl", io.BytesIO(b"".join(
+        json.dumps(line).encode() + b"\n" for line in lines))), purpose="batch")
+    batch = client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions", completion_window="24h")
+    deadline = time.monotonic() + 180
+    while (batch := client.batches.retrieve(batch.id)).status not in ("completed", "failed"):
+        assert time.monotonic() < deadline, batch
+        time.sleep(0.5)
+    assert batch.status == "completed" and batch.request_counts.completed == 2
+    answers = {x["custom_id"]: x["response"]["body"] for x in map(json.loads, client.files.content(
+        batch.output_file_id).text.splitlines())}
+    assert answers["france"]["choices"][0]["message"]["content"] == interactive.choices[0].message.content
+    assert answers["colour"]["choices"][0]["message"]["content"].strip()
+    assert 0 < answers["colour"]["usage"]["completion_tokens"] <= 12
+    deadline = time.monotonic() + 10
+    rows: list = []
+    while time.monotonic() < deadline and len(rows) < 2:
+        with sqlite3.connect(workdir / "data" / "thrifty.db") as conn:
+            rows = conn.execute("select cache_outcome from request_log where batch_id = ? order by cache_outcome",
+                                (batch.id,)).fetchall()
+        time.sleep(0.2)
+    assert rows == [("exact",), ("miss",)]
+
+
 def test_requests_are_logged_and_sigterm_leaves_no_orphans(served):
     proc, base, workdir = served
     httpx.post(base + "/v1/chat/completions", timeout=60,
