@@ -148,6 +148,25 @@ class BatchLine(ProxyBase):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class ApiKey(ProxyBase):
+    """An issued API key (``[auth] mode = "keys"``). Only its SHA-256 is stored; ``id`` is the
+    tenant id the proxy derives from that hash, so logs, caches and batches name the key the same way."""
+
+    __tablename__ = "api_key"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), index=True, unique=True)
+    prefix: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(256))
+    models: Mapped[str | None] = mapped_column(Text)  # JSON list of allowed public model names; None: all
+    budget_usd: Mapped[float | None] = mapped_column(Float)
+    budget_period: Mapped[str | None] = mapped_column(String(8))  # day | month
+    rpm: Mapped[int | None] = mapped_column(Integer)
+    tpm: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 def create_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite files get their folder created, WAL mode and a busy timeout."""
     if url.startswith("sqlite"):
