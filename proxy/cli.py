@@ -19,8 +19,10 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty pull                  fetch the default model into the data directory
   thrifty batch submit F --wait run a JSONL file of requests as a batch job (nightly window, 50% price)
   thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
+  thrifty bench ui              seed a large request log and time every admin UI page
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
+  thrifty eval shaping          answer lengths behind the default output cap; shaping off vs on
 """
 
 
@@ -238,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_batch.set_defaults(func=lambda a: _delegate("proxy.batch.bench", a.rest), rest=[])
     bench_kernels = bench.add_parser("kernels", help="Triton kernels against PyTorch on CUDA", add_help=False)
     bench_kernels.set_defaults(func=lambda a: _delegate("kernels.bench", a.rest), rest=[])
+    bench_ui = bench.add_parser("ui", help="seed a large request log and time every admin UI page (see --help)",
+                                add_help=False)
+    bench_ui.set_defaults(func=lambda a: _delegate("proxy.ui.bench", a.rest), rest=[])
 
     batch = sub.add_parser("batch", help="batch jobs: submit FILE.jsonl [--wait] [--now] | list | status ID | "
                            "cancel ID | download ID [--out FILE] (see --help)", add_help=False)
@@ -258,6 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_kv = evaluate.add_parser("kv-cache", help="KV-cache dtypes (bf16/fp16/int8) vs fp32 on SmolLM2: greedy "
                                   "agreement and paged perplexity", add_help=False)
     eval_kv.set_defaults(func=lambda a: _delegate("backend.kv_eval", a.rest), rest=[])
+    eval_shaping = evaluate.add_parser("shaping", help="prompt shaping and output caps: the bundled model's answer "
+                                       "lengths, a seeded agent/RAG trace with shaping off vs on", add_help=False)
+    eval_shaping.set_defaults(func=lambda a: _delegate("proxy.shaping.evaluation", a.rest), rest=[])
 
     router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",

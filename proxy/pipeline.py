@@ -42,6 +42,7 @@ class CallContext:
     started: float
     cache_control: str | None = None
     batch_id: str | None = None  # a line of this batch job: batch priority upstream, batch discount
+    on_finish: Any = None  # called with the finished LogEntry (settles the key's reserved budget)
 
 
 @dataclass(slots=True)
@@ -78,15 +79,17 @@ class Pipeline:
     """Turns a validated OpenAI request into a cached or upstream answer, logged afterwards."""
 
     def __init__(self, settings: Settings, upstream: UpstreamClient, request_log: RequestLogWriter, *,
-                 cache=None, router: RouterStage | None = None, feedback_sink=None, upstream_batches=None) -> None:
+                 cache=None, router: RouterStage | None = None, feedback_sink=None, upstream_batches=None,
+                 metrics=None) -> None:
         self._aliases = {alias.name: alias for alias in settings.models}
+        self._metrics = metrics  # proxy.metrics.ProxyMetrics: counts every finished request
         self._upstream = upstream
         self.upstream_batches = upstream_batches  # batch pass-through to upstreams with a Batch API
         self._log = request_log
         self._cache = cache
         self._router = router
         self._prices = PriceBook(settings.prices)
-        self._shaping = ShapingStage(settings.shaping)
+        self._shaping = ShapingStage.from_settings(settings)
         self._versions = ModelVersions(upstream)
         self._feedback_sink = feedback_sink
         self._store_routed = settings.router.store_requests  # opt-in: keep routed bodies for retraining
@@ -484,7 +487,11 @@ class Pipeline:
                 entry.saved_usd = baseline - entry.cost_usd
         elif entry.extra_cost_usd is not None:  # a cascade whose large call failed: the small call was paid
             entry.cost_usd = entry.extra_cost_usd
+        if ctx.on_finish is not None:
+            ctx.on_finish(entry)
         self._log.record(entry)
+        if self._metrics is not None:
+            self._metrics.observe_request(entry)
 
     def _alias_name_for(self, entry: LogEntry) -> str | None:
         if entry.route and self._router:

@@ -8,17 +8,23 @@ API key's; each later table's set fields win (unset fields inherit).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from proxy.identity import key_id_from_sha256
 
 SHAPING_MODES = ("off", "safe", "aggressive")
 OVER_LIMIT_POLICIES = ("clamp", "reject")
 
-#: The out-of-the-box ``default_max_tokens``, chosen from the bundled model's answer lengths on
-#: ordinary chat prompts (``thrifty eval shaping --part lengths``; numbers and reasoning in
-#: BENCHMARKS.md, "Output caps").
+#: The out-of-the-box ``default_max_tokens``, chosen from the bundled model's answer lengths
+#: (``thrifty eval shaping --part lengths``, BENCHMARKS.md "Output caps"): on 36 ordinary chat
+#: prompts SmolLM2-135M-Instruct's answers that end by themselves are at most 342 tokens greedy
+#: (p95 298) and 670 at temperature 1 (p95 559, 2 of 30 above 512), while 7 of 36 greedy and 6 of
+#: 36 sampled answers never stop and run to whatever bound there is (the whole context without
+#: one). 512 keeps every natural greedy answer whole and stops a runaway after ~20 s of decoding
+#: instead of minutes; larger models write longer natural answers, so raise it per model.
 DEFAULT_MAX_TOKENS = 512
+CONCISE_INSTRUCTION = "Answer concisely: give the answer first, without preamble or repetition, then stop."
+MAX_STOP_SEQUENCES = 4  # OpenAI's limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,9 @@ class ShapingOverride:
     default_max_tokens: int | None = None
     max_tokens_limit: int | None = None
     over_limit: str | None = None
+    context_budget_tokens: int | None = None
+    concise: bool | None = None
+    stop: list[str] | None = None
 
     @property
     def tenant_id(self) -> str:
@@ -56,12 +65,19 @@ class ShapingSettings:
     ``max_tokens`` a request without one gets (0: none is added); ``max_tokens_limit``: the hard
     maximum a request may ask for (0: no maximum); ``over_limit``: what happens above it,
     ``clamp`` (lowered to the maximum, said in ``x-thrifty-cap``) or ``reject`` (a 400).
+    ``context_budget_tokens``: trim chat messages to this many tokens, oldest turns first (0: no
+    trimming; see ``proxy.shaping.trimming``); ``concise``: append ``concise_instruction`` to the
+    system prompt; ``stop``: stop sequences for requests that send none (at most 4).
     """
 
     mode: str = "safe"
     default_max_tokens: int = DEFAULT_MAX_TOKENS
     max_tokens_limit: int = 0
     over_limit: str = "clamp"
+    context_budget_tokens: int = 0
+    concise: bool = False
+    stop: list[str] = field(default_factory=list)
+    concise_instruction: str = CONCISE_INSTRUCTION
     tiers: tuple[ShapingOverride, ...] = ()
     models: tuple[ShapingOverride, ...] = ()
     keys: tuple[ShapingOverride, ...] = ()
@@ -79,6 +95,9 @@ class ShapingPolicy:
     default_max_tokens: int
     max_tokens_limit: int
     over_limit: str
+    context_budget_tokens: int = 0
+    concise: bool = False
+    stop: tuple[str, ...] = ()
 
 
 _POLICY_FIELDS = tuple(f.name for f in fields(ShapingPolicy))
@@ -97,6 +116,7 @@ def resolve(settings: ShapingSettings, *, tenant: str, model: str, tier: str | N
             value = getattr(layer, name)
             if value is not None:
                 values[name] = value
+    values["stop"] = tuple(values["stop"])
     return ShapingPolicy(**values)
 
 
@@ -107,8 +127,14 @@ def _problems(item: ShapingOverride | ShapingSettings) -> list[str]:
         out.append(f"mode must be one of {', '.join(SHAPING_MODES)}, got {mode!r}")
     if over is not None and over not in OVER_LIMIT_POLICIES:
         out.append(f"over_limit must be one of {', '.join(OVER_LIMIT_POLICIES)}, got {over!r}")
-    for name in ("default_max_tokens", "max_tokens_limit"):
+    for name in ("default_max_tokens", "max_tokens_limit", "context_budget_tokens"):
         value = getattr(item, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             out.append(f"{name} must be a whole number >= 0 (0: none), got {value!r}")
+    if item.concise not in (None, True, False):
+        out.append(f"concise must be true or false, got {item.concise!r}")
+    stop = item.stop
+    if stop is not None and not (isinstance(stop, list | tuple) and len(stop) <= MAX_STOP_SEQUENCES
+                                 and all(isinstance(s, str) and s for s in stop)):
+        out.append(f"stop must be a list of at most {MAX_STOP_SEQUENCES} non-empty strings, got {stop!r}")
     return out

@@ -1,15 +1,20 @@
-"""The shaping stage the pipeline calls once per request, before the cache lookup: output cap
-(``proxy.shaping.caps``) and prompt shaping (``proxy.shaping.prompt``), with the headers and
-request-log fields that say what happened."""
+"""The shaping stage the pipeline calls once per request, before the cache lookup, in this order:
+output cap (``proxy.shaping.caps``), default stop sequences, prompt shaping
+(``proxy.shaping.prompt``), the concise instruction, context trimming
+(``proxy.shaping.trimming``); with the headers and request-log fields that say what happened."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proxy.shaping.caps import CapOutcome, apply_cap
 from proxy.shaping.config import ShapingSettings, resolve
-from proxy.shaping.prompt import shape_prompt
+from proxy.shaping.prompt import NOTE_HEADER, shape_prompt
+from proxy.shaping.trimming import ByteEstimate, LazyModelTokenizer, TokenCounter, trim_messages
+
+if TYPE_CHECKING:
+    from proxy.settings import Settings
 
 
 @dataclass(slots=True)
@@ -33,8 +38,29 @@ class ShapeResult:
 class ShapingStage:
     """Applies ``[shaping]`` (resolved per key, model and tier) to request bodies."""
 
-    def __init__(self, settings: ShapingSettings) -> None:
+    def __init__(self, settings: ShapingSettings, counters: dict[str, TokenCounter] | None = None) -> None:
+        """``counters``: token counters by public model name (the bundled model's tokenizer);
+        other models' context is estimated from bytes."""
         self._settings = settings
+        self._counters = counters or {}
+        self._estimate = ByteEstimate()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ShapingStage:
+        """The stage for a proxy: models served by the bundled backend count with its tokenizer
+        (loaded on first use, only when a context budget is configured)."""
+        from proxy.settings import BUNDLED_UPSTREAM
+
+        def load():
+            from backend.tokenizer import Tokenizer
+            from backend.weights import resolve_model
+
+            source = resolve_model(settings.backend.model_path, settings.data_path)
+            return Tokenizer.load(source, settings.data_path)
+
+        counter = LazyModelTokenizer(load)
+        bundled = {alias.name: counter for alias in settings.models if alias.upstream == BUNDLED_UPSTREAM}
+        return cls(settings.shaping, bundled)
 
     def apply(self, data: dict[str, Any], *, tenant: str, model: str, tier: str | None,
               endpoint: str) -> ShapeResult:
@@ -46,9 +72,37 @@ class ShapingStage:
         result = ShapeResult(cap=cap, mode=policy.mode)
         if cap.header is not None:
             result.headers["x-thrifty-cap"] = cap.header
-        if policy.mode != "off" and endpoint == "chat":
-            result.actions = shape_prompt(data, aggressive=policy.mode == "aggressive")
-        if policy.mode != "off":
+        if policy.stop and data.get("stop") is None:
+            data["stop"] = list(policy.stop)
+            result.actions.append("stops-default")
+        chat = endpoint == "chat" and isinstance(data.get("messages"), list)
+        if policy.mode != "off" and chat:
+            result.actions += shape_prompt(data, aggressive=policy.mode == "aggressive")
+        if policy.concise and chat:
+            data["messages"] = with_instruction(data["messages"], self._settings.concise_instruction)
+            result.actions.append("concise")
+        if policy.context_budget_tokens and chat:
+            counter = self._counters.get(model, self._estimate)
+            data["messages"], trim = trim_messages(data["messages"], policy.context_budget_tokens, counter)
+            result.headers["x-thrifty-trim"] = trim.header
+            if trim.dropped:
+                result.actions.append(f"trimmed:{trim.dropped}")
+        if policy.mode != "off" or result.actions:
             result.headers["x-thrifty-shaping"] = "; ".join([policy.mode, *result.actions]) if result.actions \
                 else f"{policy.mode}; unchanged"
         return result
+
+
+def with_instruction(messages: list[Any], instruction: str) -> list[Any]:
+    """``messages`` with ``instruction`` at the end of the leading system message's stable part
+    (before a shaping note), or as a new leading system message when there is none."""
+    first = messages[0] if messages else None
+    if isinstance(first, dict) and first.get("role") in ("system", "developer") and isinstance(first.get("content"),
+                                                                                              str):
+        text = first["content"]
+        stable, marker, note = text.partition("\n\n" + NOTE_HEADER)
+        if instruction in stable:
+            return messages
+        joined = f"{stable.rstrip()}\n{instruction}" if stable.strip() else instruction
+        return [{**first, "content": joined + marker + note}, *messages[1:]]
+    return [{"role": "system", "content": instruction}, *messages]

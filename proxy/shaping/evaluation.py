@@ -1,0 +1,83 @@
+"""``thrifty eval shaping``: measurements behind prompt shaping and output capping.
+
+``--part lengths``: the bundled model's answer lengths on ordinary chat prompts (greedy and at
+temperature 1), which the out-of-the-box ``default_max_tokens`` is chosen from. The backend runs as
+a child process (``thrifty backend serve``) on a free local port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+
+from proxy.shaping.lengths import CHAT_PROMPTS, ask_lengths, length_table
+
+MODEL = "smollm2-135m-instruct"
+
+
+def cpu_name() -> str:
+    """The CPU model (``lscpu``), for the table's header."""
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return platform.processor() or "unknown CPU"
+    fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+    return f"{fields.get('Model name', '?').strip()}, {fields.get('CPU(s)', '?').strip()} CPUs"
+
+
+def run_lengths(args: argparse.Namespace) -> int:
+    from proxy.settings import load_settings
+    from proxy.supervisor import BackendProcess
+
+    settings = load_settings(None, {k: v for k, v in os.environ.items() if k == "THRIFTY_DATA_DIR"})
+    backend = BackendProcess(settings)
+    print(f"starting the bundled backend ({MODEL}) ...", flush=True)
+    backend.start()
+    try:
+        backend.wait_ready()
+        started = time.perf_counter()
+        prompts = CHAT_PROMPTS[: args.prompts]
+        answers = ask_lengths(backend.base_url + "/v1", MODEL, prompts, temperature=0.0, max_tokens=args.max_tokens,
+                              concurrency=args.concurrency)
+        answers += ask_lengths(backend.base_url + "/v1", MODEL, prompts, temperature=1.0,
+                               max_tokens=args.max_tokens, concurrency=args.concurrency, seed=args.seed)
+    finally:
+        backend.stop()
+    print(f"\n{len(prompts)} chat prompts, max_tokens={args.max_tokens}, seed {args.seed} for temperature 1; "
+          f"{time.perf_counter() - started:.0f} s on {cpu_name()}\n")
+    print("\n".join(length_table(answers, args.max_tokens)))
+    for temperature in (0.0, 1.0):
+        group = [a for a in answers if a.temperature == temperature]
+        total = sum(a.completion_tokens for a in group)
+        for cap in args.caps:
+            kept = sum(1 for a in group if a.finish_reason == "stop" and a.completion_tokens <= cap)
+            natural = sum(1 for a in group if a.finish_reason == "stop")
+            capped = sum(min(a.completion_tokens, cap) for a in group)
+            print(f"temperature {temperature:g}, cap {cap}: {kept}/{natural} natural answers whole, output tokens "
+                  f"{capped} vs {total} under max_tokens={args.max_tokens} ({1 - capped / max(total, 1):.0%} fewer)")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="thrifty eval shaping", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--part", choices=("lengths",), default="lengths",
+                        help="lengths: the bundled model's answer lengths (the default cap's evidence)")
+    parser.add_argument("--prompts", type=int, default=len(CHAT_PROMPTS), help="how many of the chat prompts")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="bound of each answer while measuring")
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--caps", type=int, nargs="*", default=[256, 384, 512, 768])
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.prompts < 1 or args.max_tokens < 1:
+        parser.error("--prompts and --max-tokens must be at least 1")
+    return run_lengths(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Context trimming: fit a chat's messages into a token budget by dropping the oldest turns.
+
+The leading system/developer messages and the latest message are always kept; older turns go
+first, oldest first. A tool result is never kept without the assistant message that called it
+(the kept history never starts with a ``tool`` message). When the kept minimum (system prompt plus
+the latest message) is itself over the budget, nothing more can go: the request is sent with that
+minimum and the header says ``over-budget`` (documented behaviour, not an error).
+
+Tokens are counted with the model's own tokenizer when the request goes to the bundled backend,
+and estimated from UTF-8 bytes otherwise (about 4 bytes per token for English text), plus a few
+tokens per message for the chat template's role markers.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+MESSAGE_OVERHEAD_TOKENS = 4  # <|im_start|>role\n ... <|im_end|>\n and the like
+BYTES_PER_TOKEN = 4.0
+
+
+class TokenCounter(Protocol):
+    """Counts the tokens one message's text costs."""
+
+    name: str
+
+    def count(self, text: str) -> int: ...
+
+
+class ByteEstimate:
+    """``ceil(UTF-8 bytes / 4)``: the estimate for upstreams whose tokenizer we do not hold."""
+
+    name = "bytes"
+
+    def count(self, text: str) -> int:
+        return math.ceil(len(text.encode("utf-8")) / BYTES_PER_TOKEN)
+
+
+class LazyModelTokenizer:
+    """The bundled model's tokenizer, loaded on first use by ``load`` (which returns an object with
+    ``encode(text) -> list[int]``); a load failure falls back to :class:`ByteEstimate` with a log line."""
+
+    def __init__(self, load: Callable[[], Any]) -> None:
+        self._load = load
+        self._lock = threading.Lock()
+        self._tokenizer: Any = None
+        self._failed = False
+        self.name = "tokenizer"
+
+    def count(self, text: str) -> int:
+        tokenizer = self._get()
+        if tokenizer is None:
+            return ByteEstimate().count(text)
+        return len(tokenizer.encode(text))
+
+    def _get(self) -> Any:
+        with self._lock:
+            if self._tokenizer is None and not self._failed:
+                try:
+                    self._tokenizer = self._load()
+                except Exception as exc:  # noqa: BLE001 - counting degrades to the estimate
+                    log.warning("cannot load the bundled model's tokenizer (%s); trimming estimates from bytes", exc)
+                    self._failed = True
+                    self.name = "bytes"
+            return self._tokenizer
+
+
+@dataclass(frozen=True, slots=True)
+class TrimOutcome:
+    """``dropped``: messages removed; ``tokens``: the kept messages' count; ``over_budget``: the
+    kept minimum is still above the budget."""
+
+    dropped: int
+    tokens: int
+    budget: int
+    counter: str
+    over_budget: bool
+
+    @property
+    def header(self) -> str:
+        state = "over-budget" if self.over_budget else "ok"
+        return f"{state}; dropped={self.dropped}; tokens={self.tokens}; budget={self.budget}; counted={self.counter}"
+
+
+def message_text(message: Any) -> str:
+    """The text a message costs: its content's text parts, tool-call arguments and names."""
+    if not isinstance(message, dict):
+        return str(message)
+    content = message.get("content")
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        text = "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    else:
+        text = ""
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            text += str(function.get("name", "")) + str(function.get("arguments", ""))
+    return text
+
+
+def trim_messages(messages: Sequence[Any], budget: int, counter: TokenCounter) -> tuple[list[Any], TrimOutcome]:
+    """The messages that fit ``budget`` tokens (see the module docstring) and what was done."""
+    costs = [counter.count(message_text(m)) + MESSAGE_OVERHEAD_TOKENS for m in messages]
+    head = 0
+    while head < len(messages) - 1 and isinstance(messages[head], dict) \
+            and messages[head].get("role") in ("system", "developer"):
+        head += 1
+    start = head  # the kept history is messages[start:]
+    total = sum(costs)
+    last = len(messages) - 1
+    while total > budget and start < last:
+        total -= costs[start]
+        start += 1
+        while start < last and isinstance(messages[start], dict) and messages[start].get("role") == "tool":
+            total -= costs[start]  # a tool result without its call goes with it
+            start += 1
+    kept = [*messages[:head], *messages[start:]]
+    outcome = TrimOutcome(dropped=start - head, tokens=total, budget=budget, counter=counter.name,
+                          over_budget=total > budget)
+    return kept, outcome
