@@ -23,6 +23,8 @@ from proxy.db import create_engine
 from proxy.errors import ThriftyError
 from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
 from proxy.identity import key_id_from_authorization, request_id_middleware
+from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from proxy.metrics import ProxyMetrics
 from proxy.pipeline import CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
@@ -63,7 +65,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     as the time (tests of the nightly window); by default the real UTC time.
     """
     engine = create_engine(settings.database_url)
-    upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport)
+    prometheus = ProxyMetrics()
+    upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport, metrics=prometheus)
     request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
     embedder = embedder if embedder is not None else shared_embedder(settings)
     cache = build_cache(settings, engine, embedder)
@@ -77,9 +80,12 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
                                        settings.batch.passthrough_max_lines, settings.batch.passthrough_poll_s) \
         if passthrough else None
     pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink,
-                        upstream_batches=upstream_batches)
+                        upstream_batches=upstream_batches, metrics=prometheus)
+    prometheus.watch(request_log, pipeline.public_models)
     batches = BatchService(settings, engine, pipeline, **({"clock": clock} if clock else {})) \
         if settings.batch.enabled else None
+    if batches is not None:
+        batches.worker.on_line_recorded = prometheus.batch_line
     state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches)
     background: list[asyncio.Task] = []
 
@@ -130,13 +136,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
 
     @get("/metrics")
     async def metrics() -> Response:
-        text = (
-            "# TYPE thrifty_proxy_request_log_written_total counter\n"
-            f"thrifty_proxy_request_log_written_total {request_log.written}\n"
-            "# TYPE thrifty_proxy_request_log_dropped_total counter\n"
-            f"thrifty_proxy_request_log_dropped_total {request_log.dropped}\n"
-        )
-        return Response(text, media_type="text/plain; version=0.0.4")
+        await prometheus.refresh_cache_stats(cache)
+        return Response(prometheus.render(), media_type=METRICS_CONTENT_TYPE)
 
     async def startup() -> None:
         if settings.database.migrate_on_start:

@@ -7,6 +7,7 @@ upstream never hangs the caller.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,8 +74,9 @@ class UpstreamClient:
     """Sends OpenAI requests to named upstreams over a shared connection pool."""
 
     def __init__(self, config: ProxyConfig, upstreams: tuple[UpstreamConfig, ...],
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, metrics: Any = None) -> None:
         self._upstreams = {u.name: u for u in upstreams}
+        self._metrics = metrics  # proxy.metrics.ProxyMetrics: each call's latency and failures
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
             limits=httpx.Limits(max_connections=config.max_connections,
@@ -91,12 +93,20 @@ class UpstreamClient:
 
     def _failure(self, upstream: str, exc: Exception) -> UpstreamError:
         if isinstance(exc, httpx.TimeoutException):
-            return UpstreamError(f"upstream {upstream!r} timed out ({type(exc).__name__})", code="upstream_timeout",
-                                 status=504)
-        if isinstance(exc, httpx.ConnectError | httpx.RemoteProtocolError):
-            return UpstreamError(f"upstream {upstream!r} is unavailable: {exc}", code="upstream_unavailable",
-                                 status=503)
-        return UpstreamError(f"upstream {upstream!r} failed: {exc}", code="upstream_error", status=502)
+            error = UpstreamError(f"upstream {upstream!r} timed out ({type(exc).__name__})", code="upstream_timeout",
+                                  status=504)
+        elif isinstance(exc, httpx.ConnectError | httpx.RemoteProtocolError):
+            error = UpstreamError(f"upstream {upstream!r} is unavailable: {exc}", code="upstream_unavailable",
+                                  status=503)
+        else:
+            error = UpstreamError(f"upstream {upstream!r} failed: {exc}", code="upstream_error", status=502)
+        if self._metrics is not None:
+            self._metrics.upstream_failed(upstream, (error.code or "error").removeprefix("upstream_"))
+        return error
+
+    def _answered(self, upstream: str, started: float, status: int) -> None:
+        if self._metrics is not None:
+            self._metrics.upstream_answered(upstream, time.perf_counter() - started, status)
 
     async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                    priority: str | None = None) -> UpstreamReply:
@@ -105,10 +115,12 @@ class UpstreamClient:
         headers["x-request-id"] = request_id
         if priority:
             headers["x-thrifty-priority"] = priority
+        started = time.perf_counter()
         try:
             response = await self._client.post(url, content=msgspec.json.encode(body), headers=headers)
         except httpx.HTTPError as exc:
             raise self._failure(upstream, exc) from None
+        self._answered(upstream, started, response.status_code)
         return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
                              dict(response.headers))
 
@@ -123,10 +135,12 @@ class UpstreamClient:
         if priority:
             headers["x-thrifty-priority"] = priority
         request = self._client.build_request("POST", url, content=msgspec.json.encode(body), headers=headers)
+        started = time.perf_counter()
         try:
             response = await self._client.send(request, stream=True)
         except httpx.HTTPError as exc:
             raise self._failure(upstream, exc) from None
+        self._answered(upstream, started, response.status_code)
         if response.status_code >= 400:
             try:
                 content = await response.aread()

@@ -51,6 +51,7 @@ class BatchWorker:
         self._gates: dict[str, asyncio.Semaphore] = {}
         self._last_renewal = 0.0
         self._progress: dict[str, int] = {}
+        self.on_line_recorded: Callable[[bool], None] | None = None  # called with "failed?" per recorded line
 
     @property
     def inflight(self) -> int:
@@ -201,6 +202,8 @@ class BatchWorker:
                         line.batch_id, line.line_no)
         else:
             self._note_progress(line.batch_id)
+            if self.on_line_recorded is not None:
+                self.on_line_recorded(status >= 400)
 
     def _note_progress(self, batch_id: str) -> None:
         done = self._progress.get(batch_id, 0) + 1

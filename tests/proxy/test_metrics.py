@@ -1,0 +1,139 @@
+"""/metrics after real requests through the proxy (scripted upstream), parsed with prometheus_client."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from proxy.app import create_app
+from proxy.settings import CacheSettings, ModelAlias, RouterSettings, UpstreamConfig
+from proxy.supervisor import free_port
+from tests.support.servers import ScriptedUpstream, serve_in_thread
+
+CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}], "temperature": 0}
+
+
+def scrape(proxy: str) -> dict[tuple[str, frozenset], float]:
+    """Every sample of /metrics as {(name, labels): value}."""
+    response = httpx.get(f"{proxy}/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(response.text) for s in family.samples}
+
+
+def value(samples: dict, name: str, **labels: str) -> float:
+    """One sample's value; 0 when the series does not exist (yet)."""
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def total(samples: dict, name: str, **labels: str) -> float:
+    """The sum over every series of ``name`` whose labels include ``labels``."""
+    wanted = set(labels.items())
+    return sum(v for (n, ls), v in samples.items() if n == name and wanted <= ls)
+
+
+def test_requests_cache_and_latency_are_counted(make_settings, tmp_path):
+    script = ScriptedUpstream(stream_when_asked=True)
+    script.gate.set()  # stream every chunk at once
+    with serve_in_thread(script) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False))
+        with serve_in_thread(create_app(settings)) as proxy:
+            before = scrape(proxy)
+            first = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+            second = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+            unknown = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "model": "no-such-model-xyz"})
+            bad = httpx.post(f"{proxy}/v1/chat/completions", content=b"{")
+            streamed = httpx.post(f"{proxy}/v1/chat/completions", timeout=30,
+                                  json={**CHAT, "stream": True, "messages": [{"role": "user", "content": "yo"}]})
+            after = scrape(proxy)
+    assert [first.headers["x-thrifty-cache"], second.headers["x-thrifty-cache"]] == ["miss", "exact"]
+    assert (unknown.status_code, bad.status_code, streamed.status_code) == (404, 400, 200)
+    assert value(before, "thrifty_requests_total", endpoint="chat", model="gpt-test", route="none", cache="miss",
+                 status_code="200") == 0
+    requests = {"cache": "miss", "status_code": "200", "endpoint": "chat", "route": "none", "model": "gpt-test"}
+    assert value(after, "thrifty_requests_total", **requests) == 2  # the first and the streamed one
+    assert value(after, "thrifty_requests_total", **{**requests, "cache": "exact"}) == 1
+    # a name that is no configured model is counted as "other", never as a new label value
+    assert value(after, "thrifty_requests_total", endpoint="chat", model="other", route="none", cache="bypass",
+                 status_code="404") == 1
+    assert value(after, "thrifty_requests_total", endpoint="chat", model="other", route="none", cache="none",
+                 status_code="400") == 1
+    assert not any("no-such-model-xyz" in str(labels) for _, labels in after)
+    assert total(after, "thrifty_requests_total") - total(before, "thrifty_requests_total") == 5
+    # cache hit ratio: 3 lookups (two misses, one exact hit)
+    assert value(after, "thrifty_cache_lookups_total") == 3
+    assert value(after, "thrifty_cache_hits_total", kind="exact") == 1
+    assert value(after, "thrifty_cache_hits_total", kind="semantic") == 0
+    assert value(after, "thrifty_cache_entries", cache="exact") == 2  # stored by the two misses
+    assert value(after, "thrifty_cache_bytes", cache="exact") > 0
+    # latency histograms: every answered gpt-test request, TTFT for each answer
+    assert value(after, "thrifty_request_duration_seconds_count", endpoint="chat", model="gpt-test",
+                 cache="miss") == 2
+    assert value(after, "thrifty_request_duration_seconds_bucket", endpoint="chat", model="gpt-test", cache="exact",
+                 le="+Inf") == 1
+    assert value(after, "thrifty_request_duration_seconds_sum", endpoint="chat", model="gpt-test", cache="exact") > 0
+    assert value(after, "thrifty_time_to_first_token_seconds_count", endpoint="chat", model="gpt-test",
+                 cache="miss") == 1  # the streamed answer (the scripted JSON answer carries no timings)
+    assert value(after, "thrifty_time_to_first_token_seconds_count", endpoint="chat", model="gpt-test",
+                 cache="exact") == 1
+    # the upstream was called twice (the two misses), both answered
+    assert value(after, "thrifty_upstream_request_duration_seconds_count", upstream="fake") == 2
+    assert total(after, "thrifty_upstream_errors_total") == 0
+    # the request log's counters are still there
+    assert ("thrifty_proxy_request_log_written_total", frozenset()) in after
+    assert value(after, "thrifty_proxy_request_log_dropped_total") == 0
+
+
+def test_upstream_errors_are_counted_per_upstream(make_settings):
+    script = ScriptedUpstream(mode="error500")
+    with serve_in_thread(script) as up:
+        settings = make_settings(up)
+        dead = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+        settings = replace(settings, upstreams=(*settings.upstreams, UpstreamConfig("dead", dead + "/v1")),
+                           models=(*settings.models, ModelAlias("gpt-dead", "dead", "m")))
+        with serve_in_thread(create_app(settings)) as proxy:
+            failed = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+            down = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "model": "gpt-dead"}, timeout=30)
+            samples = scrape(proxy)
+    assert (failed.status_code, down.status_code) == (502, 503)
+    assert value(samples, "thrifty_upstream_errors_total", upstream="fake", error="http_500") == 1
+    assert value(samples, "thrifty_upstream_errors_total", upstream="dead", error="unavailable") >= 1
+    assert value(samples, "thrifty_upstream_errors_total", upstream="fake", error="unavailable") == 0
+    assert value(samples, "thrifty_upstream_request_duration_seconds_count", upstream="fake") == 1
+    assert value(samples, "thrifty_requests_total", endpoint="chat", model="gpt-test", route="none", cache="bypass",
+                 status_code="502") == 1
+    assert value(samples, "thrifty_requests_total", endpoint="chat", model="gpt-dead", route="none", cache="bypass",
+                 status_code="503") == 1
+
+
+def test_router_share_is_counted_per_tier(make_settings):
+    script = ScriptedUpstream()
+    with serve_in_thread(script) as up:
+        settings = make_settings(up, router=RouterSettings(enabled=True, small_model="small-m", large_model="large-m",
+                                                           kind="heuristic", threshold_mode="fixed",
+                                                           fixed_threshold=0.5))
+        settings = replace(settings, models=(ModelAlias("small-m", "fake", "tiny"), ModelAlias("large-m", "fake", "big")))
+        routed = {**CHAT, "model": "thrifty-auto"}
+        with serve_in_thread(create_app(settings)) as proxy:
+            tiers = [httpx.post(f"{proxy}/v1/chat/completions", json=routed, timeout=30).headers["x-thrifty-route"]
+                     for _ in range(3)]
+            httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "model": "large-m"}, timeout=30)  # not routed
+            samples = scrape(proxy)
+    for tier in ("small", "large"):
+        assert value(samples, "thrifty_router_decisions_total", tier=tier) == tiers.count(tier)
+    assert total(samples, "thrifty_router_decisions_total") == 3
+    assert total(samples, "thrifty_requests_total", model="thrifty-auto", route=tiers[0]) == tiers.count(tiers[0])
+    assert value(samples, "thrifty_requests_total", endpoint="chat", model="large-m", route="none", cache="bypass",
+                 status_code="200") == 1
+
+
+def test_metrics_registries_are_per_app(make_settings):
+    script = ScriptedUpstream()
+    with serve_in_thread(script) as up:
+        with serve_in_thread(create_app(make_settings(up))) as one, serve_in_thread(create_app(make_settings(up))) as two:
+            httpx.post(f"{one}/v1/chat/completions", json=CHAT, timeout=30)
+            assert total(scrape(one), "thrifty_requests_total") == 1
+            assert total(scrape(two), "thrifty_requests_total") == 0
