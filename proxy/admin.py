@@ -9,6 +9,7 @@ import msgspec
 from litestar import Request, Response, get, post
 
 from proxy import stats_queries
+from proxy.auth.admin import key_admin_handlers
 from proxy.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.schemas import parse_json_object
 from proxy.settings import Settings
@@ -104,4 +105,5 @@ def admin_handlers(settings: Settings, state) -> list:
                       "saved_usd": sum(g["saved_usd"] for g in groups),
                       "batch_saved_usd": sum(g["batch_saved_usd"] for g in groups)})
 
-    return [cache_stats, cache_invalidate, request_stats]
+    keys = key_admin_handlers(authorize, state.auth.keys) if getattr(state, "auth", None) is not None else []
+    return [cache_stats, cache_invalidate, request_stats, *keys]

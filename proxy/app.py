@@ -15,6 +15,7 @@ from litestar.response import Stream
 
 from proxy import migrate
 from proxy.admin import admin_handlers
+from proxy.auth.service import AuthService
 from proxy.batch.api import batch_handlers
 from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
@@ -22,7 +23,7 @@ from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import ThriftyError
 from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
-from proxy.identity import key_id_from_authorization, request_id_middleware
+from proxy.identity import request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
 from proxy.pipeline import CallContext, Pipeline, Reply
@@ -55,6 +56,7 @@ class ProxyState:
     cache: Any
     router: Any
     batches: BatchService | None = None
+    auth: AuthService | None = None
 
 
 def create_app(settings: Settings, upstream_transport=None, embedder=None, clock=None) -> Litestar:
@@ -86,18 +88,21 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         if settings.batch.enabled else None
     if batches is not None:
         batches.worker.on_line_recorded = prometheus.batch_line
-    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches)
+    auth = AuthService(settings, engine)
+    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches, auth)
     background: list[asyncio.Task] = []
 
     async def call(request: Request, endpoint: str, validate) -> Response:
-        ctx = CallContext(request_id=request.scope["state"]["request_id"],
-                          key_id=key_id_from_authorization(request.headers.get("authorization")),
-                          endpoint=endpoint, started=time.perf_counter(),
-                          cache_control=request.headers.get("cache-control"))
+        started = time.perf_counter()
+        principal = await auth.authenticate(request.headers.get("authorization"))
+        ctx = CallContext(request_id=request.scope["state"]["request_id"], key_id=principal.key_id,
+                          endpoint=endpoint, started=started, cache_control=request.headers.get("cache-control"))
         data: dict[str, Any] = {}
         try:
-            data = parse_json_object(await request.body())
+            raw = await request.body()
+            data = parse_json_object(raw)
             validate(data)
+            ctx.on_finish = auth.settle_later(await auth.admit(principal, data, len(raw)))
         except ThriftyError as exc:
             model = data.get("model") if isinstance(data.get("model"), str) else None
             pipeline.log_rejected(ctx, exc.status, exc.message, model)
@@ -119,7 +124,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     @post("/v1/feedback", status_code=200)
     async def feedback(request: Request) -> Response:
         body = parse_feedback(parse_json_object(await request.body()))
-        record = FeedbackRecord(body.request_id, key_id_from_authorization(request.headers.get("authorization")),
+        record = FeedbackRecord(body.request_id, await auth.identify(request.headers.get("authorization")),
                                 body.score, "user", body.comment)
         await store_feedback(engine, [record])
         return _json({"object": "feedback", "request_id": body.request_id, "score": body.score})
@@ -156,6 +161,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
             await batches.aclose()  # running lines go back to the queue for the next start
         if upstream_batches is not None:
             await upstream_batches.aclose()
+        await auth.aclose()
         await pipeline.drain()
         if cache is not None:
             await cache.aclose()
@@ -164,7 +170,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         await engine.dispose()
 
     def on_thrifty_error(request: Request, exc: ThriftyError) -> Response:
-        return _json(exc.body(), status=exc.status)
+        return _json(exc.body(), status=exc.status, headers=exc.headers)
 
     def on_http_error(request: Request, exc: HTTPException) -> Response:
         type_ = "invalid_request_error" if exc.status_code < 500 else "server_error"
@@ -176,7 +182,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
 
     app = Litestar(
         route_handlers=[chat_completions, completions, feedback, models, health, metrics,
-                        *admin_handlers(settings, state), *(batch_handlers(batches) if batches else []),
+                        *admin_handlers(settings, state), *(batch_handlers(batches, auth.identify) if batches else []),
                         *ui_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
         middleware=[request_id_middleware],

@@ -244,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 add_help=False)
     bench_ui.set_defaults(func=lambda a: _delegate("proxy.ui.bench", a.rest), rest=[])
 
+    keys = sub.add_parser("keys", help="API keys ([auth] mode = \"keys\"): create [--name] [--models ...] "
+                          "[--budget-usd 5/day] [--rpm N] [--tpm N] | list | revoke KEY (see --help)", add_help=False)
+    keys.set_defaults(func=lambda a: _delegate("proxy.auth.cli", a.rest), rest=[])
     batch = sub.add_parser("batch", help="batch jobs: submit FILE.jsonl [--wait] [--now] | list | status ID | "
                            "cancel ID | download ID [--out FILE] (see --help)", add_help=False)
     batch.set_defaults(func=lambda a: _delegate("proxy.batch.cli", a.rest), rest=[])

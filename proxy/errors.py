@@ -10,6 +10,7 @@ class ThriftyError(Exception):
 
     status = 500
     type = "server_error"
+    headers: dict[str, str] | None = None  # extra response headers (retry-after...)
 
     def __init__(self, message: str, param: str | None = None, code: str | None = None,
                  status: int | None = None) -> None:

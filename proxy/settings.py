@@ -191,6 +191,22 @@ class BatchSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class AuthSettings:
+    """Who may call the proxy. ``open``: any bearer token (its hash is the caller's identity);
+    ``keys``: only keys issued by ``thrifty keys create`` (or the admin API), with their model
+    lists, budgets and rate limits, counted in Redis when ``redis_url`` is set (shared by replicas)
+    and in this process otherwise."""
+
+    mode: str = "open"
+    redis_url: str = ""  # e.g. redis://127.0.0.1:6379/0
+    redis_namespace: str = "thrifty"
+    assumed_max_tokens: int = 1024  # output reserved against limits when a request sets no max_tokens
+
+
+AUTH_MODES = ("open", "keys")
+
+
+@dataclass(frozen=True, slots=True)
 class AdminConfig:
     """Admin API access: requests need ``Authorization: Bearer <api_key>``; empty disables the admin API.
 
@@ -216,6 +232,7 @@ class Settings:
     cache: CacheSettings = field(default_factory=CacheSettings)
     router: RouterSettings = field(default_factory=RouterSettings)
     batch: BatchSettings = field(default_factory=BatchSettings)
+    auth: AuthSettings = field(default_factory=AuthSettings)
     shaping: ShapingSettings = field(default_factory=ShapingSettings)
 
     @property
@@ -240,7 +257,7 @@ class Settings:
 
 _SECTIONS = {"proxy": ProxyConfig, "database": DatabaseConfig, "bundled": BundledBackendConfig,
              "backend": BackendConfig, "admin": AdminConfig, "cache": CacheSettings, "router": RouterSettings,
-             "batch": BatchSettings, "shaping": ShapingSettings}
+             "batch": BatchSettings, "auth": AuthSettings, "shaping": ShapingSettings}
 
 
 def _coerce(value: Any, target: Any, where: str) -> Any:
@@ -317,6 +334,10 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
                             f"got {sections['cache'].embed_dtype!r}")
     _check_batch(sections["batch"])
+    if sections["auth"].mode not in AUTH_MODES:
+        raise SettingsError(f"[auth] mode must be one of {', '.join(AUTH_MODES)}, got {sections['auth'].mode!r}")
+    if sections["auth"].assumed_max_tokens < 1:
+        raise SettingsError("[auth] assumed_max_tokens must be at least 1")
     upstreams = []
     for i, item in enumerate(raw.get("upstreams", [])):
         upstream = _section(UpstreamConfig, item, f"upstreams[{i}]")

@@ -1,0 +1,1 @@
+"""API keys, per-key model lists, budgets and rate limits (``[auth]``)."""

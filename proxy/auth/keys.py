@@ -1,0 +1,133 @@
+"""Issued API keys in the ``api_key`` table: created (the token is shown once), looked up by the
+SHA-256 of the bearer token, listed and revoked. The token itself is never stored."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import msgspec
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from proxy.db import ApiKey
+from proxy.identity import key_id_from_sha256
+
+TOKEN_PREFIX = "sk-thrifty-"
+SHOWN_PREFIX = len(TOKEN_PREFIX) + 4  # what lists show of a key: "sk-thrifty-Ab3x"
+BUDGET_PERIODS = ("day", "month")
+
+
+class KeyProblem(ValueError):
+    """A key that cannot be created or found as asked (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRecord:
+    """An issued key as the proxy uses it (no secret)."""
+
+    id: str
+    name: str
+    prefix: str
+    models: tuple[str, ...] | None
+    budget_usd: float | None
+    budget_period: str | None
+    rpm: int | None
+    tpm: int | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+    def public(self) -> dict:
+        return {"id": self.id, "object": "api_key", "name": self.name, "prefix": self.prefix,
+                "models": list(self.models) if self.models is not None else None,
+                "budget_usd": self.budget_usd, "budget_period": self.budget_period, "rpm": self.rpm, "tpm": self.tpm,
+                "created_at": int(_aware(self.created_at).timestamp()),
+                "revoked_at": int(_aware(self.revoked_at).timestamp()) if self.revoked_at else None}
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def _record(row) -> KeyRecord:
+    models = tuple(msgspec.json.decode(row.models)) if row.models else None
+    return KeyRecord(row.id, row.name, row.prefix, models, row.budget_usd, row.budget_period, row.rpm, row.tpm,
+                     row.created_at, row.revoked_at)
+
+
+def token_sha256(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def parse_budget(text: str) -> tuple[float, str]:
+    """``"5/day"`` or ``"100/month"`` → ``(5.0, "day")``."""
+    amount, _, period = text.partition("/")
+    try:
+        value = float(amount)
+    except ValueError:
+        raise KeyProblem(f"budget must look like 5/day or 100/month (USD), got {text!r}") from None
+    if period not in BUDGET_PERIODS or not value >= 0:
+        raise KeyProblem(f"budget must look like 5/day or 100/month (USD), got {text!r}")
+    return value, period
+
+
+class KeyStore:
+    """Creates, finds, lists and revokes keys."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def create(self, name: str, *, models: list[str] | None = None, budget: str | None = None,
+                     rpm: int | None = None, tpm: int | None = None) -> tuple[str, KeyRecord]:
+        """A new key: ``(token, record)``; the token is returned here and never again."""
+        budget_usd, period = parse_budget(budget) if budget else (None, None)
+        for label, value in (("rpm", rpm), ("tpm", tpm)):
+            if value is not None and value < 1:
+                raise KeyProblem(f"{label} must be at least 1, got {value}")
+        if models is not None and (not models or not all(isinstance(m, str) and m for m in models)):
+            raise KeyProblem("models must be a non-empty list of public model names")
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        digest = token_sha256(token)
+        now = datetime.now(UTC)
+        values = {"id": key_id_from_sha256(digest), "sha256": digest, "prefix": token[:SHOWN_PREFIX],
+                  "name": (name or "unnamed")[:256], "models": msgspec.json.encode(models).decode() if models else None,
+                  "budget_usd": budget_usd, "budget_period": period, "rpm": rpm, "tpm": tpm, "created_at": now,
+                  "revoked_at": None}
+        async with self._engine.begin() as conn:
+            await conn.execute(ApiKey.__table__.insert().values(**values))
+        return token, _record(_Row(values))
+
+    async def find(self, token: str) -> KeyRecord | None:
+        """The key a bearer token names, revoked or not; None when it was never issued."""
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(ApiKey).where(ApiKey.sha256 == token_sha256(token)))).first()
+        return _record(row) if row is not None else None
+
+    async def list(self, include_revoked: bool = True) -> list[KeyRecord]:
+        query = select(ApiKey).order_by(ApiKey.created_at)
+        if not include_revoked:
+            query = query.where(ApiKey.revoked_at.is_(None))
+        async with self._engine.connect() as conn:
+            return [_record(r) for r in (await conn.execute(query)).all()]
+
+    async def revoke(self, key: str) -> KeyRecord:
+        """Revoke by id (``key-…``) or by shown prefix (``sk-thrifty-Ab3x``, when unambiguous)."""
+        async with self._engine.begin() as conn:
+            rows = (await conn.execute(select(ApiKey).where(or_(ApiKey.id == key, ApiKey.prefix == key)))).all()
+            if not rows:
+                raise KeyProblem(f"no key with id or prefix {key!r}")
+            if len(rows) > 1:
+                raise KeyProblem(f"{len(rows)} keys share the prefix {key!r}; revoke by id (key-...)")
+            await conn.execute(update(ApiKey).where(ApiKey.id == rows[0].id, ApiKey.revoked_at.is_(None))
+                               .values(revoked_at=datetime.now(UTC)))
+            row = (await conn.execute(select(ApiKey).where(ApiKey.id == rows[0].id))).one()
+        return _record(row)
+
+
+class _Row:
+    """Attribute access over a dict of column values (a just-inserted row)."""
+
+    def __init__(self, values: dict) -> None:
+        self.__dict__.update(values)

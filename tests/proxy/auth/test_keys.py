@@ -1,0 +1,163 @@
+"""[auth] mode = "keys": issued keys, model lists, RPM/TPM, budgets reserved before and settled
+after, revocation seen at once by every replica, counters shared through Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import uuid
+from dataclasses import replace
+
+import httpx
+import openai
+import pytest
+from openai import OpenAI
+
+from proxy.app import create_app
+from proxy.auth.cli import main as keys_main
+from proxy.pricing import ModelPrice
+from proxy.settings import AdminConfig, AuthSettings, DatabaseConfig
+from tests.support.request_log import wait_for_log_rows
+from tests.support.servers import ScriptedUpstream, serve_in_thread
+
+ADMIN = {"authorization": "Bearer admin-secret"}
+CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hello there"}], "max_tokens": 10}
+
+
+@pytest.fixture
+def upstream():
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as url:
+        script.url = url
+        yield script
+
+
+def _settings(make_settings, upstream_url: str, **auth):
+    settings = make_settings(upstream_url)
+    return replace(settings, auth=AuthSettings(mode="keys", **auth), admin=AdminConfig(api_key="admin-secret"),
+                   prices=(ModelPrice("gpt-test", input_per_mtok=1000.0, output_per_mtok=2000.0),))
+
+
+def _create(proxy: str, **spec) -> str:
+    response = httpx.post(f"{proxy}/admin/keys", headers=ADMIN, json=spec)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["key"].startswith("sk-thrifty-") and body["prefix"] == body["key"][:15]
+    return body["key"]
+
+
+def test_only_issued_live_keys_pass_and_revocation_is_seen_by_every_replica(make_settings, upstream, tmp_path):
+    settings = _settings(make_settings, upstream.url)
+    with serve_in_thread(create_app(settings)) as first, serve_in_thread(create_app(settings)) as second:
+        token = _create(first, name="alice", models=["gpt-test"])
+        good = OpenAI(base_url=second + "/v1", api_key=token, max_retries=0)
+        assert good.chat.completions.create(**CHAT).choices[0].message.content == "echo: hello there"
+        with pytest.raises(openai.AuthenticationError):
+            OpenAI(base_url=first + "/v1", api_key="sk-made-up", max_retries=0).chat.completions.create(**CHAT)
+        missing = httpx.post(f"{first}/v1/chat/completions", json=CHAT)
+        assert missing.status_code == 401 and missing.json()["error"]["code"] == "missing_api_key"
+        listed = httpx.get(f"{second}/admin/keys", headers=ADMIN).json()["data"]
+        assert [k["name"] for k in listed] == ["alice"] and "key" not in listed[0]
+        assert token not in httpx.get(f"{second}/admin/keys", headers=ADMIN).text  # only the hash is kept
+        revoked = httpx.post(f"{first}/admin/keys/{listed[0]['id']}/revoke", headers=ADMIN)
+        assert revoked.status_code == 200 and revoked.json()["revoked_at"]
+        with pytest.raises(openai.AuthenticationError):
+            good.chat.completions.create(**CHAT)  # on the other replica, at once
+        # the Files API needs a live key too
+        with pytest.raises(openai.AuthenticationError):
+            good.files.create(file=("a.jsonl", io.BytesIO(b"{}\n")), purpose="batch")
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "key_id, status_code", 1)
+    assert rows[0] == (listed[0]["id"], 200)  # the log names the key by its id
+
+
+def test_a_key_may_use_only_its_models(make_settings, upstream):
+    with serve_in_thread(create_app(_settings(make_settings, upstream.url))) as proxy:
+        token = _create(proxy, models=["some-other-model"])
+        with pytest.raises(openai.PermissionDeniedError, match="may not use model 'gpt-test'"):
+            OpenAI(base_url=proxy + "/v1", api_key=token, max_retries=0).chat.completions.create(**CHAT)
+        bad = httpx.post(f"{proxy}/admin/keys", headers=ADMIN, json={"budget": "5/week"})
+        assert bad.status_code == 400 and "5/day" in bad.json()["error"]["message"]
+
+
+def test_rpm_and_tpm_limits_answer_429_with_retry_after(make_settings, upstream):
+    with serve_in_thread(create_app(_settings(make_settings, upstream.url))) as proxy:
+        rpm_key, tpm_key = _create(proxy, rpm=2), _create(proxy, tpm=120)
+        codes = [httpx.post(f"{proxy}/v1/chat/completions", json=CHAT,
+                            headers={"authorization": f"Bearer {rpm_key}"}) for _ in range(3)]
+        assert [r.status_code for r in codes] == [200, 200, 429]
+        assert codes[2].json()["error"]["code"] == "rate_limit_exceeded"
+        assert 1 <= int(codes[2].headers["retry-after"]) <= 60
+        # tpm 120: each request reserves its prompt estimate + 10, and settles to the real 6 tokens
+        answered = 0
+        for _ in range(40):
+            reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, headers={"authorization": f"Bearer {tpm_key}"})
+            if reply.status_code != 200:
+                assert reply.status_code == 429 and reply.json()["error"]["type"] == "tokens"
+                break
+            answered += 1
+        assert 10 <= answered < 40  # settling gave back what the worst case over-reserved
+        too_big = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "max_tokens": 500},
+                             headers={"authorization": f"Bearer {tpm_key}"})
+        assert too_big.status_code == 400 and too_big.json()["error"]["code"] == "tokens_over_limit"
+
+
+def test_budget_is_reserved_before_and_settled_after(make_settings, upstream, tmp_path):
+    with serve_in_thread(create_app(_settings(make_settings, upstream.url))) as proxy:
+        token = _create(proxy, budget="0.1/day")
+        statuses = []
+        for _ in range(20):
+            reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, headers={"authorization": f"Bearer {token}"})
+            statuses.append(reply.status_code)
+            if reply.status_code != 200:
+                assert reply.status_code == 429
+                assert reply.json()["error"]["type"] == "insufficient_quota"
+                assert reply.json()["error"]["code"] == "insufficient_quota"
+                break
+    answered = statuses.count(200)
+    # each answer costs 0.007 (5 prompt + 1 completion tokens); the worst case reserved is larger
+    assert 2 <= answered <= 14 and statuses[-1] == 429
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cost_usd", answered + 1)
+    assert sum(r[0] or 0 for r in rows) <= 0.1
+
+
+def test_two_replicas_sharing_redis_never_overspend(make_settings, pg_database):
+    script = ScriptedUpstream(echo=True, delay_s=0.05)
+    namespace = f"thrifty-test-{uuid.uuid4().hex[:8]}"
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, redis_url="redis://127.0.0.1:6379/0", redis_namespace=namespace)
+        settings = replace(settings, database=DatabaseConfig(url=pg_database))
+        with serve_in_thread(create_app(settings)) as first, serve_in_thread(create_app(settings)) as second:
+            token = _create(first, budget="0.1/day")
+
+            async def burst() -> list[int]:
+                async with httpx.AsyncClient(timeout=30, headers={"authorization": f"Bearer {token}"}) as client:
+                    replies = await asyncio.gather(*(client.post(f"{(first, second)[i % 2]}/v1/chat/completions",
+                                                                 json=CHAT) for i in range(30)))
+                return [r.status_code for r in replies]
+
+            statuses = asyncio.run(burst()) + asyncio.run(burst())
+    answered = statuses.count(200)
+    assert set(statuses) <= {200, 429} and answered >= 2
+    assert answered * 0.007 <= 0.1 + 1e-9  # never more spent than the budget, across both replicas
+    import redis
+
+    client = redis.Redis.from_url("redis://127.0.0.1:6379/0")
+    keys = list(client.scan_iter(f"{namespace}:*"))
+    assert keys, "the counters live in Redis"
+    client.delete(*keys)
+
+
+def test_keys_cli_create_list_revoke(tmp_path, capsys):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'keys.db'}"
+    assert keys_main(["--database-url", url, "create", "--name", "ci", "--models", "a", "b", "--budget-usd",
+                      "5/month", "--rpm", "7"]) == 0
+    out = capsys.readouterr()
+    token = out.out.strip()
+    assert token.startswith("sk-thrifty-") and "cannot be shown again" in out.err
+    assert keys_main(["--database-url", url, "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "ci" in listed and "budget $5/month" in listed and "7 rpm" in listed and token not in listed
+    assert keys_main(["--database-url", url, "revoke", token[:15]]) == 0
+    assert "REVOKED" in capsys.readouterr().out
+    assert keys_main(["--database-url", url, "create", "--budget-usd", "lots"]) == 1
+    assert "5/day" in capsys.readouterr().err
