@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
+import json
+import time
 from dataclasses import replace
 
 import httpx
+from openai import OpenAI
 from prometheus_client.parser import text_string_to_metric_families
 
 from proxy.app import create_app
-from proxy.settings import CacheSettings, ModelAlias, RouterSettings, UpstreamConfig
+from proxy.settings import BatchSettings, CacheSettings, ModelAlias, RouterSettings, UpstreamConfig
 from proxy.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -137,3 +141,30 @@ def test_metrics_registries_are_per_app(make_settings):
             httpx.post(f"{one}/v1/chat/completions", json=CHAT, timeout=30)
             assert total(scrape(one), "thrifty_requests_total") == 1
             assert total(scrape(two), "thrifty_requests_total") == 0
+
+
+def test_batch_lines_are_counted_completed_or_failed(make_settings):
+    script = ScriptedUpstream(echo=True, error_models={"broken-upstream"})
+    with serve_in_thread(script) as up:
+        settings = make_settings(up)
+        settings = replace(settings, batch=BatchSettings(poll_interval_s=0.05, max_attempts=1),
+                           models=(*settings.models, ModelAlias("gpt-broken", "fake", "broken-upstream")))
+        with serve_in_thread(create_app(settings)) as proxy:
+            client = OpenAI(base_url=proxy + "/v1", api_key="sk-batch", max_retries=0)
+            lines = [{"custom_id": f"c{i}", "method": "POST", "url": "/v1/chat/completions",
+                      "body": {"model": model, "messages": [{"role": "user", "content": f"q{i}"}]}}
+                     for i, model in enumerate(["gpt-test", "gpt-test", "gpt-broken"])]
+            data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+            uploaded = client.files.create(file=("in.jsonl", io.BytesIO(data)), purpose="batch")
+            batch = client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions",
+                                          completion_window="24h")
+            deadline = time.monotonic() + 60
+            while batch.status not in ("completed", "failed", "expired", "cancelled"):
+                assert time.monotonic() < deadline, "the batch did not finish"
+                time.sleep(0.05)
+                batch = client.batches.retrieve(batch.id)
+            samples = scrape(proxy)
+    assert (batch.status, batch.request_counts.completed, batch.request_counts.failed) == ("completed", 2, 1)
+    assert value(samples, "thrifty_batch_lines_total", outcome="completed") == 2
+    assert value(samples, "thrifty_batch_lines_total", outcome="failed") == 1
+    assert value(samples, "thrifty_upstream_errors_total", upstream="fake", error="http_500") == 1
