@@ -81,6 +81,21 @@ class RouterRequest(ProxyBase):
     request: Mapped[str] = mapped_column(Text)  # JSON object: messages, tools, response_format
 
 
+class RequestLogHourly(ProxyBase):
+    """Pre-aggregated statistics of one whole hour of the request log (the admin UI's rollups).
+
+    Written by ``proxy.stats_queries`` the first time a settled hour is read; ``data`` is the
+    hour's ``stats_queries.Bucket`` as JSON, ``version`` the format it was computed with.
+    """
+
+    __tablename__ = "request_log_hourly"
+
+    hour_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    data: Mapped[str] = mapped_column(Text)
+
+
 class StoredFile(ProxyBase):
     """An uploaded or generated file of the Files API; its bytes live under the files folder."""
 

@@ -10,6 +10,7 @@ they cost the same on both databases and stay fast on large logs.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -17,10 +18,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Integer, and_, case, cast, func, or_, select, tuple_
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from caches.models import ExactCacheEntry, SemanticCacheEntry
-from proxy.db import Feedback, RequestLog, RouterRequest
+from proxy.db import Feedback, RequestLog, RequestLogHourly, RouterRequest
 
 BUCKETS = ("hour", "day")
 #: how many of the most recent rows of a range feed the latency percentiles
@@ -28,6 +31,11 @@ LATENCY_SAMPLE = 20_000
 #: the saving causes the overview splits ``saved_usd`` into (``other``: none of these applies)
 SAVING_CAUSES = ("exact_cache", "semantic_cache", "routing", "cascade", "batch", "other")
 CONTESTED = "contested"  # caches.semantic.CONTESTED: a question stored with two different answers
+SCORE_BINS = 20  # route-score histogram bins over [0, 1]
+#: closed hours of the request log are pre-aggregated (``request_log_hourly``) once they are this old,
+#: so that a request still running when its hour ended is counted in it
+ROLLUP_SETTLE = timedelta(hours=1)
+ROLLUP_VERSION = 1  # bump when Bucket's content changes: stored rollups of another version are recomputed
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +58,14 @@ class TimeRange:
         return out
 
 
+_COUNTS = ("requests", "errors", "prompt_tokens", "completion_tokens", "exact_hits", "semantic_hits", "misses",
+           "small", "large")
+
+
 @dataclass(slots=True)
 class Bucket:
-    """Totals of one time bucket of the request log."""
+    """Totals of one time bucket of the request log, with its route-score histogram
+    (:data:`SCORE_BINS` bins over [0, 1]) and cascade outcome counts."""
 
     start: datetime
     requests: int = 0
@@ -66,11 +79,37 @@ class Bucket:
     misses: int = 0
     small: int = 0
     large: int = 0
-    saved_by: dict[str, float] = field(default_factory=dict)
+    saved_by: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SAVING_CAUSES, 0.0))
+    score_hist: list[int] = field(default_factory=lambda: [0] * SCORE_BINS)
+    cascade: dict[str, int] = field(default_factory=dict)
 
     @property
     def cache_lookups(self) -> int:
         return self.exact_hits + self.semantic_hits + self.misses
+
+    def add(self, other: Bucket) -> None:
+        """Add ``other``'s totals to this bucket."""
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.cost_usd += other.cost_usd
+        self.saved_usd += other.saved_usd
+        for cause, value in other.saved_by.items():
+            self.saved_by[cause] = self.saved_by.get(cause, 0.0) + value
+        self.score_hist = [a + b for a, b in zip(self.score_hist, other.score_hist, strict=True)]
+        for outcome, n in other.cascade.items():
+            self.cascade[outcome] = self.cascade.get(outcome, 0) + n
+
+    def to_json(self) -> str:
+        data = {name: getattr(self, name) for name in _COUNTS}
+        data.update(cost_usd=self.cost_usd, saved_usd=self.saved_usd, saved_by=self.saved_by,
+                    score_hist=self.score_hist, cascade=self.cascade)
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, start: datetime, raw: str) -> Bucket:
+        data = json.loads(raw)
+        return cls(start, **{k: data[k] for k in (*_COUNTS, "cost_usd", "saved_usd", "saved_by", "score_hist",
+                                                    "cascade")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +244,16 @@ def _saving_columns() -> list:
     return [*columns, func.sum(batch)]
 
 
-async def time_series(conn: AsyncConnection, rng: TimeRange) -> list[Bucket]:
-    """One :class:`Bucket` per hour or day of the range (empty buckets included)."""
-    b = _bucket_expr(conn.dialect.name, rng.bucket).label("b")
+def _score_bin(dialect: str):
+    scaled = RequestLog.route_score * SCORE_BINS
+    return (func.floor(scaled) if dialect == "postgresql" else cast(scaled, Integer)).label("i")
+
+
+async def _aggregate(conn: AsyncConnection, start: datetime, end: datetime) -> dict[datetime, Bucket]:
+    """Hour buckets of ``[start, end)`` straight from the request log (hours without rows are absent)."""
+    dialect = conn.dialect.name
+    b = _bucket_expr(dialect, "hour").label("b")
+    in_range = and_(RequestLog.created_at >= start, RequestLog.created_at < end)
     error = RequestLog.status_code >= 400
     query = (
         select(
@@ -215,41 +261,114 @@ async def time_series(conn: AsyncConnection, rng: TimeRange) -> list[Bucket]:
             func.sum(case((error, 1), else_=0)),
             func.sum(func.coalesce(RequestLog.prompt_tokens, 0)),
             func.sum(func.coalesce(RequestLog.completion_tokens, 0)),
-            func.sum(func.coalesce(RequestLog.cost_usd, 0.0)),
-            func.sum(func.coalesce(RequestLog.saved_usd, 0.0)),
             func.sum(case((RequestLog.cache_outcome == "exact", 1), else_=0)),
             func.sum(case((RequestLog.cache_outcome == "semantic", 1), else_=0)),
             func.sum(case((RequestLog.cache_outcome == "miss", 1), else_=0)),
             func.sum(case((RequestLog.route == "small", 1), else_=0)),
             func.sum(case((RequestLog.route == "large", 1), else_=0)),
+            func.sum(func.coalesce(RequestLog.cost_usd, 0.0)),
+            func.sum(func.coalesce(RequestLog.saved_usd, 0.0)),
             *_saving_columns(),
         )
-        .where(_in_range(rng))
+        .where(in_range)
         .group_by(b)
     )
     found: dict[datetime, Bucket] = {}
     causes = [c for c in SAVING_CAUSES if c != "batch"] + ["batch"]
     for row in (await conn.execute(query)).all():
-        start = _as_utc(row[0])
-        bucket = Bucket(start, *[int(v or 0) for v in row[1:5]], float(row[5] or 0.0), float(row[6] or 0.0),
-                        *[int(v or 0) for v in row[7:12]])
+        bucket = Bucket(_as_utc(row[0]), *[int(v or 0) for v in row[1:5]])
+        for name, v in zip(_COUNTS[4:], row[5:10], strict=True):
+            setattr(bucket, name, int(v or 0))
+        bucket.cost_usd, bucket.saved_usd = float(row[10] or 0.0), float(row[11] or 0.0)
         bucket.saved_by = {name: float(v or 0.0) for name, v in zip(causes, row[12:], strict=True)}
-        found[start] = bucket
-    out = []
-    for start in rng.bucket_starts():
-        out.append(found.pop(start, None) or Bucket(start, saved_by=dict.fromkeys(SAVING_CAUSES, 0.0)))
+        found[bucket.start] = bucket
+    index = _score_bin(dialect)
+    for hour, i, n in (await conn.execute(
+            select(b, index, func.count()).where(in_range, RequestLog.route_score.is_not(None))
+            .group_by(b, index))).all():
+        found[_as_utc(hour)].score_hist[min(max(int(i), 0), SCORE_BINS - 1)] += n
+    for hour, outcome, n in (await conn.execute(
+            select(b, RequestLog.cascade_outcome, func.count())
+            .where(in_range, RequestLog.cascade_outcome.is_not(None))
+            .group_by(b, RequestLog.cascade_outcome))).all():
+        found[_as_utc(hour)].cascade[outcome] = n
+    return found
+
+
+def _hours(start: datetime, end: datetime) -> list[datetime]:
+    out, t = [], start
+    while t < end:
+        out.append(t)
+        t += timedelta(hours=1)
     return out
+
+
+async def _rolled_up(conn: AsyncConnection, start: datetime, end: datetime) -> dict[datetime, Bucket]:
+    """Hour buckets of the whole hours in ``[start, end)`` from ``request_log_hourly``; hours not
+    stored yet (or stored by another version) are aggregated once and stored."""
+    rows = (await conn.execute(
+        select(RequestLogHourly.hour_start, RequestLogHourly.data)
+        .where(RequestLogHourly.hour_start >= start, RequestLogHourly.hour_start < end,
+               RequestLogHourly.version == ROLLUP_VERSION))).all()
+    found = {_as_utc(h): Bucket.from_json(_as_utc(h), data) for h, data in rows}
+    missing = [h for h in _hours(start, end) if h not in found]
+    if not missing:
+        return found
+    fresh = await _aggregate(conn, missing[0], missing[-1] + timedelta(hours=1))
+    now = datetime.now(UTC)
+    values = []
+    for hour in missing:
+        found[hour] = fresh.get(hour) or Bucket(hour)
+        values.append({"hour_start": hour, "version": ROLLUP_VERSION, "computed_at": now,
+                       "data": found[hour].to_json()})
+    dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    for i in range(0, len(values), 500):
+        stmt = dialect_insert(RequestLogHourly).values(values[i:i + 500])
+        await conn.execute(stmt.on_conflict_do_update(
+            index_elements=["hour_start"],
+            set_={"version": stmt.excluded.version, "computed_at": stmt.excluded.computed_at,
+                  "data": stmt.excluded.data}))
+    await conn.commit()
+    return found
+
+
+async def time_series(conn: AsyncConnection, rng: TimeRange, *, now: datetime | None = None,
+                      rollups: bool = True) -> list[Bucket]:
+    """One :class:`Bucket` per hour or day of the range (empty buckets included).
+
+    Whole hours that ended at least :data:`ROLLUP_SETTLE` ago come from the hourly rollups
+    (computed on first use); the edges of the range and the recent hours from the request log.
+    """
+    now = now or datetime.now(UTC)
+    hours: dict[datetime, Bucket] = {}
+    first = _truncate(rng.start, "hour")
+    if first < rng.start:
+        first += timedelta(hours=1)
+    last = min(_truncate(rng.end, "hour"), _truncate(now - ROLLUP_SETTLE, "hour"))
+    live = [(rng.start, rng.end)]
+    if rollups and last > first:
+        hours.update(await _rolled_up(conn, first, last))
+        live = [(rng.start, first), (last, rng.end)]
+    for a, b in live:
+        if a < b:
+            for hour, bucket in (await _aggregate(conn, a, b)).items():
+                if hour in hours:
+                    hours[hour].add(bucket)
+                else:
+                    hours[hour] = bucket
+    out = {start: Bucket(start) for start in rng.bucket_starts()}
+    for hour, bucket in hours.items():
+        target = out.get(_truncate(hour, rng.bucket))
+        if target is not None:
+            target.add(bucket)
+    return list(out.values())
 
 
 def totals(buckets: list[Bucket]) -> Bucket:
     """The sum of ``buckets`` (its ``start`` is the first bucket's)."""
-    total = Bucket(buckets[0].start if buckets else datetime.now(UTC), saved_by=dict.fromkeys(SAVING_CAUSES, 0.0))
+    total = Bucket(buckets[0].start if buckets else datetime.now(UTC))
     for b in buckets:
-        for name in ("requests", "errors", "prompt_tokens", "completion_tokens", "cost_usd", "saved_usd",
-                     "exact_hits", "semantic_hits", "misses", "small", "large"):
-            setattr(total, name, getattr(total, name) + getattr(b, name))
-        for cause, value in b.saved_by.items():
-            total.saved_by[cause] = total.saved_by.get(cause, 0.0) + value
+        total.add(b)
     return total
 
 
@@ -266,55 +385,82 @@ def percentile(values: list[float], q: float) -> float | None:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
+def _sample(rng: TimeRange, sample: int, *where):
+    """The ``sample`` most recent rows of the range (a backward scan of the created_at index)."""
+    model = func.coalesce(RequestLog.model_served, RequestLog.model_requested).label("model")
+    source = case((RequestLog.cache_outcome.in_(("exact", "semantic")), "cache"), else_="upstream").label("source")
+    return (select(model, source, RequestLog.upstream, RequestLog.created_at, RequestLog.error,
+                   (RequestLog.status_code >= 400).label("failed"), RequestLog.latency_ms, RequestLog.ttft_ms)
+            .where(_in_range(rng), *where).order_by(RequestLog.created_at.desc()).limit(sample)
+            .subquery("sample"))
+
+
+def _percentiles(column, ok) -> list:
+    """p50 and p95 (linear interpolation, as :func:`percentile`) of ``column`` where ``ok``."""
+    return [func.percentile_cont(f).within_group(column).filter(ok) for f in (0.5, 0.95)]
+
+
 async def latency_by_model(conn: AsyncConnection, rng: TimeRange, sample: int = LATENCY_SAMPLE) -> list[LatencyRow]:
     """p50/p95 end-to-end latency and time to first token per model, cache hits apart from
-    upstream answers, over the ``sample`` most recent requests of the range."""
-    query = (
-        select(func.coalesce(RequestLog.model_served, RequestLog.model_requested), RequestLog.cache_outcome,
-               RequestLog.status_code, RequestLog.latency_ms, RequestLog.ttft_ms)
-        .where(_in_range(rng))
-        .order_by(RequestLog.created_at.desc())
-        .limit(sample)
-    )
-    groups: dict[tuple[str, str], tuple[list[float], list[float], list[int]]] = defaultdict(lambda: ([], [], [0]))
-    for model, outcome, status, latency, ttft in (await conn.execute(query)).all():
-        source = "cache" if outcome in ("exact", "semantic") else "upstream"
-        lat, first, errors = groups[(model or "(none)", source)]
-        if status >= 400:
-            errors[0] += 1
-            continue
-        if latency is not None:
-            lat.append(latency)
-        if ttft is not None:
-            first.append(ttft)
-    rows = [LatencyRow(model, source, len(lat) + errors[0], percentile(lat, 50), percentile(lat, 95),
-                       percentile(first, 50), percentile(first, 95), errors[0])
-            for (model, source), (lat, first, errors) in groups.items()]
+    upstream answers, over the ``sample`` most recent requests of the range (PostgreSQL computes
+    the percentiles with ``percentile_cont``; elsewhere Python does)."""
+    s = _sample(rng, sample)
+    if conn.dialect.name == "postgresql":
+        ok = s.c.failed.is_(False)
+        rows = [LatencyRow(model or "(none)", source, n, *[None if v is None else float(v) for v in pct],
+                           int(errors or 0))
+                for model, source, n, errors, *pct in (await conn.execute(
+                    select(s.c.model, s.c.source, func.count(), func.sum(case((s.c.failed, 1), else_=0)),
+                           *_percentiles(s.c.latency_ms, ok), *_percentiles(s.c.ttft_ms, ok))
+                    .group_by(s.c.model, s.c.source))).all()]
+    else:
+        groups: dict[tuple[str, str], tuple[list[float], list[float], list[int]]] = defaultdict(
+            lambda: ([], [], [0]))
+        for model, source, failed, latency, ttft in (await conn.execute(
+                select(s.c.model, s.c.source, s.c.failed, s.c.latency_ms, s.c.ttft_ms))).all():
+            lat, first, errors = groups[(model or "(none)", source)]
+            if failed:
+                errors[0] += 1
+                continue
+            if latency is not None:
+                lat.append(latency)
+            if ttft is not None:
+                first.append(ttft)
+        rows = [LatencyRow(model, source, len(lat) + errors[0], percentile(lat, 50), percentile(lat, 95),
+                           percentile(first, 50), percentile(first, 95), errors[0])
+                for (model, source), (lat, first, errors) in groups.items()]
     return sorted(rows, key=lambda r: (-r.requests, r.model, r.source))
 
 
 async def upstream_stats(conn: AsyncConnection, rng: TimeRange, sample: int = LATENCY_SAMPLE) -> list[UpstreamRow]:
     """Per upstream, over the ``sample`` most recent forwarded requests of the range."""
-    query = (
-        select(RequestLog.upstream, RequestLog.status_code, RequestLog.latency_ms, RequestLog.created_at,
-               RequestLog.error)
-        .where(_in_range(rng), RequestLog.upstream.is_not(None))
-        .order_by(RequestLog.created_at.desc())
-        .limit(sample)
-    )
+    s = _sample(rng, sample, RequestLog.upstream.is_not(None))
+    last_error: dict[str, str | None] = {}
+    for name, error in (await conn.execute(
+            select(s.c.upstream, s.c.error).where(s.c.failed).order_by(s.c.created_at.desc()))).all():
+        last_error.setdefault(name, error)
+    if conn.dialect.name == "postgresql":
+        ok = s.c.failed.is_(False)
+        rows = (await conn.execute(
+            select(s.c.upstream, func.count(), func.sum(case((s.c.failed, 1), else_=0)),
+                   *_percentiles(s.c.latency_ms, ok), func.max(s.c.created_at))
+            .group_by(s.c.upstream).order_by(s.c.upstream))).all()
+        return [UpstreamRow(name, n, int(errors or 0), None if p50 is None else float(p50),
+                            None if p95 is None else float(p95), _as_utc(last) if last is not None else None,
+                            last_error.get(name)) for name, n, errors, p50, p95, last in rows]
     acc: dict[str, dict[str, Any]] = {}
-    for name, status, latency, created, error in (await conn.execute(query)).all():
-        a = acc.setdefault(name, {"n": 0, "errors": 0, "lat": [], "last": None, "last_error": None})
+    for name, failed, latency, created in (await conn.execute(
+            select(s.c.upstream, s.c.failed, s.c.latency_ms, s.c.created_at))).all():
+        a = acc.setdefault(name, {"n": 0, "errors": 0, "lat": [], "last": None})
         a["n"] += 1
-        a["last"] = a["last"] or created
-        if status >= 400:
+        created = _as_utc(created)
+        a["last"] = created if a["last"] is None else max(a["last"], created)
+        if failed:
             a["errors"] += 1
-            a["last_error"] = a["last_error"] or error
         elif latency is not None:
             a["lat"].append(latency)
-    return [UpstreamRow(name, a["n"], a["errors"], percentile(a["lat"], 50), percentile(a["lat"], 95),
-                        _as_utc(a["last"]) if a["last"] is not None else None, a["last_error"])
-            for name, a in sorted(acc.items())]
+    return [UpstreamRow(name, a["n"], a["errors"], percentile(a["lat"], 50), percentile(a["lat"], 95), a["last"],
+                        last_error.get(name)) for name, a in sorted(acc.items())]
 
 
 # --- routing ---------------------------------------------------------------------------------
@@ -322,26 +468,12 @@ async def upstream_stats(conn: AsyncConnection, rng: TimeRange, sample: int = LA
 
 async def cascade_outcomes(conn: AsyncConnection, rng: TimeRange) -> dict[str, int]:
     """Requests per cascade outcome (accepted, escalated, escalation_failed) in the range."""
-    rows = (await conn.execute(
-        select(RequestLog.cascade_outcome, func.count())
-        .where(_in_range(rng), RequestLog.cascade_outcome.is_not(None))
-        .group_by(RequestLog.cascade_outcome))).all()
-    return {outcome: n for outcome, n in rows}
+    return totals(await time_series(conn, rng)).cascade
 
 
-async def score_histogram(conn: AsyncConnection, rng: TimeRange, bins: int = 20) -> list[int]:
-    """Counts of routed requests' scores in ``bins`` equal bins over [0, 1]."""
-    scaled = RequestLog.route_score * bins
-    index = func.floor(scaled) if conn.dialect.name == "postgresql" else cast(scaled, Integer)
-    index = index.label("i")
-    rows = (await conn.execute(
-        select(index, func.count())
-        .where(_in_range(rng), RequestLog.route_score.is_not(None))
-        .group_by(index))).all()
-    counts = [0] * bins
-    for i, n in rows:
-        counts[min(max(int(i), 0), bins - 1)] += n
-    return counts
+async def score_histogram(conn: AsyncConnection, rng: TimeRange) -> list[int]:
+    """Counts of routed requests' scores in :data:`SCORE_BINS` equal bins over [0, 1]."""
+    return totals(await time_series(conn, rng)).score_hist
 
 
 @dataclass(frozen=True, slots=True)

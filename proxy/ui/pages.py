@@ -242,8 +242,7 @@ async def load_routing(ctx: PageContext) -> dict[str, Any]:
     total = q.totals(buckets)
     labels = [_label(b.start, rng.bucket) for b in buckets]
     info = router_info(ctx.settings, ctx.state.router)
-    hist = await q.score_histogram(ctx.conn, rng)
-    cascade = await q.cascade_outcomes(ctx.conn, rng)
+    hist, cascade = total.score_hist, total.cascade
     feedback = await q.feedback_summary(ctx.conn, rng)
     threshold = info["threshold"] if info["mode"] == "prompt" else None
     share_target = info["target"] if info["threshold_mode"] == "share" else None

@@ -4,9 +4,11 @@ with a confirmation step, static files and a 404 page for unknown ``/ui`` paths.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -24,7 +26,7 @@ from proxy.ui.params import BadParameter
 log = logging.getLogger(__name__)
 
 HERE = Path(__file__).parent
-SECURITY_HEADERS = {
+SECURITY_HEADERS = MappingProxyType({
     # no script may run, nothing loads from elsewhere: the pages are plain HTML + inline SVG + one CSS file
     "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
                                "frame-ancestors 'none'; base-uri 'none'",
@@ -32,7 +34,7 @@ SECURITY_HEADERS = {
     "referrer-policy": "same-origin",  # "no-referrer" would make browsers send Origin: null
     "x-frame-options": "DENY",
     "cache-control": "no-store",
-}
+})
 INVALIDATION_TARGETS = ("entry", "model", "tenant", "all")
 
 
@@ -84,13 +86,14 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
     signer = SessionSigner(admin.api_key, admin.session_lifetime_s) if admin.api_key else None
     nav = [p for p in pages if p.nav]
 
-    def html(template: str, status: int = 200, cookies: list[Cookie] | None = None, **context: Any) -> Response:
+    def html(template: str, status: int = 200, cookies: list[Cookie] | None = None,
+             headers: dict[str, str] | None = None, **context: Any) -> Response:
         context.setdefault("session", None)
         context.setdefault("nav", nav)
         context.setdefault("current", "")
         body = env.get_template(template).render(**context)
-        return Response(body, status_code=status, media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS,
-                        cookies=cookies)
+        return Response(body, status_code=status, media_type="text/html; charset=utf-8",
+                        headers={**SECURITY_HEADERS, **(headers or {})}, cookies=cookies)
 
     def redirect(location: str, cookies: list[Cookie] | None = None) -> Response:
         return Response(b"", status_code=303, headers={**SECURITY_HEADERS, "location": location}, cookies=cookies)
@@ -169,6 +172,7 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
             session = session_of(request)
             if session is None:
                 return redirect("/ui/login")
+            started = time.perf_counter()
             try:
                 async with state.engine.connect() as conn:
                     ctx = PageContext(settings, state, _query(request), dict(request.path_params), conn)
@@ -180,8 +184,15 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
             except (SQLAlchemyError, OSError) as exc:
                 log.exception("UI page %s failed", page.path)
                 return error_page(session, 503, "Database unavailable", f"{type(exc).__name__}: {exc}")
-            return html(page.template, session=session, current=page.name, page=page, query=_query(request),
-                        **data)
+            loaded = time.perf_counter()
+            body = env.get_template(page.template).render(session=session, nav=nav, current=page.name, page=page,
+                                                          query=_query(request), **data)
+            done = time.perf_counter()
+            # server-side time (queries, render), as browsers' devtools and `thrifty bench ui` read it
+            timing = (f"load;dur={(loaded - started) * 1000:.1f}, render;dur={(done - loaded) * 1000:.1f}, "
+                      f"total;dur={(done - started) * 1000:.1f}")
+            return Response(body, media_type="text/html; charset=utf-8",
+                            headers={**SECURITY_HEADERS, "server-timing": timing})
 
         return get(page.path, name=f"ui:page:{page.path}")(handler)
 

@@ -109,7 +109,7 @@ def test_the_range_excludes_rows_outside_it(db_url):
 
 def test_score_histogram_and_cascade_outcomes(db_url):
     rng = q.TimeRange(T0, T0 + timedelta(days=1))
-    hist = asyncio.run(_run(db_url, lambda c: q.score_histogram(c, rng, bins=20)))
+    hist = asyncio.run(_run(db_url, lambda c: q.score_histogram(c, rng)))
     assert hist[19] == 2 and hist[10] == 1 and sum(hist) == 3  # 0.97 and 1.0 share the top bin
     assert asyncio.run(_run(db_url, lambda c: q.cascade_outcomes(c, rng))) == {"accepted": 1, "escalated": 1}
     fb = asyncio.run(_run(db_url, lambda c: q.feedback_summary(c, rng)))
@@ -168,3 +168,38 @@ def test_grouped_totals_and_cache_tables(db_url):
     assert [(e.question, e.contested) for e in contested] == [("disputed?", True)]
     recent = asyncio.run(_run(db_url, q.recent_entries))
     assert sorted(r["kind"] for r in recent) == ["exact", "exact", "semantic", "semantic"]
+
+
+def test_settled_hours_are_rolled_up_once_and_recent_hours_stay_live(db_url):
+    from sqlalchemy import func, select, update
+
+    from proxy.db import RequestLogHourly
+
+    rng = q.TimeRange(T0 - timedelta(hours=1), T0 + timedelta(hours=3), "hour")
+
+    async def series(conn, rollups=True):
+        return [b.to_json() for b in await q.time_series(conn, rng, rollups=rollups)]
+
+    live = asyncio.run(_run(db_url, lambda c: series(c, rollups=False)))
+    assert asyncio.run(_run(db_url, series)) == live
+    assert asyncio.run(_run(db_url, lambda c: c.scalar(select(func.count()).select_from(RequestLogHourly)))) == 4
+
+    async def tamper(conn, **values):
+        await conn.execute(update(RequestLogHourly).where(RequestLogHourly.hour_start == T0).values(**values))
+        await conn.commit()
+
+    asyncio.run(_run(db_url, lambda c: tamper(c, data=q.Bucket(T0, requests=99).to_json())))
+    assert asyncio.run(_run(db_url, lambda c: q.time_series(c, rng)))[1].requests == 99  # read from the rollup
+    asyncio.run(_run(db_url, lambda c: tamper(c, version=q.ROLLUP_VERSION - 1)))
+    assert asyncio.run(_run(db_url, series)) == live  # another version's row is recomputed
+
+    now = datetime.now(UTC)
+    recent = q.TimeRange(now - timedelta(hours=6), now + timedelta(minutes=1), "hour")
+    assert q.totals(asyncio.run(_run(db_url, lambda c: q.time_series(c, recent)))).requests == 0
+
+    async def write_now(conn):
+        await conn.execute(insert(RequestLog), [_row(9000, created_at=now - timedelta(seconds=5))])
+        await conn.commit()
+
+    asyncio.run(_run(db_url, write_now))
+    assert q.totals(asyncio.run(_run(db_url, lambda c: q.time_series(c, recent)))).requests == 1
