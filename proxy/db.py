@@ -48,8 +48,9 @@ class RequestLog(ProxyBase):
     batch_saved_usd: Mapped[float | None] = mapped_column(Float)  # the part of saved_usd due to the batch discount
     finish_reason: Mapped[str | None] = mapped_column(String(32))  # "length" when any choice was cut off
     max_tokens: Mapped[int | None] = mapped_column(Integer)  # output limit sent upstream, after capping
-    cap: Mapped[str | None] = mapped_column(String(16))  # default | clamped | null (the caller's own limit)
+    cap: Mapped[str | None] = mapped_column(String(16))  # default | learned | clamped | null (own limit)
     shaping: Mapped[str | None] = mapped_column(String(256))  # mode and actions, e.g. "safe,tools-canonical"
+    prompt_cluster: Mapped[str | None] = mapped_column(String(16))  # model + stable system prompt + tools, hashed
 
 
 class Feedback(ProxyBase):

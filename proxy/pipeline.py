@@ -151,6 +151,9 @@ class Pipeline:
         call.headers.update(result.headers)
         call.entry.cap, call.entry.max_tokens, call.entry.shaping = result.cap.kind, result.cap.max_tokens, \
             result.summary
+        call.entry.prompt_cluster = result.cluster
+        if self._shaping.learned_refresh_due():
+            self.spawn(self._shaping.learned.refresh(self._log.engine))
 
     def _use_alias(self, call: _Call, alias: ModelAlias) -> None:
         call.alias = alias

@@ -50,8 +50,9 @@ class LogEntry:
     batch_saved_usd: float | None = None  # the batch discount's share of saved_usd
     finish_reason: str | None = None  # "length" when any choice was cut by the output limit
     max_tokens: int | None = None  # the output limit the request carried upstream, after capping
-    cap: str | None = None  # "default" (a default limit was added) | "clamped" (lowered to the maximum)
+    cap: str | None = None  # "default" / "learned" (a limit was added) | "clamped" (lowered to the max)
     shaping: str | None = None  # the shaping mode and what it did, e.g. "safe,tools-canonical,volatile-moved:1"
+    prompt_cluster: str | None = None  # 16 hex digits: model + stable system prompt + tool names (learned caps)
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     routing_request: dict[str, Any] | None = None  # not a request_log column: goes to router_request
     # not a column: what earlier upstream calls of this request cost (cascade mode's dropped small
@@ -81,6 +82,11 @@ class RequestLogWriter:
         self._task: asyncio.Task | None = None
         self.dropped = 0
         self.written = 0
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The database the log is written to (learned caps read it back)."""
+        return self._engine
 
     def record(self, entry: LogEntry) -> None:
         """Queue an entry; never blocks and never raises (a full queue drops with a log line)."""

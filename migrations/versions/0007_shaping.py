@@ -1,4 +1,5 @@
-"""request_log: what output capping and prompt shaping did (finish_reason, max_tokens, cap, shaping)
+"""request_log: what output capping and prompt shaping did (finish_reason, max_tokens, cap, shaping,
+prompt_cluster)
 
 Revision ID: 0007
 Revises: 0006
@@ -17,8 +18,9 @@ depends_on = None
 _COLUMNS = (
     ("finish_reason", sa.String(32)),  # "length" when any choice was cut off by the output limit
     ("max_tokens", sa.Integer()),  # the output limit sent upstream, after capping
-    ("cap", sa.String(16)),  # default | clamped | null
+    ("cap", sa.String(16)),  # default | learned | clamped | null
     ("shaping", sa.String(256)),  # shaping mode and actions
+    ("prompt_cluster", sa.String(16)),  # model + stable system prompt + tool names, hashed (learned caps)
 )
 
 

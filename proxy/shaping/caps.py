@@ -18,7 +18,7 @@ LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
 
 @dataclass(frozen=True, slots=True)
 class CapOutcome:
-    """What capping did: ``kind`` is ``"default"`` (a limit was added), ``"clamped"`` (lowered to
+    """What capping did: ``kind`` is ``"default"`` or ``"learned"`` (a limit was added), ``"clamped"`` (lowered to
     the hard maximum) or ``None`` (the request's own limit stands); ``max_tokens`` is the limit the
     request now carries (``None``: none)."""
 
@@ -29,8 +29,8 @@ class CapOutcome:
     @property
     def header(self) -> str | None:
         """The ``x-thrifty-cap`` header value, or ``None`` when nothing changed."""
-        if self.kind == "default":
-            return f"default; max_tokens={self.max_tokens}"
+        if self.kind in ("default", "learned"):
+            return f"{self.kind}; max_tokens={self.max_tokens}"
         if self.kind == "clamped":
             return f"clamped; max_tokens={self.max_tokens}; requested={self.requested}"
         return None
@@ -46,8 +46,9 @@ def requested_limit(data: dict[str, Any]) -> tuple[str | None, int | None]:
     return None, None
 
 
-def apply_cap(data: dict[str, Any], policy: ShapingPolicy) -> CapOutcome:
-    """Add the default limit or enforce the hard maximum on ``data`` (changed in place).
+def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None = None) -> CapOutcome:
+    """Add the default limit (``learned`` instead when given) or enforce the hard maximum on
+    ``data`` (changed in place).
 
     Over the maximum: ``over_limit = "clamp"`` lowers it, ``"reject"`` raises a 400 that names the
     maximum. A request with ``n`` > 1 is capped per choice, as ``max_tokens`` is.
@@ -55,13 +56,13 @@ def apply_cap(data: dict[str, Any], policy: ShapingPolicy) -> CapOutcome:
     name, requested = requested_limit(data)
     limit = policy.max_tokens_limit or None
     if requested is None:
-        default = policy.default_max_tokens or None
+        default = learned or policy.default_max_tokens or None
         if default is None and limit is None:
             return CapOutcome(None, None)
         value = min(v for v in (default, limit) if v is not None)
         data["max_tokens"] = value
         data.pop("max_completion_tokens", None)  # an explicit null
-        return CapOutcome("default", value)
+        return CapOutcome("learned" if learned else "default", value)
     if limit is not None and requested > limit:
         assert name is not None
         if policy.over_limit == "reject":

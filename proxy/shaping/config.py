@@ -46,6 +46,7 @@ class ShapingOverride:
     context_budget_tokens: int | None = None
     concise: bool | None = None
     stop: list[str] | None = None
+    learned_caps: bool | None = None
 
     @property
     def tenant_id(self) -> str:
@@ -68,6 +69,10 @@ class ShapingSettings:
     ``context_budget_tokens``: trim chat messages to this many tokens, oldest turns first (0: no
     trimming; see ``proxy.shaping.trimming``); ``concise``: append ``concise_instruction`` to the
     system prompt; ``stop``: stop sequences for requests that send none (at most 4).
+    ``learned_caps``: a request without a limit gets its key and prompt cluster's learned cap
+    (``learned_quantile`` of the logged lengths of answers that ended by themselves, once there are
+    ``learned_min_samples`` of them in the last ``learned_window_s``; refitted every
+    ``learned_refresh_s``) instead of ``default_max_tokens`` (see ``proxy.shaping.learned``).
     """
 
     mode: str = "safe"
@@ -77,7 +82,12 @@ class ShapingSettings:
     context_budget_tokens: int = 0
     concise: bool = False
     stop: list[str] = field(default_factory=list)
+    learned_caps: bool = False
     concise_instruction: str = CONCISE_INSTRUCTION
+    learned_quantile: float = 0.99
+    learned_min_samples: int = 30
+    learned_refresh_s: float = 300.0
+    learned_window_s: float = 7 * 86400.0
     tiers: tuple[ShapingOverride, ...] = ()
     models: tuple[ShapingOverride, ...] = ()
     keys: tuple[ShapingOverride, ...] = ()
@@ -98,6 +108,7 @@ class ShapingPolicy:
     context_budget_tokens: int = 0
     concise: bool = False
     stop: tuple[str, ...] = ()
+    learned_caps: bool = False
 
 
 _POLICY_FIELDS = tuple(f.name for f in fields(ShapingPolicy))
@@ -131,8 +142,14 @@ def _problems(item: ShapingOverride | ShapingSettings) -> list[str]:
         value = getattr(item, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             out.append(f"{name} must be a whole number >= 0 (0: none), got {value!r}")
-    if item.concise not in (None, True, False):
-        out.append(f"concise must be true or false, got {item.concise!r}")
+    for name in ("concise", "learned_caps"):
+        if getattr(item, name) not in (None, True, False):
+            out.append(f"{name} must be true or false, got {getattr(item, name)!r}")
+    if isinstance(item, ShapingSettings):
+        if not 0 < item.learned_quantile <= 1:
+            out.append(f"learned_quantile must be in (0, 1], got {item.learned_quantile!r}")
+        if item.learned_min_samples < 1 or not item.learned_refresh_s > 0 or not item.learned_window_s > 0:
+            out.append("learned_min_samples must be >= 1 and learned_refresh_s, learned_window_s > 0")
     stop = item.stop
     if stop is not None and not (isinstance(stop, list | tuple) and len(stop) <= MAX_STOP_SEQUENCES
                                  and all(isinstance(s, str) and s for s in stop)):

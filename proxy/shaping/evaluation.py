@@ -3,6 +3,9 @@
 ``--part lengths``: the bundled model's answer lengths on ordinary chat prompts (greedy and at
 temperature 1), which the out-of-the-box ``default_max_tokens`` is chosen from. The backend runs as
 a child process (``thrifty backend serve``) on a free local port.
+
+``--part caps``: from the configured database's request log, how often each kind of cap
+(default, learned, clamped, the caller's own) ended an answer that would have gone on.
 """
 
 from __future__ import annotations
@@ -63,11 +66,41 @@ def run_lengths(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_caps(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from proxy.settings import load_settings
+    from proxy.shaping.learned import cap_report
+
+    settings = load_settings(args.config)
+
+    async def report() -> list[tuple[str, int, int]]:
+        engine = create_async_engine(settings.database_url)
+        try:
+            return await cap_report(engine)
+        finally:
+            await engine.dispose()
+
+    try:
+        rows = asyncio.run(report())
+    except Exception as exc:  # noqa: BLE001 - a CLI reports, it does not dump a traceback
+        print(f"thrifty: cannot read the request log at {settings.database_url}: {exc}", file=sys.stderr)
+        return 1
+    print("| cap | answers | cut by the limit (finish_reason length) | share cut |\n|---|---|---|---|")
+    for kind, n, cut in rows:
+        print(f"| {kind} | {n} | {cut} | {cut / max(n, 1):.1%} |")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty eval shaping", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=("lengths",), default="lengths",
-                        help="lengths: the bundled model's answer lengths (the default cap's evidence)")
+    parser.add_argument("--part", choices=("lengths", "caps"), default="lengths",
+                        help="lengths: the bundled model's answer lengths (the default cap's evidence); "
+                        "caps: how often each cap cut an answer, from the request log")
+    parser.add_argument("--config", help="caps: the TOML configuration naming the database")
     parser.add_argument("--prompts", type=int, default=len(CHAT_PROMPTS), help="how many of the chat prompts")
     parser.add_argument("--max-tokens", type=int, default=1024, help="bound of each answer while measuring")
     parser.add_argument("--concurrency", type=int, default=4)
@@ -76,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.prompts < 1 or args.max_tokens < 1:
         parser.error("--prompts and --max-tokens must be at least 1")
-    return run_lengths(args)
+    return run_caps(args) if args.part == "caps" else run_lengths(args)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The shaping stage the pipeline calls once per request, before the cache lookup, in this order:
-output cap (``proxy.shaping.caps``), default stop sequences, prompt shaping
-(``proxy.shaping.prompt``), the concise instruction, context trimming
-(``proxy.shaping.trimming``); with the headers and request-log fields that say what happened."""
+default stop sequences, prompt shaping (``proxy.shaping.prompt``), the concise instruction,
+context trimming (``proxy.shaping.trimming``), then the output cap (``proxy.shaping.caps``, with
+the prompt cluster's learned cap when configured, ``proxy.shaping.learned``); with the headers and
+request-log fields that say what happened."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from proxy.shaping.caps import CapOutcome, apply_cap
 from proxy.shaping.config import ShapingSettings, resolve
+from proxy.shaping.learned import LearnedCaps, prompt_cluster
 from proxy.shaping.prompt import NOTE_HEADER, shape_prompt
 from proxy.shaping.trimming import ByteEstimate, LazyModelTokenizer, TokenCounter, trim_messages
 
@@ -24,6 +26,7 @@ class ShapeResult:
 
     cap: CapOutcome
     mode: str
+    cluster: str = ""  # the prompt cluster (proxy.shaping.learned.prompt_cluster), logged for learned caps
     actions: list[str] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
 
@@ -44,6 +47,15 @@ class ShapingStage:
         self._settings = settings
         self._counters = counters or {}
         self._estimate = ByteEstimate()
+        self.learned = LearnedCaps(settings.learned_quantile, settings.learned_min_samples, settings.learned_refresh_s,
+                                   settings.learned_window_s)
+        tables = (*settings.tiers, *settings.models, *settings.keys)
+        self._learning = settings.learned_caps or any(t.learned_caps for t in tables)
+
+    def learned_refresh_due(self) -> bool:
+        """True when learned caps are configured somewhere and their refit is due (the caller then
+        runs ``self.learned.refresh(engine)`` in the background)."""
+        return self._learning and self.learned.due()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ShapingStage:
@@ -68,10 +80,7 @@ class ShapingStage:
         references to the caller's messages keep the original). Raises
         :class:`proxy.errors.InvalidRequest` when the policy refuses the request."""
         policy = resolve(self._settings, tenant=tenant, model=model, tier=tier)
-        cap = apply_cap(data, policy)
-        result = ShapeResult(cap=cap, mode=policy.mode)
-        if cap.header is not None:
-            result.headers["x-thrifty-cap"] = cap.header
+        result = ShapeResult(cap=CapOutcome(None, None), mode=policy.mode)
         if policy.stop and data.get("stop") is None:
             data["stop"] = list(policy.stop)
             result.actions.append("stops-default")
@@ -87,6 +96,11 @@ class ShapingStage:
             result.headers["x-thrifty-trim"] = trim.header
             if trim.dropped:
                 result.actions.append(f"trimmed:{trim.dropped}")
+        result.cluster = prompt_cluster(data, model)
+        learned = self.learned.cap_for(tenant, result.cluster) if policy.learned_caps else None
+        result.cap = apply_cap(data, policy, learned)
+        if result.cap.header is not None:
+            result.headers["x-thrifty-cap"] = result.cap.header
         if policy.mode != "off" or result.actions:
             result.headers["x-thrifty-shaping"] = "; ".join([policy.mode, *result.actions]) if result.actions \
                 else f"{policy.mode}; unchanged"
