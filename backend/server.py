@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 import msgspec
@@ -18,6 +18,8 @@ from litestar.response import Stream
 from backend.config import BackendConfig
 from backend.engine.engine import EngineRequestError
 from backend.generation import GenerationService, RequestStats, TokenEvent
+from backend.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from backend.metrics import BackendMetrics
 from backend.protocol import (
     ChatBody,
     CompletionBody,
@@ -40,30 +42,6 @@ def error_body(message: str, type_: str, param: str | None = None, code: str | N
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(msgspec.json.encode(data), status_code=status, media_type="application/json", headers=headers)
-
-
-@dataclass(slots=True)
-class ServerMetrics:
-    """Counters exposed at /metrics."""
-
-    requests: int = 0
-    errors: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    in_flight: int = 0
-    started: float = field(default_factory=time.time)
-
-    def render(self) -> str:
-        lines = [
-            "# TYPE thrifty_backend_requests_total counter", f"thrifty_backend_requests_total {self.requests}",
-            "# TYPE thrifty_backend_errors_total counter", f"thrifty_backend_errors_total {self.errors}",
-            "# TYPE thrifty_backend_prompt_tokens_total counter",
-            f"thrifty_backend_prompt_tokens_total {self.prompt_tokens}",
-            "# TYPE thrifty_backend_generation_tokens_total counter",
-            f"thrifty_backend_generation_tokens_total {self.completion_tokens}",
-            "# TYPE thrifty_backend_requests_in_flight gauge", f"thrifty_backend_requests_in_flight {self.in_flight}",
-        ]
-        return "\n".join(lines) + "\n"
 
 
 def _usage(stats: RequestStats) -> dict[str, Any]:
@@ -98,18 +76,42 @@ def _logprobs_chat(event: TokenEvent) -> dict[str, Any] | None:
                          "top_logprobs": [{"token": t, "logprob": lp, "bytes": None} for t, lp in event.top_logprobs]}]}
 
 
+async def _unless_disconnected(request: Request, work: Awaitable[None]) -> bool:
+    """Run ``work`` until it ends (True) or the client disconnects first (False: ``work`` is cancelled,
+    which aborts its generation). The request body must have been read already: the only message
+    the ASGI server still sends is ``http.disconnect``."""
+    task = asyncio.ensure_future(work)
+    watcher = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait((task, watcher), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)  # its generator's cleanup posts the abort
+    if task.cancelled():
+        return False
+    task.result()  # raise what the work raised
+    return True
+
+
+async def _disconnect(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: GenerationService) -> Litestar:
     """Build the backend's Litestar app around a loaded model and a generation service.
 
     A service with ``max_model_len`` / ``kv_capacity_tokens`` attributes (the engine) tightens the
-    request limits; one with ``render_metrics()`` adds its gauges to ``/metrics``.
+    request limits; one with ``metrics()`` (the engine's snapshot) adds its gauges to ``/metrics``.
     """
     max_model_len = min(config.max_model_len, loaded.model.config.max_position_embeddings)
     max_model_len = min(max_model_len, getattr(service, "max_model_len", max_model_len))
     limits = Limits(max_model_len=max_model_len, max_n=config.max_n,
                     kv_capacity_tokens=getattr(service, "kv_capacity_tokens", None))
-    metrics = ServerMetrics()
     model_name = config.served_model_name
+    metrics = BackendMetrics(model_name, getattr(service, "metrics", None))
 
     def check_model(name: str) -> None:
         if name not in (model_name, "default"):
@@ -130,19 +132,28 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         texts = [""] * params.n
         finish: list[str | None] = [None] * params.n
         logprobs: list[list[dict[str, Any]]] = [[] for _ in range(params.n)]
-        metrics.in_flight += 1
-        try:
+
+        async def collect() -> None:
             async for event in events:
                 texts[event.index] += event.text
                 if event.finish_reason:
                     finish[event.index] = event.finish_reason
                 if event.logprob is not None:
                     logprobs[event.index].extend(_logprobs_chat(event)["content"])
+
+        metrics.in_flight += 1
+        try:
+            answered = await _unless_disconnected(request, collect())
         except EngineRequestError as exc:
             raise RequestError(exc.message, param=exc.param) from None
         finally:
             metrics.in_flight -= 1
-            _count(stats)
+            metrics.finished(stats)
+            await events.aclose()
+        if not answered:  # the client went away: the request was aborted and its KV blocks freed
+            metrics.aborted += 1
+            log.info("request %s aborted: the client disconnected", request_id)
+            return _json(error_body("the client disconnected", "invalid_request_error"), status=499)
         if chat:
             choices = [{"index": i, "message": {"role": "assistant", "content": texts[i]},
                         "logprobs": {"content": logprobs[i]} if params.logprobs else None,
@@ -155,10 +166,6 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         payload = {"id": request_id, "object": obj, "created": created, "model": model_name, "choices": choices,
                    "usage": _usage(stats), "timings": _timings(stats)}
         return _json(payload, headers=_timing_headers(stats))
-
-    def _count(stats: RequestStats) -> None:
-        metrics.prompt_tokens += stats.prompt_tokens
-        metrics.completion_tokens += stats.completion_tokens
 
     async def stream_events(request_id: str, created: int, events: AsyncIterator[TokenEvent], stats: RequestStats,
                             include_usage: bool, chat: bool) -> AsyncIterator[bytes]:
@@ -190,7 +197,7 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
             yield _sse(error_body(f"generation failed: {exc}", "server_error"))
         finally:
             metrics.in_flight -= 1
-            _count(stats)
+            metrics.finished(stats)
             await events.aclose()
 
     @post("/v1/chat/completions", status_code=200)
@@ -237,11 +244,7 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
 
     @get("/metrics")
     async def prometheus() -> Response:
-        text = metrics.render()
-        render_engine = getattr(service, "render_metrics", None)
-        if render_engine is not None:
-            text += render_engine()
-        return Response(text, media_type="text/plain; version=0.0.4")
+        return Response(metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     def on_request_error(request: Request, exc: RequestError) -> Response:
         return _json(error_body(exc.message, "invalid_request_error", exc.param, exc.code), status=exc.status)

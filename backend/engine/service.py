@@ -80,29 +80,6 @@ class EngineService:
         """The latest snapshot of the engine's gauges (safe from any thread)."""
         return self._metrics
 
-    def render_metrics(self) -> str:
-        """Prometheus text lines for the engine gauges."""
-        m = self._metrics
-        rows = [
-            ("thrifty_engine_running_seqs", "gauge", m.running),
-            ("thrifty_engine_waiting_seqs", "gauge", m.waiting),
-            ("thrifty_engine_kv_blocks_total", "gauge", m.blocks_total),
-            ("thrifty_engine_kv_blocks_used", "gauge", m.blocks_used),
-            ("thrifty_engine_kv_blocks_cached", "gauge", m.blocks_cached),
-            ("thrifty_engine_kv_blocks_free", "gauge", m.blocks_free),
-            ("thrifty_engine_prefix_cache_hit_rate", "gauge", round(m.prefix_cache_hit_rate, 6)),
-            ("thrifty_engine_prefix_cache_queried_tokens_total", "counter", m.prefix_cache_queries),
-            ("thrifty_engine_prefix_cache_hit_tokens_total", "counter", m.prefix_cache_hits),
-            ("thrifty_engine_generation_tokens_per_second", "gauge", round(m.generation_tokens_per_s, 3)),
-            ("thrifty_engine_prompt_tokens_per_second", "gauge", round(m.prompt_tokens_per_s, 3)),
-            ("thrifty_engine_preemptions_total", "counter", m.preemptions),
-            ("thrifty_engine_steps_total", "counter", m.steps),
-        ]
-        lines = []
-        for name, kind, value in rows:
-            lines += [f"# TYPE {name} {kind}", f"{name} {value}"]
-        return "\n".join(lines) + "\n"
-
     # ------------------------------------------------------------------ GenerationService
 
     async def generate(self, request_id: str, prompt_ids: Seq[int], params: SamplingParams, stats: RequestStats,

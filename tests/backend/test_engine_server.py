@@ -14,6 +14,7 @@ import httpx
 import msgspec
 import pytest
 import uvicorn
+from prometheus_client.parser import text_string_to_metric_families
 
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
@@ -235,3 +236,92 @@ def test_engine_error_fails_only_its_request(srv: Server) -> None:
         runner.execute = slowed  # type: ignore[method-assign]
     assert completion(srv).status_code == 200
     assert httpx.get(f"{srv.url}/health", timeout=5).status_code == 200
+
+
+def _scrape(srv: Server) -> dict[tuple[str, frozenset], float]:
+    response = httpx.get(f"{srv.url}/metrics", timeout=5)
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(response.text) for s in family.samples}
+
+
+def _metric(samples: dict, name: str, **labels: str) -> float:
+    return samples[(name, frozenset({"model_name": MODEL, **labels}.items()))]
+
+
+def test_metrics_use_vllm_names_and_follow_requests(srv: Server) -> None:
+    before = _scrape(srv)
+    prompt = list(range(90, 50, -1))  # shares no block with the other tests' prompts
+    first, second = completion(srv, prompt=prompt), completion(srv, prompt=prompt)
+    assert first.status_code == second.status_code == 200
+    after = _scrape(srv)
+
+    def delta(name: str, **labels: str) -> float:
+        return _metric(after, name, **labels) - _metric(before, name, **labels)
+
+    assert delta("vllm:generation_tokens_total") == 16  # 8 + 8
+    assert delta("vllm:prompt_tokens_total") == 80
+    assert delta("vllm:e2e_request_latency_seconds_count") == 2
+    assert delta("vllm:time_to_first_token_seconds_count") == 2
+    assert delta("vllm:request_queue_time_seconds_count") == 2
+    assert delta("vllm:time_per_output_token_seconds_count") == 2
+    assert delta("vllm:e2e_request_latency_seconds_sum") > 0
+    # the second request found 36 of its 40 prompt tokens in the prefix cache
+    assert delta("vllm:prefix_cache_queries_total") == 80
+    assert delta("vllm:prefix_cache_hits_total") == 36
+    assert _metric(after, "vllm:num_preemptions_total") >= 0
+    # the server's own names are still there, and agree
+    assert after[("thrifty_backend_generation_tokens_total", frozenset())] - \
+        before[("thrifty_backend_generation_tokens_total", frozenset())] == 16
+    assert after[("thrifty_backend_requests_total", frozenset())] - \
+        before[("thrifty_backend_requests_total", frozenset())] == 2
+
+
+def test_metrics_gauges_show_a_running_request(srv: Server) -> None:
+    srv.step_delay[0] = 0.01  # 300 tokens would take > 3 s
+    payload = {"model": MODEL, "prompt": list(range(2, 40)), "max_tokens": 300, "temperature": 0,
+               "ignore_eos": True, "stream": True}
+    with httpx.Client(timeout=30) as client, client.stream("POST", f"{srv.url}/v1/completions", json=payload) as resp:
+        lines = resp.iter_lines()
+        next(line for line in lines if line.startswith("data: "))  # generation has started
+        # the engine's snapshot is refreshed every 0.1 s while it works: wait for it, then read it
+        _wait(lambda: _metric(_scrape(srv), "vllm:num_requests_running") == 1, 10)
+        busy = _scrape(srv)
+        assert _metric(busy, "vllm:num_requests_waiting") == 0
+        assert 0 < _metric(busy, "vllm:kv_cache_usage_perc") <= 1
+        assert _metric(busy, "vllm:kv_cache_usage_perc") == pytest.approx(
+            busy[("thrifty_engine_kv_blocks_used", frozenset())] / busy[("thrifty_engine_kv_blocks_total", frozenset())])
+        assert busy[("thrifty_backend_requests_in_flight", frozenset())] == 1
+    _wait(lambda: _metric(_scrape(srv), "vllm:num_requests_running") == 0, 10)
+    assert _metric(_scrape(srv), "vllm:kv_cache_usage_perc") == 0
+
+
+def _generate_then_hang_up(srv: Server, payload: dict) -> None:
+    """Send a non-streaming request over a raw socket and close it once the engine works on it."""
+    host, port = srv.url.removeprefix("http://").split(":")
+    body = msgspec.json.encode(payload)
+    with socket.create_connection((host, int(port))) as sock:
+        sock.sendall(b"POST /v1/completions HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\n"
+                     b"content-length: %d\r\n\r\n%s" % (len(body), body))
+        _wait(lambda: srv.engine.has_unfinished() and srv.engine.block_manager.num_used_blocks > 0, 10)
+
+
+def test_non_streaming_disconnect_aborts_and_frees_blocks(srv: Server) -> None:
+    bm, engine = srv.engine.block_manager, srv.engine
+    payload = {"model": MODEL, "prompt": list(range(2, 60)), "max_tokens": 400, "temperature": 0, "ignore_eos": True}
+    # positive control: a client that stays gets all 400 tokens
+    generated = engine.generated_tokens
+    assert httpx.post(f"{srv.url}/v1/completions", json=payload, timeout=60).json()["usage"]["completion_tokens"] == 400
+    assert engine.generated_tokens - generated == 400
+    aborted = _scrape(srv)[("thrifty_backend_aborted_requests_total", frozenset())]
+
+    srv.step_delay[0] = 0.01  # 400 tokens would take > 4 s
+    generated = engine.generated_tokens
+    _generate_then_hang_up(srv, payload)
+    # the client is gone: the request is aborted and its blocks return, long before its 400 tokens
+    _wait(lambda: bm.num_used_blocks == 0 and not engine.has_unfinished(), 10)
+    assert engine.generated_tokens - generated < 400
+    assert engine.num_requests == 0
+    bm.check_invariants()
+    _wait(lambda: _scrape(srv)[("thrifty_backend_aborted_requests_total", frozenset())] == aborted + 1, 10)
+    assert _scrape(srv)[("thrifty_backend_requests_in_flight", frozenset())] == 0
