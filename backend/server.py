@@ -233,10 +233,21 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         params = sampling_params(body, len(prompt_ids), limits)
         return await run(request, prompt_ids, params, body, chat=False)
 
+    def model_card() -> dict[str, Any]:
+        return {"id": model_name, "object": "model", "created": int(metrics.started), "owned_by": "thrifty",
+                "max_model_len": limits.max_model_len}
+
     @get("/v1/models")
     async def models() -> Response:
-        return _json({"object": "list", "data": [{"id": model_name, "object": "model", "created": int(metrics.started),
-                                                   "owned_by": "thrifty", "max_model_len": limits.max_model_len}]})
+        return _json({"object": "list", "data": [model_card()]})
+
+    @get("/v1/models/{model_id:path}")
+    async def model(request: Request) -> Response:
+        name = request.path_params["model_id"].removeprefix("/")
+        if name != model_name:
+            raise RequestError(f"The model {name!r} does not exist; available: {model_name!r}", param="model",
+                               code="model_not_found", status=404)
+        return _json(model_card())
 
     @get("/health")
     async def health() -> Response:
@@ -258,7 +269,7 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         return _json(error_body(f"internal error: {exc}", "server_error"), status=500)
 
     return Litestar(
-        route_handlers=[chat_completions, completions, models, health, prometheus],
+        route_handlers=[chat_completions, completions, models, model, health, prometheus],
         exception_handlers={RequestError: on_request_error, HTTPException: on_http_error, Exception: on_error},
         on_shutdown=[service.close],
     )

@@ -21,7 +21,7 @@ from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
-from proxy.errors import ThriftyError
+from proxy.errors import NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
 from proxy.identity import request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -135,6 +135,14 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
                 for name in pipeline.public_models]
         return _json({"object": "list", "data": data})
 
+    @get("/v1/models/{model_id:path}")
+    async def model(request: Request) -> Response:
+        model_id = request.path_params["model_id"].removeprefix("/")  # a path parameter keeps "org/model" whole
+        if model_id not in pipeline.public_models:
+            raise NotFound(f"The model {model_id!r} does not exist; available models: {sorted(pipeline.public_models)}",
+                           param="model", code="model_not_found")
+        return _json({"id": model_id, "object": "model", "created": 0, "owned_by": "thrifty"})
+
     @get("/health")
     async def health() -> Response:
         return _json({"status": "ok"})
@@ -181,7 +189,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         return _error(500, f"internal error: {type(exc).__name__}: {exc}", "server_error")
 
     app = Litestar(
-        route_handlers=[chat_completions, completions, feedback, models, health, metrics,
+        route_handlers=[chat_completions, completions, feedback, models, model, health, metrics,
                         *admin_handlers(settings, state), *(batch_handlers(batches, auth.identify) if batches else []),
                         *ui_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import httpx
 import msgspec
+import openai
 import pytest
 import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
@@ -325,3 +326,13 @@ def test_non_streaming_disconnect_aborts_and_frees_blocks(srv: Server) -> None:
     bm.check_invariants()
     _wait(lambda: _scrape(srv)[("thrifty_backend_aborted_requests_total", frozenset())] == aborted + 1, 10)
     assert _scrape(srv)[("thrifty_backend_requests_in_flight", frozenset())] == 0
+
+
+def test_models_retrieve_through_the_sdk(srv: Server) -> None:
+    client = openai.OpenAI(base_url=f"{srv.url}/v1", api_key="unused", max_retries=0)
+    card = client.models.retrieve(MODEL)
+    assert (card.id, card.object) == (MODEL, "model")
+    assert [m.id for m in client.models.list()] == [MODEL]
+    with pytest.raises(openai.NotFoundError) as missing:
+        client.models.retrieve("other-model")
+    assert missing.value.body["code"] == "model_not_found"
