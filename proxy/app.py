@@ -30,6 +30,7 @@ from proxy.pipeline import CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import Settings
+from proxy.shaping.replicas import ReplicaClient
 from proxy.ui import ui_handlers
 from proxy.upstream import UpstreamClient
 
@@ -69,6 +70,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     engine = create_engine(settings.database_url)
     prometheus = ProxyMetrics()
     upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport, metrics=prometheus)
+    upstream = ReplicaClient.wrap(upstream, settings)  # replicas of one model: prefix-aware choice
     request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
     embedder = embedder if embedder is not None else shared_embedder(settings)
     cache = build_cache(settings, engine, embedder)

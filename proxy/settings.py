@@ -22,6 +22,7 @@ from caches.embedder import EMBEDDING_DTYPES
 from proxy.identity import ANONYMOUS, key_id_from_sha256
 from proxy.pricing import ModelPrice
 from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.shaping.replicas import REPLICA_CHOICES, REPLICA_SEPARATOR, expand_replicas
 
 ENV_PREFIX = "THRIFTY_"
 BUNDLED_UPSTREAM = "local"
@@ -58,6 +59,8 @@ class BundledBackendConfig:
     host: str = "127.0.0.1"
     port: int = 0  # 0: a free local port
     startup_timeout_s: float = 300.0
+    replicas: int = 1  # backend processes `thrifty serve` starts; requests pick one by prompt prefix
+    replica_choice: str = "prefix"  # prefix (consistent hash of the stable prefix) | random
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +68,18 @@ class UpstreamConfig:
     """An OpenAI-compatible server: the bundled backend, vLLM, SGLang, OpenAI..."""
 
     name: str
-    base_url: str  # e.g. http://127.0.0.1:8001/v1
+    base_url: str = ""  # e.g. http://127.0.0.1:8001/v1 (required unless base_urls is given)
     api_key: str = ""
     api_key_env: str = ""  # name of an environment variable holding the key (read at start-up)
     # the upstream has OpenAI's Files and Batches API: batch lines that miss the cache are handed to
     # it as one upstream batch (its discount, its rate limits) instead of being sent one by one
     batch_api: bool = False
+    # replicas of one model (several bundled backends, vLLM servers...): each request goes to the
+    # replica a consistent hash of its stable prefix picks ("prefix"), or a random one ("random");
+    # see proxy.shaping.replicas. Expanded at load time into one entry per replica (<name>#<i>).
+    base_urls: list[str] = field(default_factory=list)
+    replica_choice: str = "prefix"
+    replica_of: str = ""  # set on the expanded <name>#<i> entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,10 +258,13 @@ class Settings:
                 return upstream
         raise SettingsError(f"unknown upstream {name!r}")
 
-    def with_bundled_backend(self, base_url: str) -> Settings:
-        """Point the bundled upstream at a running backend (used by ``thrifty serve``)."""
-        upstreams = tuple(u for u in self.upstreams if u.name != BUNDLED_UPSTREAM)
-        return replace(self, upstreams=(UpstreamConfig(BUNDLED_UPSTREAM, base_url), *upstreams))
+    def with_bundled_backend(self, base_url: str, *replica_urls: str, replica_choice: str = "prefix") -> Settings:
+        """Point the bundled upstream at a running backend, or at several replicas of it (used by
+        ``thrifty serve``)."""
+        upstreams = tuple(u for u in self.upstreams if (u.replica_of or u.name) != BUNDLED_UPSTREAM)
+        bundled = UpstreamConfig(BUNDLED_UPSTREAM, base_url, base_urls=[base_url, *replica_urls] if replica_urls
+                                 else [], replica_choice=replica_choice)
+        return replace(self, upstreams=(*expand_replicas([bundled]), *upstreams))
 
 
 _SECTIONS = {"proxy": ProxyConfig, "database": DatabaseConfig, "bundled": BundledBackendConfig,
@@ -334,6 +346,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
                             f"got {sections['cache'].embed_dtype!r}")
     _check_batch(sections["batch"])
+    bundled = sections["bundled"]
+    if bundled.replicas < 1 or bundled.replica_choice not in REPLICA_CHOICES:
+        raise SettingsError(f"[bundled] replicas must be >= 1 and replica_choice one of {', '.join(REPLICA_CHOICES)}")
     if sections["auth"].mode not in AUTH_MODES:
         raise SettingsError(f"[auth] mode must be one of {', '.join(AUTH_MODES)}, got {sections['auth'].mode!r}")
     if sections["auth"].assumed_max_tokens < 1:
@@ -343,7 +358,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         upstream = _section(UpstreamConfig, item, f"upstreams[{i}]")
         if upstream.api_key_env and not upstream.api_key:
             upstream = replace(upstream, api_key=env.get(upstream.api_key_env, ""))
+        _check_replicas(upstream, f"upstreams[{i}]")
         upstreams.append(upstream)
+    upstreams = list(expand_replicas(upstreams))
     models = [ModelAlias(name=name, **_section(_AliasBody, spec, f"models.{name}").__dict__)
               for name, spec in raw.get("models", {}).items()]
     prices = [_section(ModelPrice, {**spec, "model": name}, f"prices.{name}")
@@ -412,6 +429,21 @@ def _check_batch(batch: BatchSettings) -> None:
     for name in ("lease_s", "poll_interval_s", "passthrough_collect_s", "passthrough_poll_s"):
         if not getattr(batch, name) > 0:
             raise SettingsError(f"[batch] {name} must be > 0, got {getattr(batch, name)!r}")
+
+
+def _check_replicas(upstream: UpstreamConfig, where: str) -> None:
+    if not isinstance(upstream.base_urls, list) or not all(isinstance(u, str) and u for u in upstream.base_urls):
+        raise SettingsError(f"[{where}] base_urls must be a list of URLs")
+    if upstream.base_urls and upstream.base_url and upstream.base_url not in upstream.base_urls:
+        raise SettingsError(f"[{where}] give either base_url or base_urls (the replicas), not both")
+    if not upstream.base_url and not upstream.base_urls:
+        raise SettingsError(f"[{where}] needs base_url (or base_urls for replicas of one model)")
+    if upstream.replica_choice not in REPLICA_CHOICES:
+        raise SettingsError(f"[{where}] replica_choice must be one of {', '.join(REPLICA_CHOICES)}, "
+                            f"got {upstream.replica_choice!r}")
+    if upstream.replica_of or REPLICA_SEPARATOR in upstream.name:
+        raise SettingsError(f"[{where}] upstream names may not contain {REPLICA_SEPARATOR!r} (replicas are named "
+                            "<name>#<i> by Thrifty)")
 
 
 def _shaping_tables(shaping: dict[str, Any]) -> dict[str, tuple[ShapingOverride, ...]]:

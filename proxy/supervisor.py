@@ -102,7 +102,10 @@ def serve_all(settings: Settings) -> int:
     """Run backend child + proxy until SIGINT/SIGTERM; returns an exit status."""
     from proxy.cli import run_proxy
 
-    backend = BackendProcess(settings) if settings.bundled.enabled else None
+    replicas = settings.bundled.replicas if settings.bundled.enabled else 0
+    others = replace(settings, bundled=replace(settings.bundled, port=0))  # replicas 2.. on free ports
+    backends = [BackendProcess(settings if i == 0 else others) for i in range(replicas)]
+    backend = backends[0] if backends else None
 
     def on_term(signum, _frame):
         raise KeyboardInterrupt
@@ -110,9 +113,12 @@ def serve_all(settings: Settings) -> int:
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
         if backend is not None:
-            backend.start()
-            backend.wait_ready()
-            settings = settings.with_bundled_backend(backend.base_url + "/v1")
+            for child in backends:
+                child.start()
+            for child in backends:
+                child.wait_ready()
+            settings = settings.with_bundled_backend(*(child.base_url + "/v1" for child in backends),
+                                                     replica_choice=settings.bundled.replica_choice)
             settings = replace(settings, bundled=replace(settings.bundled, port=backend.port))
         # uvicorn restores this handler on exit and re-raises the signal it caught, which lands here
         run_proxy(settings)
@@ -123,6 +129,6 @@ def serve_all(settings: Settings) -> int:
         print(f"thrifty: {exc}", file=sys.stderr)
         return 1
     finally:
-        if backend is not None:
-            backend.stop()
+        for child in backends:
+            child.stop()
         signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,197 @@
+"""Prefix-aware replica choice: an upstream that lists several ``base_urls`` (replicas of one
+model: several bundled backends, vLLM or SGLang servers) gets each request on the replica chosen
+by a consistent hash of the request's stable prefix, so requests that share a prefix land where
+it is already in the KV cache (as SGLang's router does).
+
+- **Consistent**: rendezvous hashing of the prefix over the replicas; removing a replica moves
+  only the prefixes that were on it.
+- **Load**: when the preferred replica has ``overload_margin`` more requests in flight than the
+  least loaded one, the least loaded one gets the request.
+- **Down**: a replica that fails to connect (503) is skipped for ``down_s`` seconds and the
+  request goes to the next replica in its hash order; when all are down, the first is tried.
+
+``replica_choice = "random"`` picks uniformly at random instead (the baseline of ``thrifty eval
+shaping``). Each replica is a separate entry in the upstream client (``<name>#<i>`` for the
+second and later ones) with its own connection accounting and breaker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from proxy.errors import UpstreamError
+from proxy.shaping.prompt import NOTE_HEADER
+
+if TYPE_CHECKING:
+    from proxy.settings import Settings, UpstreamConfig
+    from proxy.upstream import SSEEvent, UpstreamClient, UpstreamReply
+
+log = logging.getLogger(__name__)
+
+REPLICA_CHOICES = ("prefix", "random")
+REPLICA_SEPARATOR = "#"
+PREFIX_CHARS = 4096  # how much of the stable prefix is hashed
+
+
+def expand_replicas(upstreams: Sequence[UpstreamConfig]) -> tuple[UpstreamConfig, ...]:
+    """One upstream entry per replica: an upstream with ``base_urls`` keeps its name for the first
+    replica and gains ``<name>#1``, ``<name>#2``... for the others (each with ``replica_of`` set)."""
+    out: list[UpstreamConfig] = []
+    for upstream in upstreams:
+        urls = list(upstream.base_urls)
+        if not urls or upstream.replica_of:
+            out.append(upstream)
+            continue
+        out.append(replace(upstream, base_url=urls[0]))
+        out += [replace(upstream, name=f"{upstream.name}{REPLICA_SEPARATOR}{i}", base_url=url,
+                        replica_of=upstream.name) for i, url in enumerate(urls[1:], 1)]
+    return tuple(out)
+
+
+def stable_prefix(body: dict[str, Any]) -> str:
+    """The part of a request that is the same across requests sharing a prefix: tools, then the
+    first message (a system prompt without its shaping note) or the prompt's start."""
+    head: Any = ""
+    messages = body.get("messages")
+    if isinstance(messages, list) and messages:
+        first = messages[0]
+        content = first.get("content") if isinstance(first, dict) else first
+        if isinstance(content, str):
+            content = content.partition("\n\n" + NOTE_HEADER)[0]
+        head = [first.get("role") if isinstance(first, dict) else None, content]
+    elif isinstance(body.get("prompt"), str):
+        head = body["prompt"]
+    text = json.dumps([body.get("tools"), head], sort_keys=True, default=str)
+    return text[:PREFIX_CHARS]
+
+
+def rendezvous_order(key: str, replicas: Sequence[str]) -> list[str]:
+    """``replicas`` ordered by their highest-random-weight score for ``key`` (stable, consistent)."""
+    def score(name: str) -> bytes:
+        return hashlib.sha256(f"{name}\0{key}".encode("utf-8", "replace")).digest()
+
+    return sorted(replicas, key=score, reverse=True)
+
+
+class ReplicaChooser:
+    """Which replica of a group gets a request (see the module docstring)."""
+
+    def __init__(self, groups: dict[str, list[str]], *, choice: dict[str, str] | None = None,
+                 overload_margin: int = 4, down_s: float = 5.0, rng: random.Random | None = None) -> None:
+        self.groups = groups
+        self._choice = choice or {}
+        self.overload_margin = overload_margin
+        self.down_s = down_s
+        self.in_flight: dict[str, int] = {name: 0 for names in groups.values() for name in names}
+        self._down_until: dict[str, float] = {}
+        self._rng = rng or random.Random()
+
+    def order(self, group: str, body: dict[str, Any], now: float | None = None) -> list[str]:
+        """The replicas to try for ``body``, best first (the group's own name when it has none)."""
+        replicas = self.groups.get(group)
+        if not replicas:
+            return [group]
+        if self._choice.get(group) == "random":
+            ranked = list(replicas)
+            self._rng.shuffle(ranked)
+        else:
+            ranked = rendezvous_order(stable_prefix(body), replicas)
+        now = time.monotonic() if now is None else now
+        up = [r for r in ranked if self._down_until.get(r, 0.0) <= now]
+        down = [r for r in ranked if r not in up]
+        if up:
+            least = min(up, key=lambda r: self.in_flight[r])
+            if self.in_flight[up[0]] >= self.in_flight[least] + self.overload_margin:
+                up.remove(least)
+                up.insert(0, least)
+        return up + down
+
+    def mark_down(self, replica: str, now: float | None = None) -> None:
+        self._down_until[replica] = (time.monotonic() if now is None else now) + self.down_s
+        log.warning("replica %s is down; skipping it for %.0f s", replica, self.down_s)
+
+    def is_down(self, replica: str, now: float | None = None) -> bool:
+        return self._down_until.get(replica, 0.0) > (time.monotonic() if now is None else now)
+
+
+class ReplicaClient:
+    """An :class:`proxy.upstream.UpstreamClient` that sends a replica group's requests to the
+    replica :class:`ReplicaChooser` picks (falling back to the next on a 503); every other call
+    and every other upstream passes straight through."""
+
+    def __init__(self, client: UpstreamClient, chooser: ReplicaChooser) -> None:
+        self._client = client
+        self.chooser = chooser
+        self._streams: dict[int, str] = {}
+        self.chosen: dict[str, int] = {name: 0 for name in chooser.in_flight}  # requests sent to each replica
+
+    @classmethod
+    def wrap(cls, client: UpstreamClient, settings: Settings) -> UpstreamClient | ReplicaClient:
+        """``client`` itself when no upstream has replicas."""
+        groups: dict[str, list[str]] = {}
+        choice: dict[str, str] = {}
+        for upstream in settings.upstreams:
+            group = upstream.replica_of or upstream.name
+            if upstream.replica_of or upstream.base_urls:
+                groups.setdefault(group, []).append(upstream.name)
+                choice.setdefault(group, upstream.replica_choice)
+        groups = {g: names for g, names in groups.items() if len(names) > 1}
+        if not groups:
+            return client
+        return cls(client, ReplicaChooser(groups, choice=choice))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def _try(self, upstream: str, body: dict[str, Any], call):
+        order = self.chooser.order(upstream, body)
+        last: UpstreamError | None = None
+        for replica in order:
+            self.chooser.in_flight.setdefault(replica, 0)
+            self.chooser.in_flight[replica] += 1
+            self.chosen[replica] = self.chosen.get(replica, 0) + 1
+            try:
+                return replica, await call(replica)
+            except UpstreamError as exc:
+                self.chooser.in_flight[replica] -= 1
+                if exc.status != 503 or len(order) == 1:
+                    raise
+                self.chooser.mark_down(replica)
+                last = exc
+            except BaseException:
+                self.chooser.in_flight[replica] -= 1
+                raise
+        assert last is not None
+        raise last
+
+    async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
+                   priority: str | None = None) -> UpstreamReply:
+        """POST to the chosen replica (the next one when it is unreachable)."""
+        replica, reply = await self._try(upstream, body,
+                                         lambda r: self._client.post(r, path, body, request_id, priority=priority))
+        self.chooser.in_flight[replica] -= 1
+        return reply
+
+    async def stream(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
+                     priority: str | None = None):
+        """Open a stream on the chosen replica; :meth:`iter_events` releases it when read."""
+        replica, response = await self._try(
+            upstream, body, lambda r: self._client.stream(r, path, body, request_id, priority=priority))
+        self._streams[id(response)] = replica
+        return response
+
+    async def iter_events(self, upstream: str, response) -> AsyncIterator[SSEEvent]:
+        replica = self._streams.pop(id(response), None)
+        try:
+            async for event in self._client.iter_events(replica or upstream, response):
+                yield event
+        finally:
+            if replica is not None:
+                self.chooser.in_flight[replica] -= 1
