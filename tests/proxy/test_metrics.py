@@ -12,7 +12,14 @@ from openai import OpenAI
 from prometheus_client.parser import text_string_to_metric_families
 
 from proxy.app import create_app
-from proxy.settings import BatchSettings, CacheSettings, ModelAlias, RouterSettings, UpstreamConfig
+from proxy.settings import (
+    AuthSettings,
+    BatchSettings,
+    CacheSettings,
+    ModelAlias,
+    RouterSettings,
+    UpstreamConfig,
+)
 from proxy.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -168,3 +175,14 @@ def test_batch_lines_are_counted_completed_or_failed(make_settings):
     assert value(samples, "thrifty_batch_lines_total", outcome="completed") == 2
     assert value(samples, "thrifty_batch_lines_total", outcome="failed") == 1
     assert value(samples, "thrifty_upstream_errors_total", upstream="fake", error="http_500") == 1
+
+
+def test_metrics_and_health_answer_without_a_key_when_keys_are_required(make_settings):
+    with serve_in_thread(ScriptedUpstream()) as up:
+        settings = replace(make_settings(up), auth=AuthSettings(mode="keys"))
+        with serve_in_thread(create_app(settings)) as proxy:
+            refused = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+            health = httpx.get(f"{proxy}/health")
+            samples = scrape(proxy)  # asserts a 200 without any authorization header
+    assert refused.status_code == 401 and health.status_code == 200
+    assert ("thrifty_proxy_request_log_written_total", frozenset()) in samples
