@@ -627,19 +627,21 @@ async def contested_questions(conn: AsyncConnection, limit: int = 20) -> list[Ca
 
 
 async def recent_entries(conn: AsyncConnection, limit: int = 20) -> list[dict[str, Any]]:
-    """The newest entries of both caches (kind, id, scope, tenant, model, question, hits, bytes)."""
+    """The most recently used entries of both caches (kind, id, scope, tenant, model, question,
+    hits, bytes, stored and last used), through the caches' ``last_access_at`` indexes."""
     exact = (await conn.execute(
         select(ExactCacheEntry.key, ExactCacheEntry.scope, ExactCacheEntry.tenant, ExactCacheEntry.model,
-               ExactCacheEntry.hits, ExactCacheEntry.size_bytes, ExactCacheEntry.created_at)
-        .order_by(ExactCacheEntry.created_at.desc()).limit(limit))).all()
-    semantic = (await conn.execute(select(*_QUESTION_COLUMNS).order_by(SemanticCacheEntry.created_at.desc())
-                                   .limit(limit))).all()
+               ExactCacheEntry.hits, ExactCacheEntry.size_bytes, ExactCacheEntry.created_at,
+               ExactCacheEntry.last_access_at)
+        .order_by(ExactCacheEntry.last_access_at.desc()).limit(limit))).all()
+    semantic = (await conn.execute(select(*_QUESTION_COLUMNS, SemanticCacheEntry.last_access_at)
+                                   .order_by(SemanticCacheEntry.last_access_at.desc()).limit(limit))).all()
     rows = [{"kind": "exact", "id": k, "scope": s, "tenant": t, "model": m, "question": None, "hits": h,
-             "bytes": b, "created_at": c} for k, s, t, m, h, b, c in exact]
+             "bytes": b, "created_at": c, "used_at": u} for k, s, t, m, h, b, c, u in exact]
     rows += [{"kind": "semantic", "id": str(r.id), "scope": r.scope, "tenant": r.tenant, "model": r.model,
-              "question": r.query_text, "hits": r.hits, "bytes": r.size_bytes, "created_at": r.created_at}
-             for r in semantic]
-    return sorted(rows, key=lambda r: -r["created_at"])[:limit]
+              "question": r.query_text, "hits": r.hits, "bytes": r.size_bytes, "created_at": r.created_at,
+              "used_at": r.last_access_at} for r in semantic]
+    return sorted(rows, key=lambda r: -r["used_at"])[:limit]
 
 
 __all__ = ["BUCKETS", "Bucket", "CacheGroup", "CachedQuestion", "FeedbackSummary", "LatencyRow", "RequestDetail",

@@ -78,10 +78,14 @@ def _nice_max(value: float) -> float:
 
 def _frame(chart: Chart, labels: Sequence[str], y_max: float, fmt: Callable[[float], str]) -> None:
     plot_h = chart.height - TOP - BOTTOM
+    previous = None
     for frac in (0.0, 0.5, 1.0):
         y = TOP + plot_h * (1 - frac)
         chart.lines.append(Line(LEFT, y, chart.width - RIGHT, y, "grid"))
-        chart.texts.append(Text(LEFT - 6, y + 4, fmt(y_max * frac), "end"))
+        label = fmt(y_max * frac)
+        if label != previous:  # a count axis up to 1 would read 0, 0, 1
+            chart.texts.append(Text(LEFT - 6, y + 4, label, "end"))
+        previous = label
     n = len(labels)
     if n:
         plot_w = chart.width - LEFT - RIGHT
