@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from proxy.identity import key_id_from_sha256
 
 SHAPING_MODES = ("off", "safe", "aggressive")
+NOTE_POSITIONS = ("system", "end")
 OVER_LIMIT_POLICIES = ("clamp", "reject")
 
 #: The out-of-the-box ``default_max_tokens``, chosen from the bundled model's answer lengths
@@ -40,6 +41,7 @@ class ShapingOverride:
     api_key_sha256: str = ""
     tenant: str = ""
     mode: str | None = None
+    note_position: str | None = None
     default_max_tokens: int | None = None
     max_tokens_limit: int | None = None
     over_limit: str | None = None
@@ -62,7 +64,10 @@ class ShapingOverride:
 class ShapingSettings:
     """The ``[shaping]`` section.
 
-    ``mode``: prompt shaping ``off`` | ``safe`` | ``aggressive``; ``default_max_tokens``: the
+    ``mode``: prompt shaping ``off`` | ``safe`` | ``aggressive``; ``note_position``: where moved
+    volatile spans go, ``system`` (end of the system prompt) or ``end`` (a system message after the
+    last message: the whole conversation stays a shared prefix; opt in, as some chat templates
+    accept a system message only first); ``default_max_tokens``: the
     ``max_tokens`` a request without one gets (0: none is added); ``max_tokens_limit``: the hard
     maximum a request may ask for (0: no maximum); ``over_limit``: what happens above it,
     ``clamp`` (lowered to the maximum, said in ``x-thrifty-cap``) or ``reject`` (a 400).
@@ -76,6 +81,7 @@ class ShapingSettings:
     """
 
     mode: str = "safe"
+    note_position: str = "system"
     default_max_tokens: int = DEFAULT_MAX_TOKENS
     max_tokens_limit: int = 0
     over_limit: str = "clamp"
@@ -106,6 +112,7 @@ class ShapingPolicy:
     max_tokens_limit: int
     over_limit: str
     context_budget_tokens: int = 0
+    note_position: str = "system"
     concise: bool = False
     stop: tuple[str, ...] = ()
     learned_caps: bool = False
@@ -136,6 +143,8 @@ def _problems(item: ShapingOverride | ShapingSettings) -> list[str]:
     mode, over = item.mode, item.over_limit
     if mode is not None and mode not in SHAPING_MODES:
         out.append(f"mode must be one of {', '.join(SHAPING_MODES)}, got {mode!r}")
+    if item.note_position is not None and item.note_position not in NOTE_POSITIONS:
+        out.append(f"note_position must be one of {', '.join(NOTE_POSITIONS)}, got {item.note_position!r}")
     if over is not None and over not in OVER_LIMIT_POLICIES:
         out.append(f"over_limit must be one of {', '.join(OVER_LIMIT_POLICIES)}, got {over!r}")
     for name in ("default_max_tokens", "max_tokens_limit", "context_budget_tokens"):

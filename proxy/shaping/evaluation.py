@@ -6,19 +6,42 @@ a child process (``thrifty backend serve``) on a free local port.
 
 ``--part caps``: from the configured database's request log, how often each kind of cap
 (default, learned, clamped, the caller's own) ended an answer that would have gone on.
+
+``--part trace`` (the default): replays the seeded agent/RAG trace of ``proxy.shaping.trace``
+through a real ``thrifty serve`` (bundled backend, SmolLM2) once per configuration: shaping off,
+safe, and safe with the note at the end with one backend, then the latter with two backend
+replicas chosen at random and by prefix.
+Requests go one at a time, streamed, with a short ``max_tokens`` so prefill dominates; each run
+starts a fresh server (empty prefix caches) after one warm-up request. Reported:
+``cached_tokens / prompt_tokens`` (from the backend's usage), client-side TTFT p50/p95 and output
+tokens. Then the output cap: the first ``--cap-requests`` requests without ``max_tokens``, with the
+default cap and without any (the backend runs to the end of its context), comparing output tokens
+and checking that every answer that stopped by itself is the same text in both runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
 
 from proxy.shaping.lengths import CHAT_PROMPTS, ask_lengths, length_table
+from proxy.shaping.trace import make_trace
+from proxy.supervisor import free_port
 
 MODEL = "smollm2-135m-instruct"
 
@@ -66,6 +89,183 @@ def run_lengths(args: argparse.Namespace) -> int:
     return 0
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    prompt_tokens: int
+    cached_tokens: int
+    completion_tokens: int
+    ttft_ms: float | None
+    finish_reason: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    label: str
+    mode: str
+    replicas: int = 1
+    replica_choice: str = "prefix"
+    default_max_tokens: int = 512
+    note_position: str = "system"
+
+
+class ServeProcess:
+    """``thrifty serve`` with a generated configuration in a temporary directory."""
+
+    def __init__(self, run: RunConfig, workdir: Path, threads: int) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        config = workdir / f"{run.label.replace(' ', '-')}.toml"
+        config.write_text(f"""
+[proxy]
+port = {self.port}
+[cache]
+enabled = false
+[router]
+enabled = false
+[batch]
+worker = false
+[backend]
+kv_cache_memory = "512MiB"
+num_threads = {threads}
+[bundled]
+replicas = {run.replicas}
+replica_choice = "{run.replica_choice}"
+[shaping]
+mode = "{run.mode}"
+default_max_tokens = {run.default_max_tokens}
+note_position = "{run.note_position}"
+""")
+        env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1",
+               "OMP_WAIT_POLICY": "PASSIVE"}
+        self.log = (workdir / f"{run.label.replace(' ', '-')}.log").open("w")
+        self.process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--config", str(config)],
+                                        env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout_s: float = 600.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"thrifty serve exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                if httpx.get(self.base + "/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        raise RuntimeError("thrifty serve did not become ready")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def ask(base: str, body: dict[str, Any]) -> Answer:
+    """One streamed request; TTFT is measured at the first chunk with content."""
+    started = time.perf_counter()
+    ttft = None
+    text: list[str] = []
+    usage: dict[str, Any] = {}
+    finish = None
+    request = {**body, "model": MODEL, "temperature": 0, "stream": True, "stream_options": {"include_usage": True}}
+    with httpx.stream("POST", base + "/v1/chat/completions", json=request, timeout=900) as response:
+        if response.status_code != 200:
+            raise RuntimeError(f"request failed with {response.status_code}: {response.read()[:300]!r}")
+        for line in response.iter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            chunk = json.loads(line[6:])
+            for choice in chunk.get("choices") or []:
+                delta = (choice.get("delta") or {}).get("content")
+                if delta:
+                    ttft = ttft if ttft is not None else (time.perf_counter() - started) * 1000
+                    text.append(delta)
+                finish = choice.get("finish_reason") or finish
+            usage = chunk.get("usage") or usage
+    details = usage.get("prompt_tokens_details") or {}
+    return Answer(int(usage.get("prompt_tokens", 0)), int(details.get("cached_tokens") or 0),
+                  int(usage.get("completion_tokens", 0)), ttft, finish, "".join(text))
+
+
+def replay(run: RunConfig, workdir: Path, bodies: list[dict[str, Any]], *, threads: int,
+           concurrency: int = 1) -> list[Answer]:
+    print(f"[{run.label}] starting thrifty serve ({run.replicas} backend(s), shaping {run.mode}) ...", flush=True)
+    server = ServeProcess(run, workdir, threads)
+    try:
+        server.wait_ready()
+        ask(server.base, {"messages": [{"role": "user", "content": "Hello!"}], "max_tokens": 4})  # warm-up
+        answers: list[Answer] = []
+        with ThreadPoolExecutor(concurrency) as pool:
+            for i, answer in enumerate(pool.map(lambda b: ask(server.base, b), bodies), 1):
+                answers.append(answer)
+                print(f"  [{run.label}] {i}/{len(bodies)} prompt {answer.prompt_tokens} cached {answer.cached_tokens} "
+                      f"ttft {answer.ttft_ms or 0:.0f} ms out {answer.completion_tokens} ({answer.finish_reason})",
+                      flush=True)
+        return answers
+    finally:
+        server.stop()
+
+
+def _percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    trace = make_trace(args.seed, sessions=args.sessions, turns=args.turns)
+    bodies = [{**r.body, "max_tokens": args.max_tokens} for r in trace]
+    runs = [RunConfig("off", "off"), RunConfig("safe", "safe"), RunConfig("safe, note at end", "safe",
+                                                                          note_position="end")]
+    if args.replicas > 1:
+        runs += [RunConfig(f"note at end, {args.replicas} replicas random", "safe", args.replicas, "random",
+                           note_position="end"),
+                 RunConfig(f"note at end, {args.replicas} replicas prefix", "safe", args.replicas, "prefix",
+                           note_position="end")]
+    started = time.perf_counter()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="thrifty-eval-shaping-") as tmp:
+        workdir = Path(tmp)
+        for run in runs:
+            threads = max(1, args.threads // run.replicas)
+            answers = replay(run, workdir, bodies, threads=threads)
+            prompt = sum(a.prompt_tokens for a in answers)
+            cached = sum(a.cached_tokens for a in answers)
+            ttfts = [a.ttft_ms for a in answers if a.ttft_ms is not None]
+            rows.append(f"| {run.label} | {len(answers)} | {prompt} | {cached} | {cached / max(prompt, 1):.2f} | "
+                        f"{_percentile(ttfts, 50):.0f} | {_percentile(ttfts, 95):.0f} | "
+                        f"{sum(a.completion_tokens for a in answers)} | {threads} |")
+        cap_bodies = [{k: v for k, v in r.body.items()} for r in trace[: args.cap_requests]]
+        capped = replay(RunConfig("cap default", "safe", default_max_tokens=args.cap), workdir, cap_bodies,
+                        threads=args.threads, concurrency=args.cap_concurrency)
+        uncapped = replay(RunConfig("no cap", "safe", default_max_tokens=0), workdir, cap_bodies,
+                          threads=args.threads, concurrency=args.cap_concurrency)
+    print(f"\nseed {args.seed}: {len(trace)} requests ({args.sessions} sessions x {args.turns} turns), "
+          f"max_tokens={args.max_tokens}; {time.perf_counter() - started:.0f} s on {cpu_name()}\n")
+    print("| run | requests | prompt tokens | cached tokens | cached share | TTFT p50 ms | TTFT p95 ms | "
+          "output tokens | torch threads per backend |\n|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    out_capped = sum(a.completion_tokens for a in capped)
+    out_uncapped = sum(a.completion_tokens for a in uncapped)
+    stopped = [(c, u) for c, u in zip(capped, uncapped, strict=True) if u.finish_reason == "stop"
+               and u.completion_tokens <= args.cap]
+    same = sum(1 for c, u in stopped if c.text == u.text)
+    cut = sum(1 for c in capped if c.finish_reason == "length")
+    print(f"\noutput cap on the first {len(cap_bodies)} requests without max_tokens "
+          f"({args.cap_concurrency} at a time):\n")
+    print("| run | output tokens | answers cut (length) | answers that stopped by themselves, same text |\n"
+          "|---|---|---|---|")
+    print(f"| no cap (to the end of the context) | {out_uncapped} | "
+          f"{sum(1 for u in uncapped if u.finish_reason == 'length')} | - |")
+    print(f"| default_max_tokens = {args.cap} | {out_capped} ({1 - out_capped / max(out_uncapped, 1):.0%} fewer) | "
+          f"{cut} | {same}/{len(stopped)} |")
+    return 0
+
+
 def run_caps(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -97,19 +297,35 @@ def run_caps(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty eval shaping", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=("lengths", "caps"), default="lengths",
-                        help="lengths: the bundled model's answer lengths (the default cap's evidence); "
-                        "caps: how often each cap cut an answer, from the request log")
+    parser.add_argument("--part", choices=("trace", "lengths", "caps"), default="trace",
+                        help="trace: shaping off/on and replica choice on the seeded trace (default); lengths: "
+                        "the bundled model's answer lengths (the default cap's evidence); caps: how often each "
+                        "cap cut an answer, from the request log")
+    parser.add_argument("--sessions", type=int, default=6, help="trace: sessions (alternately agent and RAG)")
+    parser.add_argument("--turns", type=int, default=3, help="trace: turns per session")
+    parser.add_argument("--replicas", type=int, default=2, help="trace: backend replicas for the choice runs "
+                        "(1: skip them)")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="trace: torch threads, split between replicas")
+    parser.add_argument("--cap", type=int, default=512, help="trace: the default cap to measure")
+    parser.add_argument("--cap-requests", type=int, default=8, help="trace: requests of the cap comparison")
+    parser.add_argument("--cap-concurrency", type=int, default=4)
     parser.add_argument("--config", help="caps: the TOML configuration naming the database")
     parser.add_argument("--prompts", type=int, default=len(CHAT_PROMPTS), help="how many of the chat prompts")
-    parser.add_argument("--max-tokens", type=int, default=1024, help="bound of each answer while measuring")
+    parser.add_argument("--max-tokens", type=int, help="lengths: bound of each answer (1024); trace: max_tokens "
+                        "of the prefix runs (16)")
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--caps", type=int, nargs="*", default=[256, 384, 512, 768])
     args = parser.parse_args(list(argv) if argv is not None else None)
-    if args.prompts < 1 or args.max_tokens < 1:
-        parser.error("--prompts and --max-tokens must be at least 1")
-    return run_caps(args) if args.part == "caps" else run_lengths(args)
+    if args.max_tokens is None:
+        args.max_tokens = 16 if args.part == "trace" else 1024
+    if min(args.prompts, args.max_tokens, args.sessions, args.turns, args.replicas, args.cap, args.cap_requests,
+           args.cap_concurrency, args.threads) < 1:
+        parser.error("counts and limits must be at least 1")
+    if args.part == "caps":
+        return run_caps(args)
+    return run_lengths(args) if args.part == "lengths" else run_trace(args)
 
 
 if __name__ == "__main__":

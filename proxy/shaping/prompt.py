@@ -52,7 +52,7 @@ VOLATILE_SPAN = re.compile(
 #: spaces, ``_`` and ``-`` to one space.
 CONTEXT_LABEL = re.compile(
     r"(?:the )?(?:current |today'?s? |now |local |server |request |session |trace |user |conversation |run |"
-    r"last updated )?(?:date ?time|datetime|date|time ?stamp|time|today|now|(?:request |session |trace |"
+    r"last updated )?(?:date (?:and |& )?time|datetime|date|time ?stamp|time|today|now|(?:request |session |trace |"
     r"conversation |run |correlation |user )?id)")
 _LABEL_END = re.compile(r"[:=]|\bis\b", re.IGNORECASE)
 _LABEL_MAX_CHARS = 48
@@ -68,9 +68,10 @@ def is_context_line(line: str) -> bool:
     return CONTEXT_LABEL.fullmatch(label) is not None and VOLATILE_SPAN.search(line, end.end()) is not None
 
 
-def shape_prompt(data: dict[str, Any], *, aggressive: bool) -> list[str]:
+def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str = "system") -> list[str]:
     """Shape a chat request body in place (nested values replaced, not mutated); returns the
-    actions taken (e.g. ``["tools-canonical", "volatile-moved:1"]``)."""
+    actions taken (e.g. ``["tools-canonical", "volatile-moved:1"]``). ``note_position``: where the
+    volatile spans go (see :func:`move_volatile_spans`)."""
     actions: list[str] = []
     tools = data.get("tools")
     if isinstance(tools, list) and tools:
@@ -86,7 +87,7 @@ def shape_prompt(data: dict[str, Any], *, aggressive: bool) -> list[str]:
         data["response_format"] = canonical_format
     messages = data.get("messages")
     if isinstance(messages, list):
-        moved = move_volatile_spans(messages, aggressive=aggressive)
+        moved = move_volatile_spans(messages, aggressive=aggressive, position=note_position)
         if moved:
             data["messages"] = moved[0]
             actions.append(f"volatile-moved:{moved[1]}")
@@ -159,10 +160,14 @@ def split_volatile(text: str, *, aggressive: bool) -> tuple[str, list[str]]:
     return stable, [f"[v{i}] = {v}" for i, v in enumerate(values, 1)]
 
 
-def move_volatile_spans(messages: list[Any], *, aggressive: bool) -> tuple[list[Any], int] | None:
-    """Messages with the leading system/developer message's volatile spans moved into a note at
-    its end; ``None`` when nothing moved. Only a plain-string (or single text part) content is
-    shaped; other messages are returned as the same objects."""
+def move_volatile_spans(messages: list[Any], *, aggressive: bool,
+                        position: str = "system") -> tuple[list[Any], int] | None:
+    """Messages with the leading system/developer message's volatile spans moved into a note;
+    ``None`` when nothing moved. ``position``: ``"system"`` puts the note at the end of that
+    message, after its stable part; ``"end"`` puts it in a system message after the last message,
+    so the whole conversation before it is a stable prefix (more prefix-cache hits in multi-turn
+    and RAG traffic, but some chat templates accept a system message only first). Only a
+    plain-string (or single text part) content is shaped; other messages stay the same objects."""
     if not messages or not isinstance(messages[0], dict) or messages[0].get("role") not in ("system", "developer"):
         return None
     first = messages[0]
@@ -175,9 +180,11 @@ def move_volatile_spans(messages: list[Any], *, aggressive: bool) -> tuple[list[
     stable, notes = split_volatile(text, aggressive=aggressive)
     if not notes:
         return None
-    shaped = f"{stable}\n\n{NOTE_HEADER}\n" + "\n".join(notes)
+    note = f"{NOTE_HEADER}\n" + "\n".join(notes)
+    shaped = stable if position == "end" else f"{stable}\n\n{note}"
     new_content: Any = [{**content[0], "text": shaped}] if single_part else shaped
-    return [{**first, "content": new_content}, *messages[1:]], len(notes)
+    tail = [{"role": "system", "content": note}] if position == "end" else []
+    return [{**first, "content": new_content}, *messages[1:], *tail], len(notes)
 
 
 # --- document order ------------------------------------------------------------------------------

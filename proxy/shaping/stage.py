@@ -86,7 +86,8 @@ class ShapingStage:
             result.actions.append("stops-default")
         chat = endpoint == "chat" and isinstance(data.get("messages"), list)
         if policy.mode != "off" and chat:
-            result.actions += shape_prompt(data, aggressive=policy.mode == "aggressive")
+            result.actions += shape_prompt(data, aggressive=policy.mode == "aggressive",
+                                           note_position=policy.note_position)
         if policy.concise and chat:
             data["messages"] = with_instruction(data["messages"], self._settings.concise_instruction)
             result.actions.append("concise")

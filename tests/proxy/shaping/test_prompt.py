@@ -245,3 +245,37 @@ def test_a_malformed_document_mark_is_a_clear_400(mark, message: str) -> None:
     with pytest.raises(InvalidRequest, match=message) as caught:
         shape_prompt(body, aggressive=False)
     assert caught.value.status == 400
+
+
+@settings(max_examples=200, deadline=None)
+@given(requests(), st.booleans())
+def test_a_note_at_the_end_keeps_every_turn_and_only_appends(body: dict, aggressive: bool) -> None:
+    shaped = copy.deepcopy(body)
+    actions = shape_prompt(shaped, aggressive=aggressive, note_position="end")
+    before, after = body["messages"], shaped["messages"]
+    if not any(a.startswith("volatile-moved") for a in actions):
+        assert len(after) == len(before)
+        return
+    assert [m["role"] for m in after] == [m["role"] for m in before] + ["system"]
+    assert after[-1]["content"].startswith(NOTE_HEADER + "\n")
+    assert NOTE_HEADER not in after[0]["content"]
+    marked = {mark["message"] for mark in body.get("thrifty", {}).get("documents", [])}
+    assert all(new == old for i, (old, new) in enumerate(zip(before[1:], after[1:-1], strict=True), 1)
+               if i not in marked)  # every turn after the system prompt is untouched
+    again = copy.deepcopy(shaped)
+    again.pop("thrifty", None)
+    assert not any(a.startswith("volatile-moved") for a in shape_prompt(again, aggressive=aggressive,
+                                                                       note_position="end"))
+
+
+def test_a_note_at_the_end_leaves_the_whole_conversation_as_a_shared_prefix() -> None:
+    def body(now: str) -> dict:
+        return {"messages": [{"role": "system", "content": f"Be helpful.\nCurrent time: {now}"},
+                             {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"},
+                             {"role": "user", "content": "and now?"}]}
+
+    a, b = body("10:00:01"), body("10:07:44")
+    shape_prompt(a, aggressive=False, note_position="end")
+    shape_prompt(b, aggressive=False, note_position="end")
+    assert a["messages"][:-1] == b["messages"][:-1] and a["messages"][-1] != b["messages"][-1]
+    assert a["messages"][-1] == {"role": "system", "content": f"{NOTE_HEADER}\nCurrent time: 10:00:01"}
