@@ -321,14 +321,15 @@ async def load_request_detail(ctx: PageContext) -> dict[str, Any]:
 
 
 def parse_prometheus(text: str) -> dict[str, float]:
-    """``name value`` samples of a Prometheus text page (labels kept in the name)."""
+    """Samples of a Prometheus text page by metric name, labels dropped and summed over label sets."""
     out: dict[str, float] = {}
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
-        name, _, value = line.rpartition(" ")
+        head, _, value = line.rpartition(" ")
+        name = head.split("{", 1)[0].strip()
         try:
-            out[name.strip()] = float(value)
+            out[name] = out.get(name, 0.0) + float(value)
         except ValueError:
             continue
     return out
@@ -352,24 +353,33 @@ async def _probe(client: httpx.AsyncClient, upstream) -> dict[str, Any]:
     try:
         reply = await client.get(f"{parts.scheme}://{parts.netloc}/metrics")
         if reply.status_code == 200:
-            samples = parse_prometheus(reply.text)
-            if any(k.startswith("thrifty_engine_") for k in samples):
-                out["metrics"] = _engine_metrics(samples)
+            out["metrics"] = _engine_metrics(parse_prometheus(reply.text))
     except httpx.HTTPError:
         pass
     return out
 
 
-def _engine_metrics(s: dict[str, float]) -> dict[str, Any]:
-    total = s.get("thrifty_engine_kv_blocks_total") or 0.0
-    used = s.get("thrifty_engine_kv_blocks_used")
-    return {"running": s.get("thrifty_engine_running_seqs"), "waiting": s.get("thrifty_engine_waiting_seqs"),
-            "kv_usage": used / total if total and used is not None else None,
-            "kv_blocks": (used, total), "kv_cached": s.get("thrifty_engine_kv_blocks_cached"),
-            "prefix_hit_rate": s.get("thrifty_engine_prefix_cache_hit_rate"),
-            "generation_tps": s.get("thrifty_engine_generation_tokens_per_second"),
-            "preemptions": s.get("thrifty_engine_preemptions_total"),
-            "requests_in_flight": s.get("thrifty_backend_requests_in_flight")}
+def _first(samples: dict[str, float], *names: str) -> float | None:
+    return next((samples[n] for n in names if n in samples), None)
+
+
+def _engine_metrics(s: dict[str, float]) -> dict[str, Any] | None:
+    """Scheduler and KV-cache gauges of an inference server: the bundled backend's
+    ``thrifty_engine_*`` names, else vLLM's or SGLang's; ``None`` when it exposes none of them."""
+    total, used = s.get("thrifty_engine_kv_blocks_total"), s.get("thrifty_engine_kv_blocks_used")
+    kv_usage = used / total if total and used is not None else _first(
+        s, "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage")
+    hit_rate = _first(s, "thrifty_engine_prefix_cache_hit_rate", "vllm:gpu_prefix_cache_hit_rate",
+                      "sglang:cache_hit_rate")
+    if hit_rate is None and s.get("vllm:prefix_cache_queries_total"):
+        hit_rate = s.get("vllm:prefix_cache_hits_total", 0.0) / s["vllm:prefix_cache_queries_total"]
+    out = {"running": _first(s, "thrifty_engine_running_seqs", "vllm:num_requests_running", "sglang:num_running_reqs"),
+           "waiting": _first(s, "thrifty_engine_waiting_seqs", "vllm:num_requests_waiting", "sglang:num_queue_reqs"),
+           "kv_usage": kv_usage, "kv_blocks": (used, total), "kv_cached": s.get("thrifty_engine_kv_blocks_cached"),
+           "prefix_hit_rate": hit_rate,
+           "generation_tps": _first(s, "thrifty_engine_generation_tokens_per_second", "sglang:gen_throughput"),
+           "preemptions": _first(s, "thrifty_engine_preemptions_total", "vllm:num_preemptions_total")}
+    return out if any(v is not None for k, v in out.items() if k != "kv_blocks") else None
 
 
 async def load_upstreams(ctx: PageContext) -> dict[str, Any]:
