@@ -11,19 +11,23 @@ they cost the same on both databases and stay fast on large logs.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Integer, and_, case, cast, func, or_, select, tuple_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from caches.models import ExactCacheEntry, SemanticCacheEntry
 from proxy.db import Feedback, RequestLog, RequestLogHourly, RouterRequest
+
+log = logging.getLogger(__name__)
 
 BUCKETS = ("hour", "day")
 #: how many of the most recent rows of a range feed the latency percentiles
@@ -322,13 +326,17 @@ async def _rolled_up(conn: AsyncConnection, start: datetime, end: datetime) -> d
         values.append({"hour_start": hour, "version": ROLLUP_VERSION, "computed_at": now,
                        "data": found[hour].to_json()})
     dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    for i in range(0, len(values), 500):
-        stmt = dialect_insert(RequestLogHourly).values(values[i:i + 500])
-        await conn.execute(stmt.on_conflict_do_update(
-            index_elements=["hour_start"],
-            set_={"version": stmt.excluded.version, "computed_at": stmt.excluded.computed_at,
-                  "data": stmt.excluded.data}))
-    await conn.commit()
+    try:
+        for i in range(0, len(values), 500):
+            stmt = dialect_insert(RequestLogHourly).values(values[i:i + 500])
+            await conn.execute(stmt.on_conflict_do_update(
+                index_elements=["hour_start"],
+                set_={"version": stmt.excluded.version, "computed_at": stmt.excluded.computed_at,
+                      "data": stmt.excluded.data}))
+        await conn.commit()
+    except SQLAlchemyError as exc:  # a read-only replica, a locked SQLite file: serve what was computed
+        await conn.rollback()
+        log.warning("could not store request-log rollups: %s", exc)
     return found
 
 
@@ -541,10 +549,17 @@ REQUEST_COLUMNS = (RequestLog.id, RequestLog.created_at, RequestLog.key_id, Requ
 
 
 async def list_requests(conn: AsyncConnection, f: RequestFilter, limit: int = 50,
-                        before: tuple[datetime, str] | None = None) -> tuple[list[dict[str, Any]], bool]:
+                        before: tuple[datetime, str] | None = None,
+                        id_equals: str | None = None) -> tuple[list[dict[str, Any]], bool]:
     """The newest requests matching ``f`` (older than the ``before`` cursor: created_at, id),
-    and whether more follow."""
+    and whether more follow. A search text that is a whole request id finds just that request."""
+    if f.text and before is None:  # a whole request id: the primary key answers at once
+        exact = await list_requests(conn, replace(f, text=None), limit, None, id_equals=f.text)
+        if exact[0]:
+            return exact
     clauses = _filter_clauses(f)
+    if id_equals is not None:
+        clauses.append(RequestLog.id == id_equals)
     if before is not None:
         clauses.append(tuple_(RequestLog.created_at, RequestLog.id) < tuple_(*before))
     query = (select(*REQUEST_COLUMNS).where(*clauses)

@@ -35,6 +35,8 @@ PAGES = (
     ("routing 7d", "/ui/routing?range=7d"),
     ("requests newest", "/ui/requests"),
     ("requests search", "/ui/requests?q=claude&status=error"),
+    ("requests search, no match", "/ui/requests?q=no-such-text"),
+    ("requests search by id", None),  # the first listed request's id
     ("requests page 2", None),  # the first page's Older link
     ("request detail", None),  # the first listed request
     ("upstreams 24h", "/ui/upstreams?range=24h"),
@@ -175,6 +177,8 @@ def _time_pages(url: str, repeat: int) -> list[tuple[str, float, float, float, f
                 path = older.group(1).replace("&amp;", "&") if older else None
             elif name == "request detail":
                 path = detail.group(1) if detail else None
+            elif name == "requests search by id":
+                path = "/ui/requests?q=" + detail.group(1).rsplit("/", 1)[1] if detail else None
             if path is None:
                 continue
             server, wall = [], []

@@ -147,6 +147,8 @@ def test_request_list_filters_and_pages_with_a_cursor(db_url):
         return [r["id"] for r in asyncio.run(_run(db_url, lambda c: q.list_requests(c, f)))[0]]
 
     assert find(q.RequestFilter(status="error")) == ["req-0070"]
+    assert find(q.RequestFilter(text="req-0003")) == ["req-0003"]  # a whole id: the primary key
+    assert find(q.RequestFilter(text="req-0003", status="error")) == []
     assert find(q.RequestFilter(text="SCRIPT")) == ["req-0070"]  # case-insensitive substring
     assert find(q.RequestFilter(text="%")) == []  # LIKE wildcards are literal
     assert find(q.RequestFilter(route="small", cache="miss")) == ["req-0004", "req-0002"]
