@@ -180,6 +180,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         await engine.dispose()
 
     def on_thrifty_error(request: Request, exc: ThriftyError) -> Response:
+        prometheus.error_response(exc.status, exc.code)
         return _json(exc.body(), status=exc.status, headers=exc.headers)
 
     def on_http_error(request: Request, exc: HTTPException) -> Response:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -33,6 +33,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0,
                    80.0, 160.0, 300.0)
 CACHE_HIT_KINDS = ("exact", "semantic")
+CIRCUIT_STATES = ("closed", "open", "half_open")
 _CACHE_STATS_TIMEOUT_S = 2.0
 _OTHER = "other"  # the model label of a name that is not a configured public model
 _NONE = "none"  # a label whose value is absent (no route, no cache lookup)
@@ -68,6 +69,10 @@ class ProxyMetrics:
                                         ["tier"], registry=r)
         self.batch_lines = Counter("thrifty_batch_lines", "Batch lines finished by this replica's worker, by "
                                    "outcome (completed, failed).", ["outcome"], registry=r)
+        self.error_responses = Counter("thrifty_error_responses", "Requests the proxy answered with an OpenAI error "
+                                       "of its own, by status and error code (invalid_api_key, rate_limit_exceeded, "
+                                       "insufficient_quota, model_not_found, upstream_timeout...).",
+                                       ["status_code", "code"], registry=r)
         self._live = _LiveValues(self._cache_stats)
         r.register(self._live)
 
@@ -105,6 +110,15 @@ class ProxyMetrics:
         """One upstream call that failed in transport (``error``: timeout, unavailable, error)."""
         self.upstream_errors.labels(upstream, error).inc()
 
+    def error_response(self, status: int, code: str | None) -> None:
+        """One error answer built by the proxy (``code``: the error object's code, a fixed string)."""
+        self.error_responses.labels(str(status), code or _NONE).inc()
+
+    def watch_circuits(self, states: Callable[[], Mapping[str, str]]) -> None:
+        """Report each upstream's circuit-breaker state (closed, open, half_open) read from ``states``
+        at scrape time, as ``thrifty_upstream_circuit_state{upstream, state}`` = 1 for the current one."""
+        self._live.circuit_states = states
+
     def batch_line(self, failed: bool) -> None:
         """One batch line whose answer (or error) was recorded."""
         self.batch_lines.labels("failed" if failed else "completed").inc()
@@ -133,6 +147,7 @@ class _LiveValues(Collector):
 
     def __init__(self, cache_stats: dict[str, Any]) -> None:
         self.request_log: Any = None
+        self.circuit_states: Callable[[], Mapping[str, str]] | None = None
         self._cache_stats = cache_stats
 
     def describe(self) -> Iterator[Metric]:
@@ -153,3 +168,11 @@ class _LiveValues(Collector):
             size.add_metric([name], stats.bytes)
         yield entries
         yield size
+        if self.circuit_states is not None:
+            circuits = GaugeMetricFamily("thrifty_upstream_circuit_state", "Each upstream's circuit breaker: 1 for "
+                                         "its current state (closed, open, half_open), 0 for the others.",
+                                         labels=["upstream", "state"])
+            for upstream, current in sorted(self.circuit_states().items()):
+                for state in sorted({*CIRCUIT_STATES, current}):
+                    circuits.add_metric([upstream, state], 1.0 if state == current else 0.0)
+            yield circuits

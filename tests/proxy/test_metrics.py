@@ -12,6 +12,7 @@ from openai import OpenAI
 from prometheus_client.parser import text_string_to_metric_families
 
 from proxy.app import create_app
+from proxy.metrics import ProxyMetrics
 from proxy.settings import (
     AuthSettings,
     BatchSettings,
@@ -31,8 +32,12 @@ def scrape(proxy: str) -> dict[tuple[str, frozenset], float]:
     response = httpx.get(f"{proxy}/metrics")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
+    return _parse(response.content)
+
+
+def _parse(text: bytes) -> dict[tuple[str, frozenset], float]:
     return {(s.name, frozenset(s.labels.items())): s.value
-            for family in text_string_to_metric_families(response.text) for s in family.samples}
+            for family in text_string_to_metric_families(text.decode()) for s in family.samples}
 
 
 def value(samples: dict, name: str, **labels: str) -> float:
@@ -134,6 +139,8 @@ def test_upstream_errors_are_counted_per_upstream(make_settings):
                  status_code="502") == 1
     assert value(samples, "thrifty_requests_total", endpoint="chat", model="gpt-dead", route="none", cache="bypass",
                  status_code="503") == 1
+    assert value(samples, "thrifty_error_responses_total", status_code="503", code="upstream_unavailable") == 1
+    assert total(samples, "thrifty_error_responses_total", status_code="502") == 1
 
 
 def test_router_share_is_counted_per_tier(make_settings):
@@ -202,4 +209,21 @@ def test_metrics_and_health_answer_without_a_key_when_keys_are_required(make_set
             health = httpx.get(f"{proxy}/health")
             samples = scrape(proxy)  # asserts a 200 without any authorization header
     assert refused.status_code == 401 and health.status_code == 200
+    assert value(samples, "thrifty_error_responses_total", status_code="401",
+                 code=refused.json()["error"]["code"]) == 1
     assert ("thrifty_proxy_request_log_written_total", frozenset()) in samples
+
+
+def test_circuit_states_are_read_at_scrape_time():
+    metrics = ProxyMetrics()
+    states = {"a": "closed", "b": "open"}
+    metrics.watch_circuits(lambda: states)
+    first = _parse(metrics.render())
+    states["b"] = "half_open"
+    second = _parse(metrics.render())
+    assert value(first, "thrifty_upstream_circuit_state", upstream="a", state="closed") == 1
+    assert value(first, "thrifty_upstream_circuit_state", upstream="a", state="open") == 0
+    assert value(first, "thrifty_upstream_circuit_state", upstream="b", state="open") == 1
+    assert value(second, "thrifty_upstream_circuit_state", upstream="b", state="open") == 0
+    assert value(second, "thrifty_upstream_circuit_state", upstream="b", state="half_open") == 1
+    assert total(second, "thrifty_upstream_circuit_state") == 2  # one current state per upstream
