@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
-from proxy.errors import NotFound, ThriftyError
+from proxy.errors import AuthenticationFailed, NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
 from proxy.identity import request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -150,7 +151,12 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         return _json({"status": "ok"})
 
     @get("/metrics")
-    async def metrics() -> Response:
+    async def metrics(request: Request) -> Response:
+        token = settings.proxy.metrics_token
+        if token and not hmac.compare_digest(request.headers.get("authorization", "").encode(),
+                                             f"Bearer {token}".encode()):
+            raise AuthenticationFailed("/metrics needs the metrics token: Authorization: Bearer <[proxy] metrics_token>",
+                                       code="invalid_metrics_token")
         await prometheus.refresh_cache_stats(cache)
         return Response(prometheus.render(), media_type=METRICS_CONTENT_TYPE)
 

@@ -43,6 +43,7 @@ class ProxyConfig:
     max_connections: int = 200
     log_flush_interval_s: float = 0.5
     log_batch_size: int = 200
+    metrics_token: str = ""  # set: /metrics needs "Authorization: Bearer <metrics_token>"; empty: open (/health always is)
 
 
 @dataclass(frozen=True, slots=True)

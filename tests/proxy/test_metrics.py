@@ -227,3 +227,18 @@ def test_circuit_states_are_read_at_scrape_time():
     assert value(second, "thrifty_upstream_circuit_state", upstream="b", state="open") == 0
     assert value(second, "thrifty_upstream_circuit_state", upstream="b", state="half_open") == 1
     assert total(second, "thrifty_upstream_circuit_state") == 2  # one current state per upstream
+
+
+def test_a_metrics_token_guards_metrics_but_not_health(make_settings):
+    with serve_in_thread(ScriptedUpstream()) as up:
+        with serve_in_thread(create_app(make_settings(up, metrics_token="scrape-secret"))) as proxy:
+            missing = httpx.get(f"{proxy}/metrics")
+            wrong = httpx.get(f"{proxy}/metrics", headers={"authorization": "Bearer guess"})
+            right = httpx.get(f"{proxy}/metrics", headers={"authorization": "Bearer scrape-secret"})
+            health = httpx.get(f"{proxy}/health")
+    assert (missing.status_code, wrong.status_code, right.status_code, health.status_code) == (401, 401, 200, 200)
+    for refused in (missing, wrong):
+        error = refused.json()["error"]
+        assert (error["type"], error["code"]) == ("authentication_error", "invalid_metrics_token")
+        assert "scrape-secret" not in refused.text
+    assert "# TYPE thrifty_requests_total counter" in right.text
