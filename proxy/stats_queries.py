@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 BUCKETS = ("hour", "day")
 #: how many of the most recent rows of a range feed the latency percentiles
-LATENCY_SAMPLE = 20_000
+LATENCY_SAMPLE = 10_000
 #: the saving causes the overview splits ``saved_usd`` into (``other``: none of these applies)
 SAVING_CAUSES = ("exact_cache", "semantic_cache", "routing", "cascade", "batch", "other")
 CONTESTED = "contested"  # caches.semantic.CONTESTED: a question stored with two different answers
@@ -159,11 +159,10 @@ class RequestFilter:
 
 @dataclass(frozen=True, slots=True)
 class CacheGroup:
-    """Entries, bytes and hits of one cache kind, scope, tenant and model."""
+    """Entries, bytes and hits of one cache kind, scope and model."""
 
     kind: str
     scope: str
-    tenant: str
     model: str
     entries: int
     bytes: int
@@ -554,7 +553,8 @@ async def list_requests(conn: AsyncConnection, f: RequestFilter, limit: int = 50
     """The newest requests matching ``f`` (older than the ``before`` cursor: created_at, id),
     and whether more follow. A search text that is a whole request id finds just that request."""
     if f.text and before is None:  # a whole request id: the primary key answers at once
-        exact = await list_requests(conn, replace(f, text=None), limit, None, id_equals=f.text)
+        exact = await list_requests(conn, replace(f, text=None, start=None, end=None), limit, None,
+                                    id_equals=f.text)
         if exact[0]:
             return exact
     clauses = _filter_clauses(f)
@@ -606,15 +606,25 @@ async def distinct_values(conn: AsyncConnection, rng: TimeRange, column: str, li
 
 
 async def cache_groups(conn: AsyncConnection) -> list[CacheGroup]:
-    """Entries, bytes and hits per cache kind, scope, tenant and model."""
+    """Entries, bytes and hits per cache kind, scope and model, most entries first."""
     out = []
     for kind, table in (("exact", ExactCacheEntry), ("semantic", SemanticCacheEntry)):
         rows = (await conn.execute(
-            select(table.scope, table.tenant, table.model, func.count(), func.sum(table.size_bytes),
-                   func.sum(table.hits))
-            .group_by(table.scope, table.tenant, table.model))).all()
-        out += [CacheGroup(kind, s, t, m, n, int(b or 0), int(h or 0)) for s, t, m, n, b, h in rows]
-    return sorted(out, key=lambda g: (g.kind, -g.entries, g.scope, g.model))
+            select(table.scope, table.model, func.count(), func.sum(table.size_bytes), func.sum(table.hits))
+            .group_by(table.scope, table.model))).all()
+        out += [CacheGroup(kind, s, m, n, int(b or 0), int(h or 0)) for s, m, n, b, h in rows]
+    return sorted(out, key=lambda g: (-g.entries, g.kind, g.scope, g.model))
+
+
+async def cache_tenants(conn: AsyncConnection, limit: int = 200) -> list[tuple[str, int]]:
+    """The tenants with the most cache entries (both caches), with their entry counts."""
+    counts: dict[str, int] = defaultdict(int)
+    for table in (ExactCacheEntry, SemanticCacheEntry):
+        for tenant, n in (await conn.execute(
+                select(table.tenant, func.count()).group_by(table.tenant)
+                .order_by(func.count().desc()).limit(limit))).all():
+            counts[tenant] += n
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
 
 def _question(row) -> CachedQuestion:
@@ -660,7 +670,7 @@ async def recent_entries(conn: AsyncConnection, limit: int = 20) -> list[dict[st
 
 
 __all__ = ["BUCKETS", "Bucket", "CacheGroup", "CachedQuestion", "FeedbackSummary", "LatencyRow", "RequestDetail",
-           "RequestFilter", "SAVING_CAUSES", "TimeRange", "UpstreamRow", "cache_groups", "cascade_outcomes",
+           "RequestFilter", "SAVING_CAUSES", "TimeRange", "UpstreamRow", "cache_groups", "cache_tenants", "cascade_outcomes",
            "contested_questions", "distinct_values", "feedback_summary", "latency_by_model", "list_requests",
            "most_hit_questions", "percentile", "recent_entries", "request_detail", "request_groups",
            "score_histogram", "time_series", "totals", "upstream_stats"]

@@ -11,8 +11,8 @@ import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,6 +37,10 @@ from proxy.ui.settings_view import masked_settings
 
 PROBE_TIMEOUT_S = 1.5
 PAGE_SIZE = 50
+MAX_GROUPS = 100  # cache groups listed (most entries first)
+#: a filtered request search without a From time looks this far back (an unindexed filter that
+#: matches nothing would otherwise read the whole log)
+SEARCH_WINDOW = timedelta(hours=24)
 
 
 class PageNotFound(LookupError):
@@ -154,9 +158,10 @@ async def load_cache(ctx: PageContext) -> dict[str, Any]:
         "stats": stats,
         "stats_error": stats_error,
         "total": total,
-        "groups": groups,
+        "groups": groups[:MAX_GROUPS],
+        "more_groups": max(len(groups) - MAX_GROUPS, 0),
         "models": sorted({g.model for g in groups}),
-        "tenants": sorted({g.tenant for g in groups}),
+        "tenants": await q.cache_tenants(ctx.conn),
         "most_hit": await q.most_hit_questions(ctx.conn),
         "contested": await q.contested_questions(ctx.conn),
         "recent": await q.recent_entries(ctx.conn),
@@ -278,10 +283,16 @@ async def load_routing(ctx: PageContext) -> dict[str, Any]:
 async def load_requests(ctx: PageContext) -> dict[str, Any]:
     filters = parse_request_filter(ctx.query)
     before = parse_cursor(ctx.query)
+    windowed = None
+    searching = any((filters.text, filters.model, filters.key_id, filters.route, filters.cache, filters.status))
+    if searching and filters.start is None:
+        windowed = ctx.now - SEARCH_WINDOW
+        filters = replace(filters, start=windowed)
     rows, more = await q.list_requests(ctx.conn, filters, limit=PAGE_SIZE, before=before)
     keep = {k: v for k, v in ctx.query.items() if k != "before" and v}
     older = dict(keep, before=make_cursor(rows[-1]["created_at"], rows[-1]["id"])) if more and rows else None
     return {"rows": rows, "filters": filters, "older": older, "paged": before is not None, "keep": keep,
+            "windowed": windowed, "window_hours": int(SEARCH_WINDOW.total_seconds() // 3600),
             "routes": ROUTES, "cache_outcomes": CACHE_OUTCOMES}
 
 

@@ -165,6 +165,7 @@ def test_grouped_totals_and_cache_tables(db_url):
     assert sum(g["requests"] for g in groups) == 7
     by_cache = asyncio.run(_run(db_url, q.cache_groups))
     assert [(g.kind, g.entries, g.bytes, g.hits) for g in by_cache] == [("exact", 2, 15, 3), ("semantic", 2, 14, 9)]
+    assert asyncio.run(_run(db_url, q.cache_tenants)) == [("t1", 4)]
     assert [e.question for e in asyncio.run(_run(db_url, q.most_hit_questions))] == ["popular?"]
     contested = asyncio.run(_run(db_url, q.contested_questions))
     assert [(e.question, e.contested) for e in contested] == [("disputed?", True)]

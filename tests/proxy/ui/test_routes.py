@@ -187,3 +187,20 @@ def test_disabled_without_an_admin_key(tmp_path):
     assert page.status_code == 503 and "admin UI is disabled" in page.text
     assert refused.status_code == 503 and "thrifty_ui_session" not in refused.cookies
     assert overview.status_code == 303
+
+
+def test_request_search_finds_an_id_and_says_how_far_back_it_looks(ui_proxy):
+    answered = httpx.post(f"{ui_proxy.url}/v1/chat/completions",
+                          json={"model": "small-m", "messages": [{"role": "user", "content": "hi"}]})
+    request_id = answered.headers["x-request-id"]
+    wait_for_log_rows(ui_proxy.db_path, "id", 1)
+    with httpx.Client(base_url=ui_proxy.url) as client:
+        login(client)
+        by_id = client.get("/ui/requests", params={"q": request_id}).text
+        by_text = client.get("/ui/requests", params={"q": "small"}).text
+        nothing = client.get("/ui/requests", params={"q": "no-such-thing", "start": "2020-01-01"}).text
+        everything = client.get("/ui/requests").text
+    assert f">{request_id}</a>" in by_id and 'id="search-window"' in by_id
+    assert f">{request_id}</a>" in by_text
+    assert "No request matches" in nothing and 'id="search-window"' not in nothing
+    assert 'id="search-window"' not in everything and f">{request_id}</a>" in everything
