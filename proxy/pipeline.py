@@ -73,6 +73,7 @@ class _Call:
     headers: dict[str, str] = field(default_factory=dict)
     cache_request: Any = None  # caches.types.CacheRequest
     model_version: str = ""
+    tried: tuple[str, ...] = ()  # aliases whose upstream already failed this request
 
 
 class Pipeline:
@@ -185,6 +186,14 @@ class Pipeline:
                                                   priority=_priority(ctx))
             status, payload = self._pass_status(alias, reply)
         except ThriftyError as exc:
+            backup = self._fallback_alias(call, exc)
+            if backup is not None:
+                log.warning("model %r failed (%s); answering with its fallback %r", alias.name, exc.message, backup.name)
+                call.tried += (alias.name,)
+                call.headers["x-thrifty-fallback"] = _header_text(f"{alias.name} failed: {exc.message}")
+                self._use_alias(call, backup)
+                call.cache_request = None  # a stand-in's answer is not stored as the requested model's
+                return await self._forward(call, fallback)
             if fallback is not None:
                 return fallback(exc)
             self._finish(ctx, entry, exc.status, error=exc.message)
@@ -194,6 +203,17 @@ class Pipeline:
             self._after_success(call, payload)
             payload["model"] = data["model"]
         return Reply(status, payload, call.headers)
+
+    def _fallback_alias(self, call: _Call, exc: ThriftyError) -> ModelAlias | None:
+        """The next configured fallback of the request's model when its upstream failed (5xx,
+        unreachable, timed out, circuit open), else None."""
+        if exc.status < 500:
+            return None
+        first = self._aliases.get(call.tried[0]) if call.tried else call.alias
+        for name in first.fallbacks if first is not None else ():
+            if name != call.alias.name and name not in call.tried:
+                return self._aliases.get(name)
+        return None
 
     # --- cascade mode ---------------------------------------------------------------------------
 

@@ -44,6 +44,15 @@ class ProxyConfig:
     log_flush_interval_s: float = 0.5
     log_batch_size: int = 200
     metrics_token: str = ""  # set: /metrics needs "Authorization: Bearer <metrics_token>"; empty: open (/health always is)
+    # upstream resilience, before the first byte reaches the client: retries on connect errors,
+    # 429 and 5xx with exponential backoff and jitter (a retry-after up to max_retry_wait_s is
+    # honoured), and a circuit breaker per upstream (open after circuit_failures failures in a row,
+    # one probe after circuit_open_s)
+    max_retries: int = 2
+    retry_backoff_s: float = 0.2
+    max_retry_wait_s: float = 10.0
+    circuit_failures: int = 5
+    circuit_open_s: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +99,9 @@ class ModelAlias:
     name: str
     upstream: str
     model: str
+    # other public model names to answer with, in order, when this one's upstream fails (5xx,
+    # down, timed out, circuit open) before the answer started
+    fallbacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +374,8 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         _check_replicas(upstream, f"upstreams[{i}]")
         upstreams.append(upstream)
     upstreams = list(expand_replicas(upstreams))
-    models = [ModelAlias(name=name, **_section(_AliasBody, spec, f"models.{name}").__dict__)
+    models = [ModelAlias(name=name, **{**(body := _section(_AliasBody, spec, f"models.{name}").__dict__),
+                                       "fallbacks": tuple(body["fallbacks"])})
               for name, spec in raw.get("models", {}).items()]
     prices = [_section(ModelPrice, {**spec, "model": name}, f"prices.{name}")
               for name, spec in raw.get("prices", {}).items()]
@@ -487,6 +500,7 @@ def _shaping_tables(shaping: dict[str, Any]) -> dict[str, tuple[ShapingOverride,
 class _AliasBody:
     upstream: str
     model: str
+    fallbacks: tuple[str, ...] = ()
 
 
 def _with_defaults(settings: Settings) -> Settings:
@@ -509,6 +523,11 @@ def _with_defaults(settings: Settings) -> Settings:
         if alias.upstream not in names:
             raise SettingsError(f"model {alias.name!r} uses unknown upstream {alias.upstream!r}; known: {sorted(names)}")
     public = {m.name for m in models}
+    for alias in models:
+        for backup in alias.fallbacks:
+            if backup not in public or backup == alias.name:
+                raise SettingsError(f"model {alias.name!r} falls back to {backup!r}, which is not another configured "
+                                    f"model; known: {sorted(public)}")
     if router.enabled:
         for tier, name in (("small_model", router.small_model), ("large_model", router.large_model)):
             if name not in public:

@@ -6,6 +6,7 @@ upstream never hangs the caller.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -16,6 +17,7 @@ import httpx
 import msgspec
 
 from proxy.errors import UpstreamError
+from proxy.resilience import RETRY_STATUSES, Breakers, RetryPolicy
 from proxy.settings import ProxyConfig, UpstreamConfig
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,8 @@ class UpstreamClient:
     def __init__(self, config: ProxyConfig, upstreams: tuple[UpstreamConfig, ...],
                  transport: httpx.AsyncBaseTransport | None = None, metrics: Any = None) -> None:
         self._upstreams = {u.name: u for u in upstreams}
+        self._retry = RetryPolicy(config.max_retries, config.retry_backoff_s, config.max_retry_wait_s)
+        self.breakers = Breakers(config.circuit_failures, config.circuit_open_s)
         self._metrics = metrics  # proxy.metrics.ProxyMetrics: each call's latency and failures
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
@@ -108,9 +112,56 @@ class UpstreamClient:
         if self._metrics is not None:
             self._metrics.upstream_answered(upstream, time.perf_counter() - started, status)
 
+    def _admit(self, upstream: str) -> None:
+        breaker = self.breakers[upstream]
+        if not breaker.allow():
+            raise UpstreamError(f"upstream {upstream!r} is failing; its circuit is open for another "
+                                f"{breaker.retry_in_s():.0f} s", code="upstream_circuit_open", status=503)
+
+    async def _retrying(self, upstream: str, once):
+        """Run ``once()`` (one HTTP exchange returning an :class:`UpstreamReply`, or a stream
+        response) with retries on connect errors, 429 and 5xx, and the upstream's breaker."""
+        self._admit(upstream)
+        breaker = self.breakers[upstream]
+        attempt = 0
+        while True:
+            try:
+                result = await once()
+            except asyncio.CancelledError:
+                breaker.release()  # the caller went away: the call proved nothing either way
+                raise
+            except UpstreamReplyError as exc:  # a stream refused before its first byte
+                status, retry_after, result = exc.reply.status, exc.reply.headers.get("retry-after"), exc
+            except UpstreamError as exc:
+                if exc.code != "upstream_unavailable" or (wait := self._retry.wait_s(attempt)) is None:
+                    breaker.failure()
+                    raise
+                await asyncio.sleep(wait)
+                attempt += 1
+                continue
+            else:
+                status = result.status if isinstance(result, UpstreamReply) else result.status_code
+                retry_after = result.headers.get("retry-after") if isinstance(result, UpstreamReply) else None
+            if status in RETRY_STATUSES and (wait := self._retry.wait_s(attempt, retry_after)) is not None:
+                await asyncio.sleep(wait)
+                attempt += 1
+                continue
+            if status >= 500:
+                breaker.failure()
+            else:
+                breaker.success()
+            if isinstance(result, UpstreamReplyError):
+                raise result
+            return result
+
     async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                    priority: str | None = None) -> UpstreamReply:
-        """POST a JSON body and read the whole JSON answer (``priority``: ``x-thrifty-priority``)."""
+        """POST a JSON body and read the whole JSON answer (``priority``: ``x-thrifty-priority``),
+        with retries and the circuit breaker."""
+        return await self._retrying(upstream, lambda: self._post_once(upstream, path, body, request_id, priority))
+
+    async def _post_once(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
+                         priority: str | None) -> UpstreamReply:
         url, headers = self._url(upstream, path)
         headers["x-request-id"] = request_id
         if priority:
@@ -128,8 +179,13 @@ class UpstreamClient:
                      priority: str | None = None) -> httpx.Response:
         """Open a streaming POST; the caller reads ``aiter_raw()`` and must ``aclose()`` the response.
 
-        A non-2xx answer is read whole and raised as :class:`UpstreamReplyError`.
+        A non-2xx answer is read whole and raised as :class:`UpstreamReplyError`. Retries and the
+        breaker apply until the response starts (nothing has reached the client yet).
         """
+        return await self._retrying(upstream, lambda: self._stream_once(upstream, path, body, request_id, priority))
+
+    async def _stream_once(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
+                           priority: str | None) -> httpx.Response:
         url, headers = self._url(upstream, path)
         headers["x-request-id"] = request_id
         if priority:

@@ -45,7 +45,8 @@ def _midpoint_threshold() -> float:
 def _settings(make_settings, up, cache=None, **router):
     router = {"small_model": "small-m", "large_model": "large-m", **router}
     settings = make_settings(up, cache=cache or CacheSettings(enabled=False),
-                             router=RouterSettings(enabled=True, mode="cascade", **router))
+                             router=RouterSettings(enabled=True, mode="cascade", **router),
+                             max_retries=0)  # the cascade's own failure handling is tested, not retries
     return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
                                      ModelAlias("large-m", "fake", "huge-upstream")),
                    prices=(ModelPrice("small-m", 0.1, 0.2, cached_input_per_mtok=0.05), ModelPrice("large-m", 10.0, 30.0)))
