@@ -305,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interactive-requests", type=int, default=30, help="idle TTFT samples")
     parser.add_argument("--interactive-max-tokens", type=int, default=8)
     parser.add_argument("--pause-s", type=float, default=0.5, help="pause between interactive requests")
-    parser.add_argument("--concurrency", type=int, default=8, help="[batch] concurrency (lines in flight)")
+    parser.add_argument("--concurrency", type=int, default=4, help="[batch] concurrency (lines in flight per "
+                        "upstream; 4 is the product default)")
     parser.add_argument("--lease-s", type=float, default=10.0, help="[batch] lease_s")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
