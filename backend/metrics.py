@@ -23,7 +23,7 @@ from prometheus_client.registry import Collector
 
 from backend.generation import RequestStats
 
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CONTENT_TYPE = "text/plain; version=0.0.4"  # the server adds "; charset=utf-8"
 
 #: Request latency buckets (seconds), from a cached one-token answer to a long generation.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0)

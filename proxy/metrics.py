@@ -27,7 +27,7 @@ from proxy.request_log import LogEntry
 
 log = logging.getLogger(__name__)
 
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CONTENT_TYPE = "text/plain; version=0.0.4"  # the server adds "; charset=utf-8"
 
 #: Latency buckets (seconds): cache hits take about a millisecond, long generations minutes.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0,

@@ -241,7 +241,8 @@ def test_engine_error_fails_only_its_request(srv: Server) -> None:
 
 def _scrape(srv: Server) -> dict[tuple[str, frozenset], float]:
     response = httpx.get(f"{srv.url}/metrics", timeout=5)
-    assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
     return {(s.name, frozenset(s.labels.items())): s.value
             for family in text_string_to_metric_families(response.text) for s in family.samples}
 

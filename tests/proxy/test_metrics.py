@@ -31,7 +31,7 @@ def scrape(proxy: str) -> dict[tuple[str, frozenset], float]:
     """Every sample of /metrics as {(name, labels): value}."""
     response = httpx.get(f"{proxy}/metrics")
     assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
+    assert response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
     return _parse(response.content)
 
 
