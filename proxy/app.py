@@ -33,6 +33,7 @@ from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import Settings
 from proxy.shaping.replicas import ReplicaClient
 from proxy.ui import ui_handlers
+from proxy.ui.rollups import keep_rollups_fresh
 from proxy.upstream import UpstreamClient
 
 log = logging.getLogger(__name__)
@@ -169,6 +170,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         if cache is not None:
             await cache.start()
             background.append(asyncio.create_task(_maintain(cache, settings.cache.maintenance_interval_s)))
+        if settings.admin.api_key:  # the web UI's rollups, so that a range's first view finds them
+            background.append(asyncio.create_task(keep_rollups_fresh(engine)))
 
     async def shutdown() -> None:
         for task in background:

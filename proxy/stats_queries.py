@@ -339,6 +339,13 @@ async def _rolled_up(conn: AsyncConnection, start: datetime, end: datetime) -> d
     return found
 
 
+async def refresh_rollups(conn: AsyncConnection, days: float = 35.0, now: datetime | None = None) -> None:
+    """Store the rollups of the settled hours of the last ``days`` days that are not stored yet
+    (run in the background so that a page's first view finds them)."""
+    last = _truncate((now or datetime.now(UTC)) - ROLLUP_SETTLE, "hour")
+    await _rolled_up(conn, last - timedelta(days=days), last)
+
+
 async def time_series(conn: AsyncConnection, rng: TimeRange, *, now: datetime | None = None,
                       rollups: bool = True) -> list[Bucket]:
     """One :class:`Bucket` per hour or day of the range (empty buckets included).
@@ -672,5 +679,5 @@ async def recent_entries(conn: AsyncConnection, limit: int = 20) -> list[dict[st
 __all__ = ["BUCKETS", "Bucket", "CacheGroup", "CachedQuestion", "FeedbackSummary", "LatencyRow", "RequestDetail",
            "RequestFilter", "SAVING_CAUSES", "TimeRange", "UpstreamRow", "cache_groups", "cache_tenants", "cascade_outcomes",
            "contested_questions", "distinct_values", "feedback_summary", "latency_by_model", "list_requests",
-           "most_hit_questions", "percentile", "recent_entries", "request_detail", "request_groups",
+           "most_hit_questions", "percentile", "recent_entries", "refresh_rollups", "request_detail", "request_groups",
            "score_histogram", "time_series", "totals", "upstream_stats"]

@@ -206,3 +206,31 @@ def test_settled_hours_are_rolled_up_once_and_recent_hours_stay_live(db_url):
 
     asyncio.run(_run(db_url, write_now))
     assert q.totals(asyncio.run(_run(db_url, lambda c: q.time_series(c, recent)))).requests == 1
+
+
+def test_background_rollups_store_settled_hours(tmp_path):
+    from sqlalchemy import select
+
+    from proxy.db import RequestLogHourly
+    from proxy.ui.rollups import keep_rollups_fresh
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'r.db'}"
+    upgrade(url)
+    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=3)
+
+    async def run():
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(insert(RequestLog), [_row(1, created_at=hour + timedelta(minutes=5))])
+            task = asyncio.create_task(keep_rollups_fresh(engine, interval_s=0.05, days=1))
+            await asyncio.sleep(0.5)
+            task.cancel()
+            async with engine.connect() as conn:
+                return {q._as_utc(h): q.Bucket.from_json(h, d).requests for h, d in (await conn.execute(
+                    select(RequestLogHourly.hour_start, RequestLogHourly.data))).all()}
+        finally:
+            await engine.dispose()
+
+    stored = asyncio.run(run())
+    assert stored[hour] == 1 and len(stored) == 24 and sum(stored.values()) == 1
