@@ -24,7 +24,7 @@ from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import AuthenticationFailed, NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
-from proxy.identity import request_id_middleware
+from proxy.identity import request_id_from_header, request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
 from proxy.pipeline import CallContext, Pipeline, Reply
@@ -88,6 +88,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink,
                         upstream_batches=upstream_batches, metrics=prometheus)
     prometheus.watch(request_log, pipeline.public_models)
+    prometheus.watch_circuits(upstream.breakers.states)
     batches = BatchService(settings, engine, pipeline, **({"clock": clock} if clock else {})) \
         if settings.batch.enabled else None
     if batches is not None:
@@ -194,11 +195,20 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
 
     def on_http_error(request: Request, exc: HTTPException) -> Response:
         type_ = "invalid_request_error" if exc.status_code < 500 else "server_error"
-        return _error(exc.status_code, str(exc.detail), type_)
+        response = _error(exc.status_code, str(exc.detail), type_)
+        # routing errors (404, 405) are raised before the request-id middleware runs
+        request_id = request.scope.get("state", {}).get("request_id") or request_id_from_header(
+            request.headers.get("x-request-id"))
+        response.headers["x-request-id"] = request_id
+        for name, value in (exc.headers or {}).items():  # 405: allow
+            response.headers[name.lower()] = value
+        return response
 
     def on_unexpected(request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error on %s", request.url.path)
-        return _error(500, f"internal error: {type(exc).__name__}: {exc}", "server_error")
+        request_id = request.scope.get("state", {}).get("request_id", "?")
+        log.exception("unexpected error on %s (request %s)", request.url.path, request_id)
+        # the exception's text stays in the log: it may hold internals (paths, upstream details)
+        return _error(500, f"internal error ({type(exc).__name__}); request id {request_id}", "server_error")
 
     app = Litestar(
         route_handlers=[chat_completions, completions, feedback, models, model, health, metrics,

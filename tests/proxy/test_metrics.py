@@ -242,3 +242,23 @@ def test_a_metrics_token_guards_metrics_but_not_health(make_settings):
         assert (error["type"], error["code"]) == ("authentication_error", "invalid_metrics_token")
         assert "scrape-secret" not in refused.text
     assert "# TYPE thrifty_requests_total counter" in right.text
+
+
+def test_circuit_state_follows_the_upstream_breaker(make_settings):
+    script = ScriptedUpstream()
+    with serve_in_thread(script) as up:
+        settings = make_settings(up, max_retries=0, circuit_failures=2, circuit_open_s=3600.0)
+        with serve_in_thread(create_app(settings)) as proxy:
+            assert httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30).status_code == 200
+            healthy = scrape(proxy)
+            script.mode = "error500"
+            failed = [httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30).status_code for _ in range(2)]
+            refused = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+            opened = scrape(proxy)
+    assert value(healthy, "thrifty_upstream_circuit_state", upstream="fake", state="closed") == 1
+    assert value(healthy, "thrifty_upstream_circuit_state", upstream="fake", state="open") == 0
+    assert failed == [502, 502] and refused.status_code == 503
+    assert value(opened, "thrifty_upstream_circuit_state", upstream="fake", state="open") == 1
+    assert value(opened, "thrifty_upstream_circuit_state", upstream="fake", state="closed") == 0
+    assert value(opened, "thrifty_error_responses_total", status_code="503",
+                 code=refused.json()["error"]["code"]) == 1
