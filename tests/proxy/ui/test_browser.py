@@ -151,7 +151,7 @@ def test_semantic_hit_shows_on_the_cache_page_and_invalidating_it_makes_the_next
         time.sleep(0.2)
     assert int(ui.page.inner_text("#semantic-hits")) >= 1
     assert row.count() == 1 and row.locator("td").nth(3).inner_text() == "1"
-    ui.shot("cache")
+    ui.shot("cache-semantic-hit")
     with ui.page.expect_navigation():
         row.locator("button", has_text="Delete").click()
     assert "Confirm cache invalidation" in ui.page.inner_text("h1")
