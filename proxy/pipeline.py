@@ -396,6 +396,10 @@ class Pipeline:
         if reply.status >= 500:
             raise UpstreamError(f"upstream {alias.upstream!r} failed with status {reply.status}: "
                                 f"{_error_message(reply.body)}", code="upstream_error", status=502)
+        if reply.status < 400 and (problem := _malformed_answer(reply.body)):
+            # never returned, logged as a success or cached: the client would choke on it too
+            raise UpstreamError(f"upstream {alias.upstream!r} returned a malformed answer: {problem}",
+                                code="upstream_malformed", status=502)
         return reply.status, reply.body
 
     async def _stream(self, call: _Call, body: dict[str, Any]) -> Reply | StreamReply:
@@ -420,6 +424,9 @@ class Pipeline:
                 if event.done:
                     finished = True
                 if data is None:
+                    if not event.done and b"data:" in event.raw:  # a chunk that is not JSON: the stream is broken
+                        raise UpstreamError(f"upstream {call.alias.upstream!r} sent a malformed stream chunk",
+                                            code="upstream_malformed", status=502)
                     yield event.raw
                     continue
                 if "error" in data:
@@ -440,6 +447,9 @@ class Pipeline:
                 if not want_usage:
                     data.pop("usage", None)
                 yield b"data: " + msgspec.json.encode(data) + b"\n\n"
+            if not finished and status == 200:
+                raise UpstreamError(f"upstream {call.alias.upstream!r} ended the stream before [DONE]",
+                                    code="upstream_stream_broken", status=502)
         except ThriftyError as exc:
             status, error = exc.status, exc.message
             yield b"data: " + msgspec.json.encode(exc.body()) + b"\n\n"
@@ -526,6 +536,31 @@ class Pipeline:
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=status,
                          model_requested=model)
         self._finish(ctx, entry, status, error=error)
+
+
+def _malformed_answer(payload: dict[str, Any]) -> str | None:
+    """What is wrong with a 2xx completion body's shape, or None when clients can read it."""
+    choices = payload.get("choices")
+    if not isinstance(choices, list):
+        return "'choices' is not a list"
+    for choice in choices:
+        if not isinstance(choice, dict):
+            return "a choice is not an object"
+        if "message" in choice:
+            message = choice["message"]
+            if not isinstance(message, dict):
+                return "'message' is not an object"
+            if not isinstance(message.get("content"), str | None):
+                return "'message.content' is neither a string nor null"
+        elif "text" in choice:
+            if not isinstance(choice["text"], str):
+                return "'text' is not a string"
+        else:
+            return "a choice has neither 'message' nor 'text'"
+    usage = payload.get("usage")
+    if usage is not None and not isinstance(usage, dict):
+        return "'usage' is not an object"
+    return None
 
 
 def _priority(ctx: CallContext) -> str | None:

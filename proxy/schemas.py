@@ -52,6 +52,8 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
         data = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
         raise InvalidRequest(f"request body is not valid JSON: {exc}", code="invalid_json") from None
+    except RecursionError:
+        raise InvalidRequest("request body is nested too deeply", code="invalid_json") from None
     if not isinstance(data, dict):
         raise InvalidRequest("request body must be a JSON object", code="invalid_json")
     return data

@@ -1,0 +1,101 @@
+"""Bad input and bad upstreams: clear OpenAI errors, honest log rows, nothing wrong cached."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from proxy.app import create_app
+from proxy.settings import CacheSettings
+from tests.support.request_log import wait_for_log_rows
+from tests.support.servers import serve_in_thread
+
+CHAT = {"model": "gpt-test", "temperature": 0, "messages": [{"role": "user", "content": "hi"}]}
+
+
+class OddUpstream:
+    """An upstream that answers every chat request with ``body`` (JSON) or, for streams, ``chunks``."""
+
+    def __init__(self, body: dict | None = None, chunks: list[bytes] | None = None) -> None:
+        self.body, self.chunks, self.calls = body, chunks, 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        while (await receive()).get("more_body"):
+            pass
+        if scope["method"] != "POST":  # the model-version lookup (GET /models)
+            await send({"type": "http.response.start", "status": 404, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        self.calls += 1
+        if self.chunks is not None:
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+            for chunk in self.chunks:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": json.dumps(self.body).encode()})
+
+
+@pytest.mark.parametrize("body", [
+    {"choices": [{"index": 0, "message": "just a string", "finish_reason": "stop"}]},
+    {"choices": "none"},
+    {"choices": [{"index": 0, "message": {"role": "assistant", "content": 42}}]},
+])
+def test_a_malformed_answer_is_a_502_logged_as_such_and_never_cached(make_settings, tmp_path, body):
+    upstream = OddUpstream(body=body)
+    with serve_in_thread(upstream) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False), max_retries=0)
+        with serve_in_thread(create_app(settings)) as proxy:
+            first = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT)
+            second = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT)
+    assert first.status_code == second.status_code == 502
+    assert first.json()["error"]["code"] == "upstream_malformed"
+    assert upstream.calls == 2  # nothing was cached: the second request went upstream again
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 2)
+    assert [r[0] for r in rows] == [502, 502] and "malformed" in rows[0][1]
+
+
+def _chunk(text: str, finish: str | None = None) -> bytes:
+    return b"data: " + json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                                   "choices": [{"index": 0, "delta": {"content": text},
+                                                "finish_reason": finish}]}).encode() + b"\n\n"
+
+
+@pytest.mark.parametrize("chunks, code", [
+    ([_chunk("half an ans")], "upstream_stream_broken"),  # early EOF, no [DONE]
+    ([_chunk("one"), b"data: {not json\n\n", _chunk("two", "stop"), b"data: [DONE]\n\n"], "upstream_malformed"),
+])
+def test_a_broken_stream_ends_with_an_error_event_and_is_not_cached(make_settings, tmp_path, chunks, code):
+    upstream = OddUpstream(chunks=chunks)
+    with serve_in_thread(upstream) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False), max_retries=0)
+        with serve_in_thread(create_app(settings)) as proxy:
+            streamed = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "stream": True}).text
+            again = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "stream": True})
+    events = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
+    assert events[-1]["error"]["code"] == code
+    assert again.headers["x-thrifty-cache"] == "miss" and upstream.calls == 2
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code", 2)
+    assert [r[0] for r in rows] == [502, 502]
+
+
+def test_routing_errors_and_deep_json_are_openai_errors_with_a_request_id(make_settings):
+    with serve_in_thread(create_app(make_settings("http://127.0.0.1:9"))) as proxy:
+        missing = httpx.get(f"{proxy}/v1/nope", headers={"x-request-id": "trace-404"})
+        wrong_method = httpx.get(f"{proxy}/v1/chat/completions")
+        deep = httpx.post(f"{proxy}/v1/chat/completions",
+                          content=b'{"model": "gpt-test", "messages": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+    assert missing.status_code == 404 and missing.headers["x-request-id"] == "trace-404"
+    assert missing.json()["error"]["type"] == "invalid_request_error"
+    assert wrong_method.status_code == 405 and "POST" in wrong_method.headers["allow"]
+    assert wrong_method.headers["x-request-id"].startswith("req-")
+    assert deep.status_code == 400 and deep.json()["error"]["message"] == "request body is nested too deeply"
+    assert deep.headers["x-request-id"]
