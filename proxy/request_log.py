@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -126,10 +127,14 @@ class RequestLogWriter:
     async def _write(self, entries: list[LogEntry]) -> None:
         for start in range(0, len(entries), self._batch_size):
             chunk = entries[start : start + self._batch_size]
-            if await self._insert(chunk, quiet=len(chunk) > 1):
+            if await self._insert(chunk, quiet=True):
                 continue
             # one bad row fails its whole batch: retry row by row so only the bad ones are lost
             for entry in chunk:
+                if await self._insert([entry], quiet=True):
+                    continue
+                # a caller may send the same x-request-id twice: keep the row under a suffixed id
+                entry.id = f"{entry.id[:52]}~{uuid.uuid4().hex[:11]}"
                 await self._insert([entry], quiet=False)
 
     async def _insert(self, chunk: list[LogEntry], *, quiet: bool) -> bool:

@@ -43,13 +43,34 @@ async def test_one_bad_entry_loses_only_itself_not_its_batch(tmp_path):
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     writer = RequestLogWriter(engine, flush_interval_s=0.01, batch_size=50)
-    for i in (0, 1, 2, 2, 3):  # the second r2 breaks the primary key, and so the batch
+    for i in (0, 1, 2, 3):
         writer.record(LogEntry(id=f"r{i}", key_id="k", endpoint="chat", status_code=200))
+    writer.record(LogEntry(id="bad", key_id="k", endpoint="chat", status_code=None))  # type: ignore[arg-type]
     await writer.flush()
     async with engine.connect() as conn:
         ids = sorted((await conn.execute(select(RequestLog.id))).scalars())
     await engine.dispose()
     assert ids == ["r0", "r1", "r2", "r3"] and (writer.written, writer.dropped) == (4, 1)
+
+
+async def test_a_repeated_request_id_keeps_both_rows(tmp_path):
+    """A caller's x-request-id is the row id; a caller who repeats it must not lose the second row."""
+    import asyncio
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=0.01, batch_size=50)
+    for status in (200, 404):
+        writer.record(LogEntry(id="my-trace", key_id="k", endpoint="chat", status_code=status))
+    await writer.flush()
+    writer.record(LogEntry(id="my-trace", key_id="k", endpoint="chat", status_code=500))  # in a later batch too
+    await writer.flush()
+    async with engine.connect() as conn:
+        rows = sorted((await conn.execute(select(RequestLog.id, RequestLog.status_code))).all(), key=lambda r: r[1])
+    await engine.dispose()
+    assert [r[1] for r in rows] == [200, 404, 500] and rows[0][0] == "my-trace"
+    assert all(r[0].startswith("my-trace~") for r in rows[1:]) and (writer.written, writer.dropped) == (3, 0)
 
 
 async def test_close_does_not_wait_out_a_long_flush_interval(tmp_path):
