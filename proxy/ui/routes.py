@@ -92,11 +92,12 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
         context.setdefault("nav", nav)
         context.setdefault("current", "")
         body = env.get_template(template).render(**context)
-        return Response(body, status_code=status, media_type="text/html; charset=utf-8",
+        return Response(body, status_code=status, media_type="text/html",
                         headers={**SECURITY_HEADERS, **(headers or {})}, cookies=cookies)
 
     def redirect(location: str, cookies: list[Cookie] | None = None) -> Response:
-        return Response(b"", status_code=303, headers={**SECURITY_HEADERS, "location": location}, cookies=cookies)
+        return Response(b"", status_code=303, media_type="text/html", headers={**SECURITY_HEADERS, "location": location},
+                        cookies=cookies)
 
     def cookie(request: Request, key: str, value: str, max_age: int) -> Cookie:
         return Cookie(key=key, value=value, path="/ui", max_age=max_age, httponly=True, samesite="strict",
@@ -191,7 +192,7 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
             # server-side time (queries, render), as browsers' devtools and `thrifty bench ui` read it
             timing = (f"load;dur={(loaded - started) * 1000:.1f}, render;dur={(done - loaded) * 1000:.1f}, "
                       f"total;dur={(done - started) * 1000:.1f}")
-            return Response(body, media_type="text/html; charset=utf-8",
+            return Response(body, media_type="text/html",
                             headers={**SECURITY_HEADERS, "server-timing": timing})
 
         return get(page.path, name=f"ui:page:{page.path}")(handler)
