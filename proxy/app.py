@@ -27,7 +27,7 @@ from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
 from proxy.identity import request_id_from_header, request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
-from proxy.pipeline import CallContext, Pipeline, Reply
+from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import Settings
@@ -105,8 +105,13 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         data: dict[str, Any] = {}
         try:
             raw = await request.body()
-            data = parse_json_object(raw)
-            validate(data)
+            ctx.body_bytes = len(raw)
+            if len(raw) > LARGE_BODY_BYTES:  # decoding and checking megabytes stays off the event loop
+                data = await asyncio.to_thread(parse_json_object, raw)
+                await asyncio.to_thread(validate, data)
+            else:
+                data = parse_json_object(raw)
+                validate(data)
             ctx.on_finish = auth.settle_later(await auth.admit(principal, data, len(raw)))
         except ThriftyError as exc:
             model = data.get("model") if isinstance(data.get("model"), str) else None

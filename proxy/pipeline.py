@@ -4,6 +4,7 @@ forward → write-back to the cache and the request log, off the critical path."
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import time
@@ -29,6 +30,7 @@ from proxy.upstream import UpstreamClient, UpstreamReply, UpstreamReplyError
 log = logging.getLogger(__name__)
 
 EXTENSION_FIELDS = ("thrifty",)  # ours; never forwarded upstream
+LARGE_BODY_BYTES = 256 * 1024
 UPSTREAM_PATHS = {"chat": "/chat/completions", "completions": "/completions"}
 
 
@@ -43,6 +45,7 @@ class CallContext:
     cache_control: str | None = None
     batch_id: str | None = None  # a line of this batch job: batch priority upstream, batch discount
     on_finish: Any = None  # called with the finished LogEntry (settles the key's reserved budget)
+    body_bytes: int = 0  # size of the request body: large ones are keyed in a worker thread
 
 
 @dataclass(slots=True)
@@ -353,8 +356,10 @@ class Pipeline:
         if self._cache is None:
             call.headers["x-thrifty-cache"] = "bypass"
             return None
-        call.cache_request = self._cache.prepare(call.data, model=call.alias.name, tenant=call.ctx.key_id,
-                                                 cache_control=call.ctx.cache_control)
+        prepare = functools.partial(self._cache.prepare, call.data, model=call.alias.name, tenant=call.ctx.key_id,
+                                    cache_control=call.ctx.cache_control)
+        # keying a body of megabytes takes seconds: off the event loop, so other requests go on
+        call.cache_request = await asyncio.to_thread(prepare) if call.ctx.body_bytes > LARGE_BODY_BYTES else prepare()
         decision = call.cache_request.decision
         if not (decision.lookup or decision.store):
             call.headers["x-thrifty-cache"] = "bypass"

@@ -99,3 +99,33 @@ def test_routing_errors_and_deep_json_are_openai_errors_with_a_request_id(make_s
     assert wrong_method.headers["x-request-id"].startswith("req-")
     assert deep.status_code == 400 and deep.json()["error"]["message"] == "request body is nested too deeply"
     assert deep.headers["x-request-id"]
+
+
+def test_a_huge_body_does_not_stall_other_requests(make_settings):
+    """200,000 messages (6 MB) take about a second to key for the cache: /health must answer meanwhile."""
+    import threading
+    import time
+
+    from tests.support.servers import ScriptedUpstream
+
+    huge = {**CHAT, "messages": [{"role": "user", "content": "x"}] * 200_000}
+    with serve_in_thread(ScriptedUpstream()) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False))
+        with serve_in_thread(create_app(settings)) as proxy:
+            httpx.post(f"{proxy}/v1/chat/completions", json=CHAT)  # warm up
+            done = threading.Event()
+            result: dict = {}
+
+            def send_huge() -> None:
+                result["status"] = httpx.post(f"{proxy}/v1/chat/completions", json=huge, timeout=120).status_code
+                done.set()
+
+            threading.Thread(target=send_huge, daemon=True).start()
+            health_answers = 0
+            while not done.is_set():
+                started = time.perf_counter()
+                assert httpx.get(f"{proxy}/health", timeout=60).status_code == 200
+                health_answers += 1
+                time.sleep(max(0.0, 0.02 - (time.perf_counter() - started)))
+    assert result["status"] == 200
+    assert health_answers >= 15  # /health kept answering while the huge body was decoded and keyed (4 when it ran on the loop)
