@@ -236,7 +236,10 @@ def run_trace(args: argparse.Namespace) -> int:
             prompt = sum(a.prompt_tokens for a in answers)
             cached = sum(a.cached_tokens for a in answers)
             ttfts = [a.ttft_ms for a in answers if a.ttft_ms is not None]
-            rows.append(f"| {run.label} | {len(answers)} | {prompt} | {cached} | {cached / max(prompt, 1):.2f} | "
+            kinds = {kind: [a for a, r in zip(answers, trace, strict=True) if r.kind == kind] for kind in ("agent", "rag")}
+            shares = " | ".join(f"{sum(a.cached_tokens for a in group) / max(sum(a.prompt_tokens for a in group), 1):.2f}"
+                                for group in kinds.values())
+            rows.append(f"| {run.label} | {len(answers)} | {prompt} | {cached} | {cached / max(prompt, 1):.2f} | {shares} | "
                         f"{_percentile(ttfts, 50):.0f} | {_percentile(ttfts, 95):.0f} | "
                         f"{sum(a.completion_tokens for a in answers)} | {threads} |")
         cap_bodies = [{k: v for k, v in r.body.items()} for r in trace[: args.cap_requests]]
@@ -246,8 +249,8 @@ def run_trace(args: argparse.Namespace) -> int:
                           threads=args.threads, concurrency=args.cap_concurrency)
     print(f"\nseed {args.seed}: {len(trace)} requests ({args.sessions} sessions x {args.turns} turns), "
           f"max_tokens={args.max_tokens}; {time.perf_counter() - started:.0f} s on {cpu_name()}\n")
-    print("| run | requests | prompt tokens | cached tokens | cached share | TTFT p50 ms | TTFT p95 ms | "
-          "output tokens | torch threads per backend |\n|---|---|---|---|---|---|---|---|---|")
+    print("| run | requests | prompt tokens | cached tokens | cached share | agent | RAG | TTFT p50 ms | TTFT p95 ms | "
+          "output tokens | torch threads per backend |\n|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     out_capped = sum(a.completion_tokens for a in capped)
     out_uncapped = sum(a.completion_tokens for a in uncapped)
