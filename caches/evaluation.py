@@ -293,8 +293,56 @@ class HardNegativeReport:
     contested_control_hits: int = 0  # after a model-version change the new answer is served again
 
 
-def load_hard_negatives() -> dict[str, Any]:
-    return json.loads(resources.files("caches").joinpath("hard_negatives.json").read_text("utf-8"))
+def load_hard_negatives(name: str = "hard_negatives.json") -> dict[str, Any]:
+    """A shipped hard-negative set: ``hard_negatives.json`` (development) or
+    ``hard_negatives_heldout.json`` (never used to write the rules)."""
+    return json.loads(resources.files("caches").joinpath(name).read_text("utf-8"))
+
+
+async def _false_hits(cache: SemanticCache, pairs: list[dict[str, Any]], scope: str) -> list[str]:
+    """Store every pair's ``stored`` text, query every ``query``: the hits (all false)."""
+    await cache.put_many([SemanticItem(_keys(p["stored"], scope), _answer(i), "v1") for i, p in enumerate(pairs)])
+    found: list[str] = []
+    for p in tqdm(pairs, desc=f"hard negatives ({scope})", file=sys.stderr):
+        hit = await cache.get(_keys(p["query"], scope), model_version="v1")
+        if hit is not None:
+            found.append(f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})")
+    return found
+
+
+async def _positive_hits(cache: SemanticCache, positives: list[dict[str, Any]], scope: str) -> tuple[int, list[str]]:
+    """Store every control's ``stored`` text; ``(right hits, queries that missed)``."""
+    await cache.put_many([SemanticItem(_keys(p["stored"], scope), _answer(i), "v1") for i, p in enumerate(positives)])
+    hits, misses = 0, []
+    for i, p in enumerate(positives):
+        hit = await cache.get(_keys(p["query"], scope), model_version="v1")
+        if hit is not None and _answer_index(hit.body) == i:
+            hits += 1
+        else:
+            misses.append(p["query"])
+    return hits, misses
+
+
+async def heldout_negatives(embedder: Embedder, config: CacheConfig, tmp: Path) -> str:
+    """The held-out hard negatives: false hits per category and the controls, as a table."""
+    data = load_hard_negatives("hard_negatives_heldout.json")
+    engine = await _engine(tmp, "held-out")
+    cache = SemanticCache(engine, embedder, config.semantic)
+    try:
+        pairs = data["text_pairs"]
+        false = await _false_hits(cache, pairs, "held-out")
+        hits, misses = await _positive_hits(cache, data["positives"], "held-out-pos")
+    finally:
+        await cache.aclose()
+        await engine.dispose()
+    cats: dict[str, int] = {}
+    for p in pairs:
+        cats[p["category"]] = cats.get(p["category"], 0) + 1
+    lines = ["| held-out set | cases | false hits |", "|---|---|---|",
+             f"| text pairs ({', '.join(f'{k} {v}' for k, v in cats.items())}) | {len(pairs)} | {len(false)} |",
+             "", f"Controls (should hit): {hits}/{len(data['positives'])}."]
+    lines += [f"- false hit: {x}" for x in false] + [f"- control missed: {x}" for x in misses]
+    return "\n".join(lines)
 
 
 async def hard_negatives(embedder: Embedder, config: CacheConfig, tmp: Path) -> HardNegativeReport:
@@ -303,27 +351,12 @@ async def hard_negatives(embedder: Embedder, config: CacheConfig, tmp: Path) -> 
     cache = SemanticCache(engine, embedder, config.semantic)
     try:
         pairs = data["text_pairs"]
-        await cache.put_many(
-            [SemanticItem(_keys(p["stored"], "neg"), _answer(i), "v1") for i, p in enumerate(pairs)]
-        )
-        false_hits: list[str] = []
+        false_hits = await _false_hits(cache, pairs, "neg")
         by_category: dict[str, int] = {}
-        for p in tqdm(pairs, desc="hard negatives", file=sys.stderr):
+        for p in pairs:
             by_category[p["category"]] = by_category.get(p["category"], 0) + 1
-            hit = await cache.get(_keys(p["query"], "neg"), model_version="v1")
-            if hit is not None:
-                false_hits.append(f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})")
         positives = data["positives"]
-        await cache.put_many(
-            [SemanticItem(_keys(p["stored"], "pos"), _answer(i), "v1") for i, p in enumerate(positives)]
-        )
-        pos_hits, pos_misses = 0, []
-        for i, p in enumerate(positives):
-            hit = await cache.get(_keys(p["query"], "pos"), model_version="v1")
-            if hit is not None and _answer_index(hit.body) == i:
-                pos_hits += 1
-            else:
-                pos_misses.append(p["query"])
+        pos_hits, pos_misses = await _positive_hits(cache, positives, "pos")
         # long prompts: the embedder truncates, so near-identical long prompts embed alike
         prefix = " ".join(
             f"Line {i}: the quarterly report lists revenue, costs and staff numbers." for i in range(40)
@@ -732,6 +765,9 @@ async def _run(args: argparse.Namespace, data_dir: Path, embedder: Embedder | No
             summary.append(
                 f"- zero false hits on hard negatives and scope checks: {'met' if zero else 'NOT met'}"
             )
+            print("### Held-out hard negatives (never used to write the rules)\n")
+            print(await heldout_negatives(embedder, config, tmp))
+            print()
 
         if not args.skip_latency:
             print("## 3. Lookup latency\n")

@@ -333,10 +333,131 @@ _DIRECTION_SPEC: tuple[tuple[str, str, bool], ...] = (
     ("multiply multiplied multiplication", "divide divided division", _S),
     ("synchronous sync", "asynchronous async", _S),
 )
-DIRECTION_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(a.split()), frozenset(b.split())) for a, b, _ in _DIRECTION_SPEC
+# A general antonym lexicon: evaluative polarity, quantifiers, comparatives and complementary
+# roles. Conflict-only (a text with one pole against a text with the other), since these words are
+# also used loosely; one side naming a pole and the other none is left to the embedding.
+_LEXICON_SPEC: tuple[tuple[str, str], ...] = (
+    # evaluation and sentiment
+    ("good better best great excellent", "bad worse worst poor terrible awful"),
+    ("success successful succeed succeeds succeeded", "failure fail fails failed failing unsuccessful"),
+    ("strong stronger strongest strength strengths", "weak weaker weakest weakness weaknesses"),
+    ("safe safer safest safety", "risky riskier dangerous hazardous"),
+    ("love loves loved loving like likes", "hate hates hated hating dislike dislikes"),
+    ("easy easier easiest simple simpler", "hard harder hardest difficult complicated complex"),
+    ("happy happier happiest glad", "sad sadder saddest unhappy"),
+    ("rich richer richest wealthy", "poor poorer poorest"),
+    ("healthy healthier", "unhealthy sick sicker ill"),
+    ("right correct accurate", "wrong incorrect inaccurate"),
+    ("gain gains gained", "lose loses lost losing loss losses"),
+    ("profit profits profitable", "loss losses unprofitable"),
+    ("agree agrees agreed agreement", "disagree disagrees disagreed disagreement"),
+    ("accept accepts accepted acceptance", "reject rejects rejected rejection refuse refused"),
+    ("allow allows allowed permit permitted", "forbid forbids forbidden prohibit prohibited ban banned"),
+    ("include includes included including", "exclude excludes excluded excluding"),
+    ("pass passes passed", "fail fails failed"),
+    ("support supports supported", "oppose opposes opposed"),
+    ("benefit benefits beneficial help helps", "harm harms harmful hurt hurts damage damages"),
+    ("optimistic optimism", "pessimistic pessimism"),
+    ("friend friends ally allies", "enemy enemies foe foes"),
+    ("alive living", "dead dying"),
+    ("clean cleaner", "dirty dirtier"),
+    ("full", "empty"),
+    ("wet wetter", "dry drier dryer"),
+    ("heavy heavier heaviest", "light lighter lightest"),
+    ("deep deeper deepest", "shallow shallower"),
+    ("wide wider widest broad", "narrow narrower narrowest"),
+    ("thick thicker", "thin thinner"),
+    ("early earlier earliest", "late later latest"),
+    ("new newer newest", "old older oldest"),
+    ("young younger youngest", "old older oldest elderly"),
+    ("big bigger biggest large larger largest huge", "small smaller smallest little tiny"),
+    ("long longer longest", "short shorter shortest"),
+    ("high higher highest", "low lower lowest"),
+    ("fast faster fastest quick quicker", "slow slower slowest"),
+    ("hard harder", "soft softer"),
+    ("loud louder", "quiet quieter"),
+    ("bright brighter", "dark darker dim"),
+    ("formal", "informal casual"),
+    ("public", "private"),
+    ("legal lawful", "illegal unlawful"),
+    ("true truth", "false falsehood lie"),
+    ("win wins won victory", "lose loses lost defeat"),
+    ("attack attacks attacking offense offensive", "defend defends defending defense defensive"),
+    ("rise rises rising", "fall falls falling"),
+    ("strengthen strengthens", "weaken weakens"),
+    ("expand expands expansion", "contract contracts contraction"),
+    ("maximum", "minimum"),
+    ("majority", "minority"),
+    ("odd", "even"),
+    ("male men man boy boys", "female women woman girl girls"),
+    ("father dad", "mother mom mum"),
+    ("son sons", "daughter daughters"),
+    ("brother brothers", "sister sisters"),
+    ("husband", "wife"),
+    ("king kings", "queen queens"),
+    # quantifiers
+    ("all every everyone everybody everything always", "some sometimes someone somebody"),
+    ("all every everyone everybody everything always", "none nobody nothing never no-one"),
+    ("all every everyone everybody everything most", "few"),
+    ("most many", "few"),
+    ("more", "less fewer"),
+    # complementary roles
+    ("teacher teachers", "student students pupil pupils"),
+    ("employer employers", "employee employees"),
+    ("buyer buyers", "seller sellers vendor vendors"),
+    ("landlord landlords", "tenant tenants"),
+    ("doctor doctors", "patient patients"),
+    ("parent parents", "child children kid kids"),
+    ("host hosts", "guest guests"),
+    ("author authors writer writers", "reader readers"),
+    ("lender lenders creditor creditors", "borrower borrowers debtor debtors"),
+    ("plaintiff", "defendant"),
+    ("manager managers boss", "worker workers subordinate"),
+    ("speaker speakers", "listener listeners audience"),
+    ("sender", "recipient receiver"),
+    ("predator predators", "prey"),
 )
-_STRICT_GROUPS: frozenset[int] = frozenset(i for i, (_, _, strict) in enumerate(_DIRECTION_SPEC) if strict)
+_GROUP_SPEC: tuple[tuple[str, str, bool], ...] = _DIRECTION_SPEC + tuple((a, b, _C) for a, b in _LEXICON_SPEC)
+DIRECTION_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(a.split()), frozenset(b.split())) for a, b, _ in _GROUP_SPEC
+)
+_STRICT_GROUPS: frozenset[int] = frozenset(i for i, (_, _, strict) in enumerate(_GROUP_SPEC) if strict)
+
+# Prefixes and suffix pairs that turn a word into its opposite (likely/unlikely, honest/dishonest,
+# careful/careless): a word of one text whose affixed form is in the other is a polarity conflict.
+_OPPOSITE_PREFIXES: tuple[str, ...] = ("un", "in", "im", "il", "ir", "dis", "non", "non-", "mis", "anti", "counter")
+_OPPOSITE_SUFFIXES: tuple[tuple[str, str], ...] = (("ful", "less"),)
+_MIN_STEM = 4
+
+# When something happens: these must match exactly (today / tomorrow, monday / sunday, ...).
+# ("may" and "march" are left out: they are also a modal verb and a verb.)
+CALENDAR_WORDS: frozenset[str] = frozenset(
+    """
+    january february april june july august september october november december
+    jan feb apr jun jul aug sep sept oct nov dec
+    monday tuesday wednesday thursday friday saturday sunday weekend weekends weekday weekdays
+    today tomorrow yesterday tonight morning afternoon evening overnight midnight noon
+    spring summer autumn winter
+    """.split()
+)
+
+# Code: a text that carries code must match token for token (outside whitespace) to be served.
+# fenced blocks, and back-quoted spans beyond one identifier (`timm` is a name, `a && b` code)
+_CODE_SPAN = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.DOTALL)
+_ONE_IDENTIFIER = re.compile(r"`\w+`")
+_CODE_CHARS = re.compile(r"[=<>!+\-*/%&|^~\[\](){};]")
+_HYPHENATED = re.compile(r"\w+(?:-\w+)+")
+_QUOTED = re.compile(r'"([^"\n]{3,})"')
+_CODE_SIGNALS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+    r"==|!=|<=|>=|\+\+|(?<!-)--(?!-)|&&|\|\||=>|->|::|\+=|-=|\*=|/=",  # operators
+    r"[{};]\s*$|[{}]|;\s*\w",  # braces and statement separators
+    r"\b[A-Za-z_]\w*\(",  # a call: f(a, b), print(len(x))
+    r"\b\w+\[[^\]]*\]",  # indexing or slicing: a[i], x[1:]
+    r"\b[A-Za-z_]\w*\s*=\s*[\w\[({\"']",  # an assignment: x = 5
+    r"\b(?:def|return|lambda|elif|printf|console\.log|import|const|var|let|fn|func)\b",
+    r"\bSELECT\b|\bFROM\b|\bWHERE\b|\bINSERT\b|\bUPDATE\b|\bJOIN\b",  # SQL (upper case)
+))
+_CODE_TOKEN = re.compile(r"\w+|[^\w\s]")
 # "set up", "sign up", ... : "up" as a verb particle carries no direction
 _PHRASAL_UP: frozenset[str] = frozenset(
     "set sign look pick make show wake give end clean back speed warm break catch come follow keep "
@@ -399,6 +520,8 @@ class TextFeatures:
     directions: frozenset[tuple[int, int]]  # (index in DIRECTION_GROUPS, pole 0/1) that occur
     ordered_pairs: frozenset[tuple[str, str]]
     content: tuple[str, ...]  # content words in order (for word-order swaps)
+    calendar: frozenset[str] = frozenset()  # days, months, seasons, today/tomorrow...
+    code: tuple[str, ...] | None = None  # its code, when the text carries code (see code_tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,7 +620,46 @@ def extract_features(text: str) -> TextFeatures:
         directions=directions,
         ordered_pairs=_ordered_pairs(acc.words, acc.key_flags),
         content=tuple(w for w in acc.words if w not in STOPWORDS and w not in _FILLERS),
+        calendar=frozenset(w for w in acc.words if w in CALENDAR_WORDS),
+        code=code_tokens(text),
     )
+
+
+def code_tokens(text: str) -> tuple[str, ...] | None:
+    """The code ``text`` carries, as comparable tokens (outside whitespace); None without code.
+
+    Code is what is fenced or back-quoted (a span beyond one identifier), or what is double-quoted
+    and carries a code signal: the spans are compared as a sorted list, each token for token, so
+    a paraphrase may reword and reorder the prose around them. In a text with no such span but at
+    least two code signals (operators, braces, calls, indexing, assignments, keywords, SQL), the
+    code is every whitespace-separated piece that holds an operator or bracket (``f(a,``, ``+``,
+    ``x[1:]``), as a sorted list: prose words stay free, a changed operator does not."""
+    spans = [m.group(0).strip("`") for m in _CODE_SPAN.finditer(text) if not _ONE_IDENTIFIER.fullmatch(m.group(0))]
+    spans += [q for q in _QUOTED.findall(text) if any(s.search(q) for s in _CODE_SIGNALS)]
+    if spans:
+        return tuple(sorted(" ".join(_CODE_TOKEN.findall(span)) for span in spans))
+    found = 0
+    for signal in _CODE_SIGNALS:
+        found += sum(1 for _ in zip(signal.finditer(text), range(2), strict=False))
+    if found < 2:
+        return None
+    pieces = (piece.strip(".,;:?!'\"") for piece in text.split())
+    return tuple(sorted(p for p in pieces if _CODE_CHARS.search(p) and not _HYPHENATED.fullmatch(p)))
+
+
+def _affix_conflict(a: frozenset[str], b: frozenset[str]) -> bool:
+    """A word of one text whose opposite by affix (un-, dis-, -less...) is in the other only."""
+    only_a, only_b = a - b, b - a
+    for x, y in ((only_a, only_b), (only_b, only_a)):
+        for word in x:
+            if len(word) < _MIN_STEM:
+                continue
+            if any(prefix + word in y for prefix in _OPPOSITE_PREFIXES):
+                return True
+            for plus, minus in _OPPOSITE_SUFFIXES:
+                if word.endswith(plus) and len(word) - len(plus) >= 3 and word[: -len(plus)] + minus in y:
+                    return True
+    return False
 
 
 class _Accumulator:
@@ -636,6 +798,12 @@ def verify(
         return VerifyResult(False, "units")
     if q.negated != c.negated:
         return VerifyResult(False, "negation")
+    if (q.code is not None or c.code is not None) and q.code != c.code:
+        return VerifyResult(False, "code")
+    if q.calendar != c.calendar:
+        return VerifyResult(False, "calendar")
+    if _affix_conflict(q.vocab, c.vocab):
+        return VerifyResult(False, "polarity")
     if not q.entities <= c.vocab or not c.entities <= q.vocab:
         return VerifyResult(False, "entities")
     if q.directions != c.directions:

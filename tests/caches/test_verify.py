@@ -74,3 +74,50 @@ def test_features_are_normalised() -> None:
     assert {"usd", "eur"} <= f.units and {"usd", "eur"} <= f.entities
     assert f.negated
     assert ("usd", "eur") in f.ordered_pairs
+
+
+# --- generalised checks: polarity lexicon, affixes, quantifiers, calendar, roles, code -----------------
+# These examples are written for the tests; caches/hard_negatives_heldout.json is kept out of them
+# (and out of the rules): `thrifty eval cache` reports it separately.
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        ("Is red wine good for sleep?", "Is red wine bad for sleep?", "direction"),
+        ("Why did the merger succeed?", "Why did the merger fail?", "direction"),
+        ("Which is the cheapest airline in Europe?", "Which is the most expensive airline in Europe?", "direction"),
+        ("Is jogging at night safe?", "Is jogging at night dangerous?", "direction"),
+        ("Is this contract enforceable?", "Is this contract unenforceable?", "polarity"),
+        ("Why are some people patient?", "Why are some people impatient?", "polarity"),
+        ("Is the sensor reading reliable?", "Is the sensor reading unreliable?", "polarity"),
+        ("What makes a tool useful?", "What makes a tool useless?", "polarity"),
+        ("Do all birds migrate in winter?", "Do some birds migrate in winter?", "direction"),
+        ("Why does everyone trust banks?", "Why does nobody trust banks?", "negation"),
+        ("Where can I eat brunch on saturday?", "Where can I eat brunch on friday?", "calendar"),
+        ("What should I pack for a trip in summer?", "What should I pack for a trip in winter?", "calendar"),
+        ("What time does the pharmacy open tomorrow?", "What time does the pharmacy open today?", "calendar"),
+        ("What does a lender check before a loan?", "What does a borrower check before a loan?", "direction"),
+        ("What are a guest's duties at a wedding?", "What are a host's duties at a wedding?", "direction"),
+        ("Why is `a && b` false here?", "Why is `a || b` false here?", "code"),
+        ("What does print(len(xs) - 1) print?", "What does print(len(xs) + 1) print?", "code"),
+        ("Fix this: for i in range(n): total = total * i", "Fix this: for i in range(n): total = total + i", "code"),
+    ],
+)
+def test_generalised_rejections(a: str, b: str, reason: str) -> None:
+    assert verify(a, b).reason == reason
+    assert verify(b, a).reason == reason  # symmetric
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Is red wine good for sleep?", "Is red wine good for your sleep?"),
+        ("Why does `a && b` fail?", "Why does  `a && b`  fail ?"),  # code equal outside whitespace
+        ("Where can I eat brunch on saturday?", "Where can I get brunch on saturday?"),
+        ("What is the capital of Australia?", "Which city is the capital of Australia?"),
+        ("How do I bake bread at home?", "How can I bake bread at home?"),
+    ],
+)
+def test_generalised_checks_keep_paraphrases(a: str, b: str) -> None:
+    assert verify(a, b).ok, verify(a, b)
