@@ -4,7 +4,9 @@ What real traffic does to a prefix cache, in small: agent sessions share one lon
 that carries the current date and time (to the second) and a session id, with tool definitions
 whose keys and order vary by client; RAG sessions share another system prompt with a timestamp
 and retrieve the same documents in a different order each turn; every session is multi-turn and
-sessions interleave. The documents are marked unordered through the ``thrifty`` extension field.
+sessions interleave. RAG requests carry their session's retrieved articles in a context message
+after the system prompt (the same articles each turn, in another order), marked unordered through
+the ``thrifty`` extension field.
 """
 
 from __future__ import annotations
@@ -136,14 +138,14 @@ def make_trace(seed: int = 0, sessions: int = 6, turns: int = 3) -> list[TraceRe
                 body = {"messages": [{"role": "system", "content": AGENT_SYSTEM.format(now=now, session=session_id)},
                                      *history, {"role": "user", "content": questions[turn]}],
                         "tools": tools}
-            else:
+            else:  # the session's retrieved articles, re-retrieved in another order each turn, in a context message
                 docs = list(retrieved)
                 rng.shuffle(docs)
-                parts = [{"type": "text", "text": d + "\n\n"} for d in docs]
-                parts.append({"type": "text", "text": "Question: " + questions[turn]})
-                messages = [{"role": "system", "content": RAG_SYSTEM.format(now=now)}, *history,
-                            {"role": "user", "content": parts}]
-                body = {"messages": messages,
-                        "thrifty": {"documents": [{"message": len(messages) - 1, "parts": [0, len(docs)]}]}}
+                parts = [{"type": "text", "text": "Retrieved help articles:\n\n"},
+                         *({"type": "text", "text": d + "\n\n"} for d in docs)]
+                messages = [{"role": "system", "content": RAG_SYSTEM.format(now=now)},
+                            {"role": "system", "content": parts}, *history,
+                            {"role": "user", "content": questions[turn]}]
+                body = {"messages": messages, "thrifty": {"documents": [{"message": 1, "parts": [1, 1 + len(docs)]}]}}
             out.append(TraceRequest(s, turn, kind, body))
     return out
