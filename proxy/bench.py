@@ -113,6 +113,74 @@ def run(settings: Settings, requests: int, max_tokens: int, decode_tokens: int) 
     ])
 
 
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used (from /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()  # noqa: SIM115 - tiny read
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_passthrough(requests: int) -> str:
+    """The proxy's own cost per forwarded request against the stub upstream (``bench_stub``):
+    latency added over calling the stub directly, and the proxy process's CPU per request."""
+    import tempfile
+
+    from tqdm import tqdm
+
+    from proxy.supervisor import free_port
+
+    stub_port, port = free_port(), free_port()
+    tmp = tempfile.mkdtemp(prefix="thrifty-bench-stub-")
+    stub = subprocess.Popen([sys.executable, "-m", "proxy.bench_stub", "--port", str(stub_port)])
+    env = {**os.environ, "THRIFTY_BUNDLED__ENABLED": "false", "THRIFTY_PROXY__PORT": str(port),
+           "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/bench.db", "THRIFTY_ROUTER__ENABLED": "false",
+           "THRIFTY_DATA_DIR": tmp}
+    config = os.path.join(tmp, "stub.toml")
+    with open(config, "w") as handle:
+        handle.write(f'[[upstreams]]\nname = "stub"\nbase_url = "http://127.0.0.1:{stub_port}/v1"\n'
+                     '[models.stub]\nupstream = "stub"\nmodel = "stub"\n')
+    proxy_process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config],
+                                     env=env)
+    rows = []
+    try:
+        proxy = f"http://127.0.0.1:{port}"
+        _wait_healthy(proxy, proxy_process)
+        _wait_healthy(f"http://127.0.0.1:{stub_port}", stub)
+        body = {"model": "stub", "max_tokens": 16, "messages": [{"role": "user", "content": "Say hello."}]}
+        no_store = {"cache-control": "no-store"}  # forwarding, not the cache
+        with httpx.Client(timeout=60) as client:
+            for stream in (False, True):
+                payload = {**body, "stream": stream}
+                direct_url = f"http://127.0.0.1:{stub_port}/v1/chat/completions"
+                proxy_url = proxy + "/v1/chat/completions"
+                for _ in range(20):  # warm-up
+                    client.post(proxy_url, json=payload, headers=no_store).raise_for_status()
+                    client.post(direct_url, json=payload).raise_for_status()
+                time.sleep(1.0)  # let the request log flush the warm-up
+                direct, proxied = [], []
+                cpu_before = _cpu_s(proxy_process.pid)
+                for _ in tqdm(range(requests), desc=f"pass-through ({'streamed' if stream else 'JSON'})",
+                              file=sys.stderr):
+                    for url, samples, headers in ((direct_url, direct, {}), (proxy_url, proxied, no_store)):
+                        started = time.perf_counter()
+                        client.post(url, json=payload, headers=headers).raise_for_status()
+                        samples.append(time.perf_counter() - started)
+                time.sleep(1.0)  # the request log's write of these requests is part of their cost
+                cpu_ms = (_cpu_s(proxy_process.pid) - cpu_before) / requests * 1000
+                rows.append((("streamed" if stream else "non-streamed"), _median_ms(direct), _median_ms(proxied),
+                             _percentile_ms(proxied, 95) - _percentile_ms(direct, 95), cpu_ms))
+    finally:
+        proxy_process.terminate()
+        proxy_process.wait(30)
+        stub.terminate()
+        stub.wait(30)
+    lines = [f"| pass-through to a stub upstream ({requests} requests each) | direct p50 ms | proxied p50 ms | "
+             "added p50 ms | added p95 ms | proxy CPU ms / request |", "|---|---|---|---|---|---|"]
+    for kind, direct_ms, proxied_ms, added_p95, cpu_ms in rows:
+        lines.append(f"| {kind} | {direct_ms:.2f} | {proxied_ms:.2f} | {proxied_ms - direct_ms:.2f} | "
+                     f"{added_p95:.2f} | **{cpu_ms:.2f}** |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty bench proxy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,7 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--max-tokens", type=int, default=1)
     parser.add_argument("--decode-tokens", type=int, default=128)
+    parser.add_argument("--stub", action="store_true", help="pass-through mode: the proxy's latency and CPU per "
+                        "request in front of a minimal stub upstream (no model)")
     args = parser.parse_args(argv)
+    if args.stub:
+        print(run_passthrough(args.requests))
+        return 0
     settings = load_settings(args.config)
     # a throwaway database so the benchmark leaves the user's request log alone
     import tempfile

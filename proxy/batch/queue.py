@@ -113,6 +113,11 @@ class BatchQueue:
             rows = [Batch(**r._mapping) for r in (await conn.execute(query)).all()]
         return rows[:limit], len(rows) > limit
 
+    async def any_active(self) -> bool:
+        """Whether any batch still needs a worker (one indexed query: what an idle tick costs)."""
+        async with self._engine.connect() as conn:
+            return await conn.scalar(select(Batch.id).where(Batch.status.in_(ACTIVE)).limit(1)) is not None
+
     async def ids_in(self, status: str) -> list[str]:
         async with self._engine.connect() as conn:
             return list((await conn.execute(select(Batch.id).where(Batch.status == status))).scalars())

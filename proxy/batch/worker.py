@@ -78,7 +78,10 @@ class BatchWorker:
             self._wake.clear()
 
     async def tick(self) -> None:
-        """One round: validate, expire, renew leases, claim and start lines, finalize."""
+        """One round: validate, expire, renew leases, claim and start lines, finalize. With no
+        batch in flight anywhere, a round is one query."""
+        if not self._inflight and not await self.queue.any_active():
+            return
         now = self._clock()
         for batch_id in await self.queue.ids_in("validating"):
             await self._validate(batch_id)
