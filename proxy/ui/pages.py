@@ -404,6 +404,21 @@ async def load_upstreams(ctx: PageContext) -> dict[str, Any]:
             "probe_timeout": PROBE_TIMEOUT_S}
 
 
+# --- batch jobs and API keys ---------------------------------------------------------------------
+
+
+async def load_batches(ctx: PageContext) -> dict[str, Any]:
+    rows = await q.recent_batches(ctx.conn)
+    return {"batches": rows, "window": ctx.settings.batch.window, "timezone": ctx.settings.batch.timezone,
+            "discount": ctx.settings.batch.discount, "concurrency": ctx.settings.batch.concurrency,
+            "batch_saved": sum(r.batch_saved_usd for r in rows)}
+
+
+async def load_keys(ctx: PageContext) -> dict[str, Any]:
+    return {"keys": await q.api_keys(ctx.conn), "mode": ctx.settings.auth.mode,
+            "counters": "Redis" if ctx.settings.auth.redis_url else "this process"}
+
+
 # --- 6 settings -------------------------------------------------------------------------------
 
 
@@ -420,5 +435,7 @@ def default_pages() -> list[Page]:
         Page("Requests", "/ui/requests", "requests.html", load_requests),
         Page("Request", "/ui/requests/{request_id:str}", "request.html", load_request_detail, nav=False),
         Page("Upstreams", "/ui/upstreams", "upstreams.html", load_upstreams),
+        Page("Batches", "/ui/batches", "batches.html", load_batches),
+        Page("Keys", "/ui/keys", "keys.html", load_keys),
         Page("Settings", "/ui/settings", "settings.html", load_settings_page),
     ]

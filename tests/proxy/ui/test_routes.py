@@ -13,7 +13,8 @@ from tests.proxy.ui.conftest import ADMIN_KEY, UPSTREAM_KEY, ui_settings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
-PAGES = ["/ui/overview", "/ui/cache", "/ui/routing", "/ui/requests", "/ui/upstreams", "/ui/settings"]
+PAGES = ["/ui/overview", "/ui/cache", "/ui/routing", "/ui/requests", "/ui/upstreams", "/ui/batches", "/ui/keys",
+         "/ui/settings"]
 XSS = "<script>window.__pwned = 1</script>"
 
 
