@@ -404,7 +404,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-num-seqs", type=int, default=64)
     p.add_argument("--max-num-batched-tokens", type=int, default=512)
     p.add_argument("--block-size", type=int, default=16)
-    p.add_argument("--kv-cache-memory", default="2GiB")
+    p.add_argument("--kv-cache-memory", default=None,
+                   help="KV pool budget, e.g. 2GiB (default: sized like the server's, from available memory)")
     p.add_argument("--kv-cache-dtype", default="auto", type=str.lower,
                    choices=KV_CACHE_DTYPE_NAMES,
                    help="KV pool element type (auto: the model's dtype; int8: per-token-per-head scales)")
@@ -437,7 +438,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         return 2
     loaded = load_model(BackendConfig(model_path=str(source.path), dtype=args.dtype, num_threads=args.num_threads))
     max_len = max(args.max_prompt + args.max_output, 1100)
-    engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=parse_size(args.kv_cache_memory),
+    kv_budget = parse_size(args.kv_cache_memory) if args.kv_cache_memory else None
+    engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=kv_budget,
                                  max_model_len=max_len, max_num_seqs=args.max_num_seqs,
                                  max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype)
     workload = make_workload(spec)
@@ -451,7 +453,7 @@ def run_from_args(args: argparse.Namespace) -> int:
               f"workload: {spec.describe()}; {sum(len(r.prompt_ids) for r in workload)} prompt tokens, "
               f"{sum(r.output_len for r in workload)} output tokens.\n",
               f"Thrifty engine: max_num_seqs {args.max_num_seqs}, max_num_batched_tokens "
-              f"{args.max_num_batched_tokens}, block_size {args.block_size}, KV pool {args.kv_cache_memory} "
+              f"{args.max_num_batched_tokens}, block_size {args.block_size}, KV pool {args.kv_cache_memory or 'auto'} "
               f"({args.kv_cache_dtype}).\n"]
     results = [] if args.skip_main else [run_thrifty(loaded, workload, engine_config)]
     notes = [f"- thrifty: {results[0].note}"] if results else []

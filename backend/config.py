@@ -51,7 +51,7 @@ class BackendConfig:
     data_dir: str | None = None  # tokenizer cache; None: ~/.cache/thrifty
     # engine (paged KV cache, continuous batching, prefix caching); see backend/engine
     block_size: int = 16  # tokens per KV block
-    kv_cache_memory: str | None = None  # KV pool budget: bytes or "2GiB"/"512MB"; None: 2 GiB (CPU), GPU fraction
+    kv_cache_memory: str | None = None  # KV pool budget: bytes or "2GiB"/"512MB"; None: sized (backend.engine.memory)
     gpu_memory_utilization: float = 0.9  # on CUDA without kv_cache_memory: fraction of free memory for the pool
     max_num_seqs: int = 64  # sequences running at once
     max_num_batched_tokens: int = 512  # token budget of one engine step

@@ -19,6 +19,7 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty pull                  fetch the default model into the data directory
   thrifty batch submit F --wait run a JSONL file of requests as a batch job (nightly window, 50% price)
   thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
+  thrifty bench engine-profile  where one decode step's and one prefill's milliseconds go
   thrifty bench ui              seed a large request log and time every admin UI page
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
@@ -183,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--engine", choices=("paged", "serial"), default="paged",
                         help="paged: continuous batching engine (default); serial: one request at a time")
     bserve.add_argument("--block-size", type=int, help="tokens per KV block (default 16)")
-    bserve.add_argument("--kv-cache-memory", help="KV pool budget, e.g. 2GiB or 512MB (default: 2GiB on CPU, "
-                        "--gpu-memory-utilization of free memory on CUDA)")
+    bserve.add_argument("--kv-cache-memory", help="KV pool budget, e.g. 2GiB or 512MB (default on CPU: what "
+                        "max-num-seqs x max-model-len needs, at most 40%% of available memory; on CUDA: "
+                        "--gpu-memory-utilization of free memory)")
     bserve.add_argument("--gpu-memory-utilization", type=float,
                         help="on CUDA without --kv-cache-memory: fraction of free GPU memory for the pool (0.9)")
     bserve.add_argument("--max-num-seqs", type=int, help="sequences running at once (default 64)")
@@ -235,6 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine = bench.add_parser("engine", help="engine throughput/latency on a seeded workload against "
                                     "transformers and llama-cpp-python (see --help)", add_help=False)
     bench_engine.set_defaults(func=lambda a: _delegate("backend.bench", a.rest), rest=[])
+    bench_profile = bench.add_parser("engine-profile", help="where the milliseconds of a decode step and a "
+                                     "prefill go, by part (torch profiler; see --help)", add_help=False)
+    bench_profile.set_defaults(func=lambda a: _delegate("backend.step_profile", a.rest), rest=[])
     bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load, and resume after "
                                    "kill -9, on the bundled backend (see --help)", add_help=False)
     bench_batch.set_defaults(func=lambda a: _delegate("proxy.batch.bench", a.rest), rest=[])

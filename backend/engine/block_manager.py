@@ -2,7 +2,7 @@
 
 Every block is in exactly one of three states:
 
-* **free** — no owner, no cached content; in the free list.
+* **free** — no owner, no cached content; in the free list (a stack: the last freed is taken first).
 * **used** — ``ref_count > 0``: in the block table of at least one running sequence.
 * **cached** — ``ref_count == 0`` but holding a registered full block of tokens; kept in an LRU of
   evictable blocks (an ``OrderedDict``: O(1) touch, insert and evict) until a new allocation needs it.
@@ -158,7 +158,9 @@ class BlockManager:
             self._evictable[block.block_id] = None  # most recently used end
         else:
             block.reset()
-            self._free.append(block.block_id)
+            # reused first (LIFO): pages of the lazily zeroed CPU pool that were never written stay untouched
+            # (not resident), and a recently freed block is likely still in the CPU caches
+            self._free.appendleft(block.block_id)
 
     def _canonical(self, block: Block) -> BlockRef:
         """The reference children of ``block`` record as their parent."""

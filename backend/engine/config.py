@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
@@ -9,7 +10,7 @@ import torch
 
 from backend.config import CUDA_GRAPH_MODES, BackendConfig, ModelConfig
 
-DEFAULT_CPU_KV_MEMORY = 2 * 1024**3  # bytes of KV pool on CPU when no budget is given
+log = logging.getLogger(__name__)
 
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000**2, "mb": 1000**2, "mib": 1024**2,
           "g": 1000**3, "gb": 1000**3, "gib": 1024**3, "t": 1000**4, "tb": 1000**4, "tib": 1024**4}
@@ -67,7 +68,7 @@ class EngineConfig:
 
     block_size: int = 16
     num_blocks: int | None = None  # explicit pool size; None: from the memory budget
-    kv_cache_memory: int | None = None  # bytes; None: DEFAULT_CPU_KV_MEMORY on CPU, a GPU fraction on CUDA
+    kv_cache_memory: int | None = None  # bytes; None: sized from available memory on CPU, a GPU fraction on CUDA
     gpu_memory_utilization: float = 0.9
     max_model_len: int = 2048
     max_num_seqs: int = 64
@@ -122,10 +123,14 @@ class EngineConfig:
         )
 
 
-def pool_num_blocks(config: EngineConfig, model: ModelConfig, dtype: torch.dtype, device: torch.device) -> int:
-    """Number of KV blocks the pool gets: explicit, from ``kv_cache_memory``, or from free GPU memory.
+def pool_num_blocks(config: EngineConfig, model: ModelConfig, dtype: torch.dtype, device: torch.device,
+                    max_model_len: int | None = None) -> int:
+    """Number of KV blocks the pool gets: explicit, from ``kv_cache_memory``, from free GPU memory on CUDA,
+    or on CPU from the available host memory capped by what ``max_num_seqs`` × ``max_model_len`` can use
+    (:func:`backend.engine.memory.cpu_kv_budget`).
 
-    ``dtype`` is the KV cache's element type (int8 blocks include their scales)."""
+    ``dtype`` is the KV cache's element type (int8 blocks include their scales); ``max_model_len``: the
+    engine's effective limit (default: the config's)."""
     if config.num_blocks is not None:
         return config.num_blocks
     block_bytes = kv_bytes_per_token(model, dtype) * config.block_size
@@ -135,7 +140,12 @@ def pool_num_blocks(config: EngineConfig, model: ModelConfig, dtype: torch.dtype
             free, _total = torch.cuda.mem_get_info(device)
             budget = int(free * config.gpu_memory_utilization)
         else:
-            budget = DEFAULT_CPU_KV_MEMORY
+            from backend.engine.memory import available_memory, cpu_kv_budget
+
+            sized = cpu_kv_budget(block_bytes, config.block_size, config.max_num_seqs,
+                                  max_model_len or config.max_model_len, available_memory())
+            log.info("KV pool budget %.1f MiB: %s (--kv-cache-memory overrides)", sized.bytes / 2**20, sized.reason)
+            budget = sized.bytes
     blocks = budget // block_bytes
     if blocks < 1:
         raise ValueError(f"a KV-cache budget of {budget} bytes holds no block of {block_bytes} bytes "

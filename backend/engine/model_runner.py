@@ -34,6 +34,7 @@ import torch
 from torch.nn import functional as F
 
 import kernels
+from backend.engine.memory import lazy_zeros
 from backend.engine.scheduler import ScheduledSeq
 from backend.engine.sequence import Sequence
 from backend.model import LlamaForCausalLM
@@ -243,11 +244,12 @@ class ModelRunner:
         self.k_scale: torch.Tensor | None = None
         self.v_scale: torch.Tensor | None = None
         with torch.inference_mode():
-            self.k_cache = torch.zeros(shape, dtype=self.kv_cache_dtype, device=device)  # [L, NB, BS, Hkv, D]
-            self.v_cache = torch.zeros(shape, dtype=self.kv_cache_dtype, device=device)
+            # lazily zeroed on CPU: resident memory grows with the blocks written, not with the pool's size
+            self.k_cache = lazy_zeros(shape, self.kv_cache_dtype, device)  # [L, NB, BS, Hkv, D]
+            self.v_cache = lazy_zeros(shape, self.kv_cache_dtype, device)
             if self.kv_cache_dtype == torch.int8:
-                self.k_scale = torch.zeros(shape[:-1], dtype=torch.float32, device=device)  # [L, NB, BS, Hkv]
-                self.v_scale = torch.zeros(shape[:-1], dtype=torch.float32, device=device)
+                self.k_scale = lazy_zeros(shape[:-1], torch.float32, device)  # [L, NB, BS, Hkv]
+                self.v_scale = lazy_zeros(shape[:-1], torch.float32, device)
         # a converted (quantised / recast) pool is always read back, even by a fresh prompt's own tokens
         self.reads_stored_kv = self.kv_cache_dtype != dtype
         backend_cls = KernelPagedAttention if self.attention_backend == "kernels" else PagedAttention

@@ -57,6 +57,21 @@ def test_allocate_grow_free_counts() -> None:
     assert bm.num_cached_blocks == 3  # the three full blocks stay cached
 
 
+def test_freed_blocks_are_reused_first() -> None:
+    # a stack, not a queue: the pool's never-written (never resident) blocks are taken only when needed
+    bm = BlockManager(num_blocks=100, block_size=4, enable_prefix_caching=False)
+    first = make_seq(list(range(12)))
+    assert bm.allocate_slots(first, 12, [])
+    used = set(first.block_table)
+    bm.free(first)
+    for _ in range(5):
+        seq = make_seq(list(range(12)))
+        assert bm.allocate_slots(seq, 12, [])
+        assert set(seq.block_table) == used
+        bm.free(seq)
+    bm.check_invariants()
+
+
 def test_allocation_is_all_or_nothing() -> None:
     bm = BlockManager(num_blocks=2, block_size=4, enable_prefix_caching=False)
     seq = make_seq(list(range(12)))
