@@ -240,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_profile = bench.add_parser("engine-profile", help="where the milliseconds of a decode step and a "
                                      "prefill go, by part (torch profiler; see --help)", add_help=False)
     bench_profile.set_defaults(func=lambda a: _delegate("backend.step_profile", a.rest), rest=[])
+    bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream (RSS, "
+                                  "errors, request-log completeness; --kill9)", add_help=False)
+    bench_load.set_defaults(func=lambda a: _delegate("proxy.bench_load", a.rest), rest=[])
     bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load, and resume after "
                                    "kill -9, on the bundled backend (see --help)", add_help=False)
     bench_batch.set_defaults(func=lambda a: _delegate("proxy.batch.bench", a.rest), rest=[])
