@@ -58,8 +58,9 @@ class WorkloadSpec:
 @dataclass(frozen=True, slots=True)
 class BenchRequest:
     prompt_ids: tuple[int, ...]
-    output_len: int
+    output_len: int  # exact output length with ignore_eos, else the max_tokens cap
     arrival: float  # seconds after the start of the replay
+    ignore_eos: bool = True  # False: the answer stops at the model's EOS (as chat traffic does)
 
 
 def _log_uniform(rng: random.Random, low: int, high: int) -> int:
@@ -172,8 +173,10 @@ def _wait_until(deadline: float) -> None:
 
 
 def run_thrifty(loaded: Any, workload: Sequence[BenchRequest], engine_config: Any, name: str = "thrifty",
-                progress: bool = True) -> BenchResult:
-    """Replay ``workload`` through a fresh :class:`~backend.engine.Engine` (arrivals honoured)."""
+                progress: bool = True, one_at_a_time: bool = False) -> BenchResult:
+    """Replay ``workload`` through a fresh :class:`~backend.engine.Engine` (arrivals honoured).
+
+    ``one_at_a_time``: a request is added only when the previous one has finished (a single stream)."""
     from backend.engine import Engine
     from backend.sampling import SamplingParams
 
@@ -186,10 +189,13 @@ def run_thrifty(loaded: Any, workload: Sequence[BenchRequest], engine_config: An
     next_i = 0
     while next_i < len(order) or engine.has_unfinished():
         now = time.perf_counter()
-        while next_i < len(order) and timings[order[next_i]].arrival <= now:
+        while (next_i < len(order) and timings[order[next_i]].arrival <= now
+               and not (one_at_a_time and engine.has_unfinished())):
             i = order[next_i]
             req = workload[i]
-            params = SamplingParams(max_tokens=req.output_len, temperature=0.0, ignore_eos=True)
+            if one_at_a_time:  # the stream's next request starts now, not at its nominal arrival
+                timings[i].arrival = max(now, timings[i].arrival)
+            params = SamplingParams(max_tokens=req.output_len, temperature=0.0, ignore_eos=req.ignore_eos)
             engine.add(str(i), req.prompt_ids, params, arrival=timings[i].arrival)
             next_i += 1
         if not engine.has_unfinished():
@@ -339,20 +345,26 @@ def llama_cpp_available() -> bool:
 
 
 def run_llama_cpp(gguf_path: Path, workload: Sequence[BenchRequest], n_threads: int, n_ctx: int,
-                  progress: bool = True) -> BenchResult:
-    """One request at a time through ``llama_cpp.Llama.generate`` (greedy), in arrival order."""
+                  progress: bool = True, eos_ids: frozenset[int] = frozenset(),
+                  one_at_a_time: bool = False) -> BenchResult:
+    """One request at a time through ``llama_cpp.Llama.generate`` (greedy), in arrival order.
+
+    ``generate(reset=True)`` keeps the longest prefix shared with the previous request's tokens in
+    llama.cpp's KV cache (what llama-server's prompt caching does), so a shared system prompt is not
+    recomputed. A request with ``ignore_eos=False`` stops at a token of ``eos_ids`` (counted, as Thrifty
+    counts it) or the model's own EOS."""
     from llama_cpp import Llama
 
     llm = Llama(model_path=str(gguf_path), n_ctx=n_ctx, n_batch=512, n_threads=n_threads,
                 n_threads_batch=n_threads, verbose=False)
+    stops = frozenset(eos_ids) | {llm.token_eos()}
 
-    def generate(prompt: Sequence[int], count: int, on_token: Callable[[], None]) -> None:
-        llm.reset()
+    def generate(prompt: Sequence[int], count: int, on_token: Callable[[], None], ignore_eos: bool = True) -> None:
         produced = 0
-        for _token in llm.generate(list(prompt), top_k=1, top_p=1.0, temp=0.0, repeat_penalty=1.0, reset=True):
+        for token in llm.generate(list(prompt), top_k=1, top_p=1.0, temp=0.0, repeat_penalty=1.0, reset=True):
             on_token()
             produced += 1
-            if produced >= count:
+            if produced >= count or (not ignore_eos and token in stops):
                 break
 
     generate(list(range(1000, 1016)), 2, lambda: None)  # warm-up
@@ -363,6 +375,8 @@ def run_llama_cpp(gguf_path: Path, workload: Sequence[BenchRequest], n_threads: 
     for i in order:
         t = timings[i]
         _wait_until(t.arrival)
+        if one_at_a_time:  # a single stream: TTFT counts from when the request could start
+            t.arrival = max(t.arrival, time.perf_counter())
 
         def on_token(t: RequestTiming = t) -> None:
             now = time.perf_counter()
@@ -371,7 +385,7 @@ def run_llama_cpp(gguf_path: Path, workload: Sequence[BenchRequest], n_threads: 
                 t.first_token = now
             t.finish = now
 
-        generate(workload[i].prompt_ids, t.output_len, on_token)
+        generate(workload[i].prompt_ids, t.output_len, on_token, workload[i].ignore_eos)
         if bar is not None:
             bar.update(1)
     wall = time.perf_counter() - start
@@ -417,6 +431,40 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overhead-repeats", type=int, default=3, help="interleaved on/off runs of the overhead check")
     p.add_argument("--skip-main", action="store_true", help="skip the peer comparison (run only the checks)")
     p.add_argument("--output", help="also write the markdown report to this file")
+    p.add_argument("--matrix", action="store_true",
+                   help="instead of the workload above: the four traffic shapes of backend.bench_matrix "
+                        "(prompt-heavy chat, decode-heavy, shared system prompt, single stream), Thrifty and "
+                        "llama-cpp-python side by side")
+    p.add_argument("--matrix-scale", type=float, default=1.0, help="multiply the matrix's request counts")
+    p.add_argument("--cases", default="a,b,c,d", help="matrix cases to run (comma-separated)")
+
+
+def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_config: Any, header: str) -> int:
+    import torch
+
+    from backend.bench_matrix import MatrixSpec, matrix_cases, matrix_table, run_matrix
+
+    wanted = {c.strip() for c in args.cases.split(",") if c.strip()}
+    cases = [c for c in matrix_cases(loaded.tokenizer, loaded.model.config.vocab_size,
+                                     MatrixSpec(scale=args.matrix_scale, seed=args.seed)) if c.key in wanted]
+    if not cases:
+        print(f"thrifty bench engine: no matrix case in {args.cases!r} (use a, b, c, d)", file=sys.stderr)
+        return 2
+    llama = "llama-cpp" in args.peers
+    threads = torch.get_num_threads()
+    results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
+                         n_threads=args.llama_threads or threads)
+    notes = []
+    if llama and not llama_cpp_available():
+        notes.append("- llama-cpp-python: skipped (not installed; `pip install -e '.[bench]'`)")
+    text = "\n".join([header, "### Workload matrix (output tokens/s; ratio = thrifty / llama-cpp-python)\n",
+                      matrix_table(results), "", *notes,
+                      f"- llama-cpp-python: one request at a time, n_threads={args.llama_threads or threads}, "
+                      "its prompt cache reuses the prefix shared with the previous request", ""])
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+    return 0
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -442,6 +490,11 @@ def run_from_args(args: argparse.Namespace) -> int:
     engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=kv_budget,
                                  max_model_len=max_len, max_num_seqs=args.max_num_seqs,
                                  max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype)
+    if args.matrix:
+        header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}), torch threads "
+                  f"{torch.get_num_threads()}; Thrifty engine: max_num_seqs {args.max_num_seqs}, "
+                  f"max_num_batched_tokens {args.max_num_batched_tokens}, KV pool {args.kv_cache_memory or 'auto'}.\n")
+        return _run_matrix(args, loaded, source.path, engine_config, header)
     workload = make_workload(spec)
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     unknown = set(peers) - {"transformers", "llama-cpp"}
@@ -468,7 +521,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             results.append(run_llama_cpp(source.path, workload, n_threads, max_len + 16))
             notes.append(f"- llama-cpp-python: {results[-1].note}")
         else:
-            notes.append("- llama-cpp-python: skipped (not installed; `pip install llama-cpp-python`)")
+            notes.append("- llama-cpp-python: skipped (not installed; `pip install -e '.[bench]'`)")
     if results:
         report += ["### Throughput and latency\n", results_table(results), "", *notes, ""]
     targets: list[tuple[str, str, bool | None]] = []
