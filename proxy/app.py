@@ -224,6 +224,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         on_startup=[startup],
         on_shutdown=[shutdown],
         request_max_body_size=settings.proxy.max_body_bytes,
+        logging_config=None,  # logging is configured once by the CLI (proxy.logs), not by the framework
     )
     app.state.thrifty = state
     return app

@@ -45,10 +45,15 @@ def run_proxy(settings: Settings) -> None:
     import uvicorn
 
     from proxy.app import create_app
+    from proxy.logs import announce_when_ready, configure_logging
 
-    logging.getLogger(__name__).info("proxy listening on http://%s:%d/v1", settings.proxy.host, settings.proxy.port)
-    uvicorn.run(create_app(settings), host=settings.proxy.host, port=settings.proxy.port, log_level="warning",
-                timeout_graceful_shutdown=10)
+    configure_logging(settings.proxy.log_format, logging.getLogger().level or logging.INFO)
+    app = create_app(settings)
+    base = f"http://{settings.proxy.host}:{settings.proxy.port}"
+    logging.getLogger(__name__).info("proxy starting on %s/v1", base)
+    announce_when_ready(base + "/health", f"proxy on {base}/v1")
+    uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port, log_level="warning",
+                timeout_graceful_shutdown=10, log_config=None)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -6,6 +6,8 @@ import hashlib
 import re
 import uuid
 
+from proxy.logs import REQUEST_ID
+
 ANONYMOUS = "anonymous"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
@@ -45,6 +47,7 @@ def request_id_middleware(app):
                 incoming = value.decode("latin-1")
         request_id = request_id_from_header(incoming)
         scope.setdefault("state", {})["request_id"] = request_id
+        REQUEST_ID.set(request_id)  # every log line written while handling it carries the id
 
         async def send_with_id(message):
             if message["type"] == "http.response.start":

@@ -18,6 +18,7 @@ import msgspec
 from proxy.components import RouterStage
 from proxy.errors import NotFound, ThriftyError, UpstreamError
 from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.logs import log_access
 from proxy.model_versions import ModelVersions
 from proxy.pricing import PriceBook
 from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
@@ -98,6 +99,7 @@ class Pipeline:
         self._feedback_sink = feedback_sink
         self._store_routed = settings.router.store_requests  # opt-in: keep routed bodies for retraining
         self._batch_discount = settings.batch.discount  # batch lines cost (1 - discount) of the list price
+        self._access_log = settings.proxy.access_log
         self._background: set[asyncio.Task] = set()
 
     @property
@@ -528,6 +530,8 @@ class Pipeline:
         if ctx.on_finish is not None:
             ctx.on_finish(entry)
         self._log.record(entry)
+        if self._access_log:
+            log_access(entry)
         if self._metrics is not None:
             self._metrics.observe_request(entry)
 

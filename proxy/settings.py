@@ -48,6 +48,8 @@ class ProxyConfig:
     # 429 and 5xx with exponential backoff and jitter (a retry-after up to max_retry_wait_s is
     # honoured), and a circuit breaker per upstream (open after circuit_failures failures in a row,
     # one probe after circuit_open_s)
+    log_format: str = "text"  # text | json: one format for every log line (json: one object per line)
+    access_log: bool = True  # one line per finished request (logger thrifty.access), with its request id
     max_retries: int = 2
     retry_backoff_s: float = 0.2
     max_retry_wait_s: float = 10.0
@@ -362,6 +364,8 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     bundled = sections["bundled"]
     if bundled.replicas < 1 or bundled.replica_choice not in REPLICA_CHOICES:
         raise SettingsError(f"[bundled] replicas must be >= 1 and replica_choice one of {', '.join(REPLICA_CHOICES)}")
+    if sections["proxy"].log_format not in ("text", "json"):
+        raise SettingsError(f"[proxy] log_format must be text or json, got {sections['proxy'].log_format!r}")
     if sections["auth"].mode not in AUTH_MODES:
         raise SettingsError(f"[auth] mode must be one of {', '.join(AUTH_MODES)}, got {sections['auth'].mode!r}")
     if sections["auth"].assumed_max_tokens < 1:
