@@ -364,11 +364,15 @@ class FailingEmbedder:
         raise RuntimeError("embedding model crashed")
 
 
-class SlowEmbedder:
-    """Delegates to the real model after a delay; records the threads it ran on."""
+class GatedEmbedder:
+    """Delegates to the real model once ``gate`` is set (by the event loop); records the threads
+    it ran on. Run on the event loop's own thread, it would wait for a gate the blocked loop can
+    never set, and fail after ``timeout``."""
 
-    def __init__(self, inner: SentenceTransformerEmbedder, delay: float) -> None:
-        self.inner, self.delay, self.threads = inner, delay, set[int]()
+    def __init__(self, inner: SentenceTransformerEmbedder, timeout: float = 30.0) -> None:
+        self.inner, self.timeout, self.threads = inner, timeout, set[int]()
+        self.gate, self.started = threading.Event(), threading.Event()
+        self.timed_out = False
 
     @property
     def dim(self) -> int:
@@ -376,7 +380,10 @@ class SlowEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.threads.add(threading.get_ident())
-        time.sleep(self.delay)
+        self.started.set()
+        if not self.gate.wait(self.timeout):
+            self.timed_out = True  # (the cache degrades to a miss: the test checks this flag)
+            raise RuntimeError("the event loop never ran while the embedding waited")
         return self.inner.embed(texts)
 
 
@@ -405,24 +412,21 @@ async def test_database_failure_degrades(
 async def test_embedding_does_not_block_the_event_loop(
     make_cache: MakeCache, embedder: SentenceTransformerEmbedder
 ) -> None:
-    slow = SlowEmbedder(embedder, delay=0.3)
-    cache = make_cache(emb=slow)
+    gated = GatedEmbedder(embedder)
+    cache = make_cache(emb=gated)
     await cache.start()
-    ticks = 0
 
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
+    async def open_the_gate() -> bool:
+        """Runs on the loop: it can only open the gate if the loop is free while the model waits."""
+        while not gated.started.is_set():
+            await asyncio.sleep(0.005)
+        gated.gate.set()
+        return True
 
-    task = asyncio.create_task(ticker())
-    try:
-        await cache.get(keys_for("What is the capital of Italy?"), model_version="v")
-    finally:
-        task.cancel()
-    assert ticks >= 10  # the loop kept running while the model worked for >= 0.3 s
-    assert threading.get_ident() not in slow.threads
+    opener = asyncio.create_task(open_the_gate())
+    await cache.get(keys_for("What is the capital of Italy?"), model_version="v")
+    assert await opener
+    assert not gated.timed_out and gated.threads and threading.get_ident() not in gated.threads
 
 
 async def test_on_postgresql(pg_engine: AsyncEngine, embedder: SentenceTransformerEmbedder) -> None:

@@ -160,17 +160,18 @@ def test_a_batch_runs_through_the_pipeline_on_the_real_model(served):
 
 def test_requests_are_logged_and_sigterm_leaves_no_orphans(served):
     proc, base, workdir = served
-    httpx.post(base + "/v1/chat/completions", timeout=60,
-               json={"model": MODEL, "max_tokens": 3, "messages": [{"role": "user", "content": "Hi"}]})
+    reply = httpx.post(base + "/v1/chat/completions", timeout=60, headers={"cache-control": "no-store"},
+                       json={"model": MODEL, "max_tokens": 3, "messages": [{"role": "user", "content": "Hi"}]})
+    request_id = reply.headers["x-request-id"]
     db = workdir / "data" / "thrifty.db"
     deadline = time.monotonic() + 10
     rows = []
     while time.monotonic() < deadline and not rows:
-        with sqlite3.connect(db) as conn:
+        with sqlite3.connect(db) as conn:  # this request's own row, not an earlier test's
             rows = conn.execute("select model_served, upstream, status_code, completion_tokens from request_log "
-                                "where status_code = 200").fetchall()
+                                "where id = ?", (request_id,)).fetchall()
         time.sleep(0.2)
-    assert rows and rows[0][:3] == (MODEL, "local", 200)
+    assert rows and rows[0][:3] == (MODEL, "local", 200) and 0 < rows[0][3] <= 3
 
     children = _children(proc.pid)
     assert children, "the bundled backend should run as a child process"

@@ -7,7 +7,7 @@ import asyncio
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from caches.models import CacheBase
@@ -88,15 +88,28 @@ def test_0004_router_request_on_postgresql(pg_database):
     _check_0004(pg_database)
 
 
+async def _sql(url: str, statement: str) -> list[tuple]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            result = await conn.execute(text(statement))
+            return [tuple(row) for row in result.all()] if result.returns_rows else []
+    finally:
+        await engine.dispose()
+
+
 def _check_0005(url: str) -> None:
     """0005 adds request_log.cascade_outcome on top of 0004 and removes it again, keeping the rows."""
     upgrade(url, "0004")
     assert "cascade_outcome" not in asyncio.run(_columns(url, "request_log"))
-    upgrade(url)
+    asyncio.run(_sql(url, "insert into request_log (id, created_at, key_id, endpoint, stream, status_code, route) "
+                          "values ('kept-1', '2026-01-01 00:00:00', 'k', 'chat', false, 200, 'small')"))
+    upgrade(url, "0005")
     assert "cascade_outcome" in asyncio.run(_columns(url, "request_log"))
     command.downgrade(alembic_config(url), "0004")
     columns = asyncio.run(_columns(url, "request_log"))
     assert "cascade_outcome" not in columns and "route_score" in columns
+    assert asyncio.run(_sql(url, "select id, route from request_log")) == [("kept-1", "small")]  # the rows survive
 
 
 def test_0005_cascade_outcome_on_sqlite(tmp_path):

@@ -142,9 +142,14 @@ def test_a_model_version_change_stops_old_entries_from_hitting(make_settings, em
         with serve_in_thread(app) as proxy:
             httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
             _drain((script, proxy, app))
+            before = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
+            app.state.thrifty.pipeline._versions._known.clear()  # as after the version TTL, same version
+            same = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
             script.model_created = 2  # the upstream now serves a new version of the model
             app.state.thrifty.pipeline._versions._known.clear()  # as after the version TTL
             after = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
+    # positive controls: the entry hits while the version is unchanged, even after a re-fetch
+    assert before.headers["x-thrifty-cache"] == "exact" and same.headers["x-thrifty-cache"] == "exact"
     assert after.headers["x-thrifty-cache"] == "miss"
 
 

@@ -106,3 +106,24 @@ async def test_every_column_value_the_pipeline_writes_fits_postgresql(pg_databas
         stored = set((await conn.execute(select(RequestLog.cascade_outcome))).scalars())
     await engine.dispose()
     assert stored == {"accepted", "escalated", "escalation_failed"} and writer.written == 3
+
+
+async def test_a_full_queue_drops_entries_and_counts_them(tmp_path, caplog):
+    """Past max_pending queued entries (a database that cannot keep up), new ones are dropped,
+    counted and logged; the request that made them is never blocked."""
+    import asyncio
+    import logging
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=0.01, max_pending=3)  # not started: nothing drains it
+    with caplog.at_level(logging.WARNING, logger="proxy.request_log"):
+        for i in range(5):
+            writer.record(LogEntry(id=f"q{i}", key_id="k", endpoint="chat", status_code=200))
+    assert writer.dropped == 2 and "request log queue full; dropped entry q3" in caplog.text
+    await writer.flush()
+    async with engine.connect() as conn:
+        ids = sorted((await conn.execute(select(RequestLog.id))).scalars())
+    await engine.dispose()
+    assert ids == ["q0", "q1", "q2"] and writer.written == 3
