@@ -27,6 +27,7 @@ from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
 from proxy.identity import request_id_from_header, request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
+from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
@@ -153,6 +154,10 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
                            param="model", code="model_not_found")
         return _json({"id": model_id, "object": "model", "created": 0, "owned_by": "thrifty"})
 
+    @get("/openapi.json", include_in_schema=False)
+    async def openapi(request: Request) -> Response:
+        return _json(openapi_document(request.app))
+
     @get("/health")
     async def health() -> Response:
         return _json({"status": "ok"})
@@ -216,7 +221,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         return _error(500, f"internal error ({type(exc).__name__}); request id {request_id}", "server_error")
 
     app = Litestar(
-        route_handlers=[chat_completions, completions, feedback, models, model, health, metrics,
+        route_handlers=[chat_completions, completions, feedback, models, model, health, metrics, openapi,
                         *admin_handlers(settings, state), *(batch_handlers(batches, auth.identify) if batches else []),
                         *ui_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
