@@ -22,7 +22,8 @@ import json
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Sequence
+import weakref
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -129,7 +130,7 @@ class ReplicaClient:
     def __init__(self, client: UpstreamClient, chooser: ReplicaChooser) -> None:
         self._client = client
         self.chooser = chooser
-        self._streams: dict[int, str] = {}
+        self._streams: dict[int, tuple[str, Callable[[], None]]] = {}
         self.chosen: dict[str, int] = {name: 0 for name in chooser.in_flight}  # requests sent to each replica
 
     @classmethod
@@ -184,14 +185,25 @@ class ReplicaClient:
         """Open a stream on the chosen replica; :meth:`iter_events` releases it when read."""
         replica, response = await self._try(
             upstream, body, lambda r: self._client.stream(r, path, body, request_id, priority=priority))
-        self._streams[id(response)] = replica
+        released = False
+        key = id(response)
+
+        def release() -> None:  # once: when the events are read, or when a never-read response is collected
+            nonlocal released
+            if not released:
+                released = True
+                self.chooser.in_flight[replica] -= 1
+                self._streams.pop(key, None)
+
+        self._streams[key] = (replica, release)
+        weakref.finalize(response, release)
         return response
 
     async def iter_events(self, upstream: str, response) -> AsyncIterator[SSEEvent]:
-        replica = self._streams.pop(id(response), None)
+        replica, release = self._streams.get(id(response), (upstream, None))
         try:
-            async for event in self._client.iter_events(replica or upstream, response):
+            async for event in self._client.iter_events(replica, response):
                 yield event
         finally:
-            if replica is not None:
-                self.chooser.in_flight[replica] -= 1
+            if release is not None:
+                release()

@@ -120,3 +120,24 @@ def test_the_proxy_keeps_a_prefix_on_one_replica_and_falls_back_when_it_is_down(
             assert streamed.status_code == 200 and "tok0" in streamed.text
             client = app.state.thrifty.upstream
             assert client.chooser.in_flight == {"fake": 0, "fake#1": 0}  # every request released its replica
+
+
+def test_a_stream_that_is_never_read_still_releases_its_replica() -> None:
+    import asyncio
+    import gc
+
+    from proxy.shaping.replicas import ReplicaClient
+
+    class Opened:  # stands in for the httpx.Response of an opened stream
+        pass
+
+    class Client:
+        async def stream(self, upstream, path, body, request_id, priority=None):
+            return Opened()
+
+    client = ReplicaClient(Client(), ReplicaChooser({"g": ["g", "g#1"]}))
+    response = asyncio.run(client.stream("g", "/chat/completions", chat("x"), "request-1"))
+    assert sum(client.chooser.in_flight.values()) == 1
+    del response  # the caller went away before reading a byte
+    gc.collect()
+    assert sum(client.chooser.in_flight.values()) == 0
