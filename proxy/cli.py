@@ -24,6 +24,7 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
   thrifty eval shaping          answer lengths behind the default output cap; shaping off vs on
+  thrifty eval savings          cost, quality and latency of a trace through the proxy vs all-strong, saving per stage
 """
 
 
@@ -52,7 +53,9 @@ def run_proxy(settings: Settings) -> None:
     base = f"http://{settings.proxy.host}:{settings.proxy.port}"
     logging.getLogger(__name__).info("proxy starting on %s/v1", base)
     announce_when_ready(base + "/health", f"proxy on {base}/v1")
-    uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port, log_level="warning",
+    # keep idle connections longer than clients do (httpx and the openai SDK: 5 s), so a client never
+    # reuses a connection the server is closing at that moment (a sporadic ReadError under load)
+    uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port, log_level="warning", timeout_keep_alive=75,
                 timeout_graceful_shutdown=10, log_config=None)
 
 
@@ -111,7 +114,8 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
     app = create_backend_app(config, loaded, service)
     logging.getLogger(__name__).info("backend serving %r on http://%s:%d/v1", config.served_model_name,
                                      args.host, args.port)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5,
+                timeout_keep_alive=75)
     return 0
 
 
@@ -282,6 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_shaping = evaluate.add_parser("shaping", help="prompt shaping and output caps: the bundled model's answer "
                                        "lengths, a seeded agent/RAG trace with shaping off vs on", add_help=False)
     eval_shaping.set_defaults(func=lambda a: _delegate("proxy.shaping.evaluation", a.rest), rest=[])
+    eval_savings = evaluate.add_parser("savings", help="a trace replayed through the proxy against all-strong: cost, "
+                                       "quality, latency and the saving of each stage", add_help=False)
+    eval_savings.set_defaults(func=lambda a: _delegate("proxy.savings.evaluation", a.rest), rest=[])
 
     router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",
