@@ -1,0 +1,409 @@
+"""``thrifty eval savings``: cost, quality and latency of a trace replayed through a real proxy,
+against sending every request straight to the strong model, with the saving attributed to each stage.
+
+The replay upstream (``proxy.savings.replay``) impersonates the weak and the strong model of the
+public router data behind one local server; ``thrifty proxy serve`` runs as a child process with a
+generated configuration (both models as public names, ``thrifty-auto`` routing between them, their
+list prices, a fresh SQLite database). Interactive lines go to ``/v1/chat/completions`` at their
+arrival times; batch lines go through the Files and Batches API as one job, submitted when the first
+of them arrives. The child's request log (SQLite) then gives each request's cost, cache outcome and
+route (see ``proxy.savings.accounting``). Two runs: every stage on, then caches off (routing alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from proxy.pricing import ModelPrice
+from proxy.savings.accounting import CAUSE_LABELS, CAUSES, LogRow, Outcome, Report, account, composition
+from proxy.savings.replay import ReplayBook, load_book
+from proxy.savings.trace import ParsedTrace, TraceLine, default_trace, parse_trace
+from proxy.supervisor import free_port
+
+WEAK_MODEL = "mixtral-8x7b-instruct"
+STRONG_MODEL = "gpt-4-1106-preview"
+# Published list prices, USD per million tokens (input, output):
+# - gpt-4-1106-preview: $10 / $30, OpenAI's pricing page for GPT-4 Turbo
+#   (https://openai.com/api/pricing, "gpt-4-1106-preview", the same price as gpt-4-turbo);
+# - Mixtral-8x7B-Instruct-v0.1: $0.60 / $0.60, Together AI's serverless price for Mixtral-8x7B
+#   (https://www.together.ai/pricing, the "up to 56B" MoE tier); RouteLLM's paper uses a similar
+#   ~$0.24-0.6 per million for the weak model.
+DEFAULT_PRICES = {WEAK_MODEL: (0.60, 0.60), STRONG_MODEL: (10.0, 30.0)}
+_LOG_COLUMNS = ("id", "status_code", "model_served", "route", "cache_outcome", "cascade_outcome", "cost_usd",
+                "batch_saved_usd", "prompt_tokens", "completion_tokens", "cached_tokens", "finish_reason", "cap")
+
+
+@dataclass(frozen=True, slots=True)
+class RunSpec:
+    """One proxy configuration to replay the trace through."""
+
+    label: str
+    caches: bool
+    router_mode: str = "prompt"
+    target_large_share: float = 0.3
+
+
+def default_data_dir() -> Path | None:
+    """``../shared/data`` relative to the current directory, when it exists."""
+    path = Path("..") / "shared" / "data"
+    return path if path.is_dir() else None
+
+
+def proxy_config(spec: RunSpec, *, port: int, upstream: str, prices: dict[str, tuple[float, float]],
+                 discount: float) -> str:
+    """The TOML configuration of the child proxy for one run."""
+    price_tables = "".join(f"[prices.{name}]\ninput_per_mtok = {inp}\noutput_per_mtok = {out}\n"
+                           for name, (inp, out) in prices.items())
+    return f"""
+[proxy]
+port = {port}
+access_log = false
+max_retries = 0
+[bundled]
+enabled = false
+[[upstreams]]
+name = "replay"
+base_url = "{upstream}/v1"
+[models.{WEAK_MODEL}]
+upstream = "replay"
+model = "{WEAK_MODEL}"
+[models.{STRONG_MODEL}]
+upstream = "replay"
+model = "{STRONG_MODEL}"
+{price_tables}
+[cache]
+enabled = {str(spec.caches).lower()}
+semantic = {str(spec.caches).lower()}
+[router]
+enabled = true
+small_model = "{WEAK_MODEL}"
+large_model = "{STRONG_MODEL}"
+mode = "{spec.router_mode}"
+target_large_share = {spec.target_large_share}
+[batch]
+window = "always"
+discount = {discount}
+poll_interval_s = 0.2
+"""
+
+
+class ProxyProcess:
+    """``thrifty proxy serve`` as a child process with its own data directory (SQLite request log)."""
+
+    def __init__(self, spec: RunSpec, workdir: Path, config_text: str, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.workdir = workdir
+        config = workdir / "thrifty.toml"
+        config.write_text(config_text)
+        env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1",
+               "OMP_WAIT_POLICY": "PASSIVE"}
+        self.log = (workdir / "proxy.log").open("w")
+        self.process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config)],
+                                        env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    @property
+    def database(self) -> Path:
+        return self.workdir / "data" / "thrifty.db"
+
+    def wait_ready(self, timeout_s: float = 300.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"thrifty proxy serve exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                if httpx.get(self.base + "/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        raise RuntimeError(f"thrifty proxy serve did not become ready; see {self.log.name}")
+
+    def stop(self) -> None:
+        """SIGTERM (the request log is flushed on shutdown), then kill after 30 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def read_log(database: Path) -> dict[str, LogRow]:
+    """The child proxy's request log rows by request id."""
+    if not database.exists():
+        return {}
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as conn:
+        rows = conn.execute(f"SELECT {', '.join(_LOG_COLUMNS)} FROM request_log").fetchall()
+    return {row[0]: LogRow(*row) for row in rows}
+
+
+def _ask(client: httpx.Client, line: TraceLine, request_id: str) -> Outcome:
+    started = time.perf_counter()
+    try:
+        response = client.post("/v1/chat/completions", json=line.body,
+                               headers={"authorization": f"Bearer {line.key}", "x-request-id": request_id})
+    except httpx.HTTPError as exc:
+        return Outcome(line, request_id, 599, None, time.perf_counter() - started, f"transport: {exc}")
+    latency = time.perf_counter() - started
+    try:
+        payload = response.json()
+    except ValueError:
+        return Outcome(line, request_id, response.status_code, None, latency, "the answer is not JSON")
+    if response.status_code >= 400:
+        return Outcome(line, request_id, response.status_code, None, latency, str(payload.get("error", payload)))
+    answer = ((payload.get("choices") or [{}])[0].get("message") or {}).get("content")
+    return Outcome(line, request_id, response.status_code, answer, latency)
+
+
+def _run_batch(base: str, lines: list[TraceLine], prefix: str, timeout_s: float) -> list[Outcome]:
+    """Send ``lines`` as batch jobs (one per key) through the Files and Batches API; wait for them."""
+    outcomes: list[Outcome] = []
+    by_key: dict[str, list[TraceLine]] = {}
+    for line in lines:
+        by_key.setdefault(line.key, []).append(line)
+    with httpx.Client(base_url=base, timeout=60) as client:
+        jobs = []
+        for key, group in by_key.items():
+            auth = {"authorization": f"Bearer {key}"}
+            jsonl = "".join(json.dumps({"custom_id": str(line.line_no), "method": "POST",
+                                        "url": "/v1/chat/completions", "body": line.body}) + "\n" for line in group)
+            file = client.post("/v1/files", headers=auth, data={"purpose": "batch"},
+                               files={"file": ("trace.jsonl", io.BytesIO(jsonl.encode()), "application/jsonl")})
+            file.raise_for_status()
+            batch = client.post("/v1/batches", headers=auth, json={
+                "input_file_id": file.json()["id"], "endpoint": "/v1/chat/completions", "completion_window": "24h"})
+            batch.raise_for_status()
+            jobs.append((auth, batch.json()["id"], {str(line.line_no): line for line in group}, time.perf_counter()))
+        for auth, batch_id, group, started in jobs:
+            deadline = time.monotonic() + timeout_s
+            status: dict = {}
+            while time.monotonic() < deadline:
+                status = client.get(f"/v1/batches/{batch_id}", headers=auth).json()
+                if status.get("status") in ("completed", "failed", "expired", "cancelled"):
+                    break
+                time.sleep(0.5)
+            elapsed = time.perf_counter() - started
+            answered = set()
+            if status.get("output_file_id"):
+                content = client.get(f"/v1/files/{status['output_file_id']}/content", headers=auth).text
+                for raw in content.splitlines():
+                    item = json.loads(raw)
+                    line = group.get(item.get("custom_id"))
+                    response = item.get("response") or {}
+                    if line is None:
+                        continue
+                    answered.add(item["custom_id"])
+                    body = response.get("body") or {}
+                    answer = ((body.get("choices") or [{}])[0].get("message") or {}).get("content")
+                    outcomes.append(Outcome(line, response.get("request_id") or "", response.get("status_code", 599),
+                                            answer, elapsed))
+            for custom_id, line in group.items():
+                if custom_id not in answered:
+                    outcomes.append(Outcome(line, f"{prefix}-missing-{custom_id}", 599, None, elapsed,
+                                            f"batch {batch_id} ended {status.get('status', 'unknown')} without it"))
+    return outcomes
+
+
+def replay_trace(base: str, lines: Sequence[TraceLine], prefix: str, *, concurrency: int, time_scale: float,
+                 batch_timeout_s: float) -> list[Outcome]:
+    """Send every line at ``t x time_scale`` seconds after the start; batch lines as one job per key,
+    submitted when the first batch line arrives."""
+    interactive = [line for line in lines if not line.batch]
+    batched = [line for line in lines if line.batch]
+    outcomes: list[Outcome] = []
+    lock = threading.Lock()
+    start = time.perf_counter()
+    done = 0
+
+    def send(line: TraceLine) -> None:
+        nonlocal done
+        delay = start + line.t * time_scale - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        outcome = _ask(client, line, f"{prefix}-{line.line_no}")
+        with lock:
+            outcomes.append(outcome)
+            done += 1
+            if done % 50 == 0:
+                print(f"  {done}/{len(interactive)} interactive requests answered", flush=True)
+
+    with httpx.Client(base_url=base, timeout=120) as client, ThreadPoolExecutor(concurrency) as pool:
+        futures = [pool.submit(send, line) for line in interactive]
+        if batched:
+            delay = start + batched[0].t * time_scale - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            try:
+                outcomes += _run_batch(base, batched, prefix, batch_timeout_s)
+            except (httpx.HTTPError, ValueError) as exc:
+                print(f"  batch jobs failed: {exc}", flush=True)
+                outcomes += [Outcome(line, f"{prefix}-missing-{line.line_no}", 599, None, None, str(exc))
+                             for line in batched]
+        for future in futures:
+            future.result()
+    return sorted(outcomes, key=lambda o: o.line.line_no)
+
+
+def run_once(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[TraceLine], args: argparse.Namespace,
+             prices: dict[str, ModelPrice]) -> tuple[Report, float]:
+    """Replay the trace through a fresh child proxy configured by ``spec``; the run's report and wall time."""
+    raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
+    with tempfile.TemporaryDirectory(prefix="thrifty-eval-savings-") as tmp:
+        port = free_port()
+        config = proxy_config(spec, port=port, upstream=upstream, prices=raw_prices, discount=args.batch_discount)
+        proxy = ProxyProcess(spec, Path(tmp), config, port)
+        started = time.perf_counter()
+        try:
+            print(f"[{spec.label}] starting thrifty proxy serve ...", flush=True)
+            proxy.wait_ready()
+            outcomes = replay_trace(proxy.base, lines, f"sv-{int(time.time())}", concurrency=args.concurrency,
+                                    time_scale=args.time_scale, batch_timeout_s=args.batch_timeout)
+            wall = time.perf_counter() - started
+            time.sleep(1.5)  # the request log is flushed every 0.5 s
+        finally:
+            proxy.stop()
+        rows = read_log(proxy.database)
+    return account(book, outcomes, rows, prices), wall
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def format_report(parsed: ParsedTrace, runs: list[tuple[RunSpec, Report, float]]) -> str:
+    """The composition of the trace, skipped lines, and one column per run beside the all-strong baseline."""
+    comp = composition(parsed.lines)
+    out = [f"trace: {comp['requests']} requests over {comp['span_s']:.0f} s, {comp['keys']} keys, "
+           f"{comp['system_prompts']} distinct system prompts, {comp['batch']} batch lines; skipped lines: "
+           f"{len(parsed.problems)}",
+           "  " + ", ".join(f"{kind} {n}" for kind, n in comp["kinds"].items())]
+    for problem in parsed.problems[:20]:
+        out.append(f"  skipped {problem}")
+    if not runs:
+        return "\n".join(out)
+    first = runs[0][1]
+    header = "| | all strong | " + " | ".join(spec.label for spec, _, _ in runs) + " |"
+    out += ["", header, "|---|" + "---|" * (len(runs) + 1)]
+
+    def row(name: str, base: str, cells: list[str]) -> None:
+        out.append(f"| {name} | {base} | " + " | ".join(cells) + " |")
+
+    reports = [r for _, r, _ in runs]
+    row("cost USD", f"{first.baseline_usd:.6f}", [f"{r.cost_usd:.6f}" for r in reports])
+    row("cost reduction", "0 %", [f"{100 * r.saving_share:.1f} %" for r in reports])
+    row("quality (right answers)", f"{first.baseline_right}/{first.requests} ({100 * first.baseline_accuracy:.1f} %)",
+        [f"{r.right}/{r.requests} ({100 * r.accuracy:.1f} %)" for r in reports])
+    row("quality loss (points)", "0", [f"{r.quality_loss_points:+.1f}" for r in reports])
+    row("latency p50 / p95 ms (interactive, client)", "-",
+        [f"{1000 * _pct(r.latencies_s, 50):.0f} / {1000 * _pct(r.latencies_s, 95):.0f}" for r in reports])
+    row("errors / rows missing from the log", "-", [f"{r.errors} / {r.missing_rows}" for r in reports])
+    row("wall time s", "-", [f"{wall:.0f}" for _, _, wall in runs])
+    for cause in CAUSES:
+        row(f"saved by {CAUSE_LABELS[cause]} (USD, % of all-strong; requests, answers lost)", "-",
+            [f"{r.saved_by[cause]:.6f} ({100 * r.saved_by[cause] / r.baseline_usd if r.baseline_usd else 0:.1f} %); "
+             f"{r.requests_by[cause]}, {r.quality_lost_by[cause]:+d}" for r in reports])
+    row("sum of the stages = total saving", "-",
+        [f"{sum(r.saved_by.values()):.6f} = {r.saved_usd:.6f}" for r in reports])
+    return "\n".join(out)
+
+
+def verdict(report: Report) -> str:
+    """Whether the issue's target (>= 60 % cheaper, <= 1 point of quality lost) is met."""
+    met = report.saving_share >= 0.60 and report.quality_loss_points <= 1.0
+    return (f"target >= 60 % cost reduction at <= 1 point quality loss: {'MET' if met else 'NOT met'} "
+            f"({100 * report.saving_share:.1f} %, {report.quality_loss_points:+.1f} points)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="thrifty eval savings", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trace", help="a JSONL trace (see README, 'Savings trace'); default: the seeded trace "
+                                        "generated from the public data")
+    parser.add_argument("--data-dir", help="the public data (default: ../shared/data when it exists)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the default trace")
+    parser.add_argument("--write-trace", help="write the trace used to this file (JSONL) and go on")
+    parser.add_argument("--target-large-share", type=float, default=0.3, help="the router's share of strong calls")
+    parser.add_argument("--router-mode", choices=("prompt", "cascade"), default="prompt")
+    parser.add_argument("--batch-discount", type=float, default=0.5)
+    parser.add_argument("--weak-price", type=float, nargs=2, metavar=("IN", "OUT"),
+                        default=DEFAULT_PRICES[WEAK_MODEL], help="USD per million tokens (default Together AI's)")
+    parser.add_argument("--strong-price", type=float, nargs=2, metavar=("IN", "OUT"),
+                        default=DEFAULT_PRICES[STRONG_MODEL], help="USD per million tokens (default OpenAI's)")
+    parser.add_argument("--concurrency", type=int, default=8, help="interactive requests in flight at most")
+    parser.add_argument("--time-scale", type=float, default=1.0, help="multiply arrival times (0: as fast as possible)")
+    parser.add_argument("--batch-timeout", type=float, default=600.0)
+    parser.add_argument("--runs", choices=("both", "all-stages", "caches-off"), default="both")
+    args = parser.parse_args(argv)
+
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    if data_dir is None or not (data_dir / "router").is_dir():
+        where = args.data_dir or "../shared/data"
+        print(f"thrifty eval savings: no public data at {where} (it needs router/ and semantic-cache/); "
+              f"pass --data-dir DIR", file=sys.stderr)
+        return 2
+    book = load_book(data_dir, WEAK_MODEL, STRONG_MODEL)
+    if args.trace:
+        try:
+            text = Path(args.trace).read_text(encoding="utf-8")
+        except OSError as exc:
+            print(f"thrifty eval savings: cannot read the trace: {exc}", file=sys.stderr)
+            return 2
+        parsed = parse_trace(text, book)
+    else:
+        parsed = ParsedTrace(lines=default_trace(book, args.seed))
+    if args.write_trace:
+        Path(args.write_trace).write_text("".join(line.to_json() + "\n" for line in parsed.lines), encoding="utf-8")
+    for problem in parsed.problems:
+        print(f"skipped {problem}", file=sys.stderr)
+    prices = {WEAK_MODEL: ModelPrice(WEAK_MODEL, *args.weak_price),
+              STRONG_MODEL: ModelPrice(STRONG_MODEL, *args.strong_price)}
+    specs = []
+    if args.runs in ("both", "all-stages"):
+        specs.append(RunSpec("thrifty, every stage", True, args.router_mode, args.target_large_share))
+    if args.runs in ("both", "caches-off"):
+        specs.append(RunSpec("thrifty, caches off (routing alone)", False, args.router_mode, args.target_large_share))
+    from proxy.localserver import serve_in_thread
+    from proxy.savings.replay import make_app
+
+    results: list[tuple[RunSpec, Report, float]] = []
+    if parsed.lines:
+        with serve_in_thread(make_app(book)) as upstream:
+            for spec in specs:
+                try:
+                    report, wall = run_once(spec, book, upstream, parsed.lines, args, prices)
+                except (RuntimeError, OSError) as exc:
+                    print(f"[{spec.label}] failed: {exc}", file=sys.stderr)
+                    continue
+                results.append((spec, report, wall))
+    print()
+    print(format_report(parsed, results))
+    print(f"\nprices USD/Mtok: {WEAK_MODEL} {args.weak_price[0]}/{args.weak_price[1]}, {STRONG_MODEL} "
+          f"{args.strong_price[0]}/{args.strong_price[1]}; batch discount {args.batch_discount}; router "
+          f"{args.router_mode}, target large share {args.target_large_share}")
+    for spec, report, _ in results:
+        print(f"{spec.label}: {verdict(report)}")
+    return 0 if results or not parsed.lines else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

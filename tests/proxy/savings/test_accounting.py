@@ -1,0 +1,82 @@
+"""The savings arithmetic: a five-request trace checked by hand, and attribution that sums to the saving."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from proxy.pricing import ModelPrice
+from proxy.savings.accounting import CAUSES, LogRow, Outcome, account, attribute
+from proxy.savings.replay import ReplayBook, complete
+from proxy.savings.trace import TraceLine
+from tests.proxy.savings.conftest import GSM_ROWS, STRONG, WEAK
+
+PRICES = {WEAK: ModelPrice(WEAK, 1.0, 1.0), STRONG: ModelPrice(STRONG, 10.0, 30.0)}
+M = 1e-6  # one USD per million tokens, per token
+
+
+def _line(n: int, batch: bool = False) -> TraceLine:
+    body = {"model": "thrifty-auto", "messages": [{"role": "user", "content": GSM_ROWS[n - 1][0]}], "temperature": 0}
+    return TraceLine(n, float(n), "sk-a", body, {"source": "gsm8k", "id": str(n - 1)}, batch, "gsm8k")
+
+
+def _row(n: int, model: str | None, route: str | None, cache: str, cost: float, prompt: int, completion: int,
+         batch_saved: float | None = None, finish: str = "stop") -> LogRow:
+    return LogRow(f"r{n}", 200, model, route, cache, None, cost, batch_saved, prompt, completion, 0, finish, None)
+
+
+def test_five_request_trace_by_hand(book: ReplayBook) -> None:
+    # every question is 20 characters: 4 + 5 = 9 prompt tokens; the strong answer "The answer is NN" is
+    # 16 characters = 4 tokens, the weak "It is NN" 8 characters = 2 tokens.
+    # all strong, per request: 9 x 10 + 4 x 30 = 210 (x 1e-6 USD); five requests: 1050
+    lines = [_line(n, batch=(n == 4)) for n in range(1, 6)]
+    rows = {
+        "r1": _row(1, STRONG, None, "exact", 0.0, 9, 4),  # an exact-cache hit costs nothing
+        "r2": _row(2, WEAK, "small", "miss", 11 * M, 9, 2),  # weak: 9 x 1 + 2 x 1 = 11
+        "r3": _row(3, STRONG, "large", "miss", 210 * M, 9, 4),  # strong: 210
+        "r4": _row(4, WEAK, "small", "miss", 5.5 * M, 9, 2, batch_saved=5.5 * M),  # weak at half price
+        "r5": _row(5, STRONG, "large", "miss", 150 * M, 9, 2, finish="length"),  # capped at 2: 90 + 60
+    }
+    answers = ["The answer is 12", "It is 30", "The answer is 40", "It is 55", "The answ"]
+    outcomes = [Outcome(line, f"r{line.line_no}", 200, text, 0.01) for line, text in zip(lines, answers, strict=True)]
+    report = account(book, outcomes, rows, PRICES)
+    assert report.baseline_usd == pytest.approx(1050 * M)
+    assert report.cost_usd == pytest.approx((0 + 11 + 210 + 5.5 + 150) * M)
+    assert report.saved_usd == pytest.approx(673.5 * M)
+    assert report.saving_share == pytest.approx(673.5 / 1050)
+    assert report.saved_by["exact_cache"] == pytest.approx(210 * M)
+    assert report.saved_by["routing"] == pytest.approx((199 + 0 + 199 + 0) * M)  # 210 - 11 twice
+    assert report.saved_by["batch"] == pytest.approx(5.5 * M)
+    assert report.saved_by["capping"] == pytest.approx(60 * M)  # 2 fewer output tokens at 30
+    assert sum(report.saved_by.values()) == pytest.approx(report.saved_usd)
+    # quality: all strong is right on all five (the weak answer is wrong only on row 3, which went strong);
+    # the capped answer lost its number
+    assert (report.baseline_right, report.right) == (5, 4)
+    assert report.quality_loss_points == pytest.approx(20.0)
+    assert report.quality_lost_by["capping"] == 1 and report.requests_by["capping"] == 1
+
+
+def test_a_missing_log_row_saves_nothing_and_errors_count(book: ReplayBook) -> None:
+    line = _line(1)
+    report = account(book, [Outcome(line, "gone", 502, None, 0.1, "upstream failed")], {}, PRICES)
+    assert report.saved_usd == pytest.approx(0.0) and report.errors == 1 and report.missing_rows == 1
+    assert report.right == 0 and report.baseline_right == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # read-only book
+@given(n=st.integers(1, 5), model=st.sampled_from([WEAK, STRONG, "unpriced"]),
+       cache=st.sampled_from(["exact", "semantic", "miss", "bypass"]), route=st.sampled_from([None, "small", "large"]),
+       cascade=st.sampled_from([None, "accepted", "escalated"]), cost=st.floats(0, 1e-3),
+       batch=st.one_of(st.none(), st.floats(0, 1e-3)), prompt=st.integers(0, 500), completion=st.integers(0, 500),
+       status=st.sampled_from([200, 200, 500]))
+def test_attribution_sums_to_the_saving(book: ReplayBook, n: int, model: str, cache: str, route: str | None,
+                                        cascade: str | None, cost: float, batch: float | None, prompt: int,
+                                        completion: int, status: int) -> None:
+    line = _line(n)
+    done = complete(book, dict(line.body, model=STRONG))
+    base = PRICES[STRONG].cost(done.prompt_tokens, done.completion_tokens)
+    row = LogRow("r", status, model, route, cache, cascade, cost, batch, prompt, completion, 0)
+    parts = attribute(book, line, row, base, PRICES)
+    assert set(parts) == set(CAUSES)
+    assert sum(parts.values()) == pytest.approx(base - cost, abs=1e-12)
