@@ -67,8 +67,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     """Build the proxy app; nothing connects until start-up.
 
     ``embedder``: share an already loaded embedder (tests); by default one is created lazily
-    when the semantic cache or the learned router needs it. ``clock``: what the batch feature takes
-    as the time (tests of the nightly window); by default the real UTC time.
+    when the semantic cache or the learned router needs it. ``clock``: what the batch feature and the
+    keys' rate windows take as the time (tests); by default the real UTC time.
     """
     engine = create_engine(settings.database_url)
     prometheus = ProxyMetrics()
@@ -94,7 +94,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
         if settings.batch.enabled else None
     if batches is not None:
         batches.worker.on_line_recorded = prometheus.batch_line
-    auth = AuthService(settings, engine)
+    auth = AuthService(settings, engine, **({"clock": clock} if clock else {}))
     state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches, auth)
     background: list[asyncio.Task] = []
 

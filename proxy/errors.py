@@ -57,3 +57,36 @@ class UpstreamError(ThriftyError):
 
     status = 502
     type = "upstream_error"
+
+
+class PermissionDenied(ThriftyError):
+    """The caller's key may not do this (a model outside its list)."""
+
+    status = 403
+    type = "permission_error"
+
+
+class Conflict(ThriftyError):
+    """The object is in a state that refuses the request (cancelling a finished batch)."""
+
+    status = 409
+    type = "invalid_request_error"
+
+
+class PayloadTooLarge(ThriftyError):
+    status = 413
+    type = "invalid_request_error"
+
+
+class RateLimited(ThriftyError):
+    """Over a key's requests or tokens per minute (``type`` becomes ``tokens`` for TPM)."""
+
+    status = 429
+    type = "requests"
+
+
+class QuotaExceeded(ThriftyError):
+    """Over a key's budget: OpenAI's ``insufficient_quota``."""
+
+    status = 429
+    type = "insufficient_quota"

@@ -14,7 +14,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.auth.keys import KeyRecord, KeyStore
 from proxy.auth.limits import Counters, KeyLimits, LocalCounters, RedisCounters, Refusal, Reservation
-from proxy.errors import AuthenticationFailed, InvalidRequest, ThriftyError
+from proxy.errors import (
+    AuthenticationFailed,
+    InvalidRequest,
+    PermissionDenied,
+    QuotaExceeded,
+    RateLimited,
+    ThriftyError,
+)
 from proxy.identity import key_id_from_authorization
 from proxy.pricing import PriceBook
 from proxy.settings import Settings
@@ -22,21 +29,6 @@ from proxy.settings import Settings
 log = logging.getLogger(__name__)
 AUTH_MODES = ("open", "keys")
 BYTES_PER_TOKEN = 3  # a conservative prompt-size estimate for the reservation (settled with the real count)
-
-
-class PermissionDenied(ThriftyError):
-    status = 403
-    type = "permission_error"
-
-
-class RateLimited(ThriftyError):
-    status = 429
-    type = "requests"
-
-
-class QuotaExceeded(ThriftyError):
-    status = 429
-    type = "insufficient_quota"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,15 +22,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.db import StoredFile
-from proxy.errors import InvalidRequest, NotFound, ThriftyError
+from proxy.errors import InvalidRequest, NotFound, PayloadTooLarge
 
 UPLOAD_PURPOSES = ("batch",)  # what clients may upload; batch_output files are made by the worker
 CHUNK_BYTES = 1 << 20
-
-
-class PayloadTooLarge(ThriftyError):
-    status = 413
-    type = "invalid_request_error"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,17 +19,12 @@ from proxy.batch.validation import ENDPOINTS
 from proxy.batch.window import BatchWindow
 from proxy.batch.worker import BatchWorker
 from proxy.db import Batch, StoredFile
-from proxy.errors import InvalidRequest, NotFound, ThriftyError
+from proxy.errors import Conflict, InvalidRequest, NotFound
 from proxy.settings import BatchSettings, Settings
 
 log = logging.getLogger(__name__)
 URGENT_KEY = "thrifty_urgent"  # metadata key: "true" runs the batch outside the nightly window
 MAX_METADATA_PAIRS = 16
-
-
-class Conflict(ThriftyError):
-    status = 409
-    type = "invalid_request_error"
 
 
 class BatchService:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from proxy.app import create_app
-from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.servers import ScriptedUpstream, scripted_settings, serve_in_thread
 
 JSON_LEAF = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)
 JSON = st.recursive(JSON_LEAF, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
@@ -29,27 +29,10 @@ CHAT_LIKE = st.fixed_dictionaries({}, optional={
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory):
-    from proxy.settings import (
-        BundledBackendConfig,
-        CacheSettings,
-        DatabaseConfig,
-        ModelAlias,
-        ProxyConfig,
-        RouterSettings,
-        Settings,
-        UpstreamConfig,
-    )
-
-    tmp = tmp_path_factory.mktemp("fuzz")
     script = ScriptedUpstream(echo=True, stream_when_asked=True)
     with serve_in_thread(script) as up:
-        settings = Settings(cache=CacheSettings(enabled=True, semantic=False), router=RouterSettings(enabled=False),
-                            data_dir=str(tmp), proxy=ProxyConfig(log_flush_interval_s=0.05, max_retries=0),
-                            database=DatabaseConfig(url=f"sqlite+aiosqlite:///{tmp / 'fuzz.db'}"),
-                            bundled=BundledBackendConfig(enabled=False),
-                            upstreams=(UpstreamConfig("fake", up + "/v1"),),
-                            models=(ModelAlias("gpt-test", "fake", "upstream-model"),))
-        with serve_in_thread(create_app(settings)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        app = create_app(scripted_settings(up, tmp_path_factory.mktemp("fuzz")))
+        with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=30) as client:
             yield client
 
 

@@ -10,7 +10,7 @@ import pytest
 from proxy.app import create_app
 from proxy.settings import CacheSettings
 from tests.support.request_log import wait_for_log_rows
-from tests.support.servers import serve_in_thread
+from tests.support.servers import read_body, serve_in_thread, serve_lifespan
 
 CHAT = {"model": "gpt-test", "temperature": 0, "messages": [{"role": "user", "content": "hi"}]}
 
@@ -23,12 +23,9 @@ class OddUpstream:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await serve_lifespan(receive, send)
             return
-        while (await receive()).get("more_body"):
-            pass
+        await read_body(receive)
         if scope["method"] != "POST":  # the model-version lookup (GET /models)
             await send({"type": "http.response.start", "status": 404, "headers": []})
             await send({"type": "http.response.body", "body": b""})

@@ -11,32 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 
 from proxy.app import create_app
-from proxy.settings import AdminConfig, CacheSettings
-from tests.support.servers import ScriptedUpstream, serve_in_thread
+from proxy.settings import AdminConfig
+from tests.support.servers import ScriptedUpstream, scripted_settings, serve_in_thread
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("openapi")
-    from proxy.settings import (
-        BundledBackendConfig,
-        DatabaseConfig,
-        ModelAlias,
-        ProxyConfig,
-        RouterSettings,
-        Settings,
-        UpstreamConfig,
-    )
-
     script = ScriptedUpstream(echo=True, stream_when_asked=True)
     with serve_in_thread(script) as up:
-        settings = Settings(cache=CacheSettings(enabled=True, semantic=False), router=RouterSettings(enabled=False),
-                            data_dir=str(tmp), proxy=ProxyConfig(log_flush_interval_s=0.05, max_retries=0),
-                            database=DatabaseConfig(url=f"sqlite+aiosqlite:///{tmp / 'o.db'}"),
-                            bundled=BundledBackendConfig(enabled=False),
-                            upstreams=(UpstreamConfig("fake", up + "/v1"),),
-                            models=(ModelAlias("gpt-test", "fake", "upstream-model"),))
-        settings = replace(settings, admin=AdminConfig(api_key="admin-key"))
+        settings = replace(scripted_settings(up, tmp_path_factory.mktemp("openapi")),
+                           admin=AdminConfig(api_key="admin-key"))
         with serve_in_thread(create_app(settings)) as url:
             yield url
 

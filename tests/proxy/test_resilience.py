@@ -13,7 +13,7 @@ from proxy.resilience import CircuitBreaker, RetryPolicy
 from proxy.settings import ModelAlias, UpstreamConfig
 from proxy.supervisor import free_port
 from tests.support.request_log import wait_for_log_rows
-from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.servers import ScriptedUpstream, read_body, serve_in_thread, serve_lifespan
 
 CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "x"}]}
 
@@ -55,12 +55,9 @@ class RateLimitedUpstream:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await serve_lifespan(receive, send)
             return
-        while (await receive()).get("more_body"):
-            pass
+        await read_body(receive)
         self.calls += 1
         if self.calls <= self.limited:
             body, status, headers = {"error": {"message": "slow down"}}, 429, [(b"retry-after", self.retry_after.encode())]

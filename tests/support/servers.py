@@ -12,6 +12,50 @@ from proxy.localserver import serve_in_thread
 __all__ = ["ScriptedUpstream", "serve_in_thread"]
 
 
+async def serve_lifespan(receive, send) -> None:
+    """Answer an ASGI lifespan scope (start-up and shutdown complete at once)."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def read_body(receive) -> bytes:
+    """The whole request body of an ASGI http scope."""
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return body
+
+
+def scripted_settings(upstream_url: str, data_dir, **proxy_overrides):
+    """Settings for a proxy in front of one upstream at ``upstream_url`` (alias ``gpt-test``), with
+    the exact cache on, routing off and retries off (module-scoped fixtures; ``make_settings``
+    serves function-scoped ones)."""
+    from proxy.settings import (
+        BundledBackendConfig,
+        CacheSettings,
+        DatabaseConfig,
+        ModelAlias,
+        ProxyConfig,
+        RouterSettings,
+        Settings,
+        UpstreamConfig,
+    )
+
+    return Settings(cache=CacheSettings(enabled=True, semantic=False), router=RouterSettings(enabled=False),
+                    data_dir=str(data_dir),
+                    proxy=ProxyConfig(log_flush_interval_s=0.05, max_retries=0, **proxy_overrides),
+                    database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir}/proxy.db"),
+                    bundled=BundledBackendConfig(enabled=False), upstreams=(UpstreamConfig("fake", upstream_url + "/v1"),),
+                    models=(ModelAlias("gpt-test", "fake", "upstream-model"),))
+
+
 @dataclass
 class ScriptedUpstream:
     """A stand-in OpenAI upstream whose behaviour each test scripts (the proxy is what is tested).
@@ -39,13 +83,8 @@ class ScriptedUpstream:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif message["type"] == "lifespan.shutdown":
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
+            await serve_lifespan(receive, send)
+            return
         if scope["method"] == "GET" and scope["path"].endswith("/models"):
             await self._json(send, 200, {"object": "list", "data": [
                 {"id": self.model_name, "object": "model", "created": self.model_created, "owned_by": "test"}]})

@@ -7,6 +7,7 @@ import asyncio
 import io
 import uuid
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import httpx
 import openai
@@ -80,13 +81,14 @@ def test_a_key_may_use_only_its_models(make_settings, upstream):
 
 
 def test_rpm_and_tpm_limits_answer_429_with_retry_after(make_settings, upstream):
-    with serve_in_thread(create_app(_settings(make_settings, upstream.url))) as proxy:
+    noon = datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)  # a fixed clock: no minute boundary mid-test
+    with serve_in_thread(create_app(_settings(make_settings, upstream.url), clock=lambda: noon)) as proxy:
         rpm_key, tpm_key = _create(proxy, rpm=2), _create(proxy, tpm=120)
         codes = [httpx.post(f"{proxy}/v1/chat/completions", json=CHAT,
                             headers={"authorization": f"Bearer {rpm_key}"}) for _ in range(3)]
         assert [r.status_code for r in codes] == [200, 200, 429]
         assert codes[2].json()["error"]["code"] == "rate_limit_exceeded"
-        assert 1 <= int(codes[2].headers["retry-after"]) <= 60
+        assert int(codes[2].headers["retry-after"]) == 30  # to the next minute of the clock
         # tpm 120: each request reserves its prompt estimate + 10, and settles to the real 6 tokens
         answered = 0
         for _ in range(40):
