@@ -79,6 +79,8 @@ class Report:
     quality_lost_by: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CAUSES, 0))
     requests_by: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CAUSES, 0))
     latencies_s: list[float] = field(default_factory=list)
+    routed: int = 0  # requests the router (or the cascade) sent upstream
+    routed_strong: int = 0  # ... of which the strong model answered
 
     @property
     def saved_usd(self) -> float:
@@ -183,6 +185,9 @@ def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, Lo
             for name, value in attribute(book, outcome.line, row, base_cost, prices).items():
                 report.saved_by[name] += value
             cause = primary_cause(book, outcome.line, row)
+            if row.route and row.cache_outcome not in ("exact", "semantic"):
+                report.routed += 1
+                report.routed_strong += row.model_served == book.strong_model
         report.requests_by[cause] += 1
         report.quality_lost_by[cause] += int(base_right) - int(right)
     return report

@@ -317,6 +317,9 @@ def format_report(parsed: ParsedTrace, runs: list[tuple[RunSpec, Report, float]]
     row("quality loss (points)", "0", [f"{r.quality_loss_points:+.1f}" for r in reports])
     row("latency p50 / p95 ms (interactive, client)", "-",
         [f"{1000 * _pct(r.latencies_s, 50):.0f} / {1000 * _pct(r.latencies_s, 95):.0f}" for r in reports])
+    row("strong model's share of routed calls", "100 %",
+        [f"{r.routed_strong}/{r.routed} ({100 * r.routed_strong / r.routed if r.routed else 0:.0f} %)"
+         for r in reports])
     row("errors / rows missing from the log", "-", [f"{r.errors} / {r.missing_rows}" for r in reports])
     row("wall time s", "-", [f"{wall:.0f}" for _, _, wall in runs])
     for cause in CAUSES:
@@ -325,6 +328,16 @@ def format_report(parsed: ParsedTrace, runs: list[tuple[RunSpec, Report, float]]
              f"{r.requests_by[cause]}, {r.quality_lost_by[cause]:+d}" for r in reports])
     row("sum of the stages = total saving", "-",
         [f"{sum(r.saved_by.values()):.6f} = {r.saved_usd:.6f}" for r in reports])
+    return "\n".join(out)
+
+
+def format_curve(curve: list[tuple[float, Report]]) -> str:
+    """The quality-cost curve over the router's target share of strong calls (every stage on)."""
+    out = ["| target large share | strong share of routed calls | cost reduction | quality loss (points) |",
+           "|---|---|---|---|"]
+    for share, r in curve:
+        out.append(f"| {share} | {r.routed_strong}/{r.routed} | {100 * r.saving_share:.1f} % | "
+                   f"{r.quality_loss_points:+.1f} |")
     return "\n".join(out)
 
 
@@ -352,8 +365,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="interactive requests in flight at most")
     parser.add_argument("--time-scale", type=float, default=1.0, help="multiply arrival times (0: as fast as possible)")
     parser.add_argument("--batch-timeout", type=float, default=600.0)
-    parser.add_argument("--runs", choices=("both", "all-stages", "caches-off"), default="both")
+    parser.add_argument("--runs", choices=("both", "all-stages", "caches-off", "none"), default="both")
+    parser.add_argument("--curve", help="comma-separated target large shares: one more run with every stage on "
+                                        "per share, printed as a quality-cost curve (e.g. 0.3,0.5,0.7,0.9)")
     args = parser.parse_args(argv)
+    try:
+        shares = [float(x) for x in args.curve.split(",")] if args.curve else []
+    except ValueError:
+        print(f"thrifty eval savings: --curve takes numbers such as 0.3,0.5 (got {args.curve!r})", file=sys.stderr)
+        return 2
 
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     if data_dir is None or not (data_dir / "router").is_dir():
@@ -386,6 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from proxy.savings.replay import make_app
 
     results: list[tuple[RunSpec, Report, float]] = []
+    curve: list[tuple[float, Report]] = []
     if parsed.lines:
         with serve_in_thread(make_app(book)) as upstream:
             for spec in specs:
@@ -395,14 +416,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"[{spec.label}] failed: {exc}", file=sys.stderr)
                     continue
                 results.append((spec, report, wall))
+            for share in shares:
+                spec = RunSpec(f"every stage, target large share {share}", True, args.router_mode, share)
+                try:
+                    curve.append((share, run_once(spec, book, upstream, parsed.lines, args, prices)[0]))
+                except (RuntimeError, OSError) as exc:
+                    print(f"[{spec.label}] failed: {exc}", file=sys.stderr)
     print()
     print(format_report(parsed, results))
+    if curve:
+        print("\n" + format_curve(curve))
     print(f"\nprices USD/Mtok: {WEAK_MODEL} {args.weak_price[0]}/{args.weak_price[1]}, {STRONG_MODEL} "
           f"{args.strong_price[0]}/{args.strong_price[1]}; batch discount {args.batch_discount}; router "
           f"{args.router_mode}, target large share {args.target_large_share}")
     for spec, report, _ in results:
         print(f"{spec.label}: {verdict(report)}")
-    return 0 if results or not parsed.lines else 1
+    return 0 if results or curve or not parsed.lines else 1
 
 
 if __name__ == "__main__":
