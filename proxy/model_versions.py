@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -27,9 +28,10 @@ class ModelVersions:
     that never matches stored entries, so nothing stale is served.
     """
 
-    def __init__(self, upstream: UpstreamClient, ttl_s: float = 60.0) -> None:
+    def __init__(self, upstream: UpstreamClient, ttl_s: float = 60.0, lookup_timeout_s: float = 2.0) -> None:
         self._upstream = upstream
         self._ttl = ttl_s
+        self._lookup_timeout_s = lookup_timeout_s
         self._known: dict[tuple[str, str], _Known] = {}
 
     async def version(self, alias: ModelAlias) -> str:
@@ -45,9 +47,15 @@ class ModelVersions:
     async def _fetch(self, alias: ModelAlias) -> str:
         prefix = f"{alias.upstream}/{alias.model}"
         try:
-            reply = await self._upstream.get(alias.upstream, "/models")
+            # a short bound of its own: a hung /models must not add a whole request timeout
+            async with asyncio.timeout(self._lookup_timeout_s):
+                reply = await self._upstream.get(alias.upstream, "/models")
         except ThriftyError as exc:
             log.warning("cannot list models of upstream %r: %s", alias.upstream, exc.message)
+            return f"{prefix}@unknown-{time.time()}"
+        except TimeoutError:
+            log.warning("upstream %r did not list its models within %.1f s; its cache entries will not hit for "
+                        "%.0f s", alias.upstream, self._lookup_timeout_s, self._ttl)
             return f"{prefix}@unknown-{time.time()}"
         for entry in reply.body.get("data") or []:
             if isinstance(entry, dict) and entry.get("id") == alias.model:

@@ -79,6 +79,7 @@ class UpstreamClient:
                  transport: httpx.AsyncBaseTransport | None = None, metrics: Any = None) -> None:
         self._upstreams = {u.name: u for u in upstreams}
         self._retry = RetryPolicy(config.max_retries, config.retry_backoff_s, config.max_retry_wait_s)
+        self.deadline_s = config.request_timeout_s  # a whole non-streamed exchange, retries included
         self.breakers = Breakers(config.circuit_failures, config.circuit_open_s)
         self._metrics = metrics  # proxy.metrics.ProxyMetrics: each call's latency and failures
         self._client = httpx.AsyncClient(
@@ -157,8 +158,16 @@ class UpstreamClient:
     async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                    priority: str | None = None) -> UpstreamReply:
         """POST a JSON body and read the whole JSON answer (``priority``: ``x-thrifty-priority``),
-        with retries and the circuit breaker."""
-        return await self._retrying(upstream, lambda: self._post_once(upstream, path, body, request_id, priority))
+        with retries and the circuit breaker, within ``request_timeout_s`` in all: a deadline, so an
+        upstream that drips its answer a byte at a time cannot hold the caller longer."""
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                return await self._retrying(upstream,
+                                            lambda: self._post_once(upstream, path, body, request_id, priority))
+        except TimeoutError:
+            self.breakers[upstream].failure()
+            raise UpstreamError(f"upstream {upstream!r} did not answer within {self.deadline_s:g} s "
+                                "([proxy] request_timeout_s)", code="upstream_timeout", status=504) from None
 
     async def _post_once(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                          priority: str | None) -> UpstreamReply:

@@ -126,3 +126,61 @@ def test_a_huge_body_does_not_stall_other_requests(make_settings):
                 time.sleep(max(0.0, 0.02 - (time.perf_counter() - started)))
     assert result["status"] == 200
     assert health_answers >= 15  # /health kept answering while the huge body was decoded and keyed (4 when it ran on the loop)
+
+
+class SlowUpstream:
+    """``/models`` hangs (when ``hang_models``) and chat answers drip one byte every 0.2 s (when
+    ``drip``); ``finished`` is set once a drip has sent everything."""
+
+    def __init__(self, *, drip: bool, hang_models: bool) -> None:
+        import threading
+
+        self.drip, self.hang_models = drip, hang_models
+        self.finished, self.models_asked = threading.Event(), threading.Event()
+
+    async def __call__(self, scope, receive, send):
+        import asyncio
+
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        await read_body(receive)
+        if scope["method"] == "GET":
+            self.models_asked.set()
+            if self.hang_models:
+                await asyncio.sleep(60)
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": b'{"object": "list", "data": []}'})
+            return
+        body = json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+        if self.drip:
+            for i in range(len(body)):
+                await send({"type": "http.response.body", "body": body[i:i + 1], "more_body": True})
+                await asyncio.sleep(0.2)
+            self.finished.set()
+        await send({"type": "http.response.body", "body": b"" if self.drip else body})
+
+
+def test_request_timeout_is_a_deadline_for_a_dripping_upstream(make_settings):
+    upstream = SlowUpstream(drip=True, hang_models=False)  # ~30 s to drip its answer
+    with serve_in_thread(upstream) as up:
+        with serve_in_thread(create_app(make_settings(up, request_timeout_s=1.0, max_retries=0))) as proxy:
+            reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=60)
+            still_dripping = not upstream.finished.is_set()
+    assert reply.status_code == 504 and reply.json()["error"]["code"] == "upstream_timeout"
+    assert still_dripping  # the caller was answered long before the drip would have ended
+
+
+def test_a_hung_model_version_lookup_does_not_hold_the_request(make_settings):
+    upstream = SlowUpstream(drip=False, hang_models=True)  # /models never answers
+    with serve_in_thread(upstream) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False), request_timeout_s=30.0)
+        with serve_in_thread(create_app(settings)) as proxy:
+            # without its own bound the lookup would hold the request for the whole 30 s request timeout,
+            # and this client (10 s) would give up first
+            reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=10)
+    assert upstream.models_asked.is_set()
+    assert reply.status_code == 200 and reply.json()["choices"][0]["message"]["content"] == "ok"
