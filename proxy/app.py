@@ -24,7 +24,7 @@ from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import AuthenticationFailed, NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
-from proxy.identity import request_id_from_header, request_id_middleware
+from proxy.identity import body_timeout_middleware, request_id_from_header, request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
 from proxy.openapi import openapi_document
@@ -225,7 +225,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
                         *admin_handlers(settings, state), *(batch_handlers(batches, auth.identify) if batches else []),
                         *ui_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},
-        middleware=[request_id_middleware],
+        middleware=[request_id_middleware, body_timeout_middleware(settings.proxy.body_timeout_s)],
         on_startup=[startup],
         on_shutdown=[shutdown],
         request_max_body_size=settings.proxy.max_body_bytes,

@@ -90,3 +90,10 @@ class QuotaExceeded(ThriftyError):
 
     status = 429
     type = "insufficient_quota"
+
+
+class RequestTimeout(ThriftyError):
+    """The client sent its request body too slowly."""
+
+    status = 408
+    type = "invalid_request_error"

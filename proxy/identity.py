@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import uuid
 
+from proxy.errors import RequestTimeout
 from proxy.logs import REQUEST_ID
 
 ANONYMOUS = "anonymous"
@@ -57,5 +59,38 @@ def request_id_middleware(app):
             await send(message)
 
         await app(scope, receive, send_with_id)
+
+    return middleware
+
+
+def body_timeout_middleware(timeout_s: float):
+    """ASGI middleware factory: a request body whose next chunk takes longer than ``timeout_s`` to
+    arrive is refused with a 408 (a client trickling its body cannot hold a connection). Once the
+    body is complete, waiting on ``receive`` (disconnect detection while streaming) is not bounded."""
+
+    def middleware(app):
+        async def bounded(scope, receive, send):
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            body_done = False
+
+            async def receive_in_time():
+                nonlocal body_done
+                if body_done:
+                    return await receive()
+                try:
+                    message = await asyncio.wait_for(receive(), timeout_s)
+                except TimeoutError:
+                    body_done = True
+                    raise RequestTimeout(f"the request body did not arrive within {timeout_s:g} s of its last "
+                                         "chunk ([proxy] body_timeout_s)", code="request_timeout") from None
+                if message["type"] != "http.request" or not message.get("more_body"):
+                    body_done = True
+                return message
+
+            await app(scope, receive_in_time, send)
+
+        return bounded
 
     return middleware

@@ -48,6 +48,7 @@ class ProxyConfig:
     # 429 and 5xx with exponential backoff and jitter (a retry-after up to max_retry_wait_s is
     # honoured), and a circuit breaker per upstream (open after circuit_failures failures in a row,
     # one probe after circuit_open_s)
+    body_timeout_s: float = 30.0  # a request body whose next chunk takes longer is refused (408)
     log_format: str = "text"  # text | json: one format for every log line (json: one object per line)
     access_log: bool = True  # one line per finished request (logger thrifty.access), with its request id
     max_retries: int = 2

@@ -184,3 +184,23 @@ def test_a_hung_model_version_lookup_does_not_hold_the_request(make_settings):
             reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=10)
     assert upstream.models_asked.is_set()
     assert reply.status_code == 200 and reply.json()["choices"][0]["message"]["content"] == "ok"
+
+
+def test_a_trickled_body_gets_a_408_and_the_proxy_keeps_serving(make_settings):
+    import socket
+
+    with serve_in_thread(create_app(make_settings("http://127.0.0.1:9", body_timeout_s=0.5))) as proxy:
+        host, port = proxy.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as sock:
+            sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                         b"content-length: 500\r\n\r\n{\"model\":")  # ... and nothing more
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        assert httpx.get(f"{proxy}/health").status_code == 200
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body)["error"]["code"] == "request_timeout"
