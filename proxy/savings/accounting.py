@@ -159,10 +159,11 @@ def primary_cause(book: ReplayBook, line: TraceLine, row: LogRow | None) -> str:
 
 
 def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, LogRow],
-            prices: Mapping[str, ModelPrice]) -> Report:
+            prices: Mapping[str, ModelPrice], details: list[dict[str, Any]] | None = None) -> Report:
     """Totals of one run: every outcome is graded; its log row (by request id) gives cost and cause.
 
-    A request without a log row (lost, or never answered) is charged the baseline (nothing saved)."""
+    A request without a log row (lost, or never answered) is charged the baseline (nothing saved).
+    ``details``, when given, receives one dict per request (line, kind, cause, costs, grades)."""
     report = Report()
     for outcome in outcomes:
         report.requests += 1
@@ -190,6 +191,13 @@ def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, Lo
                 report.routed_strong += row.model_served == book.strong_model
         report.requests_by[cause] += 1
         report.quality_lost_by[cause] += int(base_right) - int(right)
+        if details is not None:
+            details.append({"line": outcome.line.line_no, "kind": outcome.line.kind, "key": outcome.line.key,
+                            "ref": outcome.line.ref, "cause": cause, "status": outcome.status,
+                            "model": row.model_served if row else None,
+                            "cache": row.cache_outcome if row else None, "baseline_usd": base_cost,
+                            "cost_usd": row.cost_usd if row else None, "strong_right": base_right,
+                            "right": right, "answer": (outcome.answer or "")[:200]})
     return report
 
 

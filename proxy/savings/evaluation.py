@@ -281,7 +281,18 @@ def run_once(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[Tra
         finally:
             proxy.stop()
         rows = read_log(proxy.database)
-    return account(book, outcomes, rows, prices), wall
+    details: list[dict] = []
+    report = account(book, outcomes, rows, prices, details)
+    if args.details:
+        path = Path(args.details)
+        path = path.with_name(f"{path.stem}-{_slug(spec.label)}{path.suffix}")
+        path.write_text("".join(json.dumps(d) + "\n" for d in details), encoding="utf-8")
+        print(f"[{spec.label}] per-request details in {path}", flush=True)
+    return report, wall
+
+
+def _slug(label: str) -> str:
+    return "".join(c if c.isalnum() or c == "." else "-" for c in label).strip("-")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -366,6 +377,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-scale", type=float, default=1.0, help="multiply arrival times (0: as fast as possible)")
     parser.add_argument("--batch-timeout", type=float, default=600.0)
     parser.add_argument("--runs", choices=("both", "all-stages", "caches-off", "none"), default="both")
+    parser.add_argument("--details", help="write one JSONL line per request and run (cause, cost, grades) to "
+                                          "FILE, with the run's name added to the file name")
     parser.add_argument("--curve", help="comma-separated target large shares: one more run with every stage on "
                                         "per share, printed as a quality-cost curve (e.g. 0.3,0.5,0.7,0.9)")
     args = parser.parse_args(argv)

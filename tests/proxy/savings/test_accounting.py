@@ -40,7 +40,10 @@ def test_five_request_trace_by_hand(book: ReplayBook) -> None:
     }
     answers = ["The answer is 12", "It is 30", "The answer is 40", "It is 55", "The answ"]
     outcomes = [Outcome(line, f"r{line.line_no}", 200, text, 0.01) for line, text in zip(lines, answers, strict=True)]
-    report = account(book, outcomes, rows, PRICES)
+    details: list[dict] = []
+    report = account(book, outcomes, rows, PRICES, details)
+    assert [d["cause"] for d in details] == ["exact_cache", "routing", "routing", "routing", "capping"]
+    assert [d["right"] for d in details] == [True, True, True, True, False]
     assert report.baseline_usd == pytest.approx(1050 * M)
     assert report.cost_usd == pytest.approx((0 + 11 + 210 + 5.5 + 150) * M)
     assert report.saved_usd == pytest.approx(673.5 * M)
