@@ -415,6 +415,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--llama-threads", type=int, default=None, help="llama.cpp threads (default: torch's)")
     p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads")
     p.add_argument("--dtype", default="float32")
+    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16"),
+                   help="linear layers' weights (backend.weights_dtype)")
     p.add_argument("--max-num-seqs", type=int, default=64)
     p.add_argument("--max-num-batched-tokens", type=int, default=512)
     p.add_argument("--block-size", type=int, default=16)
@@ -484,14 +486,16 @@ def run_from_args(args: argparse.Namespace) -> int:
     if source.kind != "gguf":
         print("thrifty bench engine: --model must be a GGUF file (the peers load the same file)", file=sys.stderr)
         return 2
-    loaded = load_model(BackendConfig(model_path=str(source.path), dtype=args.dtype, num_threads=args.num_threads))
+    loaded = load_model(BackendConfig(model_path=str(source.path), dtype=args.dtype, num_threads=args.num_threads,
+                                      weights_dtype=args.weights_dtype))
     max_len = max(args.max_prompt + args.max_output, 1100)
     kv_budget = parse_size(args.kv_cache_memory) if args.kv_cache_memory else None
     engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=kv_budget,
                                  max_model_len=max_len, max_num_seqs=args.max_num_seqs,
                                  max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype)
     if args.matrix:
-        header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}), torch threads "
+        header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}, weights "
+                  f"{args.weights_dtype}), torch threads "
                   f"{torch.get_num_threads()}; Thrifty engine: max_num_seqs {args.max_num_seqs}, "
                   f"max_num_batched_tokens {args.max_num_batched_tokens}, KV pool {args.kv_cache_memory or 'auto'}.\n")
         return _run_matrix(args, loaded, source.path, engine_config, header)

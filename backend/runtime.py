@@ -13,6 +13,7 @@ from backend.config import BackendConfig
 from backend.model import LlamaForCausalLM
 from backend.tokenizer import Tokenizer
 from backend.weights import ModelSource, load_weights, resolve_model
+from backend.weights_dtype import convert_linears_to_bf16, resolve_weights_dtype
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,9 @@ def load_model(config: BackendConfig) -> LoadedModel:
     model.load_state({k: v.to(device) for k, v in state.items()})
     model.to(dtype)
     model.rope.reset_buffers()  # fp32 inverse frequencies, whatever the weights' dtype
+    weights = resolve_weights_dtype(config.weights_dtype, dtype, device)
+    if weights == "bf16" and dtype != torch.bfloat16:
+        log.info("weights dtype bf16: %d linear layers keep bfloat16 weights", convert_linears_to_bf16(model))
     model.eval()
     tokenizer = Tokenizer.load(source, data_dir)
     log.info("model %s (%s) loaded in %.1fs", source.path, source.kind, time.perf_counter() - started)

@@ -77,6 +77,7 @@ def instrumented(engine: Any) -> Iterator[None]:
     from torch import nn
 
     import kernels
+    from backend.weights_dtype import BF16Linear
 
     model = engine.runner.model
     patched: list[tuple[Any, str, Any, bool]] = []  # (object, attribute, old value, was an instance attribute)
@@ -91,7 +92,7 @@ def instrumented(engine: Any) -> Iterator[None]:
                       ("silu_and_mul", "activation")):
         patch(kernels, op, label)
     for module in model.modules():
-        if isinstance(module, nn.Linear):
+        if isinstance(module, nn.Linear | BF16Linear):
             patch(module, "forward", "linears")
     patch(model.model.embed_tokens, "forward", "embedding")
     patch(engine.runner.attention, "attend", "attention")
@@ -206,6 +207,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``thrifty bench engine-profile`` flags."""
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--dtype", default="float32")
+    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16"))
     p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads (default: torch's)")
     p.add_argument("--batch", type=int, default=32, help="the larger decode batch (default 32)")
     p.add_argument("--prefill-tokens", type=int, default=512)
@@ -225,13 +227,15 @@ def run_from_args(args: argparse.Namespace) -> int:
     from backend.engine.config import EngineConfig, parse_size
     from backend.runtime import load_model
 
-    loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads))
+    loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads,
+                                      weights_dtype=args.weights_dtype))
     max_len = max(args.prefill_tokens, args.context + 4 * args.steps + 64) + 16
     config = EngineConfig(kv_cache_memory=parse_size(args.kv_cache_memory), max_model_len=max_len)
     shapes = [profile_decode(loaded, config, 1, args.steps, args.context),
               profile_decode(loaded, config, args.batch, args.steps, args.context),
               profile_prefill(loaded, config, args.prefill_tokens, args.steps)]
-    header = (f"## thrifty bench engine-profile\n\nmodel `{loaded.source.path.name}` ({args.dtype}), torch "
+    header = (f"## thrifty bench engine-profile\n\nmodel `{loaded.source.path.name}` ({args.dtype}, weights "
+              f"{args.weights_dtype}), torch "
               f"{torch.__version__}, {torch.get_num_threads()} threads, CPU {_cpu_name() or platform.processor()}.\n")
     text = "\n".join([header, *(s.table() for s in shapes)])
     print(text)

@@ -97,7 +97,7 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         "gpu_memory_utilization": args.gpu_memory_utilization, "max_num_seqs": args.max_num_seqs,
         "max_num_batched_tokens": args.max_num_batched_tokens, "enable_prefix_caching": args.prefix_caching,
         "enable_chunked_prefill": args.chunked_prefill, "kv_cache_dtype": args.kv_cache_dtype,
-        "cuda_graphs": args.cuda_graphs,
+        "cuda_graphs": args.cuda_graphs, "weights_dtype": args.weights_dtype,
     }.items() if v is not None}
     config = replace(settings.backend, **overrides)
     if config.data_dir is None:
@@ -185,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     bserve.add_argument("--served-model-name")
     bserve.add_argument("--dtype", help="float32 | bfloat16 | float16")
+    bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16"),
+                        help="linear layers' weights: fp32 (default), bf16, or auto (bf16 on CPUs with native bf16)")
     bserve.add_argument("--device", help="cpu | cuda")
     bserve.add_argument("--max-model-len", type=int)
     bserve.add_argument("--max-n", type=int)
