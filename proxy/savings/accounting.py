@@ -162,7 +162,8 @@ def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, Lo
             prices: Mapping[str, ModelPrice], details: list[dict[str, Any]] | None = None) -> Report:
     """Totals of one run: every outcome is graded; its log row (by request id) gives cost and cause.
 
-    A request without a log row (lost, or never answered) is charged the baseline (nothing saved).
+    A request without a log row (lost, or never answered) or that failed (an HTTP error) is charged
+    the baseline: a failure saves nothing (it would be retried), and it is graded wrong.
     ``details``, when given, receives one dict per request (line, kind, cause, costs, grades)."""
     report = Report()
     for outcome in outcomes:
@@ -177,8 +178,9 @@ def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, Lo
         if outcome.latency_s is not None and not outcome.line.batch:
             report.latencies_s.append(outcome.latency_s)
         row = rows.get(outcome.request_id)
-        if row is None:
-            report.missing_rows += 1
+        if row is None or row.status_code >= 400 or outcome.status >= 400:
+            # lost or failed: charged as if sent to the strong model (a failure saves nothing), graded wrong
+            report.missing_rows += row is None
             report.cost_usd += base_cost
             cause = "other"
         else:

@@ -65,6 +65,11 @@ def test_a_missing_log_row_saves_nothing_and_errors_count(book: ReplayBook) -> N
     report = account(book, [Outcome(line, "gone", 502, None, 0.1, "upstream failed")], {}, PRICES)
     assert report.saved_usd == pytest.approx(0.0) and report.errors == 1 and report.missing_rows == 1
     assert report.right == 0 and report.baseline_right == 1
+    # a logged failure (a 4xx/5xx row that cost nothing) is charged the baseline too: it saves nothing
+    failed = LogRow("bad", 400, None, None, None, None, 0.0, None, None, None, None)
+    report = account(book, [Outcome(line, "bad", 400, None, 0.1, "invalid model")], {"bad": failed}, PRICES)
+    assert report.saved_usd == pytest.approx(0.0) and report.errors == 1 and report.missing_rows == 0
+    assert sum(report.saved_by.values()) == pytest.approx(0.0)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # read-only book
