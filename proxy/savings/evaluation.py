@@ -5,8 +5,8 @@ The replay upstream (``proxy.savings.replay``) impersonates the weak and the str
 public router data behind one local server; ``thrifty proxy serve`` runs as a child process with a
 generated configuration (both models as public names, ``thrifty-auto`` routing between them, their
 list prices, a fresh SQLite database). Interactive lines go to ``/v1/chat/completions`` at their
-arrival times; batch lines go through the Files and Batches API as one job, submitted when the first
-of them arrives. The child's request log (SQLite) then gives each request's cost, cache outcome and
+arrival times (streamed when the body asks); batch lines go through the Files and Batches API, one job
+per key, submitted when the first of them arrives. The child's request log (SQLite) then gives each request's cost, cache outcome and
 route (see ``proxy.savings.accounting``). Two runs: every stage on, then caches off (routing alone).
 """
 
@@ -163,6 +163,8 @@ def _ask(client: httpx.Client, line: TraceLine, request_id: str) -> Outcome:
     except httpx.HTTPError as exc:
         return Outcome(line, request_id, 599, None, time.perf_counter() - started, f"transport: {exc}")
     latency = time.perf_counter() - started
+    if response.status_code < 400 and "text/event-stream" in response.headers.get("content-type", ""):
+        return Outcome(line, request_id, response.status_code, _streamed_text(response.text), latency)
     try:
         payload = response.json()
     except ValueError:
@@ -171,6 +173,22 @@ def _ask(client: httpx.Client, line: TraceLine, request_id: str) -> Outcome:
         return Outcome(line, request_id, response.status_code, None, latency, str(payload.get("error", payload)))
     answer = ((payload.get("choices") or [{}])[0].get("message") or {}).get("content")
     return Outcome(line, request_id, response.status_code, answer, latency)
+
+
+def _streamed_text(body: str) -> str | None:
+    """The first choice's content, joined from an SSE answer's deltas (None: no content chunk)."""
+    parts = []
+    for raw in body.splitlines():
+        if not raw.startswith("data: ") or raw == "data: [DONE]":
+            continue
+        try:
+            chunk = json.loads(raw[6:])
+        except ValueError:
+            continue
+        for choice in chunk.get("choices") or []:
+            if choice.get("index", 0) == 0 and isinstance((choice.get("delta") or {}).get("content"), str):
+                parts.append(choice["delta"]["content"])
+    return "".join(parts) if parts else None
 
 
 def _run_batch(base: str, lines: list[TraceLine], prefix: str, timeout_s: float) -> list[Outcome]:

@@ -52,7 +52,8 @@ def test_a_trace_of_only_bad_lines_still_ends_with_a_summary(data_dir: Path, tmp
 def test_real_proxy_run_on_a_tiny_trace(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "t.jsonl"
     trace.write_text("\n".join([
-        _line(0.0, 0), _line(0.1, 1), _line(0.2, 2), _line(0.3, 3, batch=True), _line(0.4, 4),
+        _line(0.0, 0), _line(0.1, 1), _line(0.2, 2), _line(0.3, 3, batch=True),
+        _line(0.4, 4).replace('"temperature": 0', '"temperature": 0, "stream": true'),  # streamed
         _line(1.5, 0),  # the first question again: an exact-cache hit
         json.dumps({"t": 2.0, "key": "sk-test", "body": {"model": "thrifty-auto", "messages": [{"role": "user"}]},
                     "ref": {"source": "gsm8k", "id": "77"}}),  # unknown reference
