@@ -63,18 +63,18 @@ def test_upstreams_page_shows_health_and_the_engine_gauges(tmp_path):
 
 
 def test_a_page_is_one_registry_entry(tmp_path):
-    async def load_batches(ctx):
-        return {"sections": [("batches", [("queued", "4")])]}
+    async def load_queue(ctx):
+        return {"sections": [("queue", [("queued", "4")])]}
 
-    pages = [*default_pages(), Page("Batches", "/ui/batches", "settings.html", load_batches)]
+    pages = [*default_pages(), Page("Queue", "/ui/queue", "settings.html", load_queue)]
     settings = ui_settings("http://127.0.0.1:9", tmp_path, semantic=False)
     app = create_app(settings)
     ui_app = Litestar(route_handlers=ui_handlers(settings, app.state.thrifty, pages=pages))
     with serve_in_thread(ui_app) as url, httpx.Client(base_url=url) as client:
-        assert client.get("/ui/batches").status_code == 303  # behind the login like every page
+        assert client.get("/ui/queue").status_code == 303  # behind the login like every page
         login(client)
-        page = client.get("/ui/batches")
-    assert page.status_code == 200 and '<a href="/ui/batches" class="active"' in page.text
+        page = client.get("/ui/queue")
+    assert page.status_code == 200 and '<a href="/ui/queue" class="active"' in page.text
     assert "queued" in page.text
 
 
