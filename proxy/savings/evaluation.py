@@ -421,7 +421,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         parsed = parse_trace(text, book)
     else:
-        parsed = ParsedTrace(lines=default_trace(book, args.seed))
+        try:
+            parsed = ParsedTrace(lines=default_trace(book, args.seed))
+        except ValueError as exc:
+            print(f"thrifty eval savings: cannot build the default trace from {data_dir}: {exc}", file=sys.stderr)
+            return 2
     if args.write_trace:
         Path(args.write_trace).write_text("".join(line.to_json() + "\n" for line in parsed.lines), encoding="utf-8")
     for problem in parsed.problems:

@@ -37,6 +37,12 @@ def test_missing_data_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.Captur
     assert "no public data at" in capsys.readouterr().err
 
 
+def test_too_little_data_for_the_default_trace_is_a_clear_error(data_dir: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--data-dir", str(data_dir)]) == 2  # the fixture has 3 MMLU rows, the default trace wants 130
+    assert "cannot build the default trace" in capsys.readouterr().err
+
+
 def test_a_trace_of_only_bad_lines_still_ends_with_a_summary(data_dir: Path, tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "bad.jsonl"
