@@ -100,6 +100,7 @@ class Pipeline:
         self._store_routed = settings.router.store_requests  # opt-in: keep routed bodies for retraining
         self._batch_discount = settings.batch.discount  # batch lines cost (1 - discount) of the list price
         self._access_log = settings.proxy.access_log
+        self.interactive_seen = -math.inf  # monotonic time of the last interactive request activity
         self._background: set[asyncio.Task] = set()
 
     @property
@@ -132,6 +133,8 @@ class Pipeline:
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=0,
                          model_requested=data["model"], stream=bool(data.get("stream")), cache_outcome="bypass",
                          batch_id=ctx.batch_id)
+        if ctx.batch_id is None:
+            self.interactive_seen = time.monotonic()
         headers: dict[str, str] = {}
         try:
             alias = await self._route(data, entry, headers)
@@ -427,6 +430,8 @@ class Pipeline:
         status, error, finished = 200, None, False
         try:
             async for event in self._upstream.iter_events(call.alias.upstream, response):
+                if call.ctx.batch_id is None:
+                    self.interactive_seen = time.monotonic()  # a long stream is interactive traffic too
                 data = event.data
                 if event.done:
                     finished = True

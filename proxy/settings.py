@@ -205,6 +205,10 @@ class BatchSettings:
     timezone: str = ""
     discount: float = 0.5  # batch price = (1 - discount) x the interactive price, as the big providers charge
     concurrency: int = 4  # lines in flight per upstream
+    # ... and while interactive requests are being answered (and busy_quiet_s after the last): batch
+    # work yields the shared CPU/GPU to them (lines already running finish)
+    busy_concurrency: int = 1
+    busy_quiet_s: float = 2.0
     lease_s: float = 60.0  # a claimed line returns to the queue this long after its worker stopped renewing
     poll_interval_s: float = 0.5
     max_attempts: int = 3  # tries of one line on transport failures / 5xx before it is an error line
@@ -445,6 +449,9 @@ def _check_batch(batch: BatchSettings) -> None:
     for name in ("max_file_bytes", "max_lines", "concurrency", "max_attempts", "passthrough_max_lines"):
         if getattr(batch, name) < 1:
             raise SettingsError(f"[batch] {name} must be at least 1, got {getattr(batch, name)!r}")
+    if batch.busy_concurrency < 0 or batch.busy_quiet_s < 0:
+        raise SettingsError("[batch] busy_concurrency and busy_quiet_s must be >= 0 (0: batch lines wait while "
+                            "interactive requests run)")
     for name in ("lease_s", "poll_interval_s", "passthrough_collect_s", "passthrough_poll_s"):
         if not getattr(batch, name) > 0:
             raise SettingsError(f"[batch] {name} must be > 0, got {getattr(batch, name)!r}")

@@ -90,7 +90,7 @@ class BatchWorker:
         if time.monotonic() - self._last_renewal > self.queue.lease.total_seconds() / 3:
             await self.queue.renew(list(self._inflight.values()), now)
             self._last_renewal = time.monotonic()
-        capacity = self._config.concurrency * max(1, len(self._upstream_names())) - len(self._inflight)
+        capacity = self._lines_allowed() * max(1, len(self._upstream_names())) - len(self._inflight)
         if self._passthrough() is not None:  # lines waiting in an upstream batch cost nothing here
             capacity += self._config.passthrough_max_lines
         for line in await self.queue.claim(capacity, now, window_open=self.window.is_open(now)):
@@ -115,6 +115,15 @@ class BatchWorker:
 
     def _upstream_names(self) -> set[str]:
         return set(getattr(self._pipeline, "upstream_names", ()) or ())
+
+    def _lines_allowed(self) -> int:
+        """Lines in flight per upstream now: ``concurrency``, or ``busy_concurrency`` while
+        interactive requests are being answered (and for ``busy_quiet_s`` after), so that batch
+        work yields the shared CPU or GPU to them; lines already running finish."""
+        seen = getattr(self._pipeline, "interactive_seen", None)
+        if seen is not None and time.monotonic() - seen < self._config.busy_quiet_s:
+            return self._config.busy_concurrency
+        return self._config.concurrency
 
     def _passthrough(self):
         return getattr(self._pipeline, "upstream_batches", None)

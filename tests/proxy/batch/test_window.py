@@ -114,3 +114,23 @@ def test_a_batch_waits_for_its_window_and_urgent_metadata_skips_it(make_settings
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
             assert len(script.requests) == 6
+
+
+def test_batch_work_yields_to_interactive_traffic(make_settings):
+    """While interactive requests are answered (and busy_quiet_s after), only busy_concurrency
+    lines per upstream start; with none, concurrency does."""
+    import time as clock
+
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as up:
+        settings = replace(make_settings(up), batch=BatchSettings(concurrency=4, busy_concurrency=1,
+                                                                  busy_quiet_s=30.0))
+        app = create_app(settings)
+        worker, pipeline = app.state.thrifty.batches.worker, app.state.thrifty.pipeline
+        assert worker._lines_allowed() == 4  # noqa: SLF001 - nothing interactive yet
+        with serve_in_thread(app) as proxy:
+            OpenAI(base_url=proxy + "/v1", api_key="sk-i", max_retries=0).chat.completions.create(
+                model="gpt-test", messages=[{"role": "user", "content": "interactive"}])
+            assert worker._lines_allowed() == 1  # noqa: SLF001
+            pipeline.interactive_seen = clock.monotonic() - 31.0  # as 31 s later
+            assert worker._lines_allowed() == 4  # noqa: SLF001
