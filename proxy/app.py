@@ -67,8 +67,8 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     """Build the proxy app; nothing connects until start-up.
 
     ``embedder``: share an already loaded embedder (tests); by default one is created lazily
-    when the semantic cache or the learned router needs it. ``clock``: what the batch feature and the
-    keys' rate windows take as the time (tests); by default the real UTC time.
+    when the semantic cache or the learned router needs it. ``clock``: what the batch feature, the
+    keys' rate windows and cache expiry take as the time (tests); by default the real UTC time.
     """
     engine = create_engine(settings.database_url)
     prometheus = ProxyMetrics()
@@ -76,7 +76,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     upstream = ReplicaClient.wrap(upstream, settings)  # replicas of one model: prefix-aware choice
     request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
     embedder = embedder if embedder is not None else shared_embedder(settings)
-    cache = build_cache(settings, engine, embedder)
+    cache = build_cache(settings, engine, embedder, clock=(lambda: clock().timestamp()) if clock else None)
     router = build_router_stage(settings, embedder)
 
     def feedback_sink(record: FeedbackRecord) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -35,10 +36,13 @@ def cache_config(settings: Settings) -> CacheConfig:
     return replace(base, exact=exact, semantic=semantic, policy=policy, tenants=tenants)
 
 
-def build_cache(settings: Settings, engine: AsyncEngine, embedder: Embedder | None) -> ResponseCache | None:
+def build_cache(settings: Settings, engine: AsyncEngine, embedder: Embedder | None,
+                clock: Callable[[], float] | None = None) -> ResponseCache | None:
+    """The response cache (``clock``: seconds since the epoch, for tests of expiry)."""
     if not settings.cache.enabled:
         return None
-    return ResponseCache(engine, cache_config(settings), embedder=embedder if settings.cache.semantic else None)
+    return ResponseCache(engine, cache_config(settings), embedder=embedder if settings.cache.semantic else None,
+                         **({"clock": clock} if clock else {}))
 
 
 @dataclass(slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import openai
@@ -105,7 +106,8 @@ def test_per_key_settings_apply_over_http(tmp_path: Path, embedder) -> None:
     q, para = "What is the capital city of France?", "What's the capital city of France?"
     with serve_in_thread(script) as up:
         settings = load_settings(write_config(tmp_path, up, KEYS), {})
-        app = create_app(settings, embedder=embedder)
+        now = [datetime.now(UTC)]  # the cache's clock: expiry is tested without sleeping
+        app = create_app(settings, embedder=embedder, clock=lambda: now[0])
         pipeline = app.state.thrifty.pipeline
 
         def settle() -> None:
@@ -138,7 +140,7 @@ def test_per_key_settings_apply_over_http(tmp_path: Path, embedder) -> None:
             assert ask(proxy, "sk-plain", near, temperature=0.8)[0] == "bypass"
             outcome, reply = ask(proxy, "sk-creative", near, temperature=0.8)
             assert outcome == "semantic" and reply.choices[0].message.content == "Paris."
-            time.sleep(1.6)  # this key's entries live 1.5 s
+            now[0] += timedelta(seconds=1.6)  # this key's entries live 1.5 s
             assert ask(proxy, "sk-creative", poem, temperature=0.8)[0] == "miss"
             settle()
     upstream_calls = sum(1 for r in script.requests if r["_path"].endswith("/completions"))
