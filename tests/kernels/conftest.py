@@ -11,3 +11,13 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("TRITON_INTERPRET", "1")
+
+
+import pytest  # noqa: E402 - after TRITON_INTERPRET is set
+
+from tests.kernels.helpers import fail_unless_triton_runs  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _triton_must_run(request: pytest.FixtureRequest) -> None:
+    fail_unless_triton_runs(request)
