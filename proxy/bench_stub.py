@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from proxy.localserver import read_body, serve_lifespan
+
 CHUNKS = 8  # streamed content chunks per answer
 
 _ANSWER = json.dumps({
@@ -40,16 +42,9 @@ _STREAM = b"".join([_chunk({"role": "assistant", "content": ""})]
 async def app(scope, receive, send) -> None:
     """The stub as a raw ASGI app (no framework: its own cost stays negligible)."""
     if scope["type"] == "lifespan":
-        while (await receive())["type"] != "lifespan.shutdown":
-            await send({"type": "lifespan.startup.complete"})
-        await send({"type": "lifespan.shutdown.complete"})
+        await serve_lifespan(receive, send)
         return
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
+    body = await read_body(receive)
     if scope["method"] == "GET":
         payload, kind = _MODELS, b"application/json"
     elif b'"stream":true' in body.replace(b" ", b""):

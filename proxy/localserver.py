@@ -30,3 +30,24 @@ def serve_in_thread(app, host: str = "127.0.0.1", startup_timeout: float = 60.0)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+async def serve_lifespan(receive, send) -> None:
+    """Answer a raw ASGI app's lifespan scope: start-up and shutdown complete at once."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def read_body(receive) -> bytes:
+    """The whole request body of a raw ASGI http scope."""
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return body

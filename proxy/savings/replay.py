@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from proxy.localserver import read_body, serve_lifespan
+
 LETTERS = "ABCD"
 CHARS_PER_TOKEN = 4
 
@@ -243,16 +245,9 @@ def make_app(book: ReplayBook):
 
     async def app(scope, receive, send) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await serve_lifespan(receive, send)
             return
-        raw = b""
-        while True:
-            message = await receive()
-            raw += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        raw = await read_body(receive)
         status, payload, kind = handle(book, scope["method"], scope["path"], raw)
         await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", kind)]})
         await send({"type": "http.response.body", "body": payload})

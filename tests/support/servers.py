@@ -7,30 +7,9 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from proxy.localserver import serve_in_thread
+from proxy.localserver import read_body, serve_in_thread, serve_lifespan
 
-__all__ = ["ScriptedUpstream", "serve_in_thread"]
-
-
-async def serve_lifespan(receive, send) -> None:
-    """Answer an ASGI lifespan scope (start-up and shutdown complete at once)."""
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
-            await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            await send({"type": "lifespan.shutdown.complete"})
-            return
-
-
-async def read_body(receive) -> bytes:
-    """The whole request body of an ASGI http scope."""
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            return body
+__all__ = ["ScriptedUpstream", "read_body", "scripted_settings", "serve_in_thread", "serve_lifespan"]
 
 
 def scripted_settings(upstream_url: str, data_dir, **proxy_overrides):
@@ -89,12 +68,7 @@ class ScriptedUpstream:
             await self._json(send, 200, {"object": "list", "data": [
                 {"id": self.model_name, "object": "model", "created": self.model_created, "owned_by": "test"}]})
             return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        body = await read_body(receive)
         request = json.loads(body) if body else {}
         request["_path"] = scope["path"]
         request["_headers"] = {k.decode(): v.decode() for k, v in scope["headers"]}
