@@ -117,7 +117,8 @@ class InteractiveLoad:
 class ProxyProcess:
     """``thrifty proxy serve`` as a child process in front of the bundled backend."""
 
-    def __init__(self, workdir: Path, backend_port: int, concurrency: int, lease_s: float) -> None:
+    def __init__(self, workdir: Path, backend_port: int, concurrency: int, lease_s: float,
+                 busy_concurrency: int = 1) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.config = workdir / "thrifty.toml"
@@ -130,6 +131,7 @@ enabled = false
 enabled = false
 [batch]
 concurrency = {concurrency}
+busy_concurrency = {busy_concurrency}
 lease_s = {lease_s}
 poll_interval_s = 0.1
 """)
@@ -217,7 +219,7 @@ def run(args: argparse.Namespace) -> str:
     backend = BackendProcess(settings)
     print(f"starting the bundled backend ({MODEL})...", file=sys.stderr)
     backend.start()
-    proxy = ProxyProcess(workdir, backend.port, args.concurrency, args.lease_s)
+    proxy = ProxyProcess(workdir, backend.port, args.concurrency, args.lease_s, args.busy_concurrency)
     try:
         backend.wait_ready()
         proxy.start()
@@ -307,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause-s", type=float, default=0.5, help="pause between interactive requests")
     parser.add_argument("--concurrency", type=int, default=4, help="[batch] concurrency (lines in flight per "
                         "upstream; 4 is the product default)")
+    parser.add_argument("--busy-concurrency", type=int, default=1, help="[batch] busy_concurrency (lines in flight "
+                        "per upstream while interactive requests run; 1 is the product default)")
     parser.add_argument("--lease-s", type=float, default=10.0, help="[batch] lease_s")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
