@@ -129,14 +129,14 @@ def test_a_huge_body_does_not_stall_other_requests(make_settings):
 
 
 class SlowUpstream:
-    """``/models`` hangs (when ``hang_models``) and chat answers drip one byte every 0.2 s (when
-    ``drip``); ``finished`` is set once a drip has sent everything."""
+    """``/models`` hangs until ``release`` is set (when ``hang_models``) and chat answers drip one
+    byte every 0.2 s (when ``drip``); ``finished`` is set once a drip has sent everything."""
 
     def __init__(self, *, drip: bool, hang_models: bool) -> None:
         import threading
 
         self.drip, self.hang_models = drip, hang_models
-        self.finished, self.models_asked = threading.Event(), threading.Event()
+        self.finished, self.models_asked, self.release = threading.Event(), threading.Event(), threading.Event()
 
     async def __call__(self, scope, receive, send):
         import asyncio
@@ -147,8 +147,8 @@ class SlowUpstream:
         await read_body(receive)
         if scope["method"] == "GET":
             self.models_asked.set()
-            if self.hang_models:
-                await asyncio.sleep(60)
+            while self.hang_models and not self.release.is_set():
+                await asyncio.sleep(0.05)
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
             await send({"type": "http.response.body", "body": b'{"object": "list", "data": []}'})
             return
@@ -175,15 +175,21 @@ def test_request_timeout_is_a_deadline_for_a_dripping_upstream(make_settings):
 
 
 def test_a_hung_model_version_lookup_does_not_hold_the_request(make_settings):
-    upstream = SlowUpstream(drip=False, hang_models=True)  # /models never answers
+    upstream = SlowUpstream(drip=False, hang_models=True)  # /models answers only once released
     with serve_in_thread(upstream) as up:
-        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False), request_timeout_s=30.0)
-        with serve_in_thread(create_app(settings)) as proxy:
-            # without its own bound the lookup would hold the request for the whole 30 s request timeout,
-            # and this client (10 s) would give up first
-            reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=10)
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False), request_timeout_s=600.0)
+        app = create_app(settings)
+        with serve_in_thread(app) as proxy:
+            try:
+                # /models is released only after this reply: a lookup bounded by the request timeout
+                # alone would hold the request until then (a deadlock the suite's timeout would end)
+                reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=None)
+                versions = [known.version for known in app.state.thrifty.pipeline._versions._known.values()]
+            finally:
+                upstream.release.set()
     assert upstream.models_asked.is_set()
     assert reply.status_code == 200 and reply.json()["choices"][0]["message"]["content"] == "ok"
+    assert len(versions) == 1 and "@unknown-" in versions[0]  # the lookup gave up on its own bound
 
 
 def test_a_trickled_body_gets_a_408_and_the_proxy_keeps_serving(make_settings):
