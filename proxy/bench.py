@@ -17,25 +17,12 @@ from dataclasses import replace
 
 import httpx
 
+from proxy.localserver import wait_healthy
 from proxy.settings import DatabaseConfig, Settings, load_settings
 
 
 def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
-
-
-def _wait_healthy(base: str, process: subprocess.Popen, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("the proxy exited during start-up")
-        try:
-            if httpx.get(base + "/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError("the proxy did not become ready")
 
 
 def _percentile_ms(samples: list[float], pct: float) -> float:
@@ -59,7 +46,7 @@ def run(settings: Settings, requests: int, max_tokens: int, decode_tokens: int) 
                "THRIFTY_DATABASE__URL": settings.database_url, "THRIFTY_ROUTER__ENABLED": "false"}
         proxy_process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve"], env=env)
         proxy = f"http://127.0.0.1:{port}"
-        _wait_healthy(proxy, proxy_process)
+        wait_healthy(proxy, proxy_process, what="the proxy")
         model = settings.backend.served_model_name
         body = {"model": model, "max_tokens": max_tokens, "temperature": 0,
                 "messages": [{"role": "user", "content": "Say hello."}]}
@@ -143,8 +130,8 @@ def run_passthrough(requests: int) -> str:
     rows = []
     try:
         proxy = f"http://127.0.0.1:{port}"
-        _wait_healthy(proxy, proxy_process)
-        _wait_healthy(f"http://127.0.0.1:{stub_port}", stub)
+        wait_healthy(proxy, proxy_process, what="the proxy")
+        wait_healthy(f"http://127.0.0.1:{stub_port}", stub, what="the stub upstream")
         body = {"model": "stub", "max_tokens": 16, "messages": [{"role": "user", "content": "Say hello."}]}
         no_store = {"cache-control": "no-store"}  # forwarding, not the cache
         with httpx.Client(timeout=60) as client:

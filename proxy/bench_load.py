@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from proxy.bench import _wait_healthy
+from proxy.localserver import wait_healthy
 from proxy.supervisor import free_port
 
 
@@ -60,7 +60,7 @@ class Proxy:
     def start(self) -> None:
         self.process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", self.config],
                                         env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_healthy(self.url, self.process)
+        wait_healthy(self.url, self.process, what="the proxy")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -114,7 +114,7 @@ def run(duration: float, concurrency: int, kill9: bool) -> str:
     result = LoadResult()
     killed: dict[str, float] = {}
     try:
-        _wait_healthy(f"http://127.0.0.1:{stub_port}", stub)
+        wait_healthy(f"http://127.0.0.1:{stub_port}", stub, what="the stub upstream")
         proxy.start()
         started = time.monotonic()
         load = threading.Thread(target=asyncio.run, args=(_drive(proxy, concurrency, started + duration, result,

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import httpx
 
+from proxy.localserver import wait_healthy
 from proxy.settings import BundledBackendConfig, Settings
 from proxy.supervisor import BackendProcess, free_port
 
@@ -144,14 +145,8 @@ poll_interval_s = 0.1
         self.process = subprocess.Popen(
             [sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(self.config), "--port",
              str(self.port)], stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=os.environ.copy())
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError("the proxy exited:\n" + self.log.read_text()[-2000:])
-            try:
-                if httpx.get(self.base + "/health", timeout=1).status_code == 200:
-                    return time.perf_counter() - started
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_healthy(self.base, self.process, timeout_s=300.0, what=f"the proxy (log: {self.log})", poll_s=0.1)
+        return time.perf_counter() - started
 
     def kill9(self) -> None:
         assert self.process is not None

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import httpx
 
+from proxy.localserver import wait_healthy
 from proxy.pricing import ModelPrice
 from proxy.savings.accounting import CAUSE_LABELS, CAUSES, LogRow, Outcome, Report, account, composition
 from proxy.savings.replay import ReplayBook, load_book
@@ -122,17 +123,8 @@ class ProxyProcess:
         return self.workdir / "data" / "thrifty.db"
 
     def wait_ready(self, timeout_s: float = 300.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"thrifty proxy serve exited with {self.process.returncode}; see {self.log.name}")
-            try:
-                if httpx.get(self.base + "/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError(f"thrifty proxy serve did not become ready; see {self.log.name}")
+        wait_healthy(self.base, self.process, timeout_s=timeout_s, what=f"thrifty proxy serve (log: {self.log.name})",
+                     poll_s=0.3)
 
     def stop(self) -> None:
         """SIGTERM (the request log is flushed on shutdown), then kill after 30 s."""

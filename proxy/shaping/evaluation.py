@@ -39,6 +39,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from proxy.localserver import wait_healthy
 from proxy.shaping.lengths import CHAT_PROMPTS, ask_lengths, length_table
 from proxy.shaping.trace import make_trace
 from proxy.supervisor import free_port
@@ -143,17 +144,8 @@ note_position = "{run.note_position}"
                                         env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout_s: float = 600.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"thrifty serve exited with {self.process.returncode}; see {self.log.name}")
-            try:
-                if httpx.get(self.base + "/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        raise RuntimeError("thrifty serve did not become ready")
+        wait_healthy(self.base, self.process, timeout_s=timeout_s, what=f"thrifty serve (log: {self.log.name})",
+                     poll_s=0.5)
 
     def stop(self) -> None:
         if self.process.poll() is None:
