@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from proxy.app import create_app
-from tests.support.servers import ScriptedUpstream, scripted_settings, serve_in_thread
+from proxy.settings import CacheSettings
+from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 JSON_LEAF = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)
 JSON = st.recursive(JSON_LEAF, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
@@ -31,7 +32,8 @@ CHAT_LIKE = st.fixed_dictionaries({}, optional={
 def proxy(tmp_path_factory):
     script = ScriptedUpstream(echo=True, stream_when_asked=True)
     with serve_in_thread(script) as up:
-        app = create_app(scripted_settings(up, tmp_path_factory.mktemp("fuzz")))
+        app = create_app(proxy_settings(up, tmp_path_factory.mktemp("fuzz"), cache=CacheSettings(enabled=True, semantic=False),
+                                        max_retries=0))
         with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=30) as client:
             yield client
 

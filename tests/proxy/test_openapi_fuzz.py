@@ -11,15 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 
 from proxy.app import create_app
-from proxy.settings import AdminConfig
-from tests.support.servers import ScriptedUpstream, scripted_settings, serve_in_thread
+from proxy.settings import AdminConfig, CacheSettings
+from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     script = ScriptedUpstream(echo=True, stream_when_asked=True)
     with serve_in_thread(script) as up:
-        settings = replace(scripted_settings(up, tmp_path_factory.mktemp("openapi")),
+        settings = replace(proxy_settings(up, tmp_path_factory.mktemp("openapi"),
+                                          cache=CacheSettings(enabled=True, semantic=False), max_retries=0),
                            admin=AdminConfig(api_key="admin-key"))
         with serve_in_thread(create_app(settings)) as url:
             yield url

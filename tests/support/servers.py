@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 
 from proxy.localserver import read_body, serve_in_thread, serve_lifespan
 
-__all__ = ["ScriptedUpstream", "read_body", "scripted_settings", "serve_in_thread", "serve_lifespan"]
+__all__ = ["ScriptedUpstream", "read_body", "proxy_settings", "serve_in_thread", "serve_lifespan"]
 
 
-def scripted_settings(upstream_url: str, data_dir, **proxy_overrides):
-    """Settings for a proxy in front of one upstream at ``upstream_url`` (alias ``gpt-test``), with
-    the exact cache on, routing off and retries off (module-scoped fixtures; ``make_settings``
-    serves function-scoped ones)."""
+def proxy_settings(base_url: str, data_dir, *, cache=None, router=None, **proxy_overrides):
+    """Settings for a proxy in front of one upstream at ``base_url`` (upstream ``fake``, public
+    model ``gpt-test``), its SQLite database in ``data_dir``. Caching and routing are off unless
+    ``cache`` / ``router`` say otherwise. The ``make_settings`` fixture binds ``data_dir``;
+    module-scoped fixtures call this directly."""
     from proxy.settings import (
         BundledBackendConfig,
         CacheSettings,
@@ -27,11 +28,11 @@ def scripted_settings(upstream_url: str, data_dir, **proxy_overrides):
         UpstreamConfig,
     )
 
-    return Settings(cache=CacheSettings(enabled=True, semantic=False), router=RouterSettings(enabled=False),
-                    data_dir=str(data_dir),
-                    proxy=ProxyConfig(log_flush_interval_s=0.05, max_retries=0, **proxy_overrides),
+    return Settings(cache=cache or CacheSettings(enabled=False), router=router or RouterSettings(enabled=False),
+                    data_dir=str(data_dir), proxy=ProxyConfig(log_flush_interval_s=0.05, **proxy_overrides),
                     database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir}/proxy.db"),
-                    bundled=BundledBackendConfig(enabled=False), upstreams=(UpstreamConfig("fake", upstream_url + "/v1"),),
+                    bundled=BundledBackendConfig(enabled=False),
+                    upstreams=(UpstreamConfig("fake", base_url + "/v1", api_key="sk-upstream"),),
                     models=(ModelAlias("gpt-test", "fake", "upstream-model"),))
 
 
