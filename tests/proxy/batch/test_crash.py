@@ -125,117 +125,109 @@ def test_kill_9_mid_batch_on_postgresql_resumes_with_each_line_once(tmp_path, pg
     _kill_mid_batch_and_resume(tmp_path, pg_database)
 
 
-async def _two_workers(url: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-    engine = create_engine(url)
-    try:
-        first, second = BatchQueue(engine, "worker-a", 30), BatchQueue(engine, "worker-b", 30)
-        now = now_utc()
-        batch = await first.create("key-x", "file-x", "/v1/chat/completions", "24h", None, False, now)
-        specs = [BatchLineSpec(i, f"c{i}", {"model": "m"}) for i in range(1, 401)]
-        assert await first.start(batch.id, specs, now)
+def _on_migrated_db(url: str, scenario):
+    """Migrate the database at ``url`` and run ``scenario(engine)`` on it; returns its result."""
+    upgrade(url)
 
-        async def drain(queue: BatchQueue) -> list[tuple[str, int]]:
-            taken: list[tuple[str, int]] = []
-            while lines := await queue.claim(7, now_utc(), window_open=True):
-                for line in lines:
-                    taken.append((line.batch_id, line.line_no))
-                    assert await queue.finish(line, "{}", False, now_utc())
-            return taken
+    async def run():
+        engine = create_engine(url)
+        try:
+            return await scenario(engine)
+        finally:
+            await engine.dispose()
 
-        a, b = await asyncio.gather(drain(first), drain(second))
-        # a dead worker's line comes back only after its lease: a claim now gets nothing
-        assert await first.claim(5, now_utc() + timedelta(seconds=1), window_open=True) == []
-        return a, b
-    finally:
-        await engine.dispose()
+    return asyncio.run(run())
+
+
+async def _two_workers(engine) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    first, second = BatchQueue(engine, "worker-a", 30), BatchQueue(engine, "worker-b", 30)
+    now = now_utc()
+    batch = await first.create("key-x", "file-x", "/v1/chat/completions", "24h", None, False, now)
+    specs = [BatchLineSpec(i, f"c{i}", {"model": "m"}) for i in range(1, 401)]
+    assert await first.start(batch.id, specs, now)
+
+    async def drain(queue: BatchQueue) -> list[tuple[str, int]]:
+        taken: list[tuple[str, int]] = []
+        while lines := await queue.claim(7, now_utc(), window_open=True):
+            for line in lines:
+                taken.append((line.batch_id, line.line_no))
+                assert await queue.finish(line, "{}", False, now_utc())
+        return taken
+
+    a, b = await asyncio.gather(drain(first), drain(second))
+    # a dead worker's line comes back only after its lease: a claim now gets nothing
+    assert await first.claim(5, now_utc() + timedelta(seconds=1), window_open=True) == []
+    return a, b
 
 
 def test_two_workers_on_postgresql_never_run_the_same_line(pg_database):
-    upgrade(pg_database)
-    a, b = asyncio.run(_two_workers(pg_database))
+    a, b = _on_migrated_db(pg_database, _two_workers)
     assert a and b, "both workers should have claimed lines"
     assert not set(a) & set(b)
     assert len(a) + len(b) == 400
 
 
-async def _lease_expiry(url: str) -> None:
-    engine = create_engine(url)
-    try:
-        dead, alive = BatchQueue(engine, "dead", 10), BatchQueue(engine, "alive", 10)
-        now = now_utc()
-        batch = await dead.create("key-x", "file-x", "/v1/chat/completions", "24h", None, False, now)
-        await dead.start(batch.id, [BatchLineSpec(1, "only", {"model": "m"})], now)
-        [held] = await dead.claim(1, now, window_open=True)
-        assert await alive.claim(1, now + timedelta(seconds=5), window_open=True) == []
-        [taken] = await alive.claim(1, now + timedelta(seconds=11), window_open=True)
-        assert taken.attempts == 2
-        assert not await dead.finish(held, '{"late": true}', False, now_utc())  # the dead worker's answer is dropped
-        assert await alive.finish(taken, '{"ok": true}', False, now_utc())
-        assert await alive.results(batch.id) == [(False, '{"ok": true}')]
-    finally:
-        await engine.dispose()
+async def _lease_expiry(engine) -> None:
+    dead, alive = BatchQueue(engine, "dead", 10), BatchQueue(engine, "alive", 10)
+    now = now_utc()
+    batch = await dead.create("key-x", "file-x", "/v1/chat/completions", "24h", None, False, now)
+    await dead.start(batch.id, [BatchLineSpec(1, "only", {"model": "m"})], now)
+    [held] = await dead.claim(1, now, window_open=True)
+    assert await alive.claim(1, now + timedelta(seconds=5), window_open=True) == []
+    [taken] = await alive.claim(1, now + timedelta(seconds=11), window_open=True)
+    assert taken.attempts == 2
+    assert not await dead.finish(held, '{"late": true}', False, now_utc())  # the dead worker's answer is dropped
+    assert await alive.finish(taken, '{"ok": true}', False, now_utc())
+    assert await alive.results(batch.id) == [(False, '{"ok": true}')]
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_an_expired_lease_passes_the_line_to_another_worker(database, tmp_path, request):
     url = f"sqlite+aiosqlite:///{tmp_path / 'q.db'}" if database == "sqlite" else request.getfixturevalue("pg_database")
-    upgrade(url)
-    asyncio.run(_lease_expiry(url))
+    _on_migrated_db(url, _lease_expiry)
+
+
+async def _window(engine) -> None:
+    queue = BatchQueue(engine, "w", 10)
+    now = now_utc()
+    nightly = await queue.create("k", "f", "/v1/chat/completions", "24h", None, False, now)
+    urgent = await queue.create("k", "f", "/v1/chat/completions", "24h", {"thrifty_urgent": "true"}, True,
+                                now + timedelta(seconds=1))
+    for batch in (nightly, urgent):
+        await queue.start(batch.id, [BatchLineSpec(1, "a", {}), BatchLineSpec(2, "b", {})], now)
+    closed = await queue.claim(10, now, window_open=False)
+    assert {line.batch_id for line in closed} == {urgent.id}
+    opened = await queue.claim(10, now, window_open=True)
+    assert {line.batch_id for line in opened} == {nightly.id}
 
 
 def test_the_window_holds_lines_back_unless_urgent(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path / 'q.db'}"
-    upgrade(url)
+    _on_migrated_db(f"sqlite+aiosqlite:///{tmp_path / 'q.db'}", _window)
 
-    async def scenario() -> None:
-        engine = create_engine(url)
-        try:
-            queue = BatchQueue(engine, "w", 10)
-            now = now_utc()
-            nightly = await queue.create("k", "f", "/v1/chat/completions", "24h", None, False, now)
-            urgent = await queue.create("k", "f", "/v1/chat/completions", "24h", {"thrifty_urgent": "true"}, True,
-                                        now + timedelta(seconds=1))
-            for batch in (nightly, urgent):
-                await queue.start(batch.id, [BatchLineSpec(1, "a", {}), BatchLineSpec(2, "b", {})], now)
-            closed = await queue.claim(10, now, window_open=False)
-            assert {line.batch_id for line in closed} == {urgent.id}
-            opened = await queue.claim(10, now, window_open=True)
-            assert {line.batch_id for line in opened} == {nightly.id}
-        finally:
-            await engine.dispose()
 
-    asyncio.run(scenario())
+async def _expiry(engine) -> None:
+    queue = BatchQueue(engine, "w", 10)
+    created = now_utc()
+    batch = await queue.create("k", "f", "/v1/chat/completions", "24h", None, False, created)
+    await queue.start(batch.id, [BatchLineSpec(i, f"c{i}", {}) for i in (1, 2, 3)], created)
+    [first] = await queue.claim(1, created, window_open=True)
+    assert await queue.finish(first, '{"custom_id": "c1"}', False, created)
+    later = created + timedelta(hours=24, seconds=1)
+    assert await queue.expire_due(later) == [batch.id]
+    assert await queue.expire_due(later) == []
+    assert await queue.ready_to_finalize(later) == [batch.id]
+    assert await queue.begin_finalizing(batch.id, later)
+    results = await queue.results(batch.id)
+    assert [e for e, _ in results] == [False, True, True]
+    assert all(json.loads(r)["error"]["code"] == "batch_expired" for e, r in results if e)
+    status = await queue.complete(batch.id, "file-o", "file-e", await queue.counts(batch.id), later)
+    assert status == "expired"
+    final = await queue.get(batch.id)
+    assert final is not None and final.expired_at is not None and (final.completed, final.failed) == (1, 2)
 
 
 def test_expiry_writes_waiting_lines_as_batch_expired(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path / 'q.db'}"
-    upgrade(url)
-
-    async def scenario() -> None:
-        engine = create_engine(url)
-        try:
-            queue = BatchQueue(engine, "w", 10)
-            created = now_utc()
-            batch = await queue.create("k", "f", "/v1/chat/completions", "24h", None, False, created)
-            await queue.start(batch.id, [BatchLineSpec(i, f"c{i}", {}) for i in (1, 2, 3)], created)
-            [first] = await queue.claim(1, created, window_open=True)
-            assert await queue.finish(first, '{"custom_id": "c1"}', False, created)
-            later = created + timedelta(hours=24, seconds=1)
-            assert await queue.expire_due(later) == [batch.id]
-            assert await queue.expire_due(later) == []
-            assert await queue.ready_to_finalize(later) == [batch.id]
-            assert await queue.begin_finalizing(batch.id, later)
-            results = await queue.results(batch.id)
-            assert [e for e, _ in results] == [False, True, True]
-            assert all(json.loads(r)["error"]["code"] == "batch_expired" for e, r in results if e)
-            status = await queue.complete(batch.id, "file-o", "file-e", await queue.counts(batch.id), later)
-            assert status == "expired"
-            final = await queue.get(batch.id)
-            assert final is not None and final.expired_at is not None and (final.completed, final.failed) == (1, 2)
-        finally:
-            await engine.dispose()
-
-    asyncio.run(scenario())
+    _on_migrated_db(f"sqlite+aiosqlite:///{tmp_path / 'q.db'}", _expiry)
 
 
 def test_batch_settings_are_checked():
