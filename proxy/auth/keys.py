@@ -7,6 +7,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import msgspec
 from sqlalchemy import or_, select, update
@@ -97,7 +98,7 @@ class KeyStore:
                   "revoked_at": None}
         async with self._engine.begin() as conn:
             await conn.execute(ApiKey.__table__.insert().values(**values))
-        return token, _record(_Row(values))
+        return token, _record(SimpleNamespace(**values))
 
     async def find(self, token: str) -> KeyRecord | None:
         """The key a bearer token names, revoked or not; None when it was never issued."""
@@ -124,10 +125,3 @@ class KeyStore:
                                .values(revoked_at=datetime.now(UTC)))
             row = (await conn.execute(select(ApiKey).where(ApiKey.id == rows[0].id))).one()
         return _record(row)
-
-
-class _Row:
-    """Attribute access over a dict of column values (a just-inserted row)."""
-
-    def __init__(self, values: dict) -> None:
-        self.__dict__.update(values)

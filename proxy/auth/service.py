@@ -59,6 +59,7 @@ class AuthService:
         self.counters: Counters = RedisCounters(settings.auth.redis_url, settings.auth.redis_namespace) \
             if settings.auth.redis_url else LocalCounters()
         self._clock = clock
+        self._settling: set[asyncio.Task] = set()
 
     async def authenticate(self, authorization: str | None) -> Principal:
         """The caller of a request; in ``keys`` mode only a live issued key passes (401 otherwise)."""
@@ -118,7 +119,8 @@ class AuthService:
             if entry.status_code >= 400 and not entry.cost_usd:
                 tokens, cost = 0, 0.0  # an unanswered request gives its tokens and money back
             task = asyncio.get_running_loop().create_task(self._settle(reservation, tokens, cost))
-            task.add_done_callback(lambda _t: None)
+            self._settling.add(task)  # held until done: the loop keeps only a weak reference to tasks
+            task.add_done_callback(self._settling.discard)
 
         return settle
 
@@ -129,6 +131,8 @@ class AuthService:
             log.exception("could not settle the usage of key %s", reservation.key_id)
 
     async def aclose(self) -> None:
+        if self._settling:  # settle what finished before the counters go away
+            await asyncio.gather(*list(self._settling), return_exceptions=True)
         await self.counters.aclose()
 
 
