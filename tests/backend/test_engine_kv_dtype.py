@@ -111,8 +111,14 @@ def test_int8_copy_blocks_copies_scales(loaded) -> None:
 def test_single_token_prompts_with_int8(loaded) -> None:
     """A one-token prompt reads its own quantised K/V back (fresh prompts go through the pool)."""
     requests = [(f"x{i}", [7 + i], SamplingParams(max_tokens=5, temperature=0.0, ignore_eos=True)) for i in range(3)]
-    got = run_engine(tiny_engine(loaded, kv_cache_dtype="int8"), requests)
+    reference = run_engine(tiny_engine(loaded), requests)
+    engine = tiny_engine(loaded, kv_cache_dtype="int8")
+    got = run_engine(engine, requests)
     assert all(len(got[rid][0]) == 5 for rid, _, _ in requests)
+    # the first token attends to the prompt's one quantised K/V only; it must be the fp32 cache's token
+    assert [got[rid][0][0] for rid, _, _ in requests] == [reference[rid][0][0] for rid, _, _ in requests]
+    assert agreement(reference, got) >= 0.8
+    engine.block_manager.check_invariants()
 
 
 def test_compare_outputs() -> None:
