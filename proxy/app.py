@@ -90,11 +90,11 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
                         upstream_batches=upstream_batches, metrics=prometheus)
     prometheus.watch(request_log, pipeline.public_models)
     prometheus.watch_circuits(upstream.breakers.states)
-    batches = BatchService(settings, engine, pipeline, **({"clock": clock} if clock else {})) \
-        if settings.batch.enabled else None
+    auth = AuthService(settings, engine, **({"clock": clock} if clock else {}))
+    batches = BatchService(settings, engine, pipeline, admit=auth.admit_batch_line,
+                           **({"clock": clock} if clock else {})) if settings.batch.enabled else None
     if batches is not None:
         batches.worker.on_line_recorded = prometheus.batch_line
-    auth = AuthService(settings, engine, **({"clock": clock} if clock else {}))
     state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches, auth)
     background: list[asyncio.Task] = []
 

@@ -106,6 +106,12 @@ class KeyStore:
             row = (await conn.execute(select(ApiKey).where(ApiKey.sha256 == token_sha256(token)))).first()
         return _record(row) if row is not None else None
 
+    async def get(self, key_id: str) -> KeyRecord | None:
+        """The key with id ``key_id`` (``key-…``), revoked or not; None when there is none."""
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(ApiKey).where(ApiKey.id == key_id))).first()
+        return _record(row) if row is not None else None
+
     async def list(self, include_revoked: bool = True) -> list[KeyRecord]:
         query = select(ApiKey).order_by(ApiKey.created_at)
         if not include_revoked:

@@ -108,6 +108,19 @@ class AuthService:
             raise _refusal_error(outcome, key)
         return outcome
 
+    async def admit_batch_line(self, key_id: str, data: dict[str, Any], raw_bytes: int
+                               ) -> Callable[[Any], None] | None:
+        """Admit one line of a batch on behalf of the key that created the batch, as :meth:`admit` does
+        for an interactive request (model list, budget, RPM/TPM); returns the settle callback. In ``keys``
+        mode a key revoked since the batch was created is refused (401)."""
+        if self.mode == "open":
+            return None
+        key = await self.keys.get(key_id)
+        if key is None or key.revoked_at is not None:
+            raise AuthenticationFailed("the API key that created this batch has been revoked",
+                                       code="invalid_api_key")
+        return self.settle_later(await self.admit(Principal(key_id, key), data, raw_bytes))
+
     def settle_later(self, reservation: Reservation | None) -> Callable[[Any], None] | None:
         """A callback for the pipeline's log entry that settles ``reservation`` with the real usage."""
         if reservation is None:

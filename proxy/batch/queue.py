@@ -258,13 +258,17 @@ class BatchQueue:
                         lease_until=None))
         return moved.rowcount == 1
 
-    async def retry_later(self, line: ClaimedLine, at: datetime) -> None:
-        """Give a line back to the queue, claimable from ``at`` (backoff after a transient failure)."""
+    async def retry_later(self, line: ClaimedLine, at: datetime, refund_attempt: bool = False) -> None:
+        """Give a line back to the queue, claimable from ``at`` (backoff after a transient failure);
+        ``refund_attempt`` gives back the try this claim counted (the line was never sent: rate limits)."""
+        values: dict[str, Any] = {"lease_owner": None, "lease_until": at}
+        if refund_attempt:
+            values["attempts"] = BatchLine.attempts - 1
         async with self._engine.begin() as conn:
             await conn.execute(update(BatchLine).where(
                 BatchLine.batch_id == line.batch_id, BatchLine.line_no == line.line_no,
                 BatchLine.lease_owner == self.owner, BatchLine.state == "running")
-                .values(lease_owner=None, lease_until=at))
+                .values(**values))
 
     # --- finalizing ---------------------------------------------------------------------------
 

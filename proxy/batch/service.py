@@ -17,7 +17,7 @@ from proxy.batch.files import FileLimits, FileStore, _unix, file_object
 from proxy.batch.queue import FINAL, WINDOWS, BatchQueue, LineCounts, now_utc
 from proxy.batch.validation import ENDPOINTS
 from proxy.batch.window import BatchWindow
-from proxy.batch.worker import BatchWorker
+from proxy.batch.worker import BatchWorker, LineAdmission
 from proxy.db import Batch, StoredFile
 from proxy.errors import Conflict, InvalidRequest, NotFound
 from proxy.settings import BatchSettings, Settings
@@ -31,14 +31,14 @@ class BatchService:
     """The proxy's batch feature: files, batches and (optionally) this process's worker."""
 
     def __init__(self, settings: Settings, engine: AsyncEngine, pipeline: Any,
-                 clock: Callable[[], datetime] = now_utc) -> None:
+                 clock: Callable[[], datetime] = now_utc, admit: LineAdmission | None = None) -> None:
         config: BatchSettings = settings.batch
         self.config = config
         root = config.files_dir or str(settings.data_path / "files")
         self.files = FileStore(engine, Path(root).expanduser(), FileLimits(config.max_file_bytes, config.max_lines))
         self.queue = BatchQueue(engine, lease_s=config.lease_s)
         self.window = BatchWindow.parse(config.window, config.timezone)
-        self.worker = BatchWorker(self.queue, self.files, pipeline, config, self.window, clock)
+        self.worker = BatchWorker(self.queue, self.files, pipeline, config, self.window, clock, admit)
         self._clock = clock
         self._task: asyncio.Task | None = None
 

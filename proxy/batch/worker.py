@@ -13,19 +13,23 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
+
+import msgspec
 
 from proxy.batch.files import FileStore
 from proxy.batch.queue import BatchQueue, ClaimedLine, now_utc, output_line
 from proxy.batch.validation import ENDPOINTS, LineError, validate_batch_input
 from proxy.batch.window import BatchWindow
-from proxy.errors import NotFound, ThriftyError
+from proxy.errors import NotFound, RateLimited, ThriftyError
 from proxy.settings import BatchSettings
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = (429,)  # plus every 5xx and transport failure
+# admits one line for the key that created its batch (budget, rate limits); returns the settle callback
+LineAdmission = Callable[[str, dict[str, Any], int], Awaitable[Callable[[Any], None] | None]]
 
 
 def result_file_id(batch_id: str, kind: str) -> str:
@@ -38,8 +42,10 @@ class BatchWorker:
     """Runs batch lines through ``pipeline`` (``handle``, ``public_models``, ``upstream_for``)."""
 
     def __init__(self, queue: BatchQueue, files: FileStore, pipeline: Any, config: BatchSettings,
-                 window: BatchWindow, clock: Callable[[], datetime] = now_utc) -> None:
+                 window: BatchWindow, clock: Callable[[], datetime] = now_utc,
+                 admit: LineAdmission | None = None) -> None:
         self.queue = queue
+        self._admit = admit
         self._files = files
         self._pipeline = pipeline
         self._config = config
@@ -192,8 +198,20 @@ class BatchWorker:
         endpoint, _ = ENDPOINTS.get(line.endpoint, ("chat", None))
         ctx = CallContext(request_id=request_id, key_id=line.key_id, endpoint=endpoint, started=time.perf_counter(),
                           batch_id=line.batch_id)
+        body = dict(line.body)
         try:
-            reply = await self._pipeline.handle(ctx, dict(line.body))
+            if self._admit is not None:
+                ctx.on_finish = await self._admit(line.key_id, body, len(msgspec.json.encode(body)))
+        except RateLimited as exc:  # the key's RPM/TPM: the line waits its turn without using up a try
+            wait = float(exc.headers.get("retry-after", "1")) * (1.0 + 0.5 * random.random())  # noqa: S311
+            await self.queue.retry_later(line, self._clock() + timedelta(seconds=wait), refund_attempt=True)
+            return
+        except ThriftyError as exc:  # over budget, model not allowed, key revoked: an error line, not retried
+            self._pipeline.log_rejected(ctx, exc.status, exc.message, body.get("model"))
+            await self._record(line, request_id, exc.status, exc.body(), retry=False)
+            return
+        try:
+            reply = await self._pipeline.handle(ctx, body)
             status, body = (reply.status, reply.body) if isinstance(reply, Reply) else (500, _no_stream())
         except ThriftyError as exc:
             status, body = exc.status, exc.body()
@@ -201,7 +219,11 @@ class BatchWorker:
             log.exception("batch %s line %d failed", line.batch_id, line.line_no)
             status, body = 500, {"error": {"message": f"internal error: {type(exc).__name__}", "type": "server_error",
                                            "param": None, "code": None}}
-        if (status >= 500 or status in RETRYABLE_STATUS) and line.attempts < self._config.max_attempts:
+        await self._record(line, request_id, status, body, retry=True)
+
+    async def _record(self, line: ClaimedLine, request_id: str, status: int, body: Any, retry: bool) -> None:
+        """Store a line's answer, or hand it back for another try after a transient failure."""
+        if retry and (status >= 500 or status in RETRYABLE_STATUS) and line.attempts < self._config.max_attempts:
             delay = min(60.0, 2.0 ** line.attempts) * (0.5 + random.random())  # noqa: S311 - jitter
             log.warning("batch %s line %d: status %d, retry %d of %d in %.1fs", line.batch_id, line.line_no, status,
                         line.attempts, self._config.max_attempts - 1, delay)

@@ -163,3 +163,72 @@ def test_keys_cli_create_list_revoke(tmp_path, capsys):
     assert "REVOKED" in capsys.readouterr().out
     assert keys_main(["--database-url", url, "create", "--budget-usd", "lots"]) == 1
     assert "5/day" in capsys.readouterr().err
+
+
+def _batch_settings(make_settings, upstream_url: str):
+    from proxy.settings import BatchSettings
+
+    return replace(_settings(make_settings, upstream_url), batch=BatchSettings(poll_interval_s=0.05))
+
+
+def _submit_batch(client: OpenAI, count: int) -> str:
+    import json
+
+    lines = b"".join(json.dumps({"custom_id": f"line-{i}", "method": "POST", "url": "/v1/chat/completions",
+                                 "body": {**CHAT, "messages": [{"role": "user", "content": f"question {i}"}]}}
+                                ).encode() + b"\n" for i in range(count))
+    uploaded = client.files.create(file=("in.jsonl", io.BytesIO(lines)), purpose="batch")
+    return client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions",
+                                 completion_window="24h").id
+
+
+def _wait_batch(client: OpenAI, batch_id: str, done=lambda b: b.status in ("completed", "failed"), timeout=30.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        batch = client.batches.retrieve(batch_id)
+        if done(batch) or time.monotonic() > deadline:
+            return batch
+        time.sleep(0.05)
+
+
+def test_batch_lines_spend_the_budget_of_the_key_that_created_the_batch(make_settings, upstream, tmp_path):
+    import json
+
+    with serve_in_thread(create_app(_batch_settings(make_settings, upstream.url))) as proxy:
+        token = _create(proxy, budget="0.05/day")
+        client = OpenAI(base_url=proxy + "/v1", api_key=token, max_retries=0)
+        done = _wait_batch(client, _submit_batch(client, 20))
+        assert done.status == "completed", done
+        counts = done.request_counts
+        assert counts.total == 20 and counts.completed >= 1 and counts.failed >= 1  # the budget ran out mid-batch
+        errors = [json.loads(x) for x in client.files.content(done.error_file_id).text.splitlines()]
+        assert len(errors) == counts.failed
+        assert {e["response"]["body"]["error"]["code"] for e in errors} == {"insufficient_quota"}
+        assert {e["response"]["status_code"] for e in errors} == {429}
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cost_usd, status_code", 20)
+    assert sum(r[0] or 0 for r in rows) <= 0.05  # batch lines never spend past the key's budget
+    assert sum(1 for r in rows if r[1] == 429) == counts.failed  # refused lines are in the log too
+
+
+def test_rate_limited_batch_lines_wait_for_the_next_minute_instead_of_failing(make_settings, upstream):
+    clock = [datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)]
+    app = create_app(_batch_settings(make_settings, upstream.url), clock=lambda: clock[0])
+    with serve_in_thread(app) as proxy:
+        token = _create(proxy, rpm=2)
+        client = OpenAI(base_url=proxy + "/v1", api_key=token, max_retries=0)
+        batch_id = _submit_batch(client, 5)
+        first = _wait_batch(client, batch_id, done=lambda b: b.request_counts.completed >= 2)
+        assert (first.request_counts.completed, first.request_counts.failed) == (2, 0)
+        import time
+
+        time.sleep(0.5)  # many worker ticks at the frozen clock: the other lines wait, none fails
+        waiting = client.batches.retrieve(batch_id)
+        assert waiting.status == "in_progress" and waiting.request_counts.failed == 0
+        assert waiting.request_counts.completed == 2
+        for expected in (4, 5):  # each new minute admits two more lines
+            clock[0] = clock[0].replace(minute=clock[0].minute + 1)
+            _wait_batch(client, batch_id, done=lambda b, n=expected: b.request_counts.completed >= n)
+        done = _wait_batch(client, batch_id)
+        assert done.status == "completed" and (done.request_counts.completed, done.request_counts.failed) == (5, 0)
