@@ -39,6 +39,8 @@ class _Common(msgspec.Struct, forbid_unknown_fields=False):
 
 class ChatBody(_Common, forbid_unknown_fields=False):
     messages: list[dict[str, Any]] = []
+    tools: Any = None  # rendered into the prompt by backend.chat_sections
+    response_format: Any = None
     logprobs: bool = False
     top_logprobs: int | None = None
 

@@ -15,6 +15,7 @@ from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
+from backend.chat_sections import with_request_sections
 from backend.config import BackendConfig
 from backend.engine.engine import EngineRequestError
 from backend.generation import GenerationService, RequestStats, TokenEvent
@@ -205,7 +206,8 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         body: ChatBody = decode_body(await request.body(), ChatBody)
         check_model(body.model)
         validate_messages(body.messages)
-        prompt_ids = loaded.tokenizer.encode_chat(body.messages)
+        prompt_ids = loaded.tokenizer.encode_chat(with_request_sections(body.messages, body.tools,
+                                                                        body.response_format))
         top = body.top_logprobs or 0
         params = sampling_params(body, len(prompt_ids), limits, logprobs=body.logprobs, top_logprobs=top)
         return await run(request, prompt_ids, params, body, chat=True)

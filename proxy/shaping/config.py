@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from proxy.identity import key_id_from_sha256
 
 SHAPING_MODES = ("off", "safe", "aggressive")
-NOTE_POSITIONS = ("system", "end")
+NOTE_POSITIONS = ("auto", "system", "end")
 OVER_LIMIT_POLICIES = ("clamp", "reject")
 
 #: The out-of-the-box ``default_max_tokens``, chosen from the bundled model's answer lengths
@@ -65,9 +65,11 @@ class ShapingSettings:
     """The ``[shaping]`` section.
 
     ``mode``: prompt shaping ``off`` | ``safe`` | ``aggressive``; ``note_position``: where moved
-    volatile spans go, ``system`` (end of the system prompt) or ``end`` (a system message after the
-    last message: the whole conversation stays a shared prefix; opt in, as some chat templates
-    accept a system message only first); ``default_max_tokens``: the
+    volatile spans go, ``system`` (end of the system prompt), ``end`` (a system message after the
+    last message: the whole conversation stays a shared prefix, but some chat templates, e.g.
+    Mistral's and Gemma's, refuse a system message that is not first) or ``auto`` (the default:
+    ``end`` for models served by the bundled backend, whose ChatML template takes a system message
+    anywhere, ``system`` for other upstreams); ``default_max_tokens``: the
     ``max_tokens`` a request without one gets (0: none is added); ``max_tokens_limit``: the hard
     maximum a request may ask for (0: no maximum); ``over_limit``: what happens above it,
     ``clamp`` (lowered to the maximum, said in ``x-thrifty-cap``) or ``reject`` (a 400).
@@ -81,7 +83,7 @@ class ShapingSettings:
     """
 
     mode: str = "safe"
-    note_position: str = "system"
+    note_position: str = "auto"
     default_max_tokens: int = DEFAULT_MAX_TOKENS
     max_tokens_limit: int = 0
     over_limit: str = "clamp"
@@ -112,7 +114,7 @@ class ShapingPolicy:
     max_tokens_limit: int
     over_limit: str
     context_budget_tokens: int = 0
-    note_position: str = "system"
+    note_position: str = "auto"
     concise: bool = False
     stop: tuple[str, ...] = ()
     learned_caps: bool = False

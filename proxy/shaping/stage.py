@@ -6,6 +6,7 @@ request-log fields that say what happened."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -41,11 +42,15 @@ class ShapeResult:
 class ShapingStage:
     """Applies ``[shaping]`` (resolved per key, model and tier) to request bodies."""
 
-    def __init__(self, settings: ShapingSettings, counters: dict[str, TokenCounter] | None = None) -> None:
+    def __init__(self, settings: ShapingSettings, counters: dict[str, TokenCounter] | None = None,
+                 late_system_models: Collection[str] = ()) -> None:
         """``counters``: token counters by public model name (the bundled model's tokenizer);
-        other models' context is estimated from bytes."""
+        other models' context is estimated from bytes. ``late_system_models``: the public names of
+        models whose upstream takes a system message after the conversation (the bundled
+        backend's ChatML template); ``note_position = "auto"`` puts the note at the end for them."""
         self._settings = settings
         self._counters = counters or {}
+        self._late_system = frozenset(late_system_models)
         self._estimate = ByteEstimate()
         self.learned = LearnedCaps(settings.learned_quantile, settings.learned_min_samples, settings.learned_refresh_s,
                                    settings.learned_window_s)
@@ -72,7 +77,7 @@ class ShapingStage:
 
         counter = LazyModelTokenizer(load)
         bundled = {alias.name: counter for alias in settings.models if alias.upstream == BUNDLED_UPSTREAM}
-        return cls(settings.shaping, bundled)
+        return cls(settings.shaping, bundled, late_system_models=bundled)
 
     def apply(self, data: dict[str, Any], *, tenant: str, model: str, tier: str | None,
               endpoint: str) -> ShapeResult:
@@ -87,7 +92,7 @@ class ShapingStage:
         chat = endpoint == "chat" and isinstance(data.get("messages"), list)
         if policy.mode != "off" and chat:
             result.actions += shape_prompt(data, aggressive=policy.mode == "aggressive",
-                                           note_position=policy.note_position)
+                                           note_position=self.note_position(policy.note_position, model))
         if policy.concise and chat:
             data["messages"] = with_instruction(data["messages"], self._settings.concise_instruction)
             result.actions.append("concise")
@@ -106,6 +111,13 @@ class ShapingStage:
             result.headers["x-thrifty-shaping"] = "; ".join([policy.mode, *result.actions]) if result.actions \
                 else f"{policy.mode}; unchanged"
         return result
+
+
+    def note_position(self, configured: str, model: str) -> str:
+        """``system`` or ``end`` for a policy's ``note_position`` (``auto`` resolved per model)."""
+        if configured != "auto":
+            return configured
+        return "end" if model in self._late_system else "system"
 
 
 def with_instruction(messages: list[Any], instruction: str) -> list[Any]:

@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
 
+from backend.chat_sections import with_request_sections
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
@@ -336,3 +337,24 @@ def test_models_retrieve_through_the_sdk(srv: Server) -> None:
     with pytest.raises(openai.NotFoundError) as missing:
         client.models.retrieve("other-model")
     assert missing.value.body["code"] == "model_not_found"
+
+
+def test_rendered_tools_decide_the_cached_prefix_and_malformed_tools_are_400(srv: Server) -> None:
+    tool = {"type": "function", "function": {"name": "lookup_order", "description": "An order's status.",
+                                             "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+    scrambled = {"function": {"parameters": {"properties": {"id": {"type": "string"}}, "type": "object"},
+                              "description": "An order's status.", "name": "lookup_order"}, "type": "function"}
+
+    def chat(tools, question: str) -> httpx.Response:
+        return httpx.post(f"{srv.url}/v1/chat/completions", timeout=30, json={
+            "model": MODEL, "max_tokens": 2, "temperature": 0, "tools": tools,
+            "messages": [{"role": "user", "content": question}]})
+
+    first, same, other = chat([tool], "where is 1?"), chat([tool], "where is 2?"), chat([scrambled], "where is 3?")
+    cached = [r.json()["usage"]["prompt_tokens_details"]["cached_tokens"] for r in (first, same, other)]
+    rendered = len(srv.engine.loaded.tokenizer.encode_chat(with_request_sections([], [tool])))
+    assert cached[1] >= rendered - 4  # the whole tools message, up to the block it ends in
+    assert cached[2] < cached[1] - 40  # the same tool with other key orders is another prefix
+    bad = httpx.post(f"{srv.url}/v1/chat/completions", timeout=30, json={
+        "model": MODEL, "tools": [{"type": "function", "function": {}}], "messages": [{"role": "user", "content": "x"}]})
+    assert bad.status_code == 400 and bad.json()["error"]["param"] == "tools[0].function.name"

@@ -20,7 +20,7 @@ from tests.support.servers import serve_in_thread
 
 MODEL = "smollm2-135m-instruct"
 SYSTEM = "You are a concise assistant for a bicycle shop. Answer in one or two sentences."
-TOOLS = [  # the bundled backend does not render tools; shaping reorders them (and their keys) anyway
+TOOLS = [  # rendered into the prompt by the bundled backend (backend.chat_sections); shaping reorders them
     {"function": {"parameters": {"properties": {"size": {"type": "string"}}, "type": "object"},
                   "name": "stock_lookup"}, "type": "function"},
     {"type": "function", "function": {"name": "book_repair", "parameters": {"type": "object", "properties": {}}}},
@@ -85,3 +85,22 @@ def test_the_default_cap_stops_a_long_answer_and_the_log_counts_it(make_settings
     rows = wait_for_log_rows(tmp_path / "proxy.db", "finish_reason, cap, max_tokens, cached_tokens", 2)
     assert rows[0][:3] == ("length", "default", 12)
     assert rows[1][1] is None and rows[1][3] == again.usage.prompt_tokens_details.cached_tokens
+
+
+def test_canonical_tools_make_the_rendered_tools_a_cached_prefix(make_settings, backend_url) -> None:
+    """The backend renders tools in the caller's key order, so only shaping's canonical form lets a
+    client whose serialiser reorders keys reuse the cached tools message."""
+    scrambled = [{"type": t["type"], "function": dict(reversed(list(t["function"].items())))}
+                 for t in reversed(TOOLS)]
+    cached = {}
+    for mode in ("off", "safe"):
+        app = create_app(proxy_settings(make_settings, backend_url, mode))
+        with serve_in_thread(app) as proxy:
+            client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="sk-test", max_retries=0, timeout=300)
+            cached[mode] = []
+            for tools, question in ((TOOLS, f"Which bells do you sell? ({mode})"),
+                                    (scrambled, f"Which locks do you sell? ({mode})")):
+                reply = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=1, tools=tools,
+                                                       messages=[{"role": "user", "content": question}])
+                cached[mode].append(reply.usage.prompt_tokens_details.cached_tokens)
+    assert cached["safe"][1] >= 64 > cached["off"][1]  # the tools message (~90 tokens) vs its first lines only
