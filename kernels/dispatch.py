@@ -26,6 +26,7 @@ import torch
 from kernels import _validate, reference
 
 _FORCE_TRITON: contextvars.ContextVar[bool | None] = contextvars.ContextVar("thrifty_force_triton", default=None)
+_LAUNCHES: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("thrifty_triton_launches", default=None)
 
 
 @contextmanager
@@ -37,6 +38,19 @@ def force_triton(enabled: bool = True) -> Iterator[None]:
         yield
     finally:
         _FORCE_TRITON.reset(token)
+
+
+@contextmanager
+def record_launches() -> Iterator[list[str]]:
+    """Within the block, the name of every op that went to its Triton launcher is appended to the
+    yielded list, in call order (proof that a kernel ran, for tests and benchmarks). Scoped to the
+    current thread / task; nests (the inner block records only its own calls)."""
+    launched: list[str] = []
+    token = _LAUNCHES.set(launched)
+    try:
+        yield launched
+    finally:
+        _LAUNCHES.reset(token)
 
 
 @functools.cache
@@ -55,10 +69,12 @@ def should_use_triton(device: torch.device, use_triton: bool | None = None) -> b
     return device.type == "cuda" and triton_available()
 
 
-def _pick(device: torch.device, use_triton: bool | None) -> bool:
+def _pick(op: str, device: torch.device, use_triton: bool | None) -> bool:
     chosen = should_use_triton(device, use_triton)
     if chosen and not triton_available():
         raise RuntimeError("Triton kernels requested but the 'triton' package is not installed")
+    if chosen and (launched := _LAUNCHES.get()) is not None:
+        launched.append(op)
     return chosen
 
 
@@ -76,7 +92,7 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float, *, use_triton: b
     at the end, so fp16/bf16 results may differ from HF by one rounding step (fp32: identical).
     """
     _validate.check_tensor("x", x)
-    if _pick(x.device, use_triton):
+    if _pick("rms_norm", x.device, use_triton):
         from kernels import norm as _k
 
         return _k.rms_norm(x, weight, eps)
@@ -94,7 +110,7 @@ def fused_add_rms_norm(
     new contiguous tensors (inputs are not modified).
     """
     _validate.check_tensor("x", x)
-    if _pick(x.device, use_triton):
+    if _pick("fused_add_rms_norm", x.device, use_triton):
         from kernels import norm as _k
 
         return _k.fused_add_rms_norm(x, residual, weight, eps)
@@ -132,7 +148,7 @@ def rotary_embedding(
     → ``(q_rot, k_rot)``: new contiguous tensors, input dtype (math in fp32).
     """
     _validate.check_tensor("q", q)
-    if _pick(q.device, use_triton):
+    if _pick("rotary_embedding", q.device, use_triton):
         from kernels import rotary as _k
 
         return _k.rotary_embedding(q, k, positions, cos, sin)
@@ -143,7 +159,7 @@ def rotary_embedding(
 def silu_and_mul(x: torch.Tensor, *, use_triton: bool | None = None) -> torch.Tensor:
     """SwiGLU activation: x: [tokens, 2 * d] = gate ⊕ up → ``silu(gate) * up``: [tokens, d], x.dtype."""
     _validate.check_tensor("x", x)
-    if _pick(x.device, use_triton):
+    if _pick("silu_and_mul", x.device, use_triton):
         from kernels import activation as _k
 
         return _k.silu_and_mul(x)
@@ -171,7 +187,7 @@ def store_kv_cache(
     distinct. Caches need only a contiguous last dim.
     """
     _validate.check_tensor("key", key)
-    if _pick(key.device, use_triton):
+    if _pick("store_kv_cache", key.device, use_triton):
         from kernels import kv_store as _k
 
         _k.store_kv_cache(key, value, k_cache, v_cache, slot_mapping, k_scale, v_scale)
@@ -204,7 +220,7 @@ def paged_decode_attention(
     (default: heuristic). → out: [batch, Hq, D], q.dtype; zeros where context_len == 0.
     """
     _validate.check_tensor("q", q)
-    if _pick(q.device, use_triton):
+    if _pick("paged_decode_attention", q.device, use_triton):
         from kernels import paged_decode as _k
 
         return _k.paged_decode_attention(
@@ -239,7 +255,7 @@ def paged_prefill_attention(
     → out: [total_new_tokens, Hq, D], q.dtype.
     """
     _validate.check_tensor("q", q)
-    if _pick(q.device, use_triton):
+    if _pick("paged_prefill_attention", q.device, use_triton):
         from kernels import paged_prefill as _k
 
         return _k.paged_prefill_attention(

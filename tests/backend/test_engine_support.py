@@ -45,16 +45,16 @@ class ByteTokenizer:
         return self.encode("".join(f"{m.get('role')}:{m.get('content')};" for m in messages))
 
 
-def tiny_loaded(seed: int = 0) -> LoadedModel:
-    """A 2-layer random-weight Llama with GQA, fp32 on CPU."""
+def tiny_loaded(seed: int = 0, device: torch.device | str = "cpu") -> LoadedModel:
+    """A 2-layer random-weight Llama with GQA, fp32 (on CPU unless ``device`` says otherwise)."""
     torch.manual_seed(seed)
     model = LlamaForCausalLM(TINY)
     with torch.no_grad():
         for p in model.parameters():
             p.normal_(0.0, 0.3)
-    model.eval()
+    model.eval().to(device)
     return LoadedModel(model, ByteTokenizer(TINY.vocab_size), ModelSource(Path("tiny"), "gguf"), torch.float32,
-                       torch.device("cpu"))
+                       torch.device(device))
 
 
 def run_engine(engine: Engine, requests: Sequence[tuple[str, Sequence[int], SamplingParams]],

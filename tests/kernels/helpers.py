@@ -1,4 +1,8 @@
-"""Shared builders and tolerances for the kernel tests (CPU tensors, small irregular shapes)."""
+"""Shared builders and tolerances for the kernel tests (small irregular shapes).
+
+Where CUDA is available the kernel tests run the compiled Triton kernels on CUDA tensors (the
+conftest makes CUDA the default device and leaves ``TRITON_INTERPRET`` unset); elsewhere they run the
+kernels through the Triton interpreter on CPU tensors. Never a silent skip either way."""
 
 from __future__ import annotations
 
@@ -35,9 +39,21 @@ def assert_close(actual: torch.Tensor, expected: torch.Tensor, tol: dict[torch.d
     torch.testing.assert_close(actual, expected, atol=atol, rtol=rtol)
 
 
+def kernel_device() -> torch.device:
+    """Where the kernel tests put their tensors: CUDA when there is one (compiled kernels), else CPU."""
+    return torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+
+
+def seeded_generator(seed: int) -> torch.Generator:
+    """A random generator on :func:`kernel_device` (a CPU generator cannot fill CUDA tensors)."""
+    return torch.Generator(device=kernel_device()).manual_seed(seed)
+
+
 def _interpreter_usable() -> tuple[bool, str]:
     if importlib.util.find_spec("triton") is None:
         return False, "triton is not installed"
+    if kernel_device().type == "cuda":
+        return True, ""  # compiled kernels on CUDA tensors
     if os.environ.get("TRITON_INTERPRET", "0").lower() not in ("1", "true", "on", "yes"):
         return False, "TRITON_INTERPRET is disabled; CPU tests of Triton kernels need the interpreter"
     return True, ""
@@ -90,7 +106,7 @@ def make_paged_cache(
 ) -> PagedCache:
     """Allocate pages in shuffled order; fill every slot (used or not) with random data so that a
     kernel reading the wrong slot is caught. Unused block-table entries point past the cache."""
-    g = torch.Generator().manual_seed(seed)
+    g = seeded_generator(seed)
     pages_per_seq = [(n + block_size - 1) // block_size for n in context_lens]
     num_blocks = sum(pages_per_seq) + spare_blocks
     max_blocks = max(pages_per_seq + [1]) + 1

@@ -13,7 +13,14 @@ import torch
 import kernels
 from kernels import paged_decode, paged_prefill
 from kernels import reference as ref
-from tests.kernels.helpers import ATTENTION_TOL, DTYPES, assert_close, make_paged_cache, requires_triton
+from tests.kernels.helpers import (
+    ATTENTION_TOL,
+    DTYPES,
+    assert_close,
+    make_paged_cache,
+    requires_triton,
+    seeded_generator,
+)
 
 pytestmark = requires_triton
 
@@ -28,7 +35,7 @@ DECODE_CASES = {
 def _run_decode(case: str, dtype: torch.dtype, quantized: bool, **kw) -> tuple[torch.Tensor, torch.Tensor]:
     lens, hq, hk, d, bs = DECODE_CASES[case]
     cache = make_paged_cache(lens, hk, d, bs, dtype, quantized=quantized, seed=len(lens))
-    q = torch.randn(len(lens), hq, d, generator=torch.Generator().manual_seed(d)).to(dtype)  # [B, Hq, D]
+    q = torch.randn(len(lens), hq, d, generator=seeded_generator(d)).to(dtype)  # [B, Hq, D]
     args = (q, cache.k_cache, cache.v_cache, cache.block_tables, cache.context_lens)
     out = kernels.paged_decode_attention(*args, k_scale=cache.k_scale, v_scale=cache.v_scale, use_triton=True, **kw)
     expected = ref.paged_decode_attention(*args, d**-0.5, cache.k_scale, cache.v_scale)
@@ -91,7 +98,7 @@ PREFILL_CASES = {
 def _run_prefill(case: str, dtype: torch.dtype, quantized: bool, **kw) -> tuple[torch.Tensor, torch.Tensor]:
     lens, q_lens, hq, hk, d, bs = PREFILL_CASES[case]
     cache = make_paged_cache(lens, hk, d, bs, dtype, quantized=quantized, seed=len(lens))
-    q = torch.randn(sum(q_lens), hq, d, generator=torch.Generator().manual_seed(d)).to(dtype)  # [T, Hq, D]
+    q = torch.randn(sum(q_lens), hq, d, generator=seeded_generator(d)).to(dtype)  # [T, Hq, D]
     cu = torch.tensor([0, *torch.tensor(q_lens).cumsum(0).tolist()], dtype=torch.int32)
     args = (q, cache.k_cache, cache.v_cache, cache.block_tables, cu, cache.context_lens)
     if kw:

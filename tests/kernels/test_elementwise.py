@@ -7,7 +7,7 @@ import torch
 
 import kernels
 from kernels import reference as ref
-from tests.kernels.helpers import DTYPES, ELEMENTWISE_TOL, assert_close, requires_triton
+from tests.kernels.helpers import DTYPES, ELEMENTWISE_TOL, assert_close, requires_triton, seeded_generator
 
 pytestmark = requires_triton
 
@@ -15,7 +15,7 @@ pytestmark = requires_triton
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize(("tokens", "hidden"), [(1, 576), (7, 100), (3, 128)])
 def test_rms_norm(dtype, tokens, hidden):
-    g = torch.Generator().manual_seed(tokens * hidden)
+    g = seeded_generator(tokens * hidden)
     x = (torch.randn(tokens, hidden, generator=g) * 3).to(dtype)
     w = torch.randn(hidden, generator=g).to(dtype)
     out = kernels.rms_norm(x, w, 1e-5, use_triton=True)
@@ -25,7 +25,7 @@ def test_rms_norm(dtype, tokens, hidden):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_fused_add_rms_norm_strided(dtype):
-    g = torch.Generator().manual_seed(1)
+    g = seeded_generator(1)
     base = torch.randn(5, 300, generator=g).to(dtype)
     x = base[:, 50:250]  # [5, 200] with row stride 300
     residual = torch.randn(5, 200, generator=g).to(dtype)
@@ -41,7 +41,7 @@ def test_fused_add_rms_norm_strided(dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize(("tokens", "d"), [(1, 1536), (6, 70)])
 def test_silu_and_mul(dtype, tokens, d):
-    g = torch.Generator().manual_seed(d)
+    g = seeded_generator(d)
     x = (torch.randn(tokens, 2 * d, generator=g) * 4).to(dtype)
     out = kernels.silu_and_mul(x, use_triton=True)
     assert out.shape == (tokens, d)
@@ -51,7 +51,7 @@ def test_silu_and_mul(dtype, tokens, d):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize(("tokens", "hq", "hk", "d"), [(1, 9, 3, 64), (5, 8, 1, 128), (3, 4, 4, 64)])
 def test_rotary(dtype, tokens, hq, hk, d):
-    g = torch.Generator().manual_seed(hq * d + tokens)
+    g = seeded_generator(hq * d + tokens)
     cos, sin = kernels.rope_cos_sin(d, 2048, 100000.0)
     q = torch.randn(tokens, hq, d, generator=g).to(dtype)
     k = torch.randn(tokens, hk, d, generator=g).to(dtype)

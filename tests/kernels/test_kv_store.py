@@ -7,7 +7,7 @@ import torch
 
 import kernels
 from kernels import reference as ref
-from tests.kernels.helpers import DTYPES, requires_triton
+from tests.kernels.helpers import DTYPES, requires_triton, seeded_generator
 
 pytestmark = requires_triton
 
@@ -26,7 +26,7 @@ def _caches(nb: int, bs: int, hk: int, d: int, dtype: torch.dtype, quantized: bo
 @pytest.mark.parametrize(("tokens", "hk", "d", "bs"), [(1, 3, 64, 16), (23, 1, 128, 16), (9, 8, 64, 5)])
 def test_store_kv_cache(dtype, quantized, tokens, hk, d, bs):
     nb = 2 * ((tokens + bs - 1) // bs) + 2
-    g = torch.Generator().manual_seed(tokens + hk)
+    g = seeded_generator(tokens + hk)
     slots = torch.randperm(nb * bs, generator=g)[:tokens]
     if tokens > 2:
         slots[1] = -1  # padding token

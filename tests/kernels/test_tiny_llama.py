@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 import kernels
-from tests.kernels.helpers import requires_triton
+from tests.kernels.helpers import requires_triton, seeded_generator
 
 VOCAB, HIDDEN, LAYERS, HQ, HK, D, INTER, EPS, THETA = 256, 128, 2, 2, 1, 64, 256, 1e-5, 10000.0
 BLOCK_SIZE, NUM_BLOCKS, MAX_POS = 4, 24, 64
@@ -36,7 +36,7 @@ class Weights:
 
 
 def make_weights(seed: int = 0) -> Weights:
-    g = torch.Generator().manual_seed(seed)
+    g = seeded_generator(seed)
 
     def r(*shape: int, std: float) -> torch.Tensor:
         return torch.randn(*shape, generator=g) * std
@@ -141,7 +141,7 @@ DECODES = [[33, 44, 55], [34, 45, 56]]
 
 
 def build_steps() -> list[Step]:
-    pages = torch.randperm(NUM_BLOCKS, generator=torch.Generator().manual_seed(7)).tolist()
+    pages = torch.randperm(NUM_BLOCKS, generator=seeded_generator(7)).tolist()
     max_blocks = 6
     tables = [[pages.pop() for _ in range(max_blocks)] for _ in PROMPTS]
     lengths = [0, 0, 0]
