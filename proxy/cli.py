@@ -47,6 +47,7 @@ def run_proxy(settings: Settings) -> None:
 
     from proxy.app import create_app
     from proxy.logs import announce_when_ready, configure_logging
+    from proxy.slow_clients import header_deadline_protocol
 
     configure_logging(settings.proxy.log_format, logging.getLogger().level or logging.INFO)
     app = create_app(settings)
@@ -55,8 +56,9 @@ def run_proxy(settings: Settings) -> None:
     announce_when_ready(base + "/health", f"proxy on {base}/v1")
     # keep idle connections longer than clients do (httpx and the openai SDK: 5 s), so a client never
     # reuses a connection the server is closing at that moment (a sporadic ReadError under load)
+    http = header_deadline_protocol(settings.proxy.header_timeout_s)
     uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port, log_level="warning", timeout_keep_alive=75,
-                timeout_graceful_shutdown=10, log_config=None)
+                timeout_graceful_shutdown=10, log_config=None, **({"http": http} if http else {}))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

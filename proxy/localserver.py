@@ -15,10 +15,12 @@ from proxy.supervisor import free_port
 
 
 @contextlib.contextmanager
-def serve_in_thread(app, host: str = "127.0.0.1", startup_timeout: float = 60.0) -> Iterator[str]:
-    """Run ``app`` with uvicorn on a free port in a daemon thread; yields its base URL."""
+def serve_in_thread(app, host: str = "127.0.0.1", startup_timeout: float = 60.0, http=None) -> Iterator[str]:
+    """Run ``app`` with uvicorn on a free port in a daemon thread; yields its base URL. ``http``: a
+    uvicorn HTTP protocol class (e.g. :func:`proxy.slow_clients.header_deadline_protocol`)."""
     port = free_port(host)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
+                                           **({"http": http} if http else {})))
     thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
     thread.start()
     deadline = time.monotonic() + startup_timeout

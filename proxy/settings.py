@@ -49,6 +49,7 @@ class ProxyConfig:
     # honoured), and a circuit breaker per upstream (open after circuit_failures failures in a row,
     # one probe after circuit_open_s)
     body_timeout_s: float = 30.0  # a request body whose next chunk takes longer is refused (408)
+    header_timeout_s: float = 15.0  # a request whose headers are not all in by then is answered 408 and closed
     log_format: str = "text"  # text | json: one format for every log line (json: one object per line)
     access_log: bool = True  # one line per finished request (logger thrifty.access), with its request id
     max_retries: int = 2
@@ -371,6 +372,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         raise SettingsError(f"[bundled] replicas must be >= 1 and replica_choice one of {', '.join(REPLICA_CHOICES)}")
     if sections["proxy"].log_format not in ("text", "json"):
         raise SettingsError(f"[proxy] log_format must be text or json, got {sections['proxy'].log_format!r}")
+    for name in ("body_timeout_s", "header_timeout_s"):
+        if not getattr(sections["proxy"], name) > 0:
+            raise SettingsError(f"[proxy] {name} must be > 0 seconds, got {getattr(sections['proxy'], name)!r}")
     if sections["auth"].mode not in AUTH_MODES:
         raise SettingsError(f"[auth] mode must be one of {', '.join(AUTH_MODES)}, got {sections['auth'].mode!r}")
     if sections["auth"].assumed_max_tokens < 1:

@@ -210,3 +210,60 @@ def test_a_trickled_body_gets_a_408_and_the_proxy_keeps_serving(make_settings):
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408")
     assert json.loads(body)["error"]["code"] == "request_timeout"
+
+
+def _read_until_closed(sock) -> bytes:
+    answer = b""
+    while chunk := sock.recv(4096):
+        answer += chunk
+    return answer
+
+
+def test_trickled_headers_get_a_408_and_the_connection_is_closed(make_settings):
+    """Slowloris: a client sending one header line at a time, or nothing at all, is cut off at the
+    header deadline; one whose headers arrive in pieces within it is served on the same server."""
+    import socket
+    import threading
+
+    from proxy.slow_clients import header_deadline_protocol
+
+    settings = make_settings("http://127.0.0.1:9", header_timeout_s=0.5)
+    with serve_in_thread(create_app(settings), http=header_deadline_protocol(0.5)) as proxy:
+        host, port = proxy.removeprefix("http://").split(":")
+        stop = threading.Event()
+        with socket.create_connection((host, int(port)), timeout=30) as slow:
+            slow.sendall(b"GET /health HTTP/1.1\r\nhost: x\r\n")
+
+            def trickle() -> None:  # a header line every 0.1 s, for up to 20 s: far past the deadline
+                for i in range(200):
+                    if stop.wait(0.1):
+                        return
+                    try:
+                        slow.sendall(b"x-slow-%d: y\r\n" % i)
+                    except OSError:
+                        return
+
+            sender = threading.Thread(target=trickle)
+            sender.start()
+            answer = _read_until_closed(slow)
+            stop.set()
+            sender.join()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert json.loads(body)["error"]["code"] == "request_timeout"
+        with socket.create_connection((host, int(port)), timeout=30) as silent:
+            assert _read_until_closed(silent).startswith(b"HTTP/1.1 408")  # connected, never sent a byte
+        with socket.create_connection((host, int(port)), timeout=30) as pieces:  # positive control
+            pieces.sendall(b"GET /health HTTP/1.1\r\nhost: x\r\n")
+            pieces.sendall(b"connection: close\r\n\r\n")
+            assert _read_until_closed(pieces).startswith(b"HTTP/1.1 200")
+        assert httpx.get(f"{proxy}/health").status_code == 200
+
+
+def test_header_and_body_timeouts_must_be_positive(tmp_path):
+    from proxy.settings import SettingsError, load_settings
+
+    config = tmp_path / "thrifty.toml"
+    config.write_text("[proxy]\nheader_timeout_s = 0\n")
+    with pytest.raises(SettingsError, match="header_timeout_s must be > 0"):
+        load_settings(config)
