@@ -9,8 +9,9 @@ a child process (``thrifty backend serve``) on a free local port.
 
 ``--part trace`` (the default): replays the seeded agent/RAG trace of ``proxy.shaping.trace``
 through a real ``thrifty serve`` (bundled backend, SmolLM2) once per configuration: shaping off,
-safe, and safe with the note at the end with one backend, then the latter with two backend
-replicas chosen at random and by prefix.
+safe (note position ``auto``: after the last turn on the bundled backend), and safe with the note
+at the end of the system prompt with one backend, then safe with two backend replicas chosen at
+random and by prefix; for each trace shape (``--shape``: short, long or both).
 Requests go one at a time, streamed, with a short ``max_tokens`` so prefill dominates; each run
 starts a fresh server (empty prefix caches) after one warm-up request. Reported:
 ``cached_tokens / prompt_tokens`` (from the backend's usage), client-side TTFT p50/p95 and output
@@ -41,7 +42,7 @@ import numpy as np
 
 from proxy.localserver import wait_healthy
 from proxy.shaping.lengths import CHAT_PROMPTS, ask_lengths, length_table
-from proxy.shaping.trace import make_trace
+from proxy.shaping.trace import SHAPES, make_trace
 from proxy.supervisor import free_port
 
 MODEL = "smollm2-135m-instruct"
@@ -107,7 +108,7 @@ class RunConfig:
     replicas: int = 1
     replica_choice: str = "prefix"
     default_max_tokens: int = 512
-    note_position: str = "system"
+    note_position: str = "auto"
 
 
 class ServeProcess:
@@ -208,42 +209,72 @@ def _percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-def run_trace(args: argparse.Namespace) -> int:
-    trace = make_trace(args.seed, sessions=args.sessions, turns=args.turns)
+def trace_runs(replicas: int) -> list[RunConfig]:
+    """The configurations replayed per trace shape: shaping off, safe (note position ``auto``: after
+    the last turn on the bundled backend), safe with the note at the end of the system prompt, then
+    ``replicas`` backends chosen at random and by prefix."""
+    runs = [RunConfig("off", "off"), RunConfig("safe", "safe"),
+            RunConfig("safe, note in system prompt", "safe", note_position="system")]
+    if replicas > 1:
+        runs += [RunConfig(f"safe, {replicas} replicas random", "safe", replicas, "random"),
+                 RunConfig(f"safe, {replicas} replicas prefix", "safe", replicas, "prefix")]
+    return runs
+
+
+def replay_shape(args: argparse.Namespace, shape: str, workdir: Path) -> tuple[list[str], list[str]]:
+    """Replay one trace shape under every configuration: the table rows and a summary against
+    the issue's targets (safe's cached share, TTFT p50 and p95 off / safe)."""
+    trace = make_trace(args.seed, sessions=args.sessions, turns=args.turns, shape=shape)
     bodies = [{**r.body, "max_tokens": args.max_tokens} for r in trace]
-    runs = [RunConfig("off", "off"), RunConfig("safe", "safe"), RunConfig("safe, note at end", "safe",
-                                                                          note_position="end")]
-    if args.replicas > 1:
-        runs += [RunConfig(f"note at end, {args.replicas} replicas random", "safe", args.replicas, "random",
-                           note_position="end"),
-                 RunConfig(f"note at end, {args.replicas} replicas prefix", "safe", args.replicas, "prefix",
-                           note_position="end")]
+    rows, summary = [], []
+    measured: dict[str, tuple[float, float, float]] = {}
+    for run in trace_runs(args.replicas):
+        threads = max(1, args.threads // run.replicas)
+        answers = replay(RunConfig(f"{shape}: {run.label}", run.mode, run.replicas, run.replica_choice,
+                                   run.default_max_tokens, run.note_position), workdir, bodies, threads=threads)
+        prompt = sum(a.prompt_tokens for a in answers)
+        cached = sum(a.cached_tokens for a in answers)
+        ttfts = [a.ttft_ms for a in answers if a.ttft_ms is not None]
+        kinds = {kind: [a for a, r in zip(answers, trace, strict=True) if r.kind == kind] for kind in ("agent", "rag")}
+        shares = " | ".join(f"{sum(a.cached_tokens for a in group) / max(sum(a.prompt_tokens for a in group), 1):.2f}"
+                            for group in kinds.values())
+        p50, p95 = _percentile(ttfts, 50), _percentile(ttfts, 95)
+        measured[run.label] = (cached / max(prompt, 1), p50, p95)
+        rows.append(f"| {shape} | {run.label} | {len(answers)} | {prompt} | {cached} | {cached / max(prompt, 1):.2f} | "
+                    f"{shares} | {p50:.0f} | {p95:.0f} | {sum(a.completion_tokens for a in answers)} | {threads} |")
+    off, safe = measured["off"], measured["safe"]
+    summary.append(f"{shape}: cached share {off[0]:.2f} off -> {safe[0]:.2f} safe (target >= 0.8: "
+                   f"{'met' if safe[0] >= 0.8 else 'missed'}); TTFT p50 {off[1] / safe[1]:.2f}x lower "
+                   f"(target >= 2x: {'met' if off[1] >= 2 * safe[1] else 'missed'}), p95 {off[2] / safe[2]:.2f}x lower")
+    return rows, summary
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    shapes = SHAPES if args.shape == "both" else (args.shape,)
     started = time.perf_counter()
-    rows = []
+    rows: list[str] = []
+    summary: list[str] = []
     with tempfile.TemporaryDirectory(prefix="thrifty-eval-shaping-") as tmp:
         workdir = Path(tmp)
-        for run in runs:
-            threads = max(1, args.threads // run.replicas)
-            answers = replay(run, workdir, bodies, threads=threads)
-            prompt = sum(a.prompt_tokens for a in answers)
-            cached = sum(a.cached_tokens for a in answers)
-            ttfts = [a.ttft_ms for a in answers if a.ttft_ms is not None]
-            kinds = {kind: [a for a, r in zip(answers, trace, strict=True) if r.kind == kind] for kind in ("agent", "rag")}
-            shares = " | ".join(f"{sum(a.cached_tokens for a in group) / max(sum(a.prompt_tokens for a in group), 1):.2f}"
-                                for group in kinds.values())
-            rows.append(f"| {run.label} | {len(answers)} | {prompt} | {cached} | {cached / max(prompt, 1):.2f} | {shares} | "
-                        f"{_percentile(ttfts, 50):.0f} | {_percentile(ttfts, 95):.0f} | "
-                        f"{sum(a.completion_tokens for a in answers)} | {threads} |")
-        cap_bodies = [{k: v for k, v in r.body.items()} for r in trace[: args.cap_requests]]
-        capped = replay(RunConfig("cap default", "safe", default_max_tokens=args.cap), workdir, cap_bodies,
-                        threads=args.threads, concurrency=args.cap_concurrency)
-        uncapped = replay(RunConfig("no cap", "safe", default_max_tokens=0), workdir, cap_bodies,
-                          threads=args.threads, concurrency=args.cap_concurrency)
-    print(f"\nseed {args.seed}: {len(trace)} requests ({args.sessions} sessions x {args.turns} turns), "
+        for shape in shapes:
+            shape_rows, shape_summary = replay_shape(args, shape, workdir)
+            rows += shape_rows
+            summary += shape_summary
+        if args.cap_requests:
+            trace = make_trace(args.seed, sessions=args.sessions, turns=args.turns)
+            cap_bodies = [{k: v for k, v in r.body.items()} for r in trace[: args.cap_requests]]
+            capped = replay(RunConfig("cap default", "safe", default_max_tokens=args.cap), workdir, cap_bodies,
+                            threads=args.threads, concurrency=args.cap_concurrency)
+            uncapped = replay(RunConfig("no cap", "safe", default_max_tokens=0), workdir, cap_bodies,
+                              threads=args.threads, concurrency=args.cap_concurrency)
+    print(f"\nseed {args.seed}: {args.sessions} sessions x {args.turns} turns per shape ({', '.join(shapes)}), "
           f"max_tokens={args.max_tokens}; {time.perf_counter() - started:.0f} s on {cpu_name()}\n")
-    print("| run | requests | prompt tokens | cached tokens | cached share | agent | RAG | TTFT p50 ms | TTFT p95 ms | "
-          "output tokens | torch threads per backend |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| shape | run | requests | prompt tokens | cached tokens | cached share | agent | RAG | TTFT p50 ms | "
+          "TTFT p95 ms | output tokens | torch threads per backend |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print("\n" + "\n".join(summary))
+    if not args.cap_requests:
+        return 0
     out_capped = sum(a.completion_tokens for a in capped)
     out_uncapped = sum(a.completion_tokens for a in uncapped)
     stopped = [(c, u) for c, u in zip(capped, uncapped, strict=True) if u.finish_reason == "stop"
@@ -296,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="trace: shaping off/on and replica choice on the seeded trace (default); lengths: "
                         "the bundled model's answer lengths (the default cap's evidence); caps: how often each "
                         "cap cut an answer, from the request log")
+    parser.add_argument("--shape", choices=(*SHAPES, "both"), default="both",
+                        help="trace: the trace's shape (short: ~300-600-token prompts; long: ~1,800-token agent "
+                        "prompts with twelve tools, ~450-token RAG prompts); both (default) replays each")
     parser.add_argument("--sessions", type=int, default=6, help="trace: sessions (alternately agent and RAG)")
     parser.add_argument("--turns", type=int, default=3, help="trace: turns per session")
     parser.add_argument("--replicas", type=int, default=2, help="trace: backend replicas for the choice runs "
@@ -303,7 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="trace: torch threads, split between replicas")
     parser.add_argument("--cap", type=int, default=512, help="trace: the default cap to measure")
-    parser.add_argument("--cap-requests", type=int, default=8, help="trace: requests of the cap comparison")
+    parser.add_argument("--cap-requests", type=int, default=8, help="trace: requests of the cap comparison "
+                        "(0: skip it)")
     parser.add_argument("--cap-concurrency", type=int, default=4)
     parser.add_argument("--config", help="caps: the TOML configuration naming the database")
     parser.add_argument("--prompts", type=int, default=len(CHAT_PROMPTS), help="how many of the chat prompts")
@@ -315,8 +350,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.max_tokens is None:
         args.max_tokens = 16 if args.part == "trace" else 1024
-    if min(args.prompts, args.max_tokens, args.sessions, args.turns, args.replicas, args.cap, args.cap_requests,
-           args.cap_concurrency, args.threads) < 1:
+    if min(args.prompts, args.max_tokens, args.sessions, args.turns, args.replicas, args.cap,
+           args.cap_concurrency, args.threads) < 1 or args.cap_requests < 0:
         parser.error("counts and limits must be at least 1")
     if args.part == "caps":
         return run_caps(args)

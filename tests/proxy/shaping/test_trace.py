@@ -6,8 +6,11 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
+
+from backend.chat_sections import with_request_sections
 from proxy.shaping.prompt import NOTE_HEADER, shape_prompt
-from proxy.shaping.trace import make_trace
+from proxy.shaping.trace import SHAPES, make_trace
 
 
 def test_the_trace_is_seeded() -> None:
@@ -35,3 +38,30 @@ def test_safe_shaping_turns_the_trace_into_shared_prefixes() -> None:
     for session in {r.session for r, _ in shaped if r.kind == "rag"}:
         docs = {json.dumps(b["messages"][1]["content"]) for r, b in shaped if r.session == session}
         assert len(docs) == 1  # the same retrieved documents, in one order
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_shape_is_seeded_and_safe_shaping_makes_one_stable_prefix_per_kind(shape: str) -> None:
+    trace = make_trace(1, sessions=4, turns=2, shape=shape)
+    assert [r.body for r in trace] == [r.body for r in make_trace(1, sessions=4, turns=2, shape=shape)]
+    stable = set()
+    for request in trace:
+        body = copy.deepcopy(request.body)
+        shape_prompt(body, aggressive=False, note_position="end")
+        assert body["messages"][-1]["content"].startswith(NOTE_HEADER)
+        stable.add(json.dumps([body.get("tools"), body["messages"][0]]))
+    assert len(stable) == 2
+
+
+@pytest.mark.slow
+def test_the_long_shape_is_longer_and_fits_smollm2s_context_with_its_tools_rendered(smollm2) -> None:
+    def lengths(shape: str) -> list[int]:
+        trace = make_trace(0, shape=shape)
+        return [len(smollm2.tokenizer.encode_chat(with_request_sections(r.body["messages"], r.body.get("tools"))))
+                for r in trace if r.kind == "agent"]
+
+    short, long = lengths("short"), lengths("long")
+    assert min(long) > 2 * max(short)
+    assert max(long) + 16 <= smollm2.model.config.max_position_embeddings  # room for the replay's max_tokens
+    with pytest.raises(ValueError, match="shape"):
+        make_trace(0, shape="huge")
