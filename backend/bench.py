@@ -425,6 +425,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kv-cache-dtype", default="auto", type=str.lower,
                    choices=KV_CACHE_DTYPE_NAMES,
                    help="KV pool element type (auto: the model's dtype; int8: per-token-per-head scales)")
+    p.add_argument("--attention-backend", default="auto", choices=("auto", "torch", "native", "kernels"),
+                   help="engine attention (auto: native in-place kernel on CPU where it builds, else torch)")
     p.add_argument("--skip-prefix-test", action="store_true", help="skip the cached-prefix TTFT check")
     p.add_argument("--skip-overhead-test", action="store_true",
                    help="skip the prefix-caching-on-vs-off throughput check at a 0%% hit rate")
@@ -492,7 +494,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     kv_budget = parse_size(args.kv_cache_memory) if args.kv_cache_memory else None
     engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=kv_budget,
                                  max_model_len=max_len, max_num_seqs=args.max_num_seqs,
-                                 max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype)
+                                 max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype,
+                                 attention_backend=args.attention_backend)
     if args.matrix:
         header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}, weights "
                   f"{args.weights_dtype}), torch threads "

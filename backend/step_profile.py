@@ -126,7 +126,7 @@ def _profile_steps(engine: Any, steps: int, name: str, advance: Callable[[], Non
     step_ms = totals.pop(_STEP, 0.0)
     categories = {c: totals.get(c, 0.0) for c in CATEGORIES}
     categories[OVERHEAD] = max(0.0, step_ms - sum(categories.values()))
-    ops = [e for e in averages if e.key.startswith("aten::")]
+    ops = [e for e in averages if e.key.startswith(("aten::", "thrifty_cpu::"))]
     ops.sort(key=lambda e: -e.self_cpu_time_total)
     top = [(e.key, e.self_cpu_time_total / 1000.0 / steps, e.count / steps) for e in ops[:8]]
     return StepProfile(name, steps, step_ms, 0.0, categories, top)
@@ -172,6 +172,55 @@ def profile_decode(loaded: Any, engine_config: Any, batch: int, steps: int, prom
     return replace(result, wall_ms=wall)
 
 
+def _shared_prefix_engine(loaded: Any, engine_config: Any, batch: int, prefix_len: int, question_len: int,
+                          steps: int, seed: int = 0) -> Any:
+    """An engine with ``batch`` sequences decoding over one cached ``prefix_len``-token prompt plus a
+    ``question_len``-token question each (issue 15's case c): the first request computes the prefix, the
+    others are admitted after it and hit the prefix cache, so their block tables share those blocks."""
+    import random
+    from dataclasses import replace
+
+    from backend.engine import Engine
+    from backend.sampling import SamplingParams
+
+    rng = random.Random(seed)
+    vocab = loaded.model.config.vocab_size
+    engine = Engine(loaded, replace(engine_config, max_num_seqs=max(batch, engine_config.max_num_seqs)))
+    params = SamplingParams(max_tokens=batch + 2 * steps + 16, temperature=0.0, ignore_eos=True)
+    prefix = _prompt(rng, prefix_len, vocab)
+    for i in range(batch):
+        engine.add(str(i), prefix + _prompt(rng, question_len, vocab), params)
+        while engine.scheduler.num_waiting or any(s.num_computed < s.prompt_len for s in engine.scheduler.running):
+            engine.step()
+    for _ in range(2):
+        engine.step()
+    return engine
+
+
+def compare_attention(loaded: Any, engine_config: Any, backends: list[str], batch: int, prefix_len: int,
+                      question_len: int, steps: int) -> str:
+    """Median decode step time of the same shared-prefix batch under each attention backend, steps
+    interleaved (one step of each in turn) so that machine load hits all alike. → markdown table"""
+    from dataclasses import replace
+
+    engines = {b: _shared_prefix_engine(loaded, replace(engine_config, attention_backend=b), batch, prefix_len,
+                                        question_len, steps) for b in backends}
+    times: dict[str, list[float]] = {b: [] for b in backends}
+    for _ in range(steps):
+        for b, engine in engines.items():
+            start = time.perf_counter()
+            engine.step()
+            times[b].append((time.perf_counter() - start) * 1000.0)
+    base = statistics.median(times[backends[0]])
+    lines = [f"#### decode, batch {batch} sharing a {prefix_len}-token prefix (+{question_len}-token questions), "
+             f"{steps} interleaved steps\n", "| attention backend | step ms (median) | speed-up vs first |",
+             "|---|---:|---:|"]
+    for b in backends:
+        ms = statistics.median(times[b])
+        lines.append(f"| {b} | {ms:.1f} | {base / ms:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
 def profile_prefill(loaded: Any, engine_config: Any, prompt_len: int, steps: int, seed: int = 0) -> StepProfile:
     """Breakdown of a step that runs one fresh ``prompt_len``-token prompt (prefix caching off)."""
     import random
@@ -214,7 +263,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--context", type=int, default=128, help="prompt tokens before the profiled decode steps")
     p.add_argument("--steps", type=int, default=10, help="profiled (and then timed) steps per shape")
     p.add_argument("--kv-cache-memory", default="256MiB")
+    p.add_argument("--attention-backend", default="auto", choices=("auto", "torch", "native"),
+                   help="engine attention (auto: native in-place kernel on CPU where it builds, else torch)")
     p.add_argument("--output", help="also write the markdown report to this file")
+    p.add_argument("--compare-attention", default=None, metavar="B1,B2",
+                   help="instead of profiling: time decode steps of a shared-prefix batch under each of these "
+                        "attention backends, interleaved (e.g. torch,native)")
+    p.add_argument("--shared-batch", type=int, default=24, help="sequences in the --compare-attention batch")
+    p.add_argument("--shared-prefix", type=int, default=1000, help="their shared prompt tokens")
+    p.add_argument("--question", type=int, default=48, help="their own prompt tokens after the prefix")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -230,12 +287,24 @@ def run_from_args(args: argparse.Namespace) -> int:
     loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads,
                                       weights_dtype=args.weights_dtype))
     max_len = max(args.prefill_tokens, args.context + 4 * args.steps + 64) + 16
-    config = EngineConfig(kv_cache_memory=parse_size(args.kv_cache_memory), max_model_len=max_len)
+    config = EngineConfig(kv_cache_memory=parse_size(args.kv_cache_memory), max_model_len=max_len,
+                          attention_backend=args.attention_backend)
+    if args.compare_attention:
+        config = EngineConfig(kv_cache_memory=parse_size(args.kv_cache_memory),
+                              max_model_len=args.shared_prefix + args.question + args.shared_batch + 2 * args.steps + 64)
+        backends = [b.strip() for b in args.compare_attention.split(",") if b.strip()]
+        text = (f"## thrifty bench engine-profile --compare-attention\n\nmodel `{loaded.source.path.name}` "
+                f"({args.dtype}, weights {args.weights_dtype}), torch {torch.__version__}, "
+                f"{torch.get_num_threads()} threads, CPU {_cpu_name() or platform.processor()}.\n\n"
+                + compare_attention(loaded, config, backends, args.shared_batch, args.shared_prefix, args.question,
+                                    args.steps))
+        print(text)
+        return 0
     shapes = [profile_decode(loaded, config, 1, args.steps, args.context),
               profile_decode(loaded, config, args.batch, args.steps, args.context),
               profile_prefill(loaded, config, args.prefill_tokens, args.steps)]
     header = (f"## thrifty bench engine-profile\n\nmodel `{loaded.source.path.name}` ({args.dtype}, weights "
-              f"{args.weights_dtype}), torch "
+              f"{args.weights_dtype}, attention {args.attention_backend}), torch "
               f"{torch.__version__}, {torch.get_num_threads()} threads, CPU {_cpu_name() or platform.processor()}.\n")
     text = "\n".join([header, *(s.table() for s in shapes)])
     print(text)

@@ -34,6 +34,7 @@ import torch
 from torch.nn import functional as F
 
 import kernels
+from backend import attention_cpu
 from backend.engine.memory import lazy_zeros
 from backend.engine.scheduler import ScheduledSeq
 from backend.engine.sequence import Sequence
@@ -41,6 +42,10 @@ from backend.model import LlamaForCausalLM
 
 if TYPE_CHECKING:
     from backend.engine.cuda_graphs import DecodeGraphs
+
+# Prefill chunks over a cached prefix of at most this many rows (speculative verification, short
+# follow-ups) are attended in place by the native backend; longer ones are compute-bound and keep SDPA.
+_NATIVE_MAX_EXTEND = 16
 
 # Decode buckets: a sequence joins the current bucket while the bucket's padded size stays within
 # this factor of its real token count.
@@ -67,6 +72,18 @@ class PrefillSpan:
     context_len: int
     block_ids: torch.Tensor | None  # [blocks] int64 when earlier tokens come from the cache; None: fresh prompt
     mask: torch.Tensor | None  # [rows, context_len] bool causal mask with a cached prefix
+    native: bool = False  # a short extend over cached K/V, attended in place (see NativeMetadata)
+
+
+@dataclass(slots=True)
+class NativeMetadata:
+    """Rows attended straight from the pool by :mod:`backend.attention_cpu` (``native`` backend):
+    the decode rows ``0:num_decode`` and every prefill span marked ``native``."""
+
+    num_decode: int
+    tables: torch.Tensor  # [S, W] int32 block tables of the sequences with native rows (padded with block 0)
+    row_seq: torch.Tensor  # [T] int32: each row's table row (0 for rows not attended natively)
+    row_len: torch.Tensor  # [T] int32: keys each row sees (context through its own position)
 
 
 @dataclass(slots=True)
@@ -81,6 +98,7 @@ class StepInput:
     decode_buckets: list[DecodeBucket] = field(default_factory=list)
     prefills: list[PrefillSpan] = field(default_factory=list)
     kernel: KernelMetadata | None = None  # only for the ``kernels`` attention backend
+    native: NativeMetadata | None = None  # only for the ``native`` attention backend
 
 
 @dataclass(slots=True)
@@ -169,18 +187,61 @@ class PagedAttention:
             o = F.scaled_dot_product_attention(query, keys, values, attn_mask=bucket.mask)  # [rows, Hkv, G, D]
             out[bucket.start:bucket.end] = o.reshape(rows, hkv * g, d)
         for span in step.prefills:
-            # 4-D inputs with enable_gqa take PyTorch's fused (flash) CPU kernel; 3-D ones fall back to math
-            query = q[span.start:span.end].transpose(0, 1)[None]  # [1, Hq, n, D]
-            if span.block_ids is None:  # the whole context is this chunk: causal over its own K/V
-                keys = k[span.start:span.end].transpose(0, 1)[None]  # [1, Hkv, n, D]
-                values = v[span.start:span.end].transpose(0, 1)[None]
-                o = F.scaled_dot_product_attention(query, keys, values, is_causal=True, enable_gqa=True)
-            else:
-                ctx = span.context_len
-                keys = self._read(layer, span.block_ids, True, q.dtype).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
-                values = self._read(layer, span.block_ids, False, q.dtype).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
-                o = F.scaled_dot_product_attention(query, keys, values, attn_mask=span.mask, enable_gqa=True)
-            out[span.start:span.end] = o[0].transpose(0, 1)  # [n, Hq, D]
+            out[span.start:span.end] = self._attend_prefill(layer, q, k, v, span)
+        return out
+
+    def _attend_prefill(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                        span: PrefillSpan) -> torch.Tensor:
+        """The rows of one prefill chunk through SDPA (its cached context gathered first). → [n, Hq, D]"""
+        hkv, d = self.num_kv_heads, self.head_dim
+        # 4-D inputs with enable_gqa take PyTorch's fused (flash) CPU kernel; 3-D ones fall back to math
+        query = q[span.start:span.end].transpose(0, 1)[None]  # [1, Hq, n, D]
+        if span.block_ids is None:  # the whole context is this chunk: causal over its own K/V
+            keys = k[span.start:span.end].transpose(0, 1)[None]  # [1, Hkv, n, D]
+            values = v[span.start:span.end].transpose(0, 1)[None]
+            o = F.scaled_dot_product_attention(query, keys, values, is_causal=True, enable_gqa=True)
+        else:
+            ctx = span.context_len
+            keys = self._read(layer, span.block_ids, True, q.dtype).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
+            values = self._read(layer, span.block_ids, False, q.dtype).view(-1, hkv, d)[:ctx].transpose(0, 1)[None]
+            o = F.scaled_dot_product_attention(query, keys, values, attn_mask=span.mask, enable_gqa=True)
+        return o[0].transpose(0, 1)  # [n, Hq, D]
+
+
+class NativePagedAttention(PagedAttention):
+    """Decode rows and short extends read K/V in place through :mod:`backend.attention_cpu` (CPU, float32 or
+    bfloat16 pool); fresh prompts and long chunks over a cached prefix keep the SDPA path above."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if attention_cpu.load_paged_attention() is None:
+            raise ValueError("the native attention backend needs a C++ compiler to build its CPU kernel; "
+                             "use --attention-backend torch")
+        self.scale = self.head_dim ** -0.5
+
+    def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """q: [T, Hq, D], k/v: [T, Hkv, D] → [T, Hq, D]; stores k/v in their slots first."""
+        step = self.step
+        assert step is not None and step.native is not None, "attend() outside a step"
+        meta = step.native
+        self._store(layer, k, step.slot_mapping, True)
+        self._store(layer, v, step.slot_mapping, False)
+        k_pool, v_pool = self.k_cache[layer], self.v_cache[layer]  # [NB, BS, Hkv, D]
+
+        def native(start: int, end: int) -> torch.Tensor:  # rows start:end → [n, Hq, D] in q's dtype
+            o = attention_cpu.paged_attention(q[start:end].float(), k_pool, v_pool, meta.tables,
+                                              meta.row_seq[start:end], meta.row_len[start:end], self.scale)
+            return o.to(q.dtype)
+
+        nd = meta.num_decode
+        if not step.prefills:
+            return native(0, nd)
+        out = torch.empty_like(q)  # [T, Hq, D]
+        if nd:
+            out[:nd] = native(0, nd)
+        for span in step.prefills:
+            out[span.start:span.end] = (native(span.start, span.end) if span.native
+                                        else self._attend_prefill(layer, q, k, v, span))
         return out
 
 
@@ -207,10 +268,15 @@ class KernelPagedAttention(PagedAttention):
         return parts[0] if len(parts) == 1 else torch.cat(parts)
 
 
-def resolve_attention_backend(name: str, device: torch.device) -> str:
-    """``auto`` → ``kernels`` on CUDA when Triton is usable, else ``torch``."""
-    if name not in ("auto", "torch", "kernels"):
-        raise ValueError(f"attention backend must be auto, torch or kernels, got {name!r}")
+def resolve_attention_backend(name: str, device: torch.device, kv_cache_dtype: torch.dtype | None = None) -> str:
+    """``auto`` → ``kernels`` on CUDA when Triton is usable; on CPU ``native`` (K/V read in place by
+    :mod:`backend.attention_cpu`) when its kernel builds here and the pool is float32 or bfloat16; else ``torch``."""
+    if name not in ("auto", "torch", "kernels", "native"):
+        raise ValueError(f"attention backend must be auto, torch, kernels or native, got {name!r}")
+    native_pool = kv_cache_dtype in (None, torch.float32, torch.bfloat16)
+    if name == "native" and (device.type != "cpu" or not native_pool):
+        raise ValueError(f"the native attention backend runs on CPU over a float32 or bfloat16 KV pool, "
+                         f"not {device.type} / {kv_cache_dtype}")
     if name != "auto":
         return name
     if device.type == "cuda":
@@ -219,6 +285,8 @@ def resolve_attention_backend(name: str, device: torch.device) -> str:
                 return "kernels"
         except ImportError:
             pass
+    if device.type == "cpu" and native_pool and attention_cpu.load_paged_attention() is not None:
+        return "native"
     return "torch"
 
 
@@ -236,7 +304,7 @@ class ModelRunner:
         self.num_blocks, self.block_size = num_blocks, block_size
         self.device = device
         self.kv_cache_dtype = kv_cache_dtype or dtype
-        self.attention_backend = resolve_attention_backend(attention_backend, device)
+        self.attention_backend = resolve_attention_backend(attention_backend, device, kv_cache_dtype or dtype)
         if self.attention_backend == "kernels" and self.kv_cache_dtype not in (dtype, torch.int8):
             raise ValueError(f"the kernels attention backend keeps K/V in the model dtype ({dtype}) or int8, "
                              f"not {self.kv_cache_dtype}; use --attention-backend torch or another --kv-cache-dtype")
@@ -252,7 +320,8 @@ class ModelRunner:
                 self.v_scale = lazy_zeros(shape[:-1], torch.float32, device)
         # a converted (quantised / recast) pool is always read back, even by a fresh prompt's own tokens
         self.reads_stored_kv = self.kv_cache_dtype != dtype
-        backend_cls = KernelPagedAttention if self.attention_backend == "kernels" else PagedAttention
+        backend_cls = {"kernels": KernelPagedAttention, "native": NativePagedAttention}.get(
+            self.attention_backend, PagedAttention)
         self.attention = backend_cls(self.k_cache, self.v_cache, cfg.num_heads, self.k_scale, self.v_scale)
         self._offsets = torch.arange(block_size)  # [BS] (CPU: metadata is built on the host)
         self.graphs: DecodeGraphs | None = None
@@ -303,9 +372,12 @@ class ModelRunner:
             dec_slots.append(seq.block_table[pos // bs] * bs + pos % bs)
             sample_rows.append(row)
             sample_seqs.append(seq)
+        native = self.attention_backend == "native"
+        extends: list[tuple[Sequence, int, int]] = []  # native prefill spans: (seq, first position, rows)
         if decodes:
             slot_parts.append(torch.tensor(dec_slots, dtype=torch.int64))
-            buckets = self._decode_buckets(decodes)
+            if not native:
+                buckets = self._decode_buckets(decodes)
 
         # prefill rows: a chunk of each sequence
         spans: list[PrefillSpan] = []
@@ -317,7 +389,10 @@ class ModelRunner:
             ids.extend(seq.token_ids[start:end])
             positions.extend(range(start, end))
             slot_parts.append(self._slots(seq.block_table, start, end))
-            if start == 0 and not self.reads_stored_kv:
+            if native and n <= _NATIVE_MAX_EXTEND and (start > 0 or self.reads_stored_kv):
+                spans.append(PrefillSpan(row, row + n, end, None, None, native=True))
+                extends.append((seq, start, n))
+            elif start == 0 and not self.reads_stored_kv:
                 spans.append(PrefillSpan(row, row + n, end, None, None))
             else:
                 nblocks = -(-end // bs)
@@ -331,6 +406,7 @@ class ModelRunner:
 
         dev = self.device
         kernel = self._kernel_metadata(decodes, prefills) if self.attention_backend == "kernels" else None
+        native_meta = self._native_metadata(decodes, extends, spans, len(ids)) if native else None
         return StepInput(
             input_ids=torch.tensor(ids, dtype=torch.int64, device=dev),
             positions=torch.tensor(positions, dtype=torch.int64, device=dev),
@@ -340,6 +416,40 @@ class ModelRunner:
             decode_buckets=buckets,
             prefills=spans,
             kernel=kernel,
+            native=native_meta,
+        )
+
+    def _native_metadata(self, decodes: list[Sequence], extends: list[tuple[Sequence, int, int]],
+                         spans: list[PrefillSpan], total_rows: int) -> NativeMetadata:
+        """Block tables (only the blocks each row can see) and per-row table index / visible length."""
+        bs = self.block_size
+        seqs = [(seq, seq.num_computed + 1) for seq in decodes] + [(seq, start + n) for seq, start, n in extends]
+        width = max((-(-end // bs) for _, end in seqs), default=1)
+        flat: list[int] = []
+        for seq, end in seqs:
+            used = -(-end // bs)
+            flat.extend(seq.block_table[:used])
+            flat.extend([0] * (width - used))
+        row_seq = list(range(len(decodes)))
+        row_len = [seq.num_computed + 1 for seq in decodes]
+        j = len(decodes)
+        native_spans = iter(extends)
+        for span in spans:
+            rows = span.end - span.start
+            if span.native:
+                _, start, _ = next(native_spans)
+                row_seq.extend([j] * rows)
+                row_len.extend(range(start + 1, start + rows + 1))  # causal: row i sees start + i + 1 keys
+                j += 1
+            else:
+                row_seq.extend([0] * rows)
+                row_len.extend([0] * rows)
+        assert len(row_seq) == total_rows
+        return NativeMetadata(
+            num_decode=len(decodes),
+            tables=torch.tensor(flat or [0], dtype=torch.int32).view(max(len(seqs), 1), width),
+            row_seq=torch.tensor(row_seq, dtype=torch.int32),
+            row_len=torch.tensor(row_len, dtype=torch.int32),
         )
 
     def _kernel_metadata(self, decodes: list[Sequence], prefills: list[ScheduledSeq]) -> KernelMetadata:

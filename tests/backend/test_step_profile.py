@@ -28,7 +28,7 @@ def _check(result: StepProfile) -> None:
     # the parts (overhead included) add up to the profiled step
     assert sum(result.categories.values()) == pytest.approx(result.profiled_ms, rel=1e-6)
     assert result.wall_ms > 0
-    assert result.top_ops and all(op.startswith("aten::") for op, _ms, _calls in result.top_ops)
+    assert result.top_ops and all(op.startswith(("aten::", "thrifty_cpu::")) for op, _ms, _calls in result.top_ops)
     assert "| linears |" in result.table()
 
 
@@ -56,3 +56,17 @@ def test_instrumentation_is_removed_afterwards() -> None:
     assert "_sample" not in vars(engine) and "prepare" not in vars(engine.runner)
     assert "schedule" not in vars(engine.scheduler) and "attend" not in vars(engine.runner.attention)
     assert all("forward" not in vars(m) for m in loaded.model.modules() if isinstance(m, nn.Linear))
+
+
+def test_compare_attention_times_each_backend_on_shared_prefix_blocks() -> None:
+    from backend.engine.config import EngineConfig
+    from backend.step_profile import _shared_prefix_engine, compare_attention
+    from tests.backend.test_engine_support import tiny_loaded
+
+    loaded = tiny_loaded()
+    config = EngineConfig(block_size=4, num_blocks=128, max_model_len=128, max_num_batched_tokens=64)
+    engine = _shared_prefix_engine(loaded, config, batch=3, prefix_len=20, question_len=3, steps=2)
+    tables = [s.block_table for s in engine.scheduler.running]
+    assert len(tables) == 3 and tables[0][:5] == tables[1][:5] == tables[2][:5]  # the prefix's blocks, shared
+    text = compare_attention(loaded, config, ["torch", "native"], batch=3, prefix_len=20, question_len=3, steps=2)
+    assert "| torch |" in text and "| native |" in text and "1.00x" in text

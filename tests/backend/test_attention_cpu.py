@@ -1,0 +1,153 @@
+"""The native CPU paged attention (backend/attention_cpu.py): the operator against a per-row PyTorch
+reference on paged layouts with shared blocks and ragged lengths, and the engine on the ``native`` backend
+against the gather (``torch``) backend and the single-request oracle."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import torch
+
+from backend.attention_cpu import load_paged_attention, paged_attention, reference_paged_attention
+from backend.engine.model_runner import ModelRunner, resolve_attention_backend
+from backend.sampling import SamplingParams
+from tests.backend.test_engine_support import (
+    TINY,
+    check_greedy_equal,
+    oracle_tokens,
+    run_engine,
+    tiny_engine,
+    tiny_loaded,
+)
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    return tiny_loaded()
+
+
+def test_the_kernel_builds_here() -> None:
+    # the test machines have a compiler; a silent fallback to the gather path would hide a broken build
+    assert load_paged_attention() is not None
+
+
+def _paged_case(seed: int, head_dim: int, block_size: int, lengths: list[int], shared_blocks: int,
+                pool_dtype: torch.dtype, queries_per_seq: int = 1):
+    """Sequences whose block tables share their first ``shared_blocks`` blocks, with shuffled private blocks;
+    each sequence contributes ``queries_per_seq`` causal query rows ending at its length."""
+    gen = torch.Generator().manual_seed(seed)
+    hq, hkv = 9, 3
+    width = max(-(-n // block_size) for n in lengths)
+    num_blocks = shared_blocks + len(lengths) * width + 3
+    k_pool = torch.randn(num_blocks, block_size, hkv, head_dim, generator=gen).to(pool_dtype)
+    v_pool = torch.randn(num_blocks, block_size, hkv, head_dim, generator=gen).to(pool_dtype)
+    free = list(range(shared_blocks, num_blocks))
+    random.Random(seed).shuffle(free)
+    tables = torch.zeros(len(lengths), width, dtype=torch.int32)
+    for s, n in enumerate(lengths):
+        used = -(-n // block_size)
+        row = list(range(min(shared_blocks, used))) + [free.pop() for _ in range(used - min(shared_blocks, used))]
+        tables[s, :used] = torch.tensor(row, dtype=torch.int32)
+    row_seq, row_len = [], []
+    for s, n in enumerate(lengths):
+        for i in range(min(queries_per_seq, n)):
+            row_seq.append(s)
+            row_len.append(n - min(queries_per_seq, n) + 1 + i)
+    q = torch.randn(len(row_seq), hq, head_dim, generator=gen)
+    return (q, k_pool, v_pool, tables, torch.tensor(row_seq, dtype=torch.int32),
+            torch.tensor(row_len, dtype=torch.int32))
+
+
+@pytest.mark.parametrize("pool_dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("head_dim", [64, 24])  # 64: the specialised loop; 24: the generic one
+@pytest.mark.parametrize("queries_per_seq", [1, 5])  # decode rows; a short causal extend per sequence
+def test_matches_reference_on_shared_ragged_pages(pool_dtype: torch.dtype, head_dim: int,
+                                                  queries_per_seq: int) -> None:
+    lengths = [1, 7, 16, 17, 40, 63, 64, 65, 130]
+    args = _paged_case(0, head_dim, 16, lengths, shared_blocks=2, pool_dtype=pool_dtype,
+                       queries_per_seq=queries_per_seq)
+    scale = head_dim ** -0.5
+    got = paged_attention(*args, scale)
+    want = reference_paged_attention(*args, scale)
+    assert got.shape == want.shape and got.dtype == torch.float32
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_rows_do_not_see_past_their_length() -> None:
+    """Changing K/V beyond a row's visible length (inside its last block) leaves its output unchanged."""
+    q, k_pool, v_pool, tables, row_seq, row_len = _paged_case(1, 64, 16, [20], 0, torch.float32)
+    before = paged_attention(q, k_pool, v_pool, tables, row_seq, row_len, 0.125)
+    last = int(tables[0, 1])
+    k_pool[last, 4:] = 1e4
+    v_pool[last, 4:] = -1e4
+    torch.testing.assert_close(paged_attention(q, k_pool, v_pool, tables, row_seq, row_len, 0.125), before)
+    k_pool[last, 3] = 10.0  # the row's last visible key does count
+    assert not torch.allclose(paged_attention(q, k_pool, v_pool, tables, row_seq, row_len, 0.125), before)
+
+
+def test_bad_inputs_say_what_is_wrong() -> None:
+    q, k_pool, v_pool, tables, row_seq, row_len = _paged_case(2, 64, 16, [10, 20], 0, torch.float32)
+    with pytest.raises(RuntimeError, match="tables: i32"):
+        paged_attention(q, k_pool, v_pool, tables.long(), row_seq, row_len, 0.125)
+    with pytest.raises(RuntimeError, match="pool dtype must be float32 or bfloat16"):
+        paged_attention(q, k_pool.half(), v_pool.half(), tables, row_seq, row_len, 0.125)
+    with pytest.raises(RuntimeError, match="one row_seq/row_len per query row"):
+        paged_attention(q, k_pool, v_pool, tables, row_seq[:1], row_len, 0.125)
+
+
+def test_auto_picks_native_on_cpu_and_refuses_int8() -> None:
+    cpu = torch.device("cpu")
+    assert resolve_attention_backend("auto", cpu, torch.float32) == "native"
+    assert resolve_attention_backend("auto", cpu, torch.int8) == "torch"
+    with pytest.raises(ValueError, match="native attention backend runs on CPU"):
+        resolve_attention_backend("native", cpu, torch.int8)
+
+
+def _requests(count: int, seed: int, shared_prefix: int) -> list[tuple[str, list[int], SamplingParams]]:
+    rng = random.Random(seed)
+    prefix = [rng.randrange(2, TINY.vocab_size) for _ in range(shared_prefix)]
+    return [(f"q{i}", prefix + [rng.randrange(2, TINY.vocab_size) for _ in range(rng.randrange(1, 30))],
+             SamplingParams(max_tokens=rng.randrange(1, 20), temperature=0.0, ignore_eos=True))
+            for i in range(count)]
+
+
+@pytest.mark.parametrize("kv_cache_dtype", ["auto", "bf16"])
+def test_engine_native_matches_gather_backend(loaded, kv_cache_dtype: str) -> None:
+    """Shared prefixes (cache hits → short extends over cached blocks), ragged lengths, chunked prefill:
+    the native backend's greedy tokens equal the gather backend's, and no block leaks."""
+    requests = _requests(20, seed=4, shared_prefix=21)
+    outs = {}
+    for backend in ("torch", "native"):
+        engine = tiny_engine(loaded, attention_backend=backend, kv_cache_dtype=kv_cache_dtype,
+                             max_num_batched_tokens=24)
+        assert engine.runner.attention_backend == backend
+        outs[backend] = run_engine(engine, requests)
+        assert engine.block_manager.prefix_hits > 0
+        engine.block_manager.check_invariants()
+    assert outs["native"] == outs["torch"]
+
+
+def test_engine_native_matches_oracle(loaded) -> None:
+    requests = _requests(12, seed=7, shared_prefix=9)
+    got = run_engine(tiny_engine(loaded, attention_backend="native", max_num_batched_tokens=16), requests)
+    for rid, prompt, params in requests:
+        check_greedy_equal(loaded, prompt, oracle_tokens(loaded, prompt, params), got[rid][0])
+
+
+def test_native_runner_marks_short_extends_native(loaded) -> None:
+    """A step with decode rows, a short extend over cached K/V and a fresh prompt: only the first two go
+    through the kernel, with per-row causal lengths."""
+    engine = tiny_engine(loaded, attention_backend="native", max_num_batched_tokens=64)
+    runner: ModelRunner = engine.runner
+    prompt = list(range(2, 30))
+    run_engine(engine, [("warm", prompt, SamplingParams(max_tokens=2, temperature=0.0, ignore_eos=True))])
+    engine.add("a", prompt + [5, 6, 7], SamplingParams(max_tokens=4, temperature=0.0, ignore_eos=True))
+    engine.add("b", [9] * 40, SamplingParams(max_tokens=4, temperature=0.0, ignore_eos=True))
+    scheduled = engine.scheduler.schedule().scheduled
+    step = runner.prepare(scheduled)
+    natives = [span for span in step.prefills if span.native]
+    assert len(natives) == 1 and len(step.prefills) == 2
+    span = natives[0]
+    lens = step.native.row_len[span.start:span.end].tolist()
+    assert lens == list(range(span.context_len - len(lens) + 1, span.context_len + 1))
