@@ -300,8 +300,13 @@ def build_parser() -> argparse.ArgumentParser:
     router_train.set_defaults(func=lambda a: _delegate("router.training", a.rest), rest=[])
     train_escalation = router_cmd.add_parser(
         "train-escalation", add_help=False,
-        help="train cascade mode's escalation artifact from the public GSM8K answers")
+        help="train cascade mode's escalation artifact from the public GSM8K answers and/or the request log "
+             "(--logs DATABASE_URL)")
     train_escalation.set_defaults(func=lambda a: _delegate("router.escalation", a.rest), rest=[])
+    choose_combined = router_cmd.add_parser(
+        "choose-combined", add_help=False,
+        help="pick combined mode's direct and escalation thresholds on GSM8K training rows")
+    choose_combined.set_defaults(func=lambda a: _delegate("router.combined", a.rest), rest=[])
     export = router_cmd.add_parser("export-logs", help="routed requests joined with feedback, as the JSONL that "
                                    "`thrifty router train --logs` reads (needs [router] store_requests = true)")
     config_arg(export)

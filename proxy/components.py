@@ -71,11 +71,19 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
         config = RouterConfig(kind=r.kind, artifact_path=r.artifact_path or None, threshold_mode=r.threshold_mode,
                               target_large_share=r.target_large_share, fixed_threshold=r.fixed_threshold,
                               default_tier=r.default_tier)
-        if r.mode == "cascade" and r.small_model == r.large_model:
-            log.warning("[router] mode = cascade needs two different tiers (small and large are both %r); "
-                        "routed requests go to it directly", r.small_model)
-            return RouterStage(FixedTierRouter("small", "cascade: one tier only", kind="cascade"), r.public_model,
+        if r.mode in ("cascade", "combined") and r.small_model == r.large_model:
+            log.warning("[router] mode = %s needs two different tiers (small and large are both %r); "
+                        "routed requests go to it directly", r.mode, r.small_model)
+            return RouterStage(FixedTierRouter("small", f"{r.mode}: one tier only", kind=r.mode), r.public_model,
                                tiers)
+        if r.mode == "combined":
+            from router.escalation import Escalator
+
+            escalator = Escalator.from_config(config, Path(r.escalation_path) if r.escalation_path else None)
+            # first step: the prompt router at a fixed threshold; "large" goes there directly, "small"
+            # (and a failed decision, which falls back to the small tier) enters the cascade
+            direct = replace(config, threshold_mode="fixed", fixed_threshold=r.direct_threshold, default_tier="small")
+            return RouterStage(build_router(direct, embedder), r.public_model, tiers, escalator=escalator)
         if r.mode == "cascade":
             from router.escalation import Escalator
 
@@ -113,5 +121,5 @@ class FixedTierRouter:
 def shared_embedder(settings: Settings) -> Embedder | None:
     """One embedder for the semantic cache and the learned router (loaded lazily on first use)."""
     needs = (settings.cache.enabled and settings.cache.semantic) or (
-        settings.router.enabled and settings.router.kind == "learned" and settings.router.mode == "prompt")
+        settings.router.enabled and settings.router.kind == "learned" and settings.router.mode in ("prompt", "combined"))
     return SentenceTransformerEmbedder(EmbedderConfig(dtype=settings.cache.embed_dtype)) if needs else None

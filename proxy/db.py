@@ -80,6 +80,8 @@ class RouterRequest(ProxyBase):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True,
                                                  default=lambda: datetime.now(UTC))
     request: Mapped[str] = mapped_column(Text)  # JSON object: messages, tools, response_format
+    # cascade mode: the small tier's answer that the escalation model judged (accepted or escalated)
+    small_answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class RequestLogHourly(ProxyBase):

@@ -66,6 +66,9 @@ class StreamReply:
     headers: dict[str, str]
 
 
+SMALL_ANSWER_MAX_CHARS = 32_000  # a stored small answer is cut here (escalation features read far less)
+
+
 @dataclass(slots=True)
 class _Call:
     """State of one request as it moves through the stages."""
@@ -228,9 +231,10 @@ class Pipeline:
     def _cascades(self, call: _Call) -> bool:
         """Cascade mode applies to routed single-choice chat requests without tools (``n`` > 1
         would need every choice judged, and an answer made of tool calls cannot be judged: those
-        take the tier the first routing step chose)."""
+        take the tier the first routing step chose). In combined mode the first step sends clearly
+        hard prompts to the large tier directly; only those it leaves on the small tier cascade."""
         data = call.data
-        return (self._router is not None and self._router.escalator is not None and call.entry.route is not None
+        return (self._router is not None and self._router.escalator is not None and call.entry.route == "small"
                 and call.ctx.endpoint == "chat" and (data.get("n") or 1) == 1
                 and not data.get("tools") and not data.get("functions"))
 
@@ -258,6 +262,8 @@ class Pipeline:
         payload, failure = await self._small_answer(call, small_hit)
         if payload is not None:
             text, finish_reason = _first_choice(payload)
+            if self._store_routed and isinstance(text, str):  # what the escalation model judged, for retraining
+                entry.small_answer = text[:SMALL_ANSWER_MAX_CHARS]
             decision = await asyncio.to_thread(self._router.escalator.decide, data, text, finish_reason)
             score, threshold, reason, escalate = decision.score, decision.threshold, decision.reason, decision.escalate
             if small_hit is not None:
@@ -277,6 +283,8 @@ class Pipeline:
 
         if payload is not None and small_hit is None:  # the small call is paid for though its answer is dropped
             entry.extra_cost_usd = self._prices.cost(small.name, *_usage_tokens(payload.get("usage")))
+        if payload is not None:
+            self._check_small_answer(call, payload)
         entry.route = "large"
         headers["x-thrifty-route"] = "large"
         self._use_alias(call, large)
@@ -487,6 +495,14 @@ class Pipeline:
             score = json_output_check(call.data, payload)
             if score is not None:
                 self._feedback_sink(FeedbackRecord(call.ctx.request_id, call.ctx.key_id, score, "json_check"))
+
+    def _check_small_answer(self, call: _Call, payload: dict[str, Any]) -> None:
+        """Automatic checks of a small answer the cascade drops (the served answer's checks judge the
+        large tier's): recorded as ``small_<check>`` feedback, which only escalation retraining reads."""
+        if self._feedback_sink is not None and self._store_routed:
+            score = json_output_check(call.data, payload)
+            if score is not None:
+                self._feedback_sink(FeedbackRecord(call.ctx.request_id, call.ctx.key_id, score, "small_json_check"))
 
     def spawn(self, work: Coroutine) -> None:
         """Run ``work`` in the background (tracked, so shutdown can wait for it)."""

@@ -56,6 +56,7 @@ class LogEntry:
     prompt_cluster: str | None = None  # 16 hex digits: model + stable system prompt + tool names (learned caps)
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     routing_request: dict[str, Any] | None = None  # not a request_log column: goes to router_request
+    small_answer: str | None = None  # not a column: router_request.small_answer (cascade, stored bodies only)
     # not a column: what earlier upstream calls of this request cost (cascade mode's dropped small
     # answer); _finish adds it to cost_usd
     extra_cost_usd: float | None = None
@@ -169,7 +170,8 @@ class RequestLogWriter:
 
 
 _STOP = object()
-_LOG_COLUMNS = tuple(f.name for f in fields(LogEntry) if f.name not in ("routing_request", "extra_cost_usd"))
+_LOG_COLUMNS = tuple(f.name for f in fields(LogEntry)
+                     if f.name not in ("routing_request", "small_answer", "extra_cost_usd"))
 
 
 def _split_rows(entries: list[LogEntry]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -182,5 +184,5 @@ def _split_rows(entries: list[LogEntry]) -> tuple[list[dict[str, Any]], list[dic
         body = entry.routing_request
         if body is not None:
             bodies.append({"request_id": entry.id, "created_at": entry.created_at,
-                           "request": msgspec.json.encode(body).decode()})
+                           "request": msgspec.json.encode(body).decode(), "small_answer": entry.small_answer})
     return rows, bodies

@@ -184,3 +184,119 @@ def run_export(database_url: str, out_path: str, since: str | None = None,
         say("note: router training learns only from small-tier rows; this export has none")
     return summary
 
+
+
+# --- escalation retraining: the small tier's answers with their quality ----------------------------
+
+SMALL_CHECK_PREFIX = "small_"  # feedback sources that judge a cascade's dropped small answer
+_SERVED_SMALL = ("accepted", "escalation_failed")  # the caller got the small answer: its feedback judges it
+
+
+@dataclass(frozen=True, slots=True)
+class SmallAnswerExample:
+    """One judged small-tier answer of a cascaded request: what escalation training learns from."""
+
+    request: dict
+    answer: str
+    quality: float  # 0 = bad ... 1 = good
+    source: str  # "user" or the automatic check
+    outcome: str  # the cascade's decision at the time: accepted | escalated | escalation_failed
+
+
+@dataclass(frozen=True, slots=True)
+class SmallAnswerSummary:
+    """What :func:`read_small_answers` found."""
+
+    cascaded: int  # cascaded requests with a stored small answer and some feedback
+    examples: int  # ... whose small answer was judged
+    unjudged_escalated: int  # escalated requests with feedback on the large answer only (skipped)
+
+
+def small_answer_quality(outcome: str, signals: list[tuple[float, str, datetime]]) -> tuple[float, str] | None:
+    """The quality of a cascade's small answer from its request's feedback rows, or None when no row
+    judges it: a served small answer (accepted, or kept after the large tier failed) is judged by all
+    of them (:func:`combine_feedback`); a dropped one (escalated) only by ``small_*`` checks, since
+    the caller's feedback then judges the large tier's answer."""
+    if outcome in _SERVED_SMALL:
+        return combine_feedback(signals)
+    own = [s for s in signals if s[1].startswith(SMALL_CHECK_PREFIX)]
+    if not own:
+        return None
+    worst = min(own, key=lambda s: s[0])
+    return float(worst[0]), worst[1]
+
+
+def _small_answer_query(since: datetime | None):
+    query = (
+        select(RequestLog.id, RequestLog.cascade_outcome, RouterRequest.request, RouterRequest.small_answer,
+               Feedback.score, Feedback.source, Feedback.created_at)
+        .join(RouterRequest, RouterRequest.request_id == RequestLog.id)
+        .join(Feedback, and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id))
+        .where(RouterRequest.small_answer.is_not(None), RequestLog.cascade_outcome.is_not(None),
+               RequestLog.status_code < 400)
+        .order_by(RequestLog.created_at, RequestLog.id, Feedback.id)
+    )
+    return query.where(RequestLog.created_at >= since) if since is not None else query
+
+
+async def read_small_answers(engine: AsyncEngine, since: datetime | None = None
+                             ) -> tuple[list[SmallAnswerExample], SmallAnswerSummary]:
+    """Every judged small answer of a cascaded request (``[router] store_requests`` on), oldest first.
+
+    Raises:
+        ExportError: the database cannot be read (unreachable, or the schema is not migrated).
+    """
+    examples: list[SmallAnswerExample] = []
+    counts = {"cascaded": 0, "unjudged": 0}
+
+    def close(current: tuple[str, str, str, str], signals: list) -> None:
+        counts["cascaded"] += 1
+        judged = small_answer_quality(current[1], signals)
+        if judged is None:
+            counts["unjudged"] += 1
+            return
+        try:
+            request = json.loads(current[2])
+        except ValueError:
+            return  # cannot happen for rows the proxy wrote
+        examples.append(SmallAnswerExample(request, current[3], min(max(judged[0], 0.0), 1.0), judged[1],
+                                           current[1]))
+
+    try:
+        current: tuple[str, str, str, str] | None = None
+        signals: list[tuple[float, str, datetime]] = []
+        async with engine.connect() as conn:
+            result = await conn.stream(_small_answer_query(since).execution_options(yield_per=500))
+            async for request_id, outcome, body, answer, score, source, created in result:
+                if current is not None and current[0] != request_id:
+                    close(current, signals)
+                    signals = []
+                current = (request_id, outcome, body, answer)
+                signals.append((score, source, created))
+        if current is not None:
+            close(current, signals)
+    except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        hint = ("; apply the migrations with `thrifty db upgrade`"
+                if "small_answer" in text or "no such" in text or "does not exist" in text else "")
+        raise ExportError(f"cannot read the request log: {type(exc).__name__}: {text}{hint}") from exc
+    return examples, SmallAnswerSummary(counts["cascaded"], len(examples), counts["unjudged"])
+
+
+def load_small_answers(database_url: str, since: str | None = None
+                       ) -> tuple[list[SmallAnswerExample], SmallAnswerSummary]:
+    """:func:`read_small_answers` from ``database_url`` (``since``: as ``--since`` of the export).
+
+    Raises:
+        ExportError: bad ``since`` or an unreadable database.
+    """
+    moment = parse_since(since)
+
+    async def run() -> tuple[list[SmallAnswerExample], SmallAnswerSummary]:
+        engine = create_engine(database_url)
+        try:
+            return await read_small_answers(engine, moment)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())

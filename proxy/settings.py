@@ -176,16 +176,19 @@ class RouterSettings:
     # prompt: the router picks the tier from the request alone. cascade: every routed chat request
     # asks the small tier first and is escalated to the large tier when the escalation model
     # (router.escalation) judges the small answer weak; the threshold settings above then set the
-    # escalated share (share mode) or the escalation score floor (fixed mode).
+    # escalated share (share mode) or the escalation score floor (fixed mode). combined: the prompt
+    # router sends a request whose score reaches direct_threshold straight to the large tier, the
+    # cascade handles the rest (`thrifty router choose-combined` picks both thresholds on training data).
     mode: str = "prompt"
     escalation_path: str = ""  # cascade mode's escalation artifact; empty: the shipped default
+    direct_threshold: float = 0.217  # combined mode: prompt score (calibrated P(large needed)) sent straight to large
     # Privacy choice, off by default: keep each routed request's messages (plus tools and
     # response_format) in the router_request table so `thrifty router export-logs` can turn them,
     # joined with feedback, into retraining data. This stores prompt text in the database.
     store_requests: bool = False
 
 
-ROUTER_MODES = ("prompt", "cascade")
+ROUTER_MODES = ("prompt", "cascade", "combined")
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,4 +557,6 @@ def _with_defaults(settings: Settings) -> Settings:
             raise SettingsError(f"[router] default_tier must be 'small' or 'large', got {router.default_tier!r}")
     if router.mode not in ROUTER_MODES:
         raise SettingsError(f"[router] mode must be one of {', '.join(ROUTER_MODES)}, got {router.mode!r}")
+    if not 0.0 <= router.direct_threshold <= 1.0:
+        raise SettingsError(f"[router] direct_threshold must lie in [0, 1], got {router.direct_threshold!r}")
     return settings

@@ -167,17 +167,39 @@ class Escalator:
         return EscalationDecision(escalate, score, threshold, reason)
 
 
-def train_escalation(data_dir: Path, c: float = DEFAULT_C) -> tuple[EscalationArtifact, str]:
-    """Fit the escalation model on every GSM8K row of the public data (label: strong right and
-    weak wrong; features of the weak model's answer). Returns the model and a provenance line."""
+def train_escalation(data_dir: Path | None, c: float = DEFAULT_C,
+                     logged: Sequence[tuple[Mapping[str, Any], str, float]] = ()) -> tuple[EscalationArtifact, str]:
+    """Fit the escalation model on every GSM8K row of the public data under ``data_dir`` (label:
+    strong right and weak wrong; features of the weak model's answer) and on ``logged`` rows
+    ``(request body, small-tier answer, quality in [0, 1])`` from the proxy's own traffic (label:
+    the large tier was needed when quality < 0.5). ``data_dir`` None: logged rows only.
+    Returns the model and a provenance line.
+
+    Raises:
+        RouterDataError: unreadable public data, no rows, or only one label class.
+    """
+    from router.cascade import cascade_features
     from router.data import load_gsm8k
 
-    examples = load_gsm8k(data_dir)
-    answers = load_gsm8k_answers(data_dir, examples)
-    x, labels = cascade_matrix(examples, answers)
-    model = fit_escalation(x, labels, c)
+    blocks, labels, parts = [], [], []
+    if data_dir is not None:
+        examples = load_gsm8k(data_dir)
+        answers = load_gsm8k_answers(data_dir, examples)
+        x, need = cascade_matrix(examples, answers)
+        blocks.append(x)
+        labels.append(need)
+        parts.append(f"gsm8k weak-model answers, {len(examples)} rows, {int(need.sum())} need the large model")
+    if logged:
+        blocks.append(np.vstack([cascade_features(body, answer) for body, answer, _ in logged]))
+        need = np.array([1.0 if quality < 0.5 else 0.0 for _, _, quality in logged])
+        labels.append(need)
+        parts.append(f"proxy logs, {len(logged)} judged small answers, {int(need.sum())} judged bad")
+    if not blocks:
+        raise RouterDataError("no training rows: give public data, logged small answers, or both")
+    x, need = np.vstack(blocks), np.concatenate(labels)
+    model = fit_escalation(x, need, c)
     quantiles = np.quantile(model.predict(x), np.linspace(0.0, 1.0, 101))
-    return EscalationArtifact(model, quantiles), f"gsm8k weak-model answers, {len(examples)} rows, {int(labels.sum())} need the large model"
+    return EscalationArtifact(model, quantiles), "; ".join(parts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -188,13 +210,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--c", type=float, default=DEFAULT_C, help="inverse L2 strength of the logistic regression")
     parser.add_argument("--expect", type=Path, default=None,
                         help="exit 1 unless the written artifact is byte-identical to this file")
+    parser.add_argument("--logs", metavar="DATABASE_URL", default=None,
+                        help="also learn from the proxy's request log: cascaded requests' small answers "
+                             "(needs [router] store_requests = true) judged by feedback or automatic checks")
+    parser.add_argument("--since", default=None, help="with --logs: only requests since (2026-11-30, 7d, 12h)")
+    parser.add_argument("--logs-only", action="store_true", help="with --logs: leave the public GSM8K rows out")
     args = parser.parse_args(argv)
+    if args.logs_only and not args.logs:
+        print("error: --logs-only needs --logs DATABASE_URL", file=sys.stderr)
+        return 2
     from router.training import resolve_data_dir  # not at import: the proxy loads this module
 
+    logged: list[tuple[Mapping[str, Any], str, float]] = []
+    if args.logs:
+        from proxy.router_logs import ExportError, load_small_answers  # only this command reads a database
+
+        print(f"reading judged small answers from {args.logs} ...", file=sys.stderr)
+        try:
+            examples, summary = load_small_answers(args.logs, args.since)
+        except ExportError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"  {summary.cascaded} cascaded requests with a stored small answer and feedback: {summary.examples} "
+              f"judged, {summary.unjudged_escalated} escalated with feedback on the large answer only (skipped)",
+              file=sys.stderr)
+        logged = [(ex.request, ex.answer, ex.quality) for ex in examples]
+        if not logged:
+            print("error: no judged small answers in the log (cascade or combined mode, [router] store_requests "
+                  "= true, and feedback or automatic checks on the answers)", file=sys.stderr)
+            return 2
     try:
-        data_dir = resolve_data_dir(args.data_dir)
-        print(f"fitting the escalation model on {data_dir}/router/gsm8k ...", file=sys.stderr)
-        artifact, provenance = train_escalation(data_dir, args.c)
+        data_dir = None if args.logs_only else resolve_data_dir(args.data_dir)
+        if data_dir is not None:
+            print(f"fitting the escalation model on {data_dir}/router/gsm8k ...", file=sys.stderr)
+        artifact, provenance = train_escalation(data_dir, args.c, logged)
     except RouterDataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -46,6 +46,10 @@ STRONG_MODEL = "gpt-4-1106-preview"
 #   (https://www.together.ai/pricing, the "up to 56B" MoE tier); RouteLLM's paper uses a similar
 #   ~$0.24-0.6 per million for the weak model.
 DEFAULT_PRICES = {WEAK_MODEL: (0.60, 0.60), STRONG_MODEL: (10.0, 30.0)}
+# combined mode's thresholds, chosen on GSM8K training rows by `thrifty router choose-combined`
+# (router/combined.py; BENCHMARKS.md, issue 18), never on a trace
+COMBINED_DIRECT_THRESHOLD = 0.217
+COMBINED_ESCALATION_THRESHOLD = 0.170
 _LOG_COLUMNS = ("id", "status_code", "model_served", "route", "cache_outcome", "cascade_outcome", "cost_usd",
                 "batch_saved_usd", "prompt_tokens", "completion_tokens", "cached_tokens", "finish_reason", "cap")
 
@@ -58,6 +62,8 @@ class RunSpec:
     caches: bool
     router_mode: str = "prompt"
     target_large_share: float = 0.3
+    direct_threshold: float = COMBINED_DIRECT_THRESHOLD  # combined mode: prompt score sent straight to strong
+    escalation_threshold: float = COMBINED_ESCALATION_THRESHOLD  # combined mode: fixed escalation threshold
 
 
 def default_data_dir() -> Path | None:
@@ -71,6 +77,8 @@ def proxy_config(spec: RunSpec, *, port: int, upstream: str, prices: dict[str, t
     """The TOML configuration of the child proxy for one run."""
     price_tables = "".join(f"[prices.{name}]\ninput_per_mtok = {inp}\noutput_per_mtok = {out}\n"
                            for name, (inp, out) in prices.items())
+    combined = (f"direct_threshold = {spec.direct_threshold}\nthreshold_mode = \"fixed\"\n"
+                f"fixed_threshold = {spec.escalation_threshold}\n") if spec.router_mode == "combined" else ""
     return f"""
 [proxy]
 port = {port}
@@ -97,7 +105,7 @@ small_model = "{WEAK_MODEL}"
 large_model = "{STRONG_MODEL}"
 mode = "{spec.router_mode}"
 target_large_share = {spec.target_large_share}
-[batch]
+{combined}[batch]
 window = "always"
 discount = {discount}
 poll_interval_s = 0.2
@@ -352,12 +360,30 @@ def format_report(parsed: ParsedTrace, runs: list[tuple[RunSpec, Report, float]]
     return "\n".join(out)
 
 
-def format_curve(curve: list[tuple[float, Report]]) -> str:
-    """The quality-cost curve over the router's target share of strong calls (every stage on)."""
-    out = ["| target large share | strong share of routed calls | cost reduction | quality loss (points) |",
+def _curve_point(text: str, args: argparse.Namespace) -> float | tuple[float, float]:
+    """One ``--curve`` value: a target share, or in combined mode (direct, escalation) thresholds.
+
+    Raises:
+        ValueError: not a number (pair) in [0, 1].
+    """
+    parts = [float(v) for v in text.split(":")]
+    if not parts or len(parts) > 2 or not all(0.0 <= v <= 1.0 for v in parts):
+        raise ValueError(text)
+    if args.router_mode == "combined":
+        return (parts[0], parts[1]) if len(parts) == 2 else (args.direct_threshold, parts[0])
+    if len(parts) != 1:
+        raise ValueError(text)
+    return parts[0]
+
+
+def format_curve(curve: list[tuple[float | tuple[float, float], Report]], knob: str = "target large share") -> str:
+    """The quality-cost curve over the router's target share of strong calls, or another ``knob``
+    (combined mode: the direct and escalation thresholds), every stage on."""
+    out = [f"| {knob} | strong share of routed calls | cost reduction | quality loss (points) |",
            "|---|---|---|---|"]
     for share, r in curve:
-        out.append(f"| {share} | {r.routed_strong}/{r.routed} | {100 * r.saving_share:.1f} % | "
+        knob_value = f"{share[0]} : {share[1]}" if isinstance(share, tuple) else str(share)
+        out.append(f"| {knob_value} | {r.routed_strong}/{r.routed} | {100 * r.saving_share:.1f} % | "
                    f"{r.quality_loss_points:+.1f} |")
     return "\n".join(out)
 
@@ -377,7 +403,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the default trace")
     parser.add_argument("--write-trace", help="write the trace used to this file (JSONL) and go on")
     parser.add_argument("--target-large-share", type=float, default=0.3, help="the router's share of strong calls")
-    parser.add_argument("--router-mode", choices=("prompt", "cascade"), default="prompt")
+    parser.add_argument("--router-mode", choices=("prompt", "cascade", "combined"), default="prompt")
+    parser.add_argument("--direct-threshold", type=float, default=COMBINED_DIRECT_THRESHOLD,
+                        help="combined mode: prompt-router score sent straight to the strong model")
+    parser.add_argument("--escalation-threshold", type=float, default=COMBINED_ESCALATION_THRESHOLD,
+                        help="combined mode: escalation score from which the weak answer is escalated")
     parser.add_argument("--batch-discount", type=float, default=0.5)
     parser.add_argument("--weak-price", type=float, nargs=2, metavar=("IN", "OUT"),
                         default=DEFAULT_PRICES[WEAK_MODEL], help="USD per million tokens (default Together AI's)")
@@ -389,13 +419,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", choices=("both", "all-stages", "caches-off", "none"), default="both")
     parser.add_argument("--details", help="write one JSONL line per request and run (cause, cost, grades) to "
                                           "FILE, with the run's name added to the file name")
-    parser.add_argument("--curve", help="comma-separated target large shares: one more run with every stage on "
-                                        "per share, printed as a quality-cost curve (e.g. 0.3,0.5,0.7,0.9)")
+    parser.add_argument("--curve", help="comma-separated target large shares (e.g. 0.3,0.5,0.7,0.9); combined mode: "
+                                        "escalation thresholds, or DIRECT:ESCALATION pairs (e.g. 0.3,0.217:0.5): "
+                                        "one more run with every stage on per value, printed as a quality-cost curve")
     args = parser.parse_args(argv)
     try:
-        shares = [float(x) for x in args.curve.split(",")] if args.curve else []
+        shares = [_curve_point(x, args) for x in args.curve.split(",")] if args.curve else []
     except ValueError:
-        print(f"thrifty eval savings: --curve takes numbers such as 0.3,0.5 (got {args.curve!r})", file=sys.stderr)
+        print(f"thrifty eval savings: --curve takes numbers such as 0.3,0.5 (combined mode also DIRECT:ESCALATION "
+              f"pairs such as 0.217:0.5) in [0, 1] (got {args.curve!r})", file=sys.stderr)
         return 2
 
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
@@ -424,16 +456,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skipped {problem}", file=sys.stderr)
     prices = {WEAK_MODEL: ModelPrice(WEAK_MODEL, *args.weak_price),
               STRONG_MODEL: ModelPrice(STRONG_MODEL, *args.strong_price)}
+    if not (0.0 <= args.direct_threshold <= 1.0 and 0.0 <= args.escalation_threshold <= 1.0):
+        print("thrifty eval savings: --direct-threshold and --escalation-threshold must lie in [0, 1]",
+              file=sys.stderr)
+        return 2
+    thresholds = {"direct_threshold": args.direct_threshold, "escalation_threshold": args.escalation_threshold}
     specs = []
     if args.runs in ("both", "all-stages"):
-        specs.append(RunSpec("thrifty, every stage", True, args.router_mode, args.target_large_share))
+        specs.append(RunSpec("thrifty, every stage", True, args.router_mode, args.target_large_share, **thresholds))
     if args.runs in ("both", "caches-off"):
-        specs.append(RunSpec("thrifty, caches off (routing alone)", False, args.router_mode, args.target_large_share))
+        specs.append(RunSpec("thrifty, caches off (routing alone)", False, args.router_mode, args.target_large_share,
+                             **thresholds))
     from proxy.localserver import serve_in_thread
     from proxy.savings.replay import make_app
 
     results: list[tuple[RunSpec, Report, float]] = []
-    curve: list[tuple[float, Report]] = []
+    curve: list[tuple[float | tuple[float, float], Report]] = []
     if parsed.lines:
         with serve_in_thread(make_app(book)) as upstream:
             for spec in specs:
@@ -444,7 +482,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     continue
                 results.append((spec, report, wall))
             for share in shares:
-                spec = RunSpec(f"every stage, target large share {share}", True, args.router_mode, share)
+                if args.router_mode == "combined":
+                    direct, escalation = share
+                    spec = RunSpec(f"every stage, thresholds {direct}:{escalation}", True, "combined",
+                                   args.target_large_share, direct, escalation)
+                else:
+                    spec = RunSpec(f"every stage, target large share {share}", True, args.router_mode, share)
                 try:
                     curve.append((share, run_once(spec, book, upstream, parsed.lines, args, prices)[0]))
                 except (RuntimeError, OSError) as exc:
@@ -452,10 +495,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(format_report(parsed, results))
     if curve:
-        print("\n" + format_curve(curve))
+        print("\n" + format_curve(curve, "direct : escalation threshold" if args.router_mode == "combined" else
+                                   "target large share"))
     print(f"\nprices USD/Mtok: {WEAK_MODEL} {args.weak_price[0]}/{args.weak_price[1]}, {STRONG_MODEL} "
           f"{args.strong_price[0]}/{args.strong_price[1]}; batch discount {args.batch_discount}; router "
-          f"{args.router_mode}, target large share {args.target_large_share}")
+          f"{args.router_mode}, " + (f"direct threshold {args.direct_threshold}, escalation threshold "
+                                     f"{args.escalation_threshold}" if args.router_mode == "combined"
+                                     else f"target large share {args.target_large_share}"))
     for spec, report, _ in results:
         print(f"{spec.label}: {verdict(report)}")
     return 0 if results or curve or not parsed.lines else 1

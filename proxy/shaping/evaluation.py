@@ -7,6 +7,10 @@ a child process (``thrifty backend serve``) on a free local port.
 ``--part caps``: from the configured database's request log, how often each kind of cap
 (default, learned, clamped, the caller's own) ended an answer that would have gone on.
 
+``--part bound``: no model run; the cached share a perfect prefix cache could reach on each trace
+shape with shaping off and safe (note after the last turn or in the system prompt), at token and
+at KV-block granularity, from the bundled tokenizer and the backend's prompt rendering.
+
 ``--part trace`` (the default): replays the seeded agent/RAG trace of ``proxy.shaping.trace``
 through a real ``thrifty serve`` (bundled backend, SmolLM2) once per configuration: shaping off,
 safe (note position ``auto``: after the last turn on the bundled backend), and safe with the note
@@ -292,6 +296,55 @@ def run_trace(args: argparse.Namespace) -> int:
     return 0
 
 
+def prefix_bounds(prompts: list[list[int]], block_size: int) -> tuple[int, int]:
+    """``(token-granular, whole-block)`` prompt tokens a prefix cache holding every earlier prompt
+    could serve: per prompt, its longest common prefix with any earlier one (never its last token,
+    whose logits must be computed), then that rounded down to whole blocks."""
+    tokens = blocks = 0
+    for i, prompt in enumerate(prompts):
+        best = 0
+        for earlier in prompts[:i]:
+            limit = min(len(prompt) - 1, len(earlier))
+            n = 0
+            while n < limit and prompt[n] == earlier[n]:
+                n += 1
+            best = max(best, n)
+        tokens += best
+        blocks += best // block_size * block_size
+    return tokens, blocks
+
+
+def run_bound(args: argparse.Namespace) -> int:
+    """Without a model run: the cached share a perfect prefix cache could reach on each trace
+    shape and shaping mode, at token and at block granularity, from the bundled tokenizer and the
+    backend's rendering (what is left uncached is new text, not a cache miss)."""
+    from backend.chat_sections import with_request_sections
+    from backend.tokenizer import Tokenizer
+    from backend.weights import resolve_model
+    from proxy.settings import load_settings
+    from proxy.shaping.prompt import shape_prompt
+
+    settings = load_settings(None, {k: v for k, v in os.environ.items() if k == "THRIFTY_DATA_DIR"})
+    tokenizer = Tokenizer.load(resolve_model(settings.backend.model_path, settings.data_path), settings.data_path)
+    modes = (("off", None), ("safe, note after the last turn", "end"), ("safe, note in system prompt", "system"))
+    print(f"| shape | shaping | prompt tokens | token-granular bound | {args.block_size}-token-block bound |\n"
+          "|---|---|---|---|---|")
+    for shape in (SHAPES if args.shape == "both" else (args.shape,)):
+        trace = make_trace(args.seed, sessions=args.sessions, turns=args.turns, shape=shape)
+        for label, position in modes:
+            prompts = []
+            for request in trace:
+                body = json.loads(json.dumps(request.body))
+                if position is not None:
+                    shape_prompt(body, aggressive=False, note_position=position)
+                messages = with_request_sections(body["messages"], body.get("tools"), body.get("response_format"))
+                prompts.append(tokenizer.encode_chat(messages))
+            total = sum(len(p) for p in prompts)
+            tokens, blocks = prefix_bounds(prompts, args.block_size)
+            print(f"| {shape} | {label} | {total} | {tokens / total:.3f} | {blocks / total:.3f} |")
+    return 0
+
+
 def run_caps(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -323,10 +376,12 @@ def run_caps(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty eval shaping", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=("trace", "lengths", "caps"), default="trace",
+    parser.add_argument("--part", choices=("trace", "lengths", "caps", "bound"), default="trace",
                         help="trace: shaping off/on and replica choice on the seeded trace (default); lengths: "
                         "the bundled model's answer lengths (the default cap's evidence); caps: how often each "
-                        "cap cut an answer, from the request log")
+                        "cap cut an answer, from the request log; bound: the cached share a perfect prefix cache "
+                        "could reach on the trace, per token and per block (tokenizer only, no model run)")
+    parser.add_argument("--block-size", type=int, default=16, help="bound: the KV block size")
     parser.add_argument("--shape", choices=(*SHAPES, "both"), default="both",
                         help="trace: the trace's shape (short: ~300-600-token prompts; long: ~1,800-token agent "
                         "prompts with twelve tools, ~450-token RAG prompts); both (default) replays each")
@@ -351,10 +406,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.max_tokens is None:
         args.max_tokens = 16 if args.part == "trace" else 1024
     if min(args.prompts, args.max_tokens, args.sessions, args.turns, args.replicas, args.cap,
-           args.cap_concurrency, args.threads) < 1 or args.cap_requests < 0:
+           args.cap_concurrency, args.threads, args.block_size) < 1 or args.cap_requests < 0:
         parser.error("counts and limits must be at least 1")
     if args.part == "caps":
         return run_caps(args)
+    if args.part == "bound":
+        return run_bound(args)
     return run_lengths(args) if args.part == "lengths" else run_trace(args)
 
 

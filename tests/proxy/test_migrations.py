@@ -64,7 +64,7 @@ def _check_0004(url: str) -> None:
     """0004 adds router_request (with its columns) on top of 0003 and removes it again."""
     upgrade(url, "0003")
     assert "router_request" not in asyncio.run(_tables(url))
-    upgrade(url)
+    upgrade(url, "0004")
     assert "router_request" in asyncio.run(_tables(url))
     assert asyncio.run(_columns(url, "router_request")) == {"request_id", "created_at", "request"}
     command.downgrade(alembic_config(url), "0003")
@@ -118,3 +118,24 @@ def test_0005_cascade_outcome_on_sqlite(tmp_path):
 
 def test_0005_cascade_outcome_on_postgresql(pg_database):
     _check_0005(pg_database)
+
+
+def _check_0010(url: str) -> None:
+    """0010 adds router_request.small_answer on top of 0009 and removes it again, keeping the rows."""
+    upgrade(url, "0009")
+    asyncio.run(_sql(url, "insert into router_request (request_id, created_at, request) "
+                          "values ('kept-1', '2026-01-01 00:00:00', '{}')"))
+    upgrade(url, "0010")
+    assert "small_answer" in asyncio.run(_columns(url, "router_request"))
+    assert asyncio.run(_sql(url, "select request_id, small_answer from router_request")) == [("kept-1", None)]
+    command.downgrade(alembic_config(url), "0009")
+    assert asyncio.run(_columns(url, "router_request")) == {"request_id", "created_at", "request"}
+    assert asyncio.run(_sql(url, "select request_id from router_request")) == [("kept-1",)]
+
+
+def test_0010_small_answer_on_sqlite(tmp_path):
+    _check_0010(f"sqlite+aiosqlite:///{tmp_path / 'm10.db'}")
+
+
+def test_0010_small_answer_on_postgresql(pg_database):
+    _check_0010(pg_database)

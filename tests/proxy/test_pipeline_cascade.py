@@ -22,6 +22,7 @@ from proxy.settings import (
 )
 from router.config import RouterConfig
 from router.escalation import Escalator
+from router.registry import build_router
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -43,9 +44,9 @@ def _midpoint_threshold() -> float:
 
 
 def _settings(make_settings, up, cache=None, **router):
-    router = {"small_model": "small-m", "large_model": "large-m", **router}
+    router = {"small_model": "small-m", "large_model": "large-m", "mode": "cascade", **router}
     settings = make_settings(up, cache=cache or CacheSettings(enabled=False),
-                             router=RouterSettings(enabled=True, mode="cascade", **router),
+                             router=RouterSettings(enabled=True, **router),
                              max_retries=0)  # the cascade's own failure handling is tested, not retries
     return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
                                      ModelAlias("large-m", "fake", "huge-upstream")),
@@ -288,5 +289,50 @@ def test_a_corrupt_escalation_artifact_is_reported_and_the_default_tier_serves(m
 
 
 def test_an_unknown_router_mode_is_a_settings_error(tmp_path):
-    with pytest.raises(SettingsError, match=r"\[router\] mode must be one of prompt, cascade"):
+    with pytest.raises(SettingsError, match=r"\[router\] mode must be one of prompt, cascade, combined"):
         load_settings(None, environ={"THRIFTY_ROUTER__MODE": "guess", "THRIFTY_DATA_DIR": str(tmp_path)})
+
+
+HARD = ("Prove that for every integer n > 1 the sum of the reciprocals 1/k for k = 1..n is never an integer. Give a "
+        "rigorous proof using the highest power of two dividing the denominators, then write a Python function that "
+        "verifies it for n up to 10^6 and analyse its time complexity.\n```python\ndef f(n):\n    pass\n```")
+
+
+def test_combined_mode_sends_clearly_hard_prompts_straight_to_large_and_cascades_the_rest(make_settings, tmp_path):
+    prompt_router = build_router(RouterConfig(kind="heuristic", threshold_mode="fixed"))
+    easy_score = prompt_router.decide({"messages": [{"role": "user", "content": QUESTION}]}).score
+    hard_score = prompt_router.decide({"messages": [{"role": "user", "content": HARD}]}).score
+    assert easy_score < hard_score
+    direct = (easy_score + hard_score) / 2
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK, "huge-upstream": BEST})
+    with serve_in_thread(script) as up:
+        settings = _settings(make_settings, up, mode="combined", kind="heuristic", direct_threshold=direct,
+                             threshold_mode="fixed", fixed_threshold=_midpoint_threshold())
+        with serve_in_thread(create_app(settings)) as proxy:
+            client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="k", max_retries=0, timeout=30)
+            hard = client.chat.completions.with_raw_response.create(
+                model="thrifty-auto", messages=[{"role": "user", "content": HARD}])
+            hard_calls = _upstream_calls(script)
+            easy = _ask(client)
+    assert hard.headers["x-thrifty-route"] == "large" and "x-thrifty-cascade" not in hard.headers
+    assert float(hard.headers["x-thrifty-route-score"]) == pytest.approx(hard_score, abs=1e-4)
+    assert float(hard.headers["x-thrifty-route-threshold"]) == pytest.approx(direct, abs=1e-4)
+    assert hard.parse().choices[0].message.content == BEST
+    assert hard_calls == [("huge-upstream", False)]  # no small call wasted on a clearly hard prompt
+
+    assert easy.headers["x-thrifty-cascade"] == "escalated" and easy.headers["x-thrifty-route"] == "large"
+    assert _upstream_calls(script)[1:] == [("tiny-upstream", False), ("huge-upstream", False)]
+
+    rows = _log_rows(tmp_path, 2)
+    small_cost = (3 * 0.1 + 2 * 0.05 + 1 * 0.2) / 1e6
+    large_cost = (5 * 10.0 + 1 * 30.0) / 1e6
+    (route_h, _, cost_h, saved_h, _, outcome_h), (route_e, _, cost_e, saved_e, _, outcome_e) = rows
+    assert (route_h, outcome_h, route_e, outcome_e) == ("large", None, "large", "escalated")
+    assert cost_h == pytest.approx(large_cost) and saved_h == pytest.approx(0.0)
+    assert cost_e == pytest.approx(large_cost + small_cost) and saved_e == pytest.approx(-small_cost)
+
+
+def test_a_direct_threshold_outside_zero_to_one_is_a_settings_error(tmp_path):
+    with pytest.raises(SettingsError, match=r"direct_threshold must lie in \[0, 1\]"):
+        load_settings(None, environ={"THRIFTY_ROUTER__MODE": "combined", "THRIFTY_ROUTER__DIRECT_THRESHOLD": "1.5",
+                                     "THRIFTY_DATA_DIR": str(tmp_path)})

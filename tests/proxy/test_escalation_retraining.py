@@ -1,0 +1,111 @@
+"""Retraining cascade mode's escalation model from the proxy's own traffic, end to end over HTTP:
+cascaded requests (small answers stored) → feedback and automatic checks → ``thrifty router
+train-escalation --logs DATABASE_URL`` (a real SQLite request log) → an artifact that learned them."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+
+import httpx
+
+from proxy.app import create_app
+from proxy.cli import main as thrifty
+from proxy.settings import CacheSettings, ModelAlias, RouterSettings
+from router.escalation import load_escalation
+from tests.support.servers import ScriptedUpstream, serve_in_thread
+
+KEY = {"authorization": "Bearer sk-tenant-a"}
+# the upstream echoes the question, so each question sets the shape of its small answer
+WORKED = [f"Tom has {n} apples and buys {n + 3} more. {n} + {n + 3} = <<{n}+{n + 3}={2 * n + 3}>>{2 * n + 3} "
+          f"apples.\n#### {2 * n + 3}" for n in range(2, 12)]
+HEDGED = [f"I think maybe it is about {n} + 3, but I'm not sure; however, perhaps it is more, assuming it rains."
+          for n in range(2, 12)]
+
+
+def _settings(make_settings, up, **router):
+    router = RouterSettings(enabled=True, small_model="small-m", large_model="large-m", mode="cascade",
+                            threshold_mode="fixed", **router)
+    settings = make_settings(up, router=router, cache=CacheSettings(enabled=False))
+    return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
+                                     ModelAlias("large-m", "fake", "huge-upstream")))
+
+
+def _ask(proxy: str, text: str, **extra) -> httpx.Response:
+    response = httpx.post(f"{proxy}/v1/chat/completions", timeout=60, headers=KEY,
+                          json={"model": "thrifty-auto", "messages": [{"role": "user", "content": text}], **extra})
+    assert response.status_code == 200, response.text
+    return response
+
+
+def _feedback(proxy: str, response: httpx.Response, score: float) -> None:
+    reply = httpx.post(f"{proxy}/v1/feedback", headers=KEY, timeout=30,
+                       json={"request_id": response.headers["x-request-id"], "score": score})
+    assert reply.status_code == 200
+
+
+def _score(artifact, text: str) -> float:
+    return artifact.model.score({"messages": [{"role": "user", "content": text}]}, "echo: " + text)
+
+
+def test_train_escalation_from_the_proxys_own_small_answers(make_settings, tmp_path, capsys):
+    shipped = load_escalation()
+    # the traffic contradicts the shipped model: worked answers turn out wrong, hedged ones right
+    assert _score(shipped, WORKED[0]) < _score(shipped, HEDGED[0])
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as up:
+        # phase 1: every small answer is kept (fixed threshold 1.0) and its feedback judges it
+        with serve_in_thread(create_app(_settings(make_settings, up, fixed_threshold=1.0,
+                                                  store_requests=True))) as proxy:
+            for text in WORKED[:8]:
+                response = _ask(proxy, text)
+                assert response.headers["x-thrifty-cascade"] == "accepted"
+                _feedback(proxy, response, 0.0)
+            for text in HEDGED[:8]:
+                _feedback(proxy, _ask(proxy, text), 1.0)
+            _ask(proxy, HEDGED[8])  # no feedback: not a training row
+        # phase 2: every small answer is escalated; JSON was asked and the small answer is prose, so
+        # the automatic check on the dropped small answer judges it; a user's score judges the large one
+        with serve_in_thread(create_app(_settings(make_settings, up, fixed_threshold=0.0,
+                                                  store_requests=True))) as proxy:
+            checked = _ask(proxy, WORKED[8], response_format={"type": "json_object"})
+            assert checked.headers["x-thrifty-cascade"] == "escalated"
+            _feedback(proxy, _ask(proxy, WORKED[9]), 1.0)  # judges the large answer: skipped
+        # phase 3: the privacy switch off (the default): nothing stored
+        with serve_in_thread(create_app(_settings(make_settings, up, fixed_threshold=1.0))) as proxy:
+            _feedback(proxy, _ask(proxy, HEDGED[9]), 1.0)
+
+    database = tmp_path / "proxy.db"
+    with sqlite3.connect(database) as db:
+        stored = dict(db.execute("SELECT request_id, small_answer FROM router_request").fetchall())
+        sources = [row[0] for row in db.execute("SELECT source FROM feedback ORDER BY id")]
+    assert len(stored) == 19 and all(answer.startswith("echo: ") for answer in stored.values())
+    assert stored[checked.headers["x-request-id"]] == "echo: " + WORKED[8]
+    assert sources.count("small_json_check") == 1
+
+    artifact_path = tmp_path / "escalation.json"
+    url = f"sqlite+aiosqlite:///{database}"
+    capsys.readouterr()
+    assert thrifty(["router", "train-escalation", "--logs", url, "--logs-only", "--since", "1d",
+                    "--out", str(artifact_path)]) == 0
+    said = capsys.readouterr().err
+    assert "18 cascaded requests with a stored small answer and feedback: 17 judged, 1 escalated" in said
+    assert "proxy logs, 17 judged small answers, 9 judged bad" in said
+    retrained = load_escalation(artifact_path)
+    assert all(_score(retrained, w) > _score(retrained, h) for w, h in zip(WORKED, HEDGED, strict=True))
+
+    # with the public GSM8K rows as well (the default), the logged rows are added to them
+    assert thrifty(["router", "train-escalation", "--logs", url, "--data-dir", str(tmp_path / "no-data"),
+                    "--out", str(tmp_path / "both.json")]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_train_escalation_reports_a_bad_log_plainly(tmp_path, capsys):
+    empty = tmp_path / "empty.db"
+    sqlite3.connect(empty).close()
+    assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{empty}", "--logs-only",
+                    "--out", str(tmp_path / "x.json")]) == 2
+    said = capsys.readouterr().err
+    assert "cannot read the request log" in said and "thrifty db upgrade" in said
+    assert thrifty(["router", "train-escalation", "--logs-only", "--out", str(tmp_path / "x.json")]) == 2
+    assert "--logs-only needs --logs" in capsys.readouterr().err
