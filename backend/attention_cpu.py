@@ -166,6 +166,21 @@ TORCH_LIBRARY(thrifty_cpu, m) {
 """
 
 
+def _cpu_fingerprint() -> str:
+    """A short hash of this CPU's feature flags: the build uses ``-march=native``, so a cached build must
+    not be reused on a CPU with other instructions (a shared home directory, a copied cache)."""
+    import hashlib
+    import platform
+
+    flags = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags += next((line for line in f if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        pass
+    return hashlib.sha256(flags.encode()).hexdigest()[:10]
+
+
 @functools.cache
 def load_paged_attention() -> object | None:
     """Build (once, cached on disk) and load the operator; its ``torch.ops`` callable, or None where it
@@ -175,7 +190,9 @@ def load_paged_attention() -> object | None:
     try:
         from torch.utils.cpp_extension import load_inline
 
-        load_inline(name=_EXTENSION, cpp_sources=_SOURCE, is_python_module=False,
+        log.info("loading the native CPU paged attention kernel (the first start on a machine compiles it, "
+                 "~30 s)")
+        load_inline(name=f"{_EXTENSION}_{_cpu_fingerprint()}", cpp_sources=_SOURCE, is_python_module=False,
                     extra_cflags=["-O3", "-march=native", "-fopenmp", "-ffast-math"], extra_ldflags=["-fopenmp"])
         return torch.ops.thrifty_cpu.paged_attention
     except Exception as exc:  # noqa: BLE001 - any build failure means: use the gather path
