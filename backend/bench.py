@@ -415,7 +415,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--llama-threads", type=int, default=None, help="llama.cpp threads (default: torch's)")
     p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads")
     p.add_argument("--dtype", default="float32")
-    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16"),
+    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
                    help="linear layers' weights (backend.weights_dtype)")
     p.add_argument("--max-num-seqs", type=int, default=64)
     p.add_argument("--max-num-batched-tokens", type=int, default=512)
@@ -498,7 +498,7 @@ def run_from_args(args: argparse.Namespace) -> int:
                                  attention_backend=args.attention_backend)
     if args.matrix:
         header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}, weights "
-                  f"{args.weights_dtype}), torch threads "
+                  f"{args.weights_dtype}: {loaded.weights_dtype}), torch threads "
                   f"{torch.get_num_threads()}; Thrifty engine: max_num_seqs {args.max_num_seqs}, "
                   f"max_num_batched_tokens {args.max_num_batched_tokens}, KV pool {args.kv_cache_memory or 'auto'}.\n")
         return _run_matrix(args, loaded, source.path, engine_config, header)

@@ -12,8 +12,16 @@ import torch
 from backend.config import BackendConfig
 from backend.model import LlamaForCausalLM
 from backend.tokenizer import Tokenizer
-from backend.weights import ModelSource, load_weights, resolve_model
-from backend.weights_dtype import convert_linears_to_bf16, resolve_weights_dtype
+from backend.weights import (
+    ModelSource,
+    WeightsError,
+    gguf_projection_types,
+    load_weights,
+    open_gguf,
+    read_gguf_4bit_blocks,
+    resolve_model,
+)
+from backend.weights_dtype import apply_weights_plan, plan_weights
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,7 @@ class LoadedModel:
     source: ModelSource
     dtype: torch.dtype
     device: torch.device
+    weights_dtype: str = "fp32"  # the resolved --weights-dtype: fp32 | bf16 | int8 | int4
 
     @property
     def eos_ids(self) -> set[int]:
@@ -65,18 +74,30 @@ def load_model(config: BackendConfig) -> LoadedModel:
             last_logged[0] = now
             log.info("loading weights %d/%d tensors", done, total)
 
-    model_config, state = load_weights(source, dtype, progress)
+    reader = open_gguf(source.path) if source.kind == "gguf" else None
+    model_config, state = load_weights(source, dtype, progress, reader)
     with torch.device("meta"):
         model = LlamaForCausalLM(model_config)
     model = model.to_empty(device=device)
     model.load_state({k: v.to(device) for k, v in state.items()})
     model.to(dtype)
     model.rope.reset_buffers()  # fp32 inverse frequencies, whatever the weights' dtype
-    weights = resolve_weights_dtype(config.weights_dtype, dtype, device)
-    if weights == "bf16" and dtype != torch.bfloat16:
-        log.info("weights dtype bf16: %d linear layers keep bfloat16 weights", convert_linears_to_bf16(model))
+    projection_types = gguf_projection_types(reader) if reader is not None and source.kind == "gguf" else {}
+    four_bit_file = bool(projection_types) and set(projection_types.values()) <= {"Q4_0", "Q4_1"}
+    try:
+        plan = plan_weights(config.weights_dtype, dtype, device, four_bit_file=four_bit_file)
+    except ValueError as exc:  # a bad --weights-dtype for this device/dtype: a plain start-up error
+        raise WeightsError(str(exc)) from exc
+    blocks = None
+    if plan.name == "int4" and projection_types:
+        blocks, other_types = read_gguf_4bit_blocks(reader, model_config)
+        for name, type_name in sorted(other_types.items()):
+            log.warning("weights int4: tensor %s is %s, not Q4_0/Q4_1 blocks: quantized to 4 bits from its "
+                        "dequantized values (use --weights-dtype fp32 or bf16 to keep them as stored)",
+                        name, type_name)
+    log.info("weights dtype %s", apply_weights_plan(model, plan, dtype, blocks))
     model.eval()
     tokenizer = Tokenizer.load(source, data_dir)
     log.info("model %s (%s) loaded in %.1fs", source.path, source.kind, time.perf_counter() - started)
-    return LoadedModel(model, tokenizer, source, dtype, device)
+    return LoadedModel(model, tokenizer, source, dtype, device, plan.name)
 

@@ -77,6 +77,7 @@ def instrumented(engine: Any) -> Iterator[None]:
     from torch import nn
 
     import kernels
+    from backend.quant.linear import Int4Linear, Int8Linear
     from backend.weights_dtype import BF16Linear
 
     model = engine.runner.model
@@ -92,7 +93,7 @@ def instrumented(engine: Any) -> Iterator[None]:
                       ("silu_and_mul", "activation")):
         patch(kernels, op, label)
     for module in model.modules():
-        if isinstance(module, nn.Linear | BF16Linear):
+        if isinstance(module, nn.Linear | BF16Linear | Int4Linear | Int8Linear):
             patch(module, "forward", "linears")
     patch(model.model.embed_tokens, "forward", "embedding")
     patch(engine.runner.attention, "attend", "attention")
@@ -256,7 +257,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``thrifty bench engine-profile`` flags."""
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--dtype", default="float32")
-    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16"))
+    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"))
     p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads (default: torch's)")
     p.add_argument("--batch", type=int, default=32, help="the larger decode batch (default 32)")
     p.add_argument("--prefill-tokens", type=int, default=512)

@@ -108,14 +108,26 @@ def _unpermute_rope(weight: torch.Tensor, num_heads: int) -> torch.Tensor:
     return weight.reshape(num_heads, half, 2, cols).transpose(1, 2).reshape(rows, cols)
 
 
-def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], None] | None = None):
-    """Read a Llama GGUF file into ``(ModelConfig, state_dict)`` with dequantized tensors."""
+def open_gguf(path: Path):
+    """A ``gguf.GGUFReader`` on ``path`` (parsing the metadata takes seconds: open once, pass it around)."""
     import gguf
 
     try:
-        reader = gguf.GGUFReader(str(path))
+        return gguf.GGUFReader(str(path))
     except Exception as exc:  # noqa: BLE001 - any parse failure is a bad file
         raise WeightsError(f"cannot read GGUF file {path}: {exc}") from exc
+
+
+def _reader(path_or_reader):
+    return open_gguf(path_or_reader) if isinstance(path_or_reader, str | Path) else path_or_reader
+
+
+def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], None] | None = None, reader=None):
+    """Read a Llama GGUF file into ``(ModelConfig, state_dict)`` with dequantized tensors
+    (``reader``: an already open :func:`open_gguf` of ``path``)."""
+    import gguf
+
+    reader = reader if reader is not None else open_gguf(path)
     arch = _field(reader, "general.architecture")
     if arch != "llama":
         raise WeightsError(f"{path}: architecture {arch!r} is not supported (only 'llama')")
@@ -141,7 +153,7 @@ def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], Non
     )
     state: dict[str, torch.Tensor] = {}
     for i, (name, tensor) in enumerate(tensors.items()):
-        array = gguf.quants.dequantize(tensor.data, tensor.tensor_type)
+        array = _dequantize(gguf, name, tensor)
         value = torch.from_numpy(np.array(array, dtype=np.float32, copy=True))
         state[_hf_name(name)] = value
         if progress:
@@ -151,6 +163,56 @@ def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], Non
         state[q] = _unpermute_rope(state[q], config.num_heads)
         state[k] = _unpermute_rope(state[k], config.num_kv_heads)
     return config, {k: v.to(dtype) for k, v in state.items()}
+
+
+def _dequantize(gguf, name: str, tensor) -> np.ndarray:
+    """One GGUF tensor → float array; an unsupported quantization type names the tensor and the type."""
+    try:
+        return gguf.quants.dequantize(tensor.data, tensor.tensor_type)
+    except (NotImplementedError, KeyError, ValueError) as exc:
+        type_name = getattr(tensor.tensor_type, "name", str(tensor.tensor_type))
+        raise WeightsError(
+            f"tensor {name!r} uses GGUF quantization type {type_name}, which this loader cannot dequantize "
+            f"({exc}); re-export the model with a supported type (F32, F16, BF16, Q8_0, Q4_0, Q4_1, "
+            "the K-quants), e.g. `llama-quantize --allow-requantize IN.gguf OUT.gguf Q8_0`, or pass a "
+            "safetensors folder with --model") from exc
+
+
+def gguf_projection_types(path_or_reader) -> dict[str, str]:
+    """GGUF type name (``Q4_1``, ``Q8_0``, ``F32`` ...) of each linear projection, by Hugging Face name
+    (``path_or_reader``: a GGUF path or an :func:`open_gguf` reader)."""
+    reader = _reader(path_or_reader)
+    names = ((_hf_name(t.name), t.tensor_type.name) for t in reader.tensors)
+    return {n: t for n, t in names if n.startswith("model.layers.") and n.endswith("_proj.weight")}
+
+
+def read_gguf_4bit_blocks(path_or_reader, config: ModelConfig) -> tuple[dict, dict[str, str]]:
+    """The linear layers' own 4-bit blocks of a GGUF file, without dequantizing them.
+
+    Returns ``(blocks, other_types)``: ``blocks`` maps Hugging Face names (``model.layers.N.self_attn.q_proj.weight``)
+    to :class:`backend.quant.blocks.Int4Weight` for every Q4_0/Q4_1 projection (q/k rows un-permuted as
+    :func:`load_gguf` does); ``other_types`` maps the remaining projections to their GGUF type name, for
+    the caller to quantize from the dequantized weights and say so."""
+    from backend.quant.blocks import FOUR_BIT_GGUF_TYPES, decode_gguf_4bit
+
+    reader = _reader(path_or_reader)
+    blocks, other_types = {}, {}
+    for tensor in reader.tensors:
+        name = _hf_name(tensor.name)
+        if not name.startswith("model.layers.") or not name.endswith("_proj.weight"):
+            continue
+        type_name = tensor.tensor_type.name
+        if type_name not in FOUR_BIT_GGUF_TYPES:
+            other_types[name] = type_name
+            continue
+        cols, rows = (int(d) for d in tensor.shape)  # ggml order: [K, N]
+        weight = decode_gguf_4bit(tensor.data, type_name, rows, cols)
+        heads = config.num_heads if name.endswith("q_proj.weight") else config.num_kv_heads
+        if name.endswith(("q_proj.weight", "k_proj.weight")):
+            order = _unpermute_rope(torch.arange(rows, dtype=torch.float64)[:, None], heads)[:, 0].long()
+            weight = weight.select_rows(order)
+        blocks[name] = weight
+    return blocks, other_types
 
 
 def _optional_int(value) -> int | None:
@@ -198,8 +260,9 @@ def load_safetensors(folder: Path, dtype: torch.dtype):
     return config, {k: v.to(dtype) for k, v in state.items()}
 
 
-def load_weights(source: ModelSource, dtype: torch.dtype, progress: Callable[[int, int], None] | None = None):
-    """Load ``(ModelConfig, state_dict)`` from either source kind."""
+def load_weights(source: ModelSource, dtype: torch.dtype, progress: Callable[[int, int], None] | None = None,
+                 reader=None):
+    """Load ``(ModelConfig, state_dict)`` from either source kind (``reader``: an open GGUF, for ``gguf``)."""
     if source.kind == "gguf":
-        return load_gguf(source.path, dtype, progress)
+        return load_gguf(source.path, dtype, progress, reader)
     return load_safetensors(source.path, dtype)

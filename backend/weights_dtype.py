@@ -1,28 +1,57 @@
-"""``--weights-dtype``: the element type of the linear layers' weights, chosen from the CPU's features.
+"""``--weights-dtype``: how the linear layers hold and multiply their weights, chosen from the CPU's features.
 
-* ``fp32`` — the weights as loaded (default; greedy output equal to the transformers oracle).
+* ``fp32`` — the weights as loaded (greedy output equal to the transformers oracle; what the real-model
+  oracle tests pin).
 * ``bf16`` — every ``nn.Linear`` (Q/K/V, O, gate/up, down, LM head) keeps its weight in bfloat16 and
   multiplies a bfloat16 copy of its input, returning the model's dtype; norms, rotary embedding,
   attention, the KV cache and the embedding table stay in the model's dtype. Half the weight bytes per
   token; the matmul runs on oneDNN's bf16 path, fast where the CPU has native bf16 dot products
   (AVX512_BF16 or AMX) and slow where it emulates them (AVX2 only).
-* ``auto`` — ``bf16`` on a CPU with native bf16 (``avx512_bf16`` or ``amx_bf16`` in ``/proc/cpuinfo``)
-  when the model runs in float32, ``fp32`` otherwise.
+* ``int4`` — decoder projections hold 4-bit groups of 32 (:class:`backend.quant.linear.Int4Linear`), read
+  from a GGUF file's own Q4_0/Q4_1 blocks (the same values the fp32 path dequantizes) or quantized at
+  load; the LM head holds int8 per-row weights. CPU only.
+* ``int8`` — every linear layer holds int8 weights with one scale per output row. CPU only.
+* ``auto`` — on the CPU with a float32 model: ``int4`` when the GGUF file's projections are 4-bit blocks
+  (lossless with respect to the file), otherwise ``bf16`` on a CPU with native bf16 (``avx512_bf16`` or
+  ``amx_bf16`` in ``/proc/cpuinfo``) and ``fp32`` elsewhere; ``fp32`` off the CPU or for other model dtypes.
 
-Not the default yet: bf16 weights change greedy outputs slightly, and the quality evaluation per
-weights dtype that would justify it (issue 15, item 4) is not done.
+The quantized layers choose their kernel by batch shape (see :func:`plan_weights`): calls with few rows
+(decode) run torch's fused dequant-matmul kernel on the packed weights; calls with more rows (prefill,
+large batches) run a dense matmul on the same values dequantized once at load, in bfloat16 where the CPU
+has native bf16 and float32 where it does not (measured in BENCHMARKS.md, issue 15).
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-WEIGHTS_DTYPE_NAMES = ("auto", "fp32", "float32", "bf16", "bfloat16")
+log = logging.getLogger(__name__)
+
+WEIGHTS_DTYPE_NAMES = ("auto", "fp32", "float32", "bf16", "bfloat16", "int8", "int4")
+WEIGHTS_DTYPE_CHOICES = ("auto", "fp32", "bf16", "int8", "int4")  # for CLI choices=
 _NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
+# Largest row count (tokens in a call) for which the quantized kernel beats the dense matmul, measured on
+# SmolLM2's shapes over 30 layers (BENCHMARKS.md, issue 15): int4 vs bf16 dense crosses at ~16 rows on
+# AVX-512, int4 vs fp32 dense at ~24-32 rows with AVX2 kernels; int8 vs dense at ~4-8 rows.
+KERNEL_MAX_ROWS = {("int4", torch.bfloat16): 16, ("int4", torch.float32): 24,
+                   ("int8", torch.bfloat16): 4, ("int8", torch.float32): 8}
+
+
+@dataclass(frozen=True, slots=True)
+class WeightsPlan:
+    """A resolved ``--weights-dtype``: ``name`` (fp32 | bf16 | int8 | int4); for int8/int4 the dtype of the
+    dense copy used above ``kernel_max_rows`` rows."""
+
+    name: str
+    dense_dtype: torch.dtype = torch.float32
+    kernel_max_rows: int = 0
+    int8_kernel_max_rows: int = 0  # for the int8 layers (all of them for int8; the LM head for int4)
 
 
 def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
@@ -36,22 +65,48 @@ def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
     return set()
 
 
+def has_native_bf16(flags: set[str]) -> bool:
+    """Whether the CPU multiplies bfloat16 natively (AVX512_BF16 or AMX)."""
+    return any(f in flags for f in _NATIVE_BF16_FLAGS)
+
+
 def resolve_weights_dtype(name: str, model_dtype: torch.dtype, device: torch.device,
-                          flags: set[str] | None = None) -> str:
-    """``fp32`` or ``bf16`` for ``--weights-dtype name`` (see the module docstring for ``auto``)."""
+                          flags: set[str] | None = None, four_bit_file: bool = False) -> str:
+    """``fp32``, ``bf16``, ``int8`` or ``int4`` for ``--weights-dtype name`` (see the module docstring for
+    ``auto``; ``four_bit_file``: the model is a GGUF whose projections are Q4_0/Q4_1 blocks)."""
     key = str(name).strip().lower()
     if key not in WEIGHTS_DTYPE_NAMES:
-        raise ValueError(f"weights_dtype must be one of auto, fp32, bf16; got {name!r}")
+        raise ValueError(f"weights_dtype must be one of {', '.join(WEIGHTS_DTYPE_CHOICES)}; got {name!r}")
     if key in ("fp32", "float32"):
         return "fp32"
     if key in ("bf16", "bfloat16"):
         if model_dtype not in (torch.float32, torch.bfloat16):
             raise ValueError(f"--weights-dtype bf16 needs a float32 or bfloat16 model, not {model_dtype}")
         return "bf16"
+    if key in ("int8", "int4"):
+        if device.type != "cpu":
+            raise ValueError(f"--weights-dtype {key} runs on the CPU only (device {device.type}); "
+                             "use bf16 or fp32 there")
+        if model_dtype not in (torch.float32, torch.bfloat16):
+            raise ValueError(f"--weights-dtype {key} needs a float32 or bfloat16 model, not {model_dtype}")
+        return key
     if model_dtype != torch.float32 or device.type != "cpu":
         return "fp32"
+    if four_bit_file:
+        return "int4"
     flags = cpu_flags() if flags is None else flags
-    return "bf16" if any(f in flags for f in _NATIVE_BF16_FLAGS) else "fp32"
+    return "bf16" if has_native_bf16(flags) else "fp32"
+
+
+def plan_weights(name: str, model_dtype: torch.dtype, device: torch.device, flags: set[str] | None = None,
+                 four_bit_file: bool = False) -> WeightsPlan:
+    """:func:`resolve_weights_dtype` plus, for int8/int4, the dense dtype and kernel threshold for this CPU."""
+    flags = cpu_flags() if flags is None else flags
+    resolved = resolve_weights_dtype(name, model_dtype, device, flags, four_bit_file)
+    if resolved not in ("int8", "int4"):
+        return WeightsPlan(resolved)
+    dense = torch.bfloat16 if (has_native_bf16(flags) or model_dtype == torch.bfloat16) else torch.float32
+    return WeightsPlan(resolved, dense, KERNEL_MAX_ROWS[(resolved, dense)], KERNEL_MAX_ROWS[("int8", dense)])
 
 
 class BF16Linear(nn.Module):
@@ -85,3 +140,20 @@ def convert_linears_to_bf16(model: nn.Module) -> int:
             raise ValueError(f"{name}: linear layers with a bias are not supported by --weights-dtype bf16")
         setattr(parent, name, BF16Linear(child.weight))
     return len(targets)
+
+
+def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.dtype,
+                       blocks: dict | None = None) -> str:
+    """Convert ``model``'s linear layers as ``plan`` says (``blocks``: the GGUF file's 4-bit blocks, for
+    int4); → a one-line description for the log."""
+    if plan.name == "bf16" and model_dtype != torch.bfloat16:
+        return f"bf16: {convert_linears_to_bf16(model)} linear layers keep bfloat16 weights"
+    if plan.name in ("int8", "int4"):
+        from backend.quant.convert import convert_linears
+
+        report = convert_linears(model, plan.name, kernel_max_rows=plan.kernel_max_rows,
+                                 int8_kernel_max_rows=plan.int8_kernel_max_rows, dense_dtype=plan.dense_dtype,
+                                 blocks=blocks)
+        return (f"{plan.name}: {report.summary()}; quantized kernel up to {plan.kernel_max_rows} rows, "
+                f"dense {plan.dense_dtype} above")
+    return plan.name

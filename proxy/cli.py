@@ -187,8 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     bserve.add_argument("--served-model-name")
     bserve.add_argument("--dtype", help="float32 | bfloat16 | float16")
-    bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16"),
-                        help="linear layers' weights: fp32 (default), bf16, or auto (bf16 on CPUs with native bf16)")
+    bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
+                        help="linear layers' weights: fp32 (default), bf16, int8, int4, or auto (int4 for a "
+                             "Q4 GGUF on the CPU, else bf16 on CPUs with native bf16, else fp32)")
     bserve.add_argument("--device", help="cpu | cuda")
     bserve.add_argument("--max-model-len", type=int)
     bserve.add_argument("--max-n", type=int)

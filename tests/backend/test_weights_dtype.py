@@ -1,4 +1,4 @@
-"""``--weights-dtype``: choosing fp32/bf16 linear weights from CPU features, and the bf16 layers themselves."""
+"""``--weights-dtype``: choosing fp32/bf16/int8/int4 linear weights from CPU features, and the bf16 layers themselves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,14 @@ import torch
 from torch import nn
 
 from backend.sampling import SamplingParams
-from backend.weights_dtype import BF16Linear, convert_linears_to_bf16, cpu_flags, resolve_weights_dtype
+from backend.weights_dtype import (
+    BF16Linear,
+    WeightsPlan,
+    convert_linears_to_bf16,
+    cpu_flags,
+    plan_weights,
+    resolve_weights_dtype,
+)
 from tests.backend.test_engine_support import (
     TINY,
     check_greedy_equal,
@@ -40,11 +47,34 @@ def test_explicit_names_win_and_auto_follows_the_cpu() -> None:
     assert resolve_weights_dtype("auto", torch.float32, torch.device("cuda"), flags={"avx512_bf16"}) == "fp32"
 
 
+def test_auto_reads_a_four_bit_gguf_as_int4_on_the_cpu_only() -> None:
+    assert resolve_weights_dtype("auto", torch.float32, CPU, flags={"avx2"}, four_bit_file=True) == "int4"
+    assert resolve_weights_dtype("auto", torch.float32, CPU, flags={"avx512_bf16"}, four_bit_file=True) == "int4"
+    assert resolve_weights_dtype("auto", torch.float32, torch.device("cuda"), four_bit_file=True) == "fp32"
+    assert resolve_weights_dtype("auto", torch.bfloat16, CPU, four_bit_file=True) == "fp32"
+    assert resolve_weights_dtype("int8", torch.float32, CPU) == "int8"
+    assert resolve_weights_dtype("INT4", torch.float32, CPU) == "int4"
+
+
+def test_the_plan_picks_the_dense_dtype_and_kernel_threshold_from_the_cpu() -> None:
+    avx512 = plan_weights("int4", torch.float32, CPU, flags={"avx2", "avx512f", "avx512_bf16"})
+    avx2 = plan_weights("int4", torch.float32, CPU, flags={"avx2", "fma"})
+    assert avx512.dense_dtype == torch.bfloat16 and avx2.dense_dtype == torch.float32  # no emulated bf16 GEMMs
+    assert avx512.kernel_max_rows >= 1 and avx2.kernel_max_rows >= 1
+    assert avx512.int8_kernel_max_rows >= 1
+    assert plan_weights("auto", torch.float32, CPU, flags={"avx2"}) == WeightsPlan("fp32")
+    assert plan_weights("auto", torch.float32, CPU, flags={"avx2"}, four_bit_file=True).name == "int4"
+
+
 def test_bad_names_and_dtypes_are_refused() -> None:
-    with pytest.raises(ValueError, match="weights_dtype must be one of"):
+    with pytest.raises(ValueError, match="weights_dtype must be one of auto, fp32, bf16, int8, int4"):
         resolve_weights_dtype("int3", torch.float32, CPU)
     with pytest.raises(ValueError, match="float16"):
         resolve_weights_dtype("bf16", torch.float16, CPU)
+    with pytest.raises(ValueError, match="int4 runs on the CPU only"):
+        resolve_weights_dtype("int4", torch.float32, torch.device("cuda"))
+    with pytest.raises(ValueError, match="int8 needs a float32 or bfloat16 model"):
+        resolve_weights_dtype("int8", torch.float16, CPU)
 
 
 def test_conversion_keeps_bf16_weights_and_the_embedding_in_fp32() -> None:

@@ -1,0 +1,97 @@
+"""Replacing a loaded model's ``nn.Linear`` layers by :class:`Int4Linear` / :class:`Int8Linear`.
+
+``int4``: every decoder projection becomes an :class:`Int4Linear`, built from the GGUF file's own 4-bit
+blocks where the loader found them (``blocks``, Hugging Face names; Q/K/V and gate/up are concatenated
+like :func:`backend.model.fuse_projections` does) and quantized here from the float weight otherwise; the
+LM head (tied to the embedding table, Q8_0 in the SmolLM2 GGUF) becomes an :class:`Int8Linear`.
+``int8``: every linear layer, LM head included, becomes an :class:`Int8Linear` quantized from its float
+weight (one scale per output row).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+from backend.quant.blocks import Int4Weight, quantize_int4, quantize_int8
+from backend.quant.linear import Int4Linear, Int8Linear, QuantizedLinearError, check_int4_shape
+
+log = logging.getLogger(__name__)
+
+FUSED_PARTS = {"self_attn.qkv_proj": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
+               "mlp.gate_up_proj": ("mlp.gate_proj", "mlp.up_proj")}
+BLOCK_TOLERANCE = 1e-5  # |GGUF blocks dequantized here - the loader's dequantized weight|, relative to max |w|
+
+
+@dataclass(slots=True)
+class ConversionReport:
+    """What :func:`convert_linears` did, by layer name."""
+
+    from_file_blocks: list[str] = field(default_factory=list)
+    quantized_here: list[str] = field(default_factory=list)
+    int8: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"{len(self.from_file_blocks)} linear layers from the file's 4-bit blocks, "
+                f"{len(self.quantized_here)} quantized to 4 bits at load, {len(self.int8)} in int8")
+
+
+def _file_blocks(name: str, blocks: Mapping[str, Int4Weight]) -> Int4Weight | None:
+    """The GGUF blocks for our layer ``name`` (``model.layers.N.self_attn.qkv_proj``), fused if needed."""
+    prefix, _, tail = name.rpartition(".")
+    prefix2, _, group = prefix.rpartition(".")
+    local = f"{group}.{tail}"
+    parts = FUSED_PARTS.get(local, (local,))
+    found = [blocks.get(f"{prefix2}.{part}.weight") for part in parts]
+    if any(f is None for f in found):
+        return None
+    return found[0] if len(found) == 1 else Int4Weight.cat(found)
+
+
+def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_dtype: torch.dtype | None,
+                    blocks: Mapping[str, Int4Weight] | None = None,
+                    int8_kernel_max_rows: int | None = None) -> ConversionReport:
+    """Swap ``model``'s bias-free ``nn.Linear`` layers for quantized ones (``mode``: ``int4`` | ``int8``).
+
+    ``kernel_max_rows``: calls with at most this many rows run the quantized kernel, larger ones a dense
+    matmul on the same values in ``dense_dtype`` (``None``: no dense copy, always the kernel);
+    ``int8_kernel_max_rows`` (default: ``kernel_max_rows``) is the same threshold for the int8 layers.
+    Raises :class:`QuantizedLinearError` (before changing anything) when a shape does not fit int4."""
+    if mode not in ("int4", "int8"):
+        raise ValueError(f"mode must be int4 or int8, not {mode!r}")
+    blocks = blocks or {}
+    targets = [(f"{parent_name}.{name}" if parent_name else name, parent, name, child)
+               for parent_name, parent in model.named_modules() for name, child in parent.named_children()
+               if isinstance(child, nn.Linear)]
+    for full, _, _, child in targets:
+        if child.bias is not None:
+            raise QuantizedLinearError(f"{full}: linear layers with a bias are not supported by --weights-dtype {mode}")
+        if mode == "int4" and full != "lm_head":
+            check_int4_shape(full, child.out_features, child.in_features, 32)
+    report = ConversionReport()
+    for full, parent, name, child in targets:
+        weight = child.weight.detach()
+        if mode == "int8" or full == "lm_head":
+            int8_rows = kernel_max_rows if int8_kernel_max_rows is None else int8_kernel_max_rows
+            layer: nn.Module = Int8Linear(quantize_int8(weight), int8_rows, dense_dtype)
+            report.int8.append(full)
+        else:
+            q = _file_blocks(full, blocks)
+            if q is not None:
+                scale = weight.float().abs().amax().clamp(min=1e-12)
+                error = (q.dequantize() - weight.float()).abs().amax() / scale
+                if q.shape != tuple(weight.shape) or error > BLOCK_TOLERANCE:
+                    raise QuantizedLinearError(f"{full}: the file's 4-bit blocks do not match the loaded weight "
+                                               f"(relative error {float(error):.2e}); this is a loader bug")
+                report.from_file_blocks.append(full)
+            else:
+                q = quantize_int4(weight)
+                report.quantized_here.append(full)
+            layer = Int4Linear(q, kernel_max_rows, dense_dtype, name=full)
+        setattr(parent, name, layer)
+    log.info("weights %s: %s", mode, report.summary())
+    return report
