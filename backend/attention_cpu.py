@@ -28,7 +28,7 @@ import torch
 
 log = logging.getLogger(__name__)
 
-_EXTENSION = "thrifty_paged_attention_cpu_v1"
+_EXTENSION = "thrifty_paged_attention_cpu_v2"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -56,7 +56,11 @@ void paged_attention_impl(const float* q, const KV* kp, const KV* vp, const int3
   const int64_t G = Hq / Hkv;
   const int64_t tok_stride = Hkv * D;      // between consecutive tokens of a block
   const int64_t blk_stride = BS * Hkv * D;  // between blocks
-  at::parallel_for(0, T * Hkv, 1, [&](int64_t begin, int64_t end) {
+  // small calls (a few short rows) stay on the calling thread: waking the pool costs more than the work
+  int64_t keys = 0;
+  for (int64_t t = 0; t < T; ++t) keys += std::max<int32_t>(row_len[t], 0);
+  const int64_t grain = keys * Hkv < 4096 ? std::max<int64_t>(T * Hkv, 1) : 1;
+  at::parallel_for(0, T * Hkv, grain, [&](int64_t begin, int64_t end) {
     std::vector<float> scores;
     std::vector<float> acc(G * D);
     for (int64_t task = begin; task < end; ++task) {
