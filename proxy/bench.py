@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -106,12 +108,63 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_passthrough(requests: int) -> str:
-    """The proxy's own cost per forwarded request against the stub upstream (``bench_stub``):
-    latency added over calling the stub directly, and the proxy process's CPU per request."""
-    import tempfile
-
+def _measure_forwarding(client: httpx.Client, process: subprocess.Popen, proxy_url: str, direct_url: str,
+                        body: dict, requests: int, label: str, headers: dict[str, str]) -> list[tuple]:
+    """Time ``requests`` calls through a proxy process and, interleaved, straight to the upstream;
+    → rows of (kind, direct p50, proxied p50, added p95, proxy CPU ms per request)."""
     from tqdm import tqdm
+
+    rows = []
+    for stream in (False, True):
+        payload = {**body, "stream": stream}
+        for _ in range(20):  # warm-up
+            client.post(proxy_url, json=payload, headers=headers).raise_for_status()
+            client.post(direct_url, json=payload).raise_for_status()
+        time.sleep(1.0)  # let the request log flush the warm-up
+        direct, proxied = [], []
+        cpu_before = _cpu_s(process.pid)
+        for _ in tqdm(range(requests), desc=f"{label} ({'streamed' if stream else 'JSON'})", file=sys.stderr):
+            for url, samples, extra in ((direct_url, direct, {}), (proxy_url, proxied, headers)):
+                started = time.perf_counter()
+                client.post(url, json=payload, headers=extra).raise_for_status()
+                samples.append(time.perf_counter() - started)
+        time.sleep(1.0)  # the request log's write of these requests is part of their cost
+        cpu_ms = (_cpu_s(process.pid) - cpu_before) / requests * 1000
+        rows.append((("streamed" if stream else "non-streamed"), _median_ms(direct), _median_ms(proxied),
+                     _percentile_ms(proxied, 95) - _percentile_ms(direct, 95), cpu_ms))
+    return rows
+
+
+def _start_litellm(litellm_bin: str, stub_port: int, port: int, tmp: str, master_key: str) -> subprocess.Popen:
+    """LiteLLM's proxy (``litellm --config``) in front of the same stub: one worker, no database,
+    a master key (it refuses to start without one), the bundled model-cost map (no network),
+    telemetry off."""
+    config = os.path.join(tmp, "litellm.yaml")
+    with open(config, "w") as handle:
+        handle.write("model_list:\n  - model_name: stub\n    litellm_params:\n      model: openai/stub\n"
+                     f"      api_base: http://127.0.0.1:{stub_port}/v1\n      api_key: stub-key\n")
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_TELEMETRY": "False",
+           "LITELLM_LOG": "ERROR", "LITELLM_MASTER_KEY": master_key}
+    return subprocess.Popen([litellm_bin, "--config", config, "--host", "127.0.0.1", "--port", str(port),
+                             "--num_workers", "1", "--telemetry", "False"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+
+
+def run_passthrough(requests: int, litellm_bin: str | None = None) -> str:
+    """The proxy's own cost per forwarded request against the stub upstream (``bench_stub``):
+    latency added over calling the stub directly, and the proxy process's CPU per request. With
+    ``litellm_bin`` (the ``litellm`` command of an environment with ``litellm[proxy]``), LiteLLM's
+    proxy is measured the same way in the same run, one after the other, and the ratios printed."""
+    import tempfile
 
     from proxy.supervisor import free_port
 
@@ -125,46 +178,48 @@ def run_passthrough(requests: int) -> str:
     with open(config, "w") as handle:
         handle.write(f'[[upstreams]]\nname = "stub"\nbase_url = "http://127.0.0.1:{stub_port}/v1"\n'
                      '[models.stub]\nupstream = "stub"\nmodel = "stub"\n')
-    proxy_process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config],
-                                     env=env)
-    rows = []
+    body = {"model": "stub", "max_tokens": 16, "messages": [{"role": "user", "content": "Say hello."}]}
+    direct_url = f"http://127.0.0.1:{stub_port}/v1/chat/completions"
+    results: dict[str, list[tuple]] = {}
     try:
-        proxy = f"http://127.0.0.1:{port}"
-        wait_healthy(proxy, proxy_process, what="the proxy")
         wait_healthy(f"http://127.0.0.1:{stub_port}", stub, what="the stub upstream")
-        body = {"model": "stub", "max_tokens": 16, "messages": [{"role": "user", "content": "Say hello."}]}
-        no_store = {"cache-control": "no-store"}  # forwarding, not the cache
-        with httpx.Client(timeout=60) as client:
-            for stream in (False, True):
-                payload = {**body, "stream": stream}
-                direct_url = f"http://127.0.0.1:{stub_port}/v1/chat/completions"
-                proxy_url = proxy + "/v1/chat/completions"
-                for _ in range(20):  # warm-up
-                    client.post(proxy_url, json=payload, headers=no_store).raise_for_status()
-                    client.post(direct_url, json=payload).raise_for_status()
-                time.sleep(1.0)  # let the request log flush the warm-up
-                direct, proxied = [], []
-                cpu_before = _cpu_s(proxy_process.pid)
-                for _ in tqdm(range(requests), desc=f"pass-through ({'streamed' if stream else 'JSON'})",
-                              file=sys.stderr):
-                    for url, samples, headers in ((direct_url, direct, {}), (proxy_url, proxied, no_store)):
-                        started = time.perf_counter()
-                        client.post(url, json=payload, headers=headers).raise_for_status()
-                        samples.append(time.perf_counter() - started)
-                time.sleep(1.0)  # the request log's write of these requests is part of their cost
-                cpu_ms = (_cpu_s(proxy_process.pid) - cpu_before) / requests * 1000
-                rows.append((("streamed" if stream else "non-streamed"), _median_ms(direct), _median_ms(proxied),
-                             _percentile_ms(proxied, 95) - _percentile_ms(direct, 95), cpu_ms))
+        proxy_process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config],
+                                         env=env)
+        try:
+            proxy = f"http://127.0.0.1:{port}"
+            wait_healthy(proxy, proxy_process, what="the proxy")
+            with httpx.Client(timeout=60) as client:  # the cache bypassed: forwarding is measured
+                results["thrifty"] = _measure_forwarding(client, proxy_process, proxy + "/v1/chat/completions",
+                                                         direct_url, body, requests, "thrifty",
+                                                         {"cache-control": "no-store"})
+        finally:
+            _stop(proxy_process)
+        if litellm_bin:
+            peer_port = free_port()
+            master_key = "sk-bench-" + secrets.token_hex(24)
+            peer = _start_litellm(litellm_bin, stub_port, peer_port, tmp, master_key)
+            try:
+                peer_url = f"http://127.0.0.1:{peer_port}"
+                wait_healthy(peer_url, peer, what="LiteLLM", timeout_s=300, path="/health/liveliness")
+                with httpx.Client(timeout=60) as client:
+                    results["litellm"] = _measure_forwarding(client, peer, peer_url + "/v1/chat/completions",
+                                                             direct_url, body, requests, "litellm",
+                                                             {"authorization": f"Bearer {master_key}"})
+            finally:
+                _stop(peer)
     finally:
-        proxy_process.terminate()
-        proxy_process.wait(30)
-        stub.terminate()
-        stub.wait(30)
+        _stop(stub)
     lines = [f"| pass-through to a stub upstream ({requests} requests each) | direct p50 ms | proxied p50 ms | "
              "added p50 ms | added p95 ms | proxy CPU ms / request |", "|---|---|---|---|---|---|"]
-    for kind, direct_ms, proxied_ms, added_p95, cpu_ms in rows:
-        lines.append(f"| {kind} | {direct_ms:.2f} | {proxied_ms:.2f} | {proxied_ms - direct_ms:.2f} | "
-                     f"{added_p95:.2f} | **{cpu_ms:.2f}** |")
+    for name, rows in results.items():
+        for kind, direct_ms, proxied_ms, added_p95, cpu_ms in rows:
+            lines.append(f"| {name}, {kind} | {direct_ms:.2f} | {proxied_ms:.2f} | {proxied_ms - direct_ms:.2f} | "
+                         f"{added_p95:.2f} | **{cpu_ms:.2f}** |")
+    if "litellm" in results:
+        lines += ["", "| ratio litellm / thrifty | added p50 | proxy CPU per request |", "|---|---|---|"]
+        for ours, theirs in zip(results["thrifty"], results["litellm"], strict=True):
+            added = (theirs[2] - theirs[1]) / max(ours[2] - ours[1], 1e-9)
+            lines.append(f"| {ours[0]} | {added:.1f}x | {theirs[4] / ours[4]:.1f}x |")
     return "\n".join(lines)
 
 
@@ -177,9 +232,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decode-tokens", type=int, default=128)
     parser.add_argument("--stub", action="store_true", help="pass-through mode: the proxy's latency and CPU per "
                         "request in front of a minimal stub upstream (no model)")
+    parser.add_argument("--litellm", metavar="LITELLM_BIN", help="with --stub: also measure LiteLLM's proxy, the "
+                        "`litellm` command of an environment where `pip install 'litellm[proxy]'` was run")
     args = parser.parse_args(argv)
+    if args.litellm and not args.stub:
+        parser.error("--litellm needs --stub")
+    if args.litellm and shutil.which(args.litellm) is None:
+        parser.error(f"--litellm: no such command: {args.litellm}")
     if args.stub:
-        print(run_passthrough(args.requests))
+        print(run_passthrough(args.requests, args.litellm))
         return 0
     settings = load_settings(args.config)
     # a throwaway database so the benchmark leaves the user's request log alone

@@ -58,15 +58,15 @@ async def read_body(receive) -> bytes:
 
 
 def wait_healthy(base_url: str, process: subprocess.Popen | None = None, *, timeout_s: float = 120.0,
-                 what: str = "the server", poll_s: float = 0.2) -> None:
-    """Block until ``base_url/health`` answers 200 (benchmarks and evaluations starting a child
+                 what: str = "the server", poll_s: float = 0.2, path: str = "/health") -> None:
+    """Block until ``base_url + path`` answers 200 (benchmarks and evaluations starting a child
     process). Raises RuntimeError naming ``what`` when ``process`` exits first or ``timeout_s`` passes."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"{what} exited with status {process.returncode} during start-up")
         try:
-            if httpx.get(base_url + "/health", timeout=2).status_code == 200:
+            if httpx.get(base_url + path, timeout=2).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
