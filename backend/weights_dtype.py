@@ -1,7 +1,7 @@
 """``--weights-dtype``: how the linear layers hold and multiply their weights, chosen from the CPU's features.
 
 * ``fp32`` — the weights as loaded (greedy output equal to the transformers oracle; what the real-model
-  oracle tests pin).
+  oracle tests pin). The default is ``auto`` (BENCHMARKS.md, issue 15: fastest within 1 % perplexity).
 * ``bf16`` — every ``nn.Linear`` (Q/K/V, O, gate/up, down, LM head) keeps its weight in bfloat16 and
   multiplies a bfloat16 copy of its input, returning the model's dtype; norms, rotary embedding,
   attention, the KV cache and the embedding table stay in the model's dtype. Half the weight bytes per

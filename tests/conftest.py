@@ -20,11 +20,12 @@ def thrifty_data_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def smollm2(thrifty_data_dir):
-    """SmolLM2-135M-Instruct (the real Q4_1 GGUF weights) in fp32 on CPU."""
+    """SmolLM2-135M-Instruct (the real Q4_1 GGUF weights) in fp32 on CPU, fp32 linear weights pinned: the
+    transformers oracle tests compare against it exactly (the server's default ``auto`` is int4 here)."""
     from backend.config import BackendConfig
     from backend.runtime import load_model
 
-    return load_model(BackendConfig(data_dir=str(thrifty_data_dir), dtype="float32"))
+    return load_model(BackendConfig(data_dir=str(thrifty_data_dir), dtype="float32", weights_dtype="fp32"))
 
 
 @pytest.fixture(scope="session")
