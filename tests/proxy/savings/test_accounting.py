@@ -88,3 +88,23 @@ def test_attribution_sums_to_the_saving(book: ReplayBook, n: int, model: str, ca
     parts = attribute(book, line, row, base, PRICES)
     assert set(parts) == set(CAUSES)
     assert sum(parts.values()) == pytest.approx(base - cost, abs=1e-12)
+
+
+def test_combined_mode_charges_the_wasted_weak_call_of_an_escalation_to_the_cascade(book: ReplayBook) -> None:
+    # per request all strong: 210; the weak call: 9 x 1 + 2 x 1 = 11 (see the five-request trace)
+    lines = [_line(n) for n in range(1, 4)]
+    rows = {
+        "r1": _row(1, STRONG, "large", "miss", 210 * M, 9, 4),  # the prompt router sent it straight to strong
+        "r2": LogRow("r2", 200, WEAK, "small", "miss", "accepted", 11 * M, None, 9, 2, 0, "stop", None),
+        # escalated: the log's cost holds both calls, its tokens are the strong answer's
+        "r3": LogRow("r3", 200, STRONG, "large", "miss", "escalated", 221 * M, None, 9, 4, 0, "stop", None),
+    }
+    answers = ["The answer is 12", "It is 30", "The answer is 40"]
+    outcomes = [Outcome(line, f"r{line.line_no}", 200, text, 0.01) for line, text in zip(lines, answers, strict=True)]
+    details: list[dict] = []
+    report = account(book, outcomes, rows, PRICES, details)
+    assert [d["cause"] for d in details] == ["routing", "cascade", "cascade"]
+    assert report.cost_usd == pytest.approx((210 + 11 + 221) * M)
+    assert report.saved_by["routing"] == pytest.approx(0.0)
+    assert report.saved_by["cascade"] == pytest.approx((199 - 11) * M)  # kept weak answer minus the wasted call
+    assert report.saved_usd == pytest.approx(188 * M) and sum(report.saved_by.values()) == pytest.approx(188 * M)
