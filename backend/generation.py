@@ -51,6 +51,8 @@ class RequestStats:
     queue_time: float = 0.0
     ttft: float | None = None
     total_time: float = 0.0
+    spec_draft_tokens: int = 0  # speculative decoding: draft tokens verified for this request
+    spec_accepted_tokens: int = 0  # of which accepted
 
     @property
     def tpot(self) -> float | None:

@@ -112,6 +112,17 @@ class _Snapshot(Collector):
                        model)
         yield _counter("vllm:num_preemptions", "Sequences preempted because the KV cache ran out.", e.preemptions,
                        model)
+        if getattr(e, "spec_verifications", 0):  # speculative decoding (vLLM's spec_decode names)
+            yield _counter("vllm:spec_decode_num_drafts", "Verifications of draft tokens (per sequence and step).",
+                           e.spec_verifications, model)
+            yield _counter("vllm:spec_decode_num_draft_tokens", "Draft tokens verified.", e.spec_draft_tokens, model)
+            yield _counter("vllm:spec_decode_num_accepted_tokens", "Draft tokens accepted.", e.spec_accepted_tokens,
+                           model)
+            yield _gauge("thrifty_engine_spec_acceptance_rate", "Accepted / verified draft tokens since start.",
+                         e.spec_accepted_tokens / e.spec_draft_tokens if e.spec_draft_tokens else 0.0)
+            yield _gauge("thrifty_engine_spec_mean_accepted_length",
+                         "Tokens emitted per verification (accepted drafts + the target's own token).",
+                         (e.spec_accepted_tokens + e.spec_verifications) / e.spec_verifications)
         for name, doc, value, kind in (
             ("running_seqs", "Sequences in the running batch.", e.running, _gauge),
             ("waiting_seqs", "Sequences waiting to be scheduled.", e.waiting, _gauge),

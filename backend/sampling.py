@@ -38,22 +38,30 @@ def make_generator(params: SamplingParams, device: torch.device | str, index: in
     return gen
 
 
-def sample(logits: torch.Tensor, params: SamplingParams, generator: torch.Generator | None) -> int:
-    """Pick the next token from fp32 ``logits: [vocab]``."""
-    if params.greedy:
-        return int(torch.argmax(logits))
-    scaled = logits / params.temperature  # [V]
+def sampling_probs(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
+    """The distribution a sampled request draws from: temperature, then top-k, then top-p.
+
+    ``logits: [..., V]`` fp32 → probabilities ``[..., V]`` (each row sums to 1). Not for greedy params.
+    """
+    scaled = logits / params.temperature  # [..., V]
     if params.top_k and params.top_k < scaled.shape[-1]:
-        kth = torch.topk(scaled, params.top_k).values[-1]
+        kth = torch.topk(scaled, params.top_k).values[..., -1:]  # [..., 1]
         scaled = scaled.masked_fill(scaled < kth, float("-inf"))
     if params.top_p < 1.0:
-        sorted_logits, order = torch.sort(scaled, descending=True)  # [V]
+        sorted_logits, order = torch.sort(scaled, descending=True)  # [..., V]
         cumulative = torch.softmax(sorted_logits, dim=-1).cumsum(-1)
         # drop tokens once the mass before them already reaches top_p (always keep the first)
         drop = (cumulative - torch.softmax(sorted_logits, dim=-1)) >= params.top_p
         sorted_logits = sorted_logits.masked_fill(drop, float("-inf"))
-        scaled = torch.full_like(scaled, float("-inf")).scatter(0, order, sorted_logits)
-    probs = torch.softmax(scaled, dim=-1)
+        scaled = torch.full_like(scaled, float("-inf")).scatter(-1, order, sorted_logits)
+    return torch.softmax(scaled, dim=-1)
+
+
+def sample(logits: torch.Tensor, params: SamplingParams, generator: torch.Generator | None) -> int:
+    """Pick the next token from fp32 ``logits: [vocab]``."""
+    if params.greedy:
+        return int(torch.argmax(logits))
+    probs = sampling_probs(logits, params)  # [V]
     return int(torch.multinomial(probs, 1, generator=generator))
 
 

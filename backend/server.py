@@ -46,12 +46,17 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 
 
 def _usage(stats: RequestStats) -> dict[str, Any]:
-    return {
+    usage: dict[str, Any] = {
         "prompt_tokens": stats.prompt_tokens,
         "completion_tokens": stats.completion_tokens,
         "total_tokens": stats.prompt_tokens + stats.completion_tokens,
         "prompt_tokens_details": {"cached_tokens": stats.cached_tokens},
     }
+    if stats.spec_draft_tokens:  # speculative decoding verified drafts for this request (extension)
+        usage["speculative"] = {
+            "draft_tokens": stats.spec_draft_tokens, "accepted_tokens": stats.spec_accepted_tokens,
+            "acceptance_rate": round(stats.spec_accepted_tokens / stats.spec_draft_tokens, 4)}
+    return usage
 
 
 def _timings(stats: RequestStats) -> dict[str, float | None]:

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 
 from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
+from backend.speculative.config import SPECULATIVE_METHODS
 from proxy.settings import Settings, SettingsError, load_settings
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
@@ -87,6 +88,7 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
     _quiet_openmp()
     import uvicorn
 
+    from backend.engine import EngineConfig
     from backend.runtime import load_model
     from backend.server import create_backend_app
 
@@ -100,19 +102,37 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         "max_num_batched_tokens": args.max_num_batched_tokens, "enable_prefix_caching": args.prefix_caching,
         "enable_chunked_prefill": args.chunked_prefill, "kv_cache_dtype": args.kv_cache_dtype,
         "cuda_graphs": args.cuda_graphs, "weights_dtype": args.weights_dtype,
+        "speculative": args.speculative, "num_speculative_tokens": args.num_speculative_tokens,
+        "speculative_model": args.speculative_model, "speculative_draft_layers": args.speculative_draft_layers,
     }.items() if v is not None}
     config = replace(settings.backend, **overrides)
     if config.data_dir is None:
         config = replace(config, data_dir=str(settings.data_path))
+    try:
+        engine_config = EngineConfig.from_backend_config(config)  # refuses bad speculative options early
+    except ValueError as exc:
+        print(f"thrifty backend serve: {exc}", file=sys.stderr)
+        return 2
+    if engine_config.speculative.enabled and args.engine == "serial":
+        print("thrifty backend serve: --speculative needs the paged engine (--engine paged)", file=sys.stderr)
+        return 2
     loaded = load_model(config)
+    draft = None
+    if engine_config.speculative.method == "draft":
+        draft = load_model(replace(config, model_path=engine_config.speculative.model))
     if args.engine == "serial":
         from backend.generation import SerialGenerationService
 
         service = SerialGenerationService(loaded)
     else:
-        from backend.engine import Engine, EngineConfig, EngineService
+        from backend.engine import Engine, EngineService
 
-        service = EngineService(Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config)))
+        try:
+            engine = Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config), draft=draft)
+        except ValueError as exc:  # e.g. a draft model with another vocabulary
+            print(f"thrifty backend serve: {exc}", file=sys.stderr)
+            return 2
+        service = EngineService(engine)
     app = create_backend_app(config, loaded, service)
     logging.getLogger(__name__).info("backend serving %r on http://%s:%d/v1", config.served_model_name,
                                      args.host, args.port)
@@ -215,6 +235,14 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--cuda-graphs", choices=CUDA_GRAPH_MODES,
                         help="replay decode steps as CUDA graphs (padded batch sizes 1, 2, 4, ... max-num-seqs); "
                         "auto (default): on for CUDA with the Triton kernels; off = eager")
+    bserve.add_argument("--speculative", type=str.lower, choices=SPECULATIVE_METHODS,
+                        help="speculative decoding: off (default), ngram (prompt lookup, turns itself off per "
+                        "sequence when drafts keep failing), draft (--speculative-model drafts), self (the "
+                        "model's first layers draft)")
+    bserve.add_argument("--num-speculative-tokens", type=int, help="draft tokens verified per step, 1-16 (default 4)")
+    bserve.add_argument("--speculative-model", help="with --speculative draft: a model with the same tokenizer")
+    bserve.add_argument("--speculative-draft-layers", type=int,
+                        help="with --speculative self: leading layers that draft (default a quarter)")
     bserve.set_defaults(func=cmd_backend_serve)
 
     kvsize = sub.add_parser("kv-size", help="KV-cache bytes: 2 x layers x kv_heads x head_dim x seq_len x batch x "
@@ -254,6 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_profile = bench.add_parser("engine-profile", help="where the milliseconds of a decode step and a "
                                      "prefill go, by part (torch profiler; see --help)", add_help=False)
     bench_profile.set_defaults(func=lambda a: _delegate("backend.step_profile", a.rest), rest=[])
+    bench_spec = bench.add_parser("speculative", help="decode speed with speculative decoding (ngram / self / "
+                                  "draft) against off on copy-heavy and chat prompts (see --help)", add_help=False)
+    bench_spec.set_defaults(func=lambda a: _delegate("backend.speculative.bench", a.rest), rest=[])
     bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream (RSS, "
                                   "errors, request-log completeness; --kill9)", add_help=False)
     bench_load.set_defaults(func=lambda a: _delegate("proxy.bench_load", a.rest), rest=[])

@@ -289,6 +289,21 @@ class BlockManager:
         for block_id in reversed(table):
             self._release(self.blocks[block_id])
 
+    def truncate(self, seq: Sequence, num_tokens: int) -> int:
+        """Release the tail blocks of ``seq`` beyond those holding its first ``num_tokens`` tokens.
+
+        Used after speculative verification: the slots of rejected draft tokens are dropped (a partly
+        kept block's stale slots are overwritten by later tokens and never attended to, since attention
+        reads only up to the context length). Registered blocks are never released here: they hold
+        computed, accepted tokens only. Returns the number of blocks released.
+        """
+        keep = max(self.blocks_for(num_tokens), seq.num_cached_blocks)
+        released = 0
+        while len(seq.block_table) > keep:
+            self._release(self.blocks[seq.block_table.pop()])
+            released += 1
+        return released
+
     def fork(self, parent: Sequence, child: Sequence) -> list[tuple[int, int]] | None:
         """Give ``child`` the parent's computed prompt: full blocks shared, the partial tail block copied.
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import torch
 
 from backend.config import CUDA_GRAPH_MODES, BackendConfig, ModelConfig
+from backend.speculative.config import SpeculativeConfig
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,7 @@ class EngineConfig:
     attention_backend: str = "auto"  # torch | kernels (Triton on CUDA) | auto: kernels on CUDA, else torch
     kv_cache_dtype: str = "auto"  # auto (model dtype) | int8 (+ float32 scale per token and head) | a float dtype
     cuda_graphs: str = "auto"  # on | off | auto: decode steps replay CUDA graphs on CUDA with the kernels backend
+    speculative: SpeculativeConfig = SpeculativeConfig()  # off by default (see backend.speculative)
 
     def __post_init__(self) -> None:
         if self.block_size < 1:
@@ -120,6 +122,9 @@ class EngineConfig:
             max_n=config.max_n,
             kv_cache_dtype=config.kv_cache_dtype,
             cuda_graphs=config.cuda_graphs,
+            speculative=SpeculativeConfig(method=config.speculative, num_tokens=config.num_speculative_tokens,
+                                          model=config.speculative_model,
+                                          draft_layers=config.speculative_draft_layers),
         )
 
 

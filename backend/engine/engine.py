@@ -71,6 +71,9 @@ class EngineMetrics:
     steps: int = 0
     generated_tokens: int = 0
     computed_prompt_tokens: int = 0
+    spec_verifications: int = 0  # steps of a sequence that verified draft tokens
+    spec_draft_tokens: int = 0
+    spec_accepted_tokens: int = 0
 
 
 @dataclass(slots=True, eq=False)
@@ -87,7 +90,9 @@ class _Request:
 class Engine:
     """Paged KV cache + continuous batching + prefix caching over one loaded model."""
 
-    def __init__(self, loaded: LoadedModel, config: EngineConfig | None = None) -> None:
+    def __init__(self, loaded: LoadedModel, config: EngineConfig | None = None, *,
+                 draft: LoadedModel | None = None) -> None:
+        """``draft``: the draft model of ``config.speculative.method == "draft"`` (same tokenizer)."""
         self.loaded = loaded
         model_config = loaded.model.config
         config = config or EngineConfig()
@@ -100,6 +105,14 @@ class Engine:
         self.runner = ModelRunner(loaded.model, num_blocks, config.block_size, loaded.dtype, loaded.device,
                                   config.attention_backend, kv_dtype, config.cuda_graphs, config.max_num_seqs,
                                   self.max_model_len)
+        self.speculator = None
+        if config.speculative.enabled:
+            from backend.speculative.decoder import build_speculative_decoder
+
+            self.speculator = build_speculative_decoder(
+                config.speculative, loaded, draft=draft, num_blocks=num_blocks, block_size=config.block_size,
+                attention_backend=self.runner.attention_backend, max_num_seqs=config.max_num_seqs,
+                max_model_len=self.max_model_len)
         self._requests: dict[str, _Request] = {}
         self._seq_ids = itertools.count()
         self._history: deque[tuple[float, int, int]] = deque()  # (time, generated, prompt tokens) per step
@@ -196,6 +209,8 @@ class Engine:
 
     def step(self) -> list[EngineOutput]:
         """Schedule, run one forward, sample, and report what each touched request produced."""
+        if self.speculator is not None:
+            self.speculator.propose(self.scheduler.running)
         sched = self.scheduler.schedule()
         now = time.perf_counter()
         for seq in sched.admitted:
@@ -213,27 +228,39 @@ class Engine:
             return self._fail({item.seq.request_id for item in sched.scheduled}, exc)
         self.steps += 1
         prompt_tokens = 0
+        drafts: dict[int, int] = {}  # seq id → draft tokens it verifies in this step
         for item in sched.scheduled:
             seq = item.seq
+            if item.num_draft:
+                drafts[seq.seq_id] = item.num_draft  # advanced after verification
+                continue
             if seq.num_computed < seq.prompt_len:
                 prompt_tokens += min(item.num_tokens, seq.prompt_len - seq.num_computed)
             seq.num_computed += item.num_tokens
             self.block_manager.cache_full_blocks(seq)
         outputs: dict[str, EngineOutput] = {}
-        tokens = self._sample(logits, sample_seqs)
-        for row, (seq, token) in enumerate(zip(sample_seqs, tokens, strict=True)):
+        rows = list(range(len(sample_seqs)))  # first logits row of each sampled sequence
+        if drafts:
+            tokens = self._sample_around_drafts(logits, sample_seqs, drafts, rows)
+        else:
+            tokens = self._sample(logits, sample_seqs)
+        generated = 0
+        for row, seq, token in zip(rows, sample_seqs, tokens, strict=True):
             req = self._requests.get(seq.request_id)
             if req is None or seq.is_finished:
                 continue
             try:
+                if seq.seq_id in drafts:
+                    generated += self._verify(req, seq, logits[row:row + drafts[seq.seq_id] + 1], outputs)
+                    continue
                 if req.pending_forks and seq is req.seqs[0]:
                     self._fork(req, seq, logits[row], outputs)
                 self._append(req, seq, token, logits[row], outputs)
+                generated += 1
             except Exception as exc:  # noqa: BLE001 - a bad request must not take the others down
                 log.exception("post-processing failed for %s", seq.request_id)
                 outputs.pop(seq.request_id, None)
                 outputs.update({o.request_id: o for o in self._fail({seq.request_id}, exc)})
-        generated = len(sample_seqs)
         self.generated_tokens += generated
         self.computed_prompt_tokens += prompt_tokens
         end = time.perf_counter()
@@ -258,6 +285,46 @@ class Engine:
             if not seq.params.greedy:
                 tokens[i] = sample(logits[i], seq.params, seq.generator)
         return tokens
+
+    def _sample_around_drafts(self, logits: torch.Tensor, seqs: list[Sequence], drafts: dict[int, int],
+                              rows: list[int]) -> list[int]:
+        """Sample the sequences without drafts; fill ``rows`` with each sequence's first logits row.
+
+        logits: [N, V] where a sequence verifying d drafts has d + 1 consecutive rows. Returns one token
+        per sequence (-1 for the drafting ones, which :meth:`_verify` handles)."""
+        cursor = 0
+        for i, seq in enumerate(seqs):
+            rows[i] = cursor
+            cursor += drafts.get(seq.seq_id, 0) + 1
+        plain = [i for i, seq in enumerate(seqs) if seq.seq_id not in drafts]
+        tokens = [-1] * len(seqs)
+        if plain:
+            index = torch.tensor([rows[i] for i in plain], dtype=torch.int64, device=logits.device)
+            picked = self._sample(logits.index_select(0, index), [seqs[i] for i in plain])
+            for i, token in zip(plain, picked, strict=True):
+                tokens[i] = token
+        return tokens
+
+    def _verify(self, req: _Request, seq: Sequence, row_logits: torch.Tensor,
+                outputs: dict[str, EngineOutput]) -> int:
+        """Accept the longest valid prefix of the verified drafts (row_logits: [d + 1, V]), append it and the
+        target's next token, and roll the rejected positions' KV back. → tokens appended."""
+        assert self.speculator is not None
+        start = seq.num_computed  # the position of the last token before the drafts
+        verdict = self.speculator.verify(seq, row_logits, row_logits.shape[0] - 1)
+        req.stats.spec_draft_tokens += row_logits.shape[0] - 1
+        req.stats.spec_accepted_tokens += verdict.num_accepted
+        appended = 0
+        for j, token in enumerate(verdict.tokens):
+            self._append(req, seq, token, row_logits[j], outputs)
+            appended += 1
+            if seq.is_finished:
+                return appended  # its blocks are freed already
+        # K/V are valid for the last token and the accepted drafts; the rejected ones' slots are dropped
+        seq.num_computed = start + 1 + verdict.num_accepted
+        self.block_manager.truncate(seq, seq.num_tokens)
+        self.block_manager.cache_full_blocks(seq)
+        return appended
 
     def _fork(self, req: _Request, parent: Sequence, row_logits: torch.Tensor,
               outputs: dict[str, EngineOutput]) -> None:
@@ -346,4 +413,12 @@ class Engine:
             prompt_tokens_per_s=prompt / _THROUGHPUT_WINDOW,
             preemptions=self.scheduler.num_preemptions, steps=self.steps, generated_tokens=self.generated_tokens,
             computed_prompt_tokens=self.computed_prompt_tokens,
+            **self._spec_metrics(),
         )
+
+    def _spec_metrics(self) -> dict[str, int]:
+        if self.speculator is None:
+            return {}
+        c = self.speculator.counters()
+        return {"spec_verifications": c.verifications, "spec_draft_tokens": c.draft_tokens,
+                "spec_accepted_tokens": c.accepted_tokens}

@@ -386,7 +386,7 @@ class ModelRunner:
             seq, n = item.seq, item.num_tokens
             start = seq.num_computed
             end = start + n
-            ids.extend(seq.token_ids[start:end])
+            ids.extend(item.token_ids())  # the chunk, or the last token + draft tokens (speculation)
             positions.extend(range(start, end))
             slot_parts.append(self._slots(seq.block_table, start, end))
             if native and n <= _NATIVE_MAX_EXTEND and (start > 0 or self.reads_stored_kv):
@@ -400,8 +400,8 @@ class ModelRunner:
                 mask = torch.ones(n, end, dtype=torch.bool, device=self.device).tril(diagonal=start)  # [n, ctx]
                 spans.append(PrefillSpan(row, row + n, end, block_ids, mask))
             row += n
-            if item.samples:
-                sample_rows.append(row - 1)
+            if item.samples:  # a verified draft needs every row's logits: [row - 1 - num_draft, row)
+                sample_rows.extend(range(row - item.num_logits, row))
                 sample_seqs.append(seq)
 
         dev = self.device
@@ -503,7 +503,9 @@ class ModelRunner:
 
     @torch.inference_mode()
     def execute(self, scheduled: Seq[ScheduledSeq]) -> tuple[torch.Tensor, list[Sequence]]:
-        """Run one forward over the scheduled tokens → (fp32 logits [N, vocab], their sequences)."""
+        """Run one forward over the scheduled tokens → (fp32 logits [N, vocab], their sequences).
+
+        A sequence verifying ``num_draft`` speculative tokens has ``num_draft + 1`` consecutive rows."""
         step = self.prepare(scheduled)
         if self.graphs is not None and self.graphs.supports(step):
             hidden = self.graphs.run(step)  # [T, H] from the static, padded decode buffers

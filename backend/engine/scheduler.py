@@ -25,15 +25,33 @@ from backend.engine.sequence import Priority, Sequence, SequenceStatus
 
 @dataclass(slots=True)
 class ScheduledSeq:
-    """``num_tokens`` tokens of ``seq`` (from ``seq.num_computed`` on) run in this step."""
+    """``num_tokens`` tokens of ``seq`` (from ``seq.num_computed`` on) run in this step.
+
+    With ``num_draft > 0`` (speculative decoding) the last ``num_draft`` of them are the first draft
+    tokens of ``seq.draft_ids``, not yet part of the sequence: the step verifies them and needs the
+    logits of all ``num_draft + 1`` rows.
+    """
 
     seq: Sequence
     num_tokens: int
+    num_draft: int = 0
 
     @property
     def samples(self) -> bool:
         """Whether this step reaches the end of the sequence's tokens (so a new token is sampled)."""
-        return self.seq.num_computed + self.num_tokens == self.seq.num_tokens
+        return self.seq.num_computed + self.num_tokens - self.num_draft == self.seq.num_tokens
+
+    @property
+    def num_logits(self) -> int:
+        """Rows whose logits the step needs: one per sampled token, plus one per draft token."""
+        return self.num_draft + 1 if self.samples else 0
+
+    def token_ids(self) -> list[int]:
+        """The ids this step feeds the model for ``seq``."""
+        seq, start = self.seq, self.seq.num_computed
+        if not self.num_draft:
+            return seq.token_ids[start:start + self.num_tokens]
+        return seq.token_ids[start:] + seq.draft_ids[:self.num_draft]
 
 
 @dataclass(slots=True)
@@ -102,6 +120,7 @@ class Scheduler:
         self.running.remove(seq)
         self.block_manager.free(seq)
         seq.num_computed = 0
+        seq.draft_ids = []
         seq.num_preemptions += 1
         self.num_preemptions += 1
         self.add(seq)
@@ -131,11 +150,16 @@ class Scheduler:
                 if seq.status is not SequenceStatus.RUNNING:
                     continue  # preempted earlier in this step
                 n = seq.num_uncomputed
+                draft = min(len(seq.draft_ids), budget - 1) if n == 1 else 0
+                n += max(draft, 0)
                 if n > budget:
                     if not chunked:
                         continue  # a whole prompt must fit; it runs in a later step
                     n = budget
                 while not bm.allocate_slots(seq, n):
+                    if draft > 0:  # drop the speculation before preempting anyone
+                        n, draft = n - draft, 0
+                        continue
                     victim = self._victim(scheduled, only_batch=False)
                     if victim is None or victim.order_key() < seq.order_key():
                         victim = seq
@@ -144,7 +168,7 @@ class Scheduler:
                         break
                 else:
                     scheduled.add(seq.seq_id)
-                    out.scheduled.append(ScheduledSeq(seq, n))
+                    out.scheduled.append(ScheduledSeq(seq, n, max(draft, 0)))
                     budget -= n
             # waiting sequences of this class, FCFS with head-of-line blocking
             queue = self.waiting[priority]

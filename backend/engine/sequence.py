@@ -69,6 +69,9 @@ class Sequence:
     detok: IncrementalDetokenizer | None = None
     stops: StopChecker | None = None
     stop_ids: frozenset[int] = frozenset()
+    draft_ids: list[int] = field(default_factory=list)  # speculative tokens proposed for the next step
+    draft_probs: torch.Tensor | None = None  # [len(draft_ids), V] the drafter's q; None: deterministic draft
+    spec: Any = None  # the speculative decoder's per-sequence state (acceptance, n-gram index)
 
     @property
     def num_tokens(self) -> int:

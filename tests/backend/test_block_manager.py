@@ -178,12 +178,23 @@ def test_fork_shares_full_blocks_and_copies_tail() -> None:
 
 
 class BlockManagerMachine(RuleBasedStateMachine):
-    """Random admissions, growth, forks, preemptions and frees; invariants after every step."""
+    """Random admissions, growth, forks, preemptions, speculative verifications with rollback and frees;
+    invariants after every step.
+
+    ``slots`` models the K/V pool's content (the token whose K/V each slot holds), so a rollback that
+    frees a block still in use, or a block registered in the prefix cache with a rejected draft token's
+    K/V in it, shows up as a mismatch between a sequence's (or a cache entry's) tokens and its slots."""
 
     def __init__(self) -> None:
         super().__init__()
         self.bm = BlockManager(num_blocks=12, block_size=2, hash_fn=self.weak_hash)
         self.live: list[Sequence] = []
+        self.slots: dict[int, int] = {}  # flat slot → the token whose K/V it holds
+
+    def write(self, seq: Sequence, start: int, tokens: list[int]) -> None:
+        """Model the forward storing K/V of ``tokens`` at positions ``start..`` of ``seq``."""
+        for pos, token in enumerate(tokens, start):
+            self.slots[seq.block_table[pos // 2] * 2 + pos % 2] = token
 
     @staticmethod
     def weak_hash(parent, tokens, extra) -> int:
@@ -199,6 +210,7 @@ class BlockManagerMachine(RuleBasedStateMachine):
             assert block.extra_key == extra
         hit = len(computed) * 2
         if self.bm.allocate_slots(seq, len(tokens) - hit, computed):
+            self.write(seq, hit, tokens[hit:])
             seq.num_computed = len(tokens)
             self.bm.cache_full_blocks(seq)
             self.live.append(seq)
@@ -211,6 +223,7 @@ class BlockManagerMachine(RuleBasedStateMachine):
         seq = data.draw(st.sampled_from(self.live))
         seq.token_ids.append(token)
         if self.bm.allocate_slots(seq, 1):
+            self.write(seq, seq.num_computed, [token])
             seq.num_computed += 1
             self.bm.cache_full_blocks(seq)
         else:
@@ -221,7 +234,12 @@ class BlockManagerMachine(RuleBasedStateMachine):
     def fork(self, data) -> None:
         parent = data.draw(st.sampled_from(self.live))
         child = make_seq(parent.token_ids, parent.extra_key)
-        if self.bm.fork(parent, child) is not None:
+        copies = self.bm.fork(parent, child)
+        if copies is not None:
+            for src, dst in copies:
+                for offset in range(2):
+                    if src * 2 + offset in self.slots:
+                        self.slots[dst * 2 + offset] = self.slots[src * 2 + offset]
             self.live.append(child)
 
     @precondition(lambda self: self.live)
@@ -240,10 +258,31 @@ class BlockManagerMachine(RuleBasedStateMachine):
         computed = self.bm.match_prefix(seq)
         hit = len(computed) * 2
         if self.bm.allocate_slots(seq, seq.num_tokens - hit, computed):
+            self.write(seq, hit, seq.token_ids[hit:])
             seq.num_computed = seq.num_tokens
             self.bm.cache_full_blocks(seq)
         else:
             self.live.remove(seq)
+
+    @precondition(lambda self: self.live)
+    @rule(data=st.data(), token=st.integers(0, 3), draft=st.lists(st.integers(0, 3), min_size=1, max_size=5),
+          accept=st.integers(0, 5))
+    def speculate(self, data, token: int, draft: list[int], accept: int) -> None:
+        """Verify ``draft`` after a new ``token`` like the engine: slots for all of them, K/V written for all,
+        then the accepted prefix kept and the rejected tail's blocks released (rollback)."""
+        seq = data.draw(st.sampled_from(self.live))
+        start = seq.num_computed
+        seq.token_ids.append(token)
+        if not self.bm.allocate_slots(seq, 1 + len(draft)):
+            seq.token_ids.pop()
+            return
+        self.write(seq, start, [token] + draft)  # rejected drafts' K/V land in the pool too
+        accepted = min(accept, len(draft))
+        seq.token_ids.extend(draft[:accepted])
+        seq.num_computed = start + 1 + accepted
+        self.bm.truncate(seq, seq.num_tokens)
+        assert len(seq.block_table) == self.bm.blocks_for(seq.num_tokens)
+        self.bm.cache_full_blocks(seq)
 
     @invariant()
     def consistent(self) -> None:
@@ -254,6 +293,14 @@ class BlockManagerMachine(RuleBasedStateMachine):
                 refs[block_id] = refs.get(block_id, 0) + 1
         for block in self.bm.blocks:
             assert block.ref_count == refs.get(block.block_id, 0), "ref count != live references"
+        for seq in self.live:  # every computed position's slot holds that position's token
+            for pos in range(seq.num_computed):
+                slot = seq.block_table[pos // 2] * 2 + pos % 2
+                assert self.slots.get(slot) == seq.token_ids[pos], f"slot of position {pos} was corrupted"
+        for block in self.bm.blocks:  # a prefix-cache entry's K/V are those of its tokens, never a draft's
+            if block.registered or block.canonical is not None:
+                held = tuple(self.slots.get(block.block_id * 2 + offset) for offset in range(2))
+                assert held == block.token_ids, "a cached block holds K/V of other tokens"
         total = self.bm.num_free_blocks + self.bm.num_used_blocks + self.bm.num_cached_blocks
         assert total == self.bm.num_blocks
 

@@ -1,0 +1,53 @@
+"""Options of speculative decoding (torch-free, so CLI parsers and settings can import them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: ``--speculative`` values: no speculation, prompt lookup, a separate draft model, the target's first layers.
+SPECULATIVE_METHODS = ("off", "ngram", "draft", "self")
+#: ``--num-speculative-tokens`` range.
+MAX_SPECULATIVE_TOKENS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class SpeculativeConfig:
+    """How the engine speculates.
+
+    ``num_tokens``: K, the most draft tokens verified per sequence and step. ``draft_layers``: for
+    ``self``, how many leading layers of the target draft (0: a quarter of them, at least one).
+    ``ngram_min``/``ngram_max``: suffix lengths the prompt-lookup drafter tries, longest first.
+    ``auto_off``: pause drafting for a sequence whose recent acceptance rate is below
+    ``min_acceptance`` (the pause doubles each time, so a sequence that never accepts stops paying).
+    """
+
+    method: str = "off"
+    num_tokens: int = 4
+    model: str | None = None
+    draft_layers: int = 0
+    ngram_min: int = 2
+    ngram_max: int = 4
+    auto_off: bool = True
+    min_acceptance: float = 0.3
+
+    def __post_init__(self) -> None:
+        if self.method not in SPECULATIVE_METHODS:
+            raise ValueError(f"speculative method must be one of {', '.join(SPECULATIVE_METHODS)}; "
+                             f"got {self.method!r}")
+        if not 1 <= self.num_tokens <= MAX_SPECULATIVE_TOKENS:
+            raise ValueError(f"num_speculative_tokens must be between 1 and {MAX_SPECULATIVE_TOKENS}; "
+                             f"got {self.num_tokens}")
+        if self.draft_layers < 0:
+            raise ValueError(f"speculative draft layers must be >= 0, got {self.draft_layers}")
+        if not 1 <= self.ngram_min <= self.ngram_max:
+            raise ValueError(f"need 1 <= ngram_min <= ngram_max, got {self.ngram_min}, {self.ngram_max}")
+        if not 0.0 <= self.min_acceptance <= 1.0:
+            raise ValueError(f"min_acceptance must be in [0, 1], got {self.min_acceptance}")
+        if self.method == "draft" and not self.model:
+            raise ValueError("--speculative draft needs --speculative-model (a model with the target's tokenizer)")
+        if self.model and self.method != "draft":
+            raise ValueError(f"--speculative-model is only used with --speculative draft, not {self.method!r}")
+
+    @property
+    def enabled(self) -> bool:
+        return self.method != "off"

@@ -1,0 +1,176 @@
+"""Which sequences draft, how many tokens, and what came of it.
+
+:class:`SpeculativeDecoder` sits between the engine and a drafter. Before each step it picks the
+running sequences in decode (one uncomputed token, past their first output token), caps K by what the
+request may still produce, and asks the drafter for tokens; after the target's forward it applies the
+exact acceptance rule (:mod:`.acceptance`) and keeps the counters behind ``/metrics`` and the
+per-request usage extension.
+
+Automatic off: each sequence tracks an exponential moving average of its acceptance rate; when it
+falls below ``min_acceptance`` the sequence stops drafting for a pause of output tokens that doubles
+each time (16, 32, … 1024), so a sequence whose drafts keep failing (plain chat) soon pays nothing,
+while one that starts copying later (a quote at the end of a summary) is tried again.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+import torch
+
+from backend.engine.sequence import Sequence, SequenceStatus
+from backend.runtime import LoadedModel
+from backend.speculative.acceptance import Verdict, verify
+from backend.speculative.config import SpeculativeConfig
+from backend.speculative.ngram import NgramDrafter, NgramIndex
+
+log = logging.getLogger(__name__)
+
+_EMA_WEIGHT = 0.3  # weight of the newest verification in the acceptance average
+_FIRST_PAUSE = 16  # output tokens without drafting after the first time acceptance drops too low
+_MAX_PAUSE = 1024
+
+
+class Drafter(Protocol):
+    def propose(self, requests: list[tuple[Sequence, int]]) -> None:
+        """Set ``draft_ids`` (at most k) and ``draft_probs`` ([len, V] or None) on each sequence."""
+        ...
+
+
+@dataclass(slots=True)
+class SpecState:
+    """One sequence's speculation history."""
+
+    drafted: int = 0
+    accepted: int = 0
+    verifications: int = 0
+    ema: float = 1.0
+    paused_until: int = 0  # output length before which the sequence does not draft
+    pause: int = _FIRST_PAUSE
+    ngram: NgramIndex | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpecCounters:
+    """Totals since start: verifications (steps that checked drafts), draft and accepted tokens."""
+
+    verifications: int = 0
+    draft_tokens: int = 0
+    accepted_tokens: int = 0
+
+    @property
+    def acceptance_rate(self) -> float:
+        return self.accepted_tokens / self.draft_tokens if self.draft_tokens else 0.0
+
+    @property
+    def mean_accepted_length(self) -> float:
+        """Tokens emitted per verification: accepted drafts + the target's own token."""
+        return (self.accepted_tokens + self.verifications) / self.verifications if self.verifications else 0.0
+
+
+class SpeculativeDecoder:
+    """Drafting policy + verification for one engine."""
+
+    def __init__(self, config: SpeculativeConfig, drafter: Drafter, max_model_len: int) -> None:
+        self.config = config
+        self.drafter = drafter
+        self.max_model_len = max_model_len
+        self.verifications = 0
+        self.draft_tokens = 0
+        self.accepted_tokens = 0
+
+    def counters(self) -> SpecCounters:
+        return SpecCounters(self.verifications, self.draft_tokens, self.accepted_tokens)
+
+    def _budget(self, seq: Sequence) -> int:
+        """Draft tokens ``seq`` may verify now: K, capped so accepted drafts + one token fit its limits."""
+        if seq.status is not SequenceStatus.RUNNING or seq.num_uncomputed != 1 or seq.num_output < 1:
+            return 0
+        if seq.spec is None:
+            seq.spec = SpecState()
+        state: SpecState = seq.spec
+        if seq.num_output < state.paused_until:
+            return 0
+        room = min(seq.params.max_tokens - seq.num_output, self.max_model_len - seq.num_tokens) - 1
+        return max(0, min(self.config.num_tokens, room))
+
+    def propose(self, running: list[Sequence]) -> None:
+        """Draft for every running sequence that may (clears the drafts of the others)."""
+        requests = []
+        for seq in running:
+            k = self._budget(seq)
+            if k:
+                requests.append((seq, k))
+            else:
+                seq.draft_ids, seq.draft_probs = [], None
+        if requests:
+            self.drafter.propose(requests)
+
+    def verify(self, seq: Sequence, target_logits: torch.Tensor, num_draft: int) -> Verdict:
+        """target_logits: [num_draft + 1, V] for the sequence's last token and its first ``num_draft`` drafts."""
+        draft = seq.draft_ids[:num_draft]
+        probs = seq.draft_probs[:num_draft] if seq.draft_probs is not None else None
+        verdict = verify(target_logits, draft, probs, seq.params, seq.generator)
+        seq.draft_ids, seq.draft_probs = [], None
+        self.verifications += 1
+        self.draft_tokens += num_draft
+        self.accepted_tokens += verdict.num_accepted
+        state: SpecState = seq.spec
+        state.verifications += 1
+        state.drafted += num_draft
+        state.accepted += verdict.num_accepted
+        state.ema = (1 - _EMA_WEIGHT) * state.ema + _EMA_WEIGHT * (verdict.num_accepted / max(num_draft, 1))
+        if self.config.auto_off and state.ema < self.config.min_acceptance:
+            # stop drafting for a while; after the pause it gets a fresh chance at the threshold
+            state.paused_until = seq.num_output + len(verdict.tokens) + state.pause
+            state.pause = min(2 * state.pause, _MAX_PAUSE)
+            state.ema = 1.0
+        return verdict
+
+
+def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *, draft: LoadedModel | None,
+                              num_blocks: int, block_size: int, attention_backend: str, max_num_seqs: int,
+                              max_model_len: int) -> SpeculativeDecoder | None:
+    """The decoder for ``config`` (None when off). Raises ValueError for a draft model that cannot draft
+    for ``loaded`` (another vocabulary or tokenizer)."""
+    if not config.enabled:
+        return None
+    drafter: Drafter
+    if config.method == "ngram":
+        drafter = NgramDrafter(config.ngram_min, config.ngram_max)
+    else:
+        from backend.speculative.draft_model import DraftModelDrafter, LayerPrefixModel
+
+        if config.method == "self":
+            total = loaded.model.config.num_layers
+            layers = config.draft_layers or max(1, total // 4)
+            if layers > total:
+                raise ValueError(f"--speculative self: the draft uses {layers} layers but the model has {total}")
+            model = LayerPrefixModel(loaded.model, layers)
+            dtype, device = loaded.dtype, loaded.device
+        else:
+            if draft is None:
+                raise ValueError("--speculative draft needs a loaded draft model (--speculative-model)")
+            check_draft_compatible(loaded, draft)
+            model, dtype, device = draft.model, draft.dtype, draft.device
+        drafter = DraftModelDrafter(model, num_blocks, block_size, dtype, device, attention_backend,
+                                    max_num_seqs, max_model_len)
+    log.info("speculative decoding: %s, up to %d draft tokens per step%s", config.method, config.num_tokens,
+             ", automatic off on low acceptance" if config.auto_off else "")
+    return SpeculativeDecoder(config, drafter, max_model_len)
+
+
+def check_draft_compatible(target: LoadedModel, draft: LoadedModel) -> None:
+    """Raise ValueError unless ``draft`` shares ``target``'s vocabulary and tokenizer."""
+    tv, dv = target.model.config.vocab_size, draft.model.config.vocab_size
+    if tv != dv:
+        raise ValueError(f"the speculative draft model has a vocabulary of {dv} tokens but the target has {tv}; "
+                         "a draft model must use the target's tokenizer")
+    probe = "Speculative decoding probe: def f(x): return x * 2  # ünïcode"
+    if target.tokenizer.encode(probe) != draft.tokenizer.encode(probe) or target.eos_ids != draft.eos_ids:
+        raise ValueError("the speculative draft model's tokenizer differs from the target's; a draft model "
+                         "must use the target's tokenizer")
+    if draft.device != target.device:
+        raise ValueError(f"the draft model is on {draft.device} but the target is on {target.device}")

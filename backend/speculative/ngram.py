@@ -1,0 +1,61 @@
+"""Prompt-lookup drafting: continue the sequence the way it continued after its last suffix's earlier match.
+
+For each suffix length n from ``max_n`` down to ``min_n``, the last n tokens of the sequence (prompt +
+output) are looked up among its earlier n-grams; at the most recent earlier occurrence, the tokens that
+followed it are the draft. Code edits, quoted summaries and answers from a given document copy long
+runs of the prompt, so the draft is often right; plain chat rarely matches, and then nothing is drafted.
+
+The lookup is incremental: each sequence keeps a map n-gram → position just after its latest
+occurrence, extended by the tokens added since the last call (O(new tokens × sizes) per step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from backend.engine.sequence import Sequence
+
+
+@dataclass(slots=True)
+class NgramIndex:
+    """One sequence's n-gram positions: ``ends[n][gram]`` is the index just after its latest occurrence."""
+
+    min_n: int
+    max_n: int
+    ends: dict[int, dict[tuple[int, ...], int]] = field(default_factory=dict)
+    indexed: int = 0  # n-grams ending before this index are in ``ends``
+
+    def propose(self, tokens: list[int], k: int) -> list[int]:
+        """Up to ``k`` draft tokens following the longest matching suffix of ``tokens`` (may be empty)."""
+        size = len(tokens)
+        # index every n-gram that has a continuation: those ending at e <= size - 1
+        for e in range(max(self.indexed, 1), size):
+            for n in range(self.min_n, self.max_n + 1):
+                if e >= n:
+                    self.ends.setdefault(n, {})[tuple(tokens[e - n:e])] = e
+        self.indexed = max(self.indexed, size)
+        for n in range(min(self.max_n, size), self.min_n - 1, -1):
+            end = self.ends.get(n, {}).get(tuple(tokens[size - n:]))
+            if end is not None:
+                return tokens[end:end + k]
+        return []
+
+
+class NgramDrafter:
+    """Prompt-lookup drafter; deterministic, so its drafts carry no probabilities (a point mass)."""
+
+    def __init__(self, min_n: int = 2, max_n: int = 4) -> None:
+        self.min_n, self.max_n = min_n, max_n
+
+    def propose(self, requests: list[tuple[Sequence, int]]) -> None:
+        """``requests``: (sequence, k) pairs; sets each sequence's ``draft_ids`` (``draft_probs`` None).
+
+        The index lives in the sequence's speculative state (``seq.spec.ngram``)."""
+        for seq, k in requests:
+            state = seq.spec
+            if state.ngram is None:
+                state.ngram = NgramIndex(self.min_n, self.max_n)
+            seq.draft_ids = state.ngram.propose(seq.token_ids, k)
+            seq.draft_probs = None

@@ -1,0 +1,62 @@
+"""Speculative decoding behind the real HTTP server (uvicorn, the openai SDK as client): the per-request
+usage extension and the acceptance counters in /metrics."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import openai
+import pytest
+import uvicorn
+from prometheus_client.parser import text_string_to_metric_families
+
+from backend.config import BackendConfig
+from backend.engine import Engine, EngineConfig, EngineService
+from backend.server import create_backend_app
+from backend.speculative.config import SpeculativeConfig
+from tests.backend.test_engine_support import tiny_loaded
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    loaded = tiny_loaded()
+    engine = Engine(loaded, EngineConfig(block_size=4, num_blocks=200, max_model_len=512, max_num_seqs=8,
+                                         speculative=SpeculativeConfig("draft", 4, model="itself")), draft=loaded)
+    app = create_backend_app(BackendConfig(served_model_name="tiny", max_model_len=512), loaded,
+                             EngineService(engine))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started:
+        assert time.time() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_usage_extension_and_metrics_report_acceptance(url: str) -> None:
+    client = openai.OpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0)
+    answer = client.completions.create(model="tiny", prompt=[5, 6, 7, 8, 9], max_tokens=20, temperature=0,
+                                       extra_body={"ignore_eos": True})
+    usage = answer.usage.model_dump()
+    assert usage["completion_tokens"] == 20
+    spec = usage["speculative"]  # the target drafting for itself: every draft token is accepted
+    assert spec["draft_tokens"] > 0 and spec["accepted_tokens"] == spec["draft_tokens"]
+    assert spec["acceptance_rate"] == 1.0
+    text = httpx.get(f"{url}/metrics", timeout=10).text
+    samples = {s.name: s.value for f in text_string_to_metric_families(text) for s in f.samples}
+    assert samples["vllm:spec_decode_num_draft_tokens_total"] >= spec["draft_tokens"]
+    assert samples["vllm:spec_decode_num_accepted_tokens_total"] == samples["vllm:spec_decode_num_draft_tokens_total"]
+    assert samples["thrifty_engine_spec_acceptance_rate"] == 1.0
+    assert samples["thrifty_engine_spec_mean_accepted_length"] > 1.0
