@@ -38,8 +38,9 @@ WEIGHTS_DTYPE_CHOICES = ("auto", "fp32", "bf16", "int8", "int4")  # for CLI choi
 _NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 # Largest row count (tokens in a call) for which the quantized kernel beats the dense matmul, measured on
 # SmolLM2's shapes over 30 layers (BENCHMARKS.md, issue 15): int4 vs bf16 dense crosses at ~16 rows on
-# AVX-512, int4 vs fp32 dense at ~24-32 rows with AVX2 kernels; int8 vs dense at ~4-8 rows.
-KERNEL_MAX_ROWS = {("int4", torch.bfloat16): 16, ("int4", torch.float32): 24,
+# AVX-512; with torch's AVX2 kernels int4 vs fp32 dense crosses at 16-32 rows summed over a layer, but the
+# widest projection (gate/up) already loses at 32, so 16 there too; int8 vs dense at ~4-8 rows.
+KERNEL_MAX_ROWS = {("int4", torch.bfloat16): 16, ("int4", torch.float32): 16,
                    ("int8", torch.bfloat16): 4, ("int8", torch.float32): 8}
 
 
