@@ -14,7 +14,14 @@ from proxy.db import RequestLog, RouterRequest, create_engine
 from proxy.feedback import FeedbackRecord, store_feedback
 from proxy.migrate import upgrade
 from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
-from proxy.router_logs import ExportError, combine_feedback, export_logs, parse_since, run_export
+from proxy.router_logs import (
+    ExportError,
+    combine_feedback,
+    export_logs,
+    parse_since,
+    read_small_answers,
+    run_export,
+)
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -126,3 +133,56 @@ def test_storing_request_bodies_is_opt_in():
 
     assert load_settings(environ={}).router.store_requests is False
     assert load_settings(environ={"THRIFTY_ROUTER__STORE_REQUESTS": "true"}).router.store_requests is True
+
+
+async def _seed_cascade(url: str) -> None:
+    """Cascaded requests with stored small answers: accepted, escalated (checked or not), a failed
+    escalation, one without a stored answer, another tenant's; and their feedback."""
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    writer = RequestLogWriter(engine, flush_interval_s=0.01, batch_size=3)
+
+    def entry(i: int, outcome: str, answer: str | None, key: str = "k1") -> LogEntry:
+        return LogEntry(id=f"c{i}", key_id=key, endpoint="chat", status_code=200,
+                        route="small" if outcome != "escalated" else "large", cascade_outcome=outcome,
+                        created_at=T0 + timedelta(hours=i),
+                        routing_request={"messages": [{"role": "user", "content": f"question {i}"}]},
+                        small_answer=answer)
+
+    for e in (entry(0, "accepted", "#### 4"), entry(1, "escalated", "not json"), entry(2, "escalated", "maybe 3"),
+              entry(3, "escalation_failed", "kept 5"), entry(4, "accepted", None), entry(5, "accepted", "x", "k2")):
+        writer.record(e)
+    await writer.flush()
+    await store_feedback(engine, [
+        FeedbackRecord("c0", "k1", 0.0, "json_check"), FeedbackRecord("c0", "k1", 1.0, "user"),
+        FeedbackRecord("c1", "k1", 0.0, "small_json_check"), FeedbackRecord("c1", "k1", 1.0, "user"),
+        FeedbackRecord("c2", "k1", 1.0, "user"),  # judges the large answer: c2's small answer stays unjudged
+        FeedbackRecord("c3", "k1", 0.2, "user"), FeedbackRecord("c4", "k1", 1.0, "user"),
+        FeedbackRecord("c5", "k1", 0.0, "user")])  # c5 belongs to k2
+    await engine.dispose()
+
+
+def _check_small_answers(url: str) -> None:
+    asyncio.run(_seed_cascade(url))
+
+    async def read():
+        engine = create_engine(url)
+        try:
+            return await read_small_answers(engine)
+        finally:
+            await engine.dispose()
+
+    examples, summary = asyncio.run(read())
+    assert [(x.answer, x.quality, x.source, x.outcome) for x in examples] == [
+        ("#### 4", 1.0, "user", "accepted"), ("not json", 0.0, "small_json_check", "escalated"),
+        ("kept 5", 0.2, "user", "escalation_failed")]
+    assert examples[0].request == {"messages": [{"role": "user", "content": "question 0"}]}
+    assert (summary.cascaded, summary.examples, summary.unjudged_escalated) == (4, 3, 1)
+
+
+def test_small_answers_on_sqlite(tmp_path):
+    _check_small_answers(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+
+
+def test_small_answers_on_postgresql(pg_database):
+    _check_small_answers(pg_database)
