@@ -423,6 +423,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         "escalation thresholds, or DIRECT:ESCALATION pairs (e.g. 0.3,0.217:0.5): "
                                         "one more run with every stage on per value, printed as a quality-cost curve")
     args = parser.parse_args(argv)
+    if not (0.0 <= args.direct_threshold <= 1.0 and 0.0 <= args.escalation_threshold <= 1.0):
+        print("thrifty eval savings: --direct-threshold and --escalation-threshold must lie in [0, 1]",
+              file=sys.stderr)
+        return 2
     try:
         shares = [_curve_point(x, args) for x in args.curve.split(",")] if args.curve else []
     except ValueError:
@@ -456,10 +460,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skipped {problem}", file=sys.stderr)
     prices = {WEAK_MODEL: ModelPrice(WEAK_MODEL, *args.weak_price),
               STRONG_MODEL: ModelPrice(STRONG_MODEL, *args.strong_price)}
-    if not (0.0 <= args.direct_threshold <= 1.0 and 0.0 <= args.escalation_threshold <= 1.0):
-        print("thrifty eval savings: --direct-threshold and --escalation-threshold must lie in [0, 1]",
-              file=sys.stderr)
-        return 2
     thresholds = {"direct_threshold": args.direct_threshold, "escalation_threshold": args.escalation_threshold}
     specs = []
     if args.runs in ("both", "all-stages"):

@@ -32,6 +32,27 @@ def test_generated_config_is_a_valid_thrifty_config(tmp_path: Path) -> None:
     assert {m.name for m in settings.models} == {"mixtral-8x7b-instruct", "gpt-4-1106-preview"}
 
 
+def test_combined_mode_config_carries_both_thresholds(tmp_path: Path) -> None:
+    spec = RunSpec("x", caches=True, router_mode="combined", direct_threshold=0.35, escalation_threshold=0.6)
+    text = proxy_config(spec, port=8123, upstream="http://127.0.0.1:9",
+                        prices={"mixtral-8x7b-instruct": (0.6, 0.6), "gpt-4-1106-preview": (10.0, 30.0)},
+                        discount=0.5)
+    (tmp_path / "c.toml").write_text(text)
+    router = load_settings(tmp_path / "c.toml", {}).router
+    assert (router.mode, router.direct_threshold, router.threshold_mode, router.fixed_threshold) == (
+        "combined", 0.35, "fixed", 0.6)
+
+
+def test_bad_thresholds_and_curve_points_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    (data / "router").mkdir(parents=True)
+    assert main(["--data-dir", str(data), "--router-mode", "combined", "--direct-threshold", "1.5"]) == 2
+    assert "must lie in [0, 1]" in capsys.readouterr().err
+    assert main(["--data-dir", str(data), "--curve", "0.2:0.5"]) == 2  # pairs only in combined mode
+    assert main(["--data-dir", str(data), "--router-mode", "combined", "--curve", "0.2:x"]) == 2
+    assert "--curve takes numbers" in capsys.readouterr().err
+
+
 def test_missing_data_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--data-dir", str(tmp_path / "nowhere")]) == 2
     assert "no public data at" in capsys.readouterr().err
