@@ -14,7 +14,13 @@ from proxy.shaping.caps import CapOutcome, apply_cap
 from proxy.shaping.config import ShapingSettings, resolve
 from proxy.shaping.learned import LearnedCaps, prompt_cluster
 from proxy.shaping.prompt import NOTE_HEADER, shape_prompt
-from proxy.shaping.trimming import ByteEstimate, LazyModelTokenizer, TokenCounter, trim_messages
+from proxy.shaping.trimming import (
+    ByteEstimate,
+    LazyModelTokenizer,
+    TokenCounter,
+    request_overhead,
+    trim_messages,
+)
 
 if TYPE_CHECKING:
     from proxy.settings import Settings
@@ -98,7 +104,8 @@ class ShapingStage:
             result.actions.append("concise")
         if policy.context_budget_tokens and chat:
             counter = self._counters.get(model, self._estimate)
-            data["messages"], trim = trim_messages(data["messages"], policy.context_budget_tokens, counter)
+            data["messages"], trim = trim_messages(data["messages"], policy.context_budget_tokens, counter,
+                                                   fixed_tokens=request_overhead(data, counter))
             result.headers["x-thrifty-trim"] = trim.header
             if trim.dropped:
                 result.actions.append(f"trimmed:{trim.dropped}")

@@ -8,11 +8,13 @@ minimum and the header says ``over-budget`` (documented behaviour, not an error)
 
 Tokens are counted with the model's own tokenizer when the request goes to the bundled backend,
 and estimated from UTF-8 bytes otherwise (about 4 bytes per token for English text), plus a few
-tokens per message for the chat template's role markers.
+tokens per message for the chat template's role markers. A request's ``tools`` and
+``response_format`` count too (they are in the prompt upstream), and are never dropped.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import threading
@@ -107,15 +109,29 @@ def message_text(message: Any) -> str:
     return text
 
 
-def trim_messages(messages: Sequence[Any], budget: int, counter: TokenCounter) -> tuple[list[Any], TrimOutcome]:
-    """The messages that fit ``budget`` tokens (see the module docstring) and what was done."""
+def request_overhead(data: dict[str, Any], counter: TokenCounter) -> int:
+    """Tokens of a chat request's ``tools`` and ``response_format`` (their JSON, counted like
+    message text): upstreams put both in the prompt, the bundled backend as a leading system
+    message (``backend.chat_sections``)."""
+    parts = [data.get(name) for name in ("tools", "response_format") if data.get(name)]
+    if not parts:
+        return 0
+    return counter.count(" ".join(json.dumps(part, ensure_ascii=False, default=str) for part in parts)) \
+        + MESSAGE_OVERHEAD_TOKENS
+
+
+def trim_messages(messages: Sequence[Any], budget: int, counter: TokenCounter,
+                  fixed_tokens: int = 0) -> tuple[list[Any], TrimOutcome]:
+    """The messages that fit ``budget`` tokens (see the module docstring) and what was done.
+    ``fixed_tokens``: what the request spends beside its messages (its tools and response format,
+    see :func:`request_overhead`), which no trimming can drop."""
     costs = [counter.count(message_text(m)) + MESSAGE_OVERHEAD_TOKENS for m in messages]
     head = 0
     while head < len(messages) - 1 and isinstance(messages[head], dict) \
             and messages[head].get("role") in ("system", "developer"):
         head += 1
     start = head  # the kept history is messages[start:]
-    total = sum(costs)
+    total = sum(costs) + fixed_tokens
     last = len(messages) - 1
     while total > budget and start < last:
         total -= costs[start]

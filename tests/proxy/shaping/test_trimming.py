@@ -3,6 +3,7 @@ bundled tokenizer's count, and the stage through the proxy app."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import httpx
@@ -13,7 +14,13 @@ from hypothesis import strategies as st
 from proxy.app import create_app
 from proxy.shaping.config import ShapingOverride, ShapingSettings
 from proxy.shaping.stage import ShapingStage, with_instruction
-from proxy.shaping.trimming import MESSAGE_OVERHEAD_TOKENS, ByteEstimate, LazyModelTokenizer, trim_messages
+from proxy.shaping.trimming import (
+    MESSAGE_OVERHEAD_TOKENS,
+    ByteEstimate,
+    LazyModelTokenizer,
+    request_overhead,
+    trim_messages,
+)
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 
@@ -49,6 +56,19 @@ def test_trimming_keeps_the_system_prompt_and_the_latest_turns(conversation, bud
         assert outcome.tokens > budget
     else:
         assert outcome.tokens <= budget
+
+
+def test_tools_and_response_format_count_toward_the_budget_and_drop_more_turns() -> None:
+    messages = [msg("system", "Be brief."), *(msg(r, "x" * 80) for r in ("user", "assistant") * 3), msg("user", "new")]
+    tools = [{"type": "function", "function": {"name": "lookup", "description": "y" * 300}}]
+    counter = ByteEstimate()
+    overhead = request_overhead({"tools": tools, "response_format": {"type": "json_object"}}, counter)
+    assert request_overhead({"messages": messages}, counter) == 0
+    assert overhead > counter.count(json.dumps(tools))
+    plain, _ = trim_messages(messages, 150, counter)
+    with_tools, outcome = trim_messages(messages, 150 + overhead // 2, counter, fixed_tokens=overhead)
+    assert len(with_tools) < len(plain) and with_tools[-1] is messages[-1]
+    assert outcome.tokens == overhead + sum(cost(m) for m in with_tools)
 
 
 def test_a_budget_smaller_than_the_system_prompt_keeps_the_minimum_and_says_so() -> None:
