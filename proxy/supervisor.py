@@ -50,6 +50,18 @@ def backend_command(settings: Settings, port: int) -> list[str]:
         cmd += ["--model", b.model_path]
     if b.num_threads:
         cmd += ["--num-threads", str(b.num_threads)]
+    # the engine's options: the child reads no configuration file, so each one travels as its flag
+    cmd += ["--block-size", str(b.block_size), "--gpu-memory-utilization", str(b.gpu_memory_utilization),
+            "--max-num-seqs", str(b.max_num_seqs), "--max-num-batched-tokens", str(b.max_num_batched_tokens),
+            "--prefix-caching" if b.enable_prefix_caching else "--no-prefix-caching",
+            "--chunked-prefill" if b.enable_chunked_prefill else "--no-chunked-prefill",
+            "--kv-cache-dtype", b.kv_cache_dtype, "--cuda-graphs", b.cuda_graphs,
+            "--speculative", b.speculative, "--num-speculative-tokens", str(b.num_speculative_tokens),
+            "--speculative-draft-layers", str(b.speculative_draft_layers)]
+    if b.kv_cache_memory:
+        cmd += ["--kv-cache-memory", str(b.kv_cache_memory)]
+    if b.speculative_model:
+        cmd += ["--speculative-model", b.speculative_model]
     return cmd
 
 

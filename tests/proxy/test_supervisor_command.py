@@ -16,3 +16,20 @@ def test_weights_dtype_reaches_the_backend_child() -> None:
     assert cmd[1:5] == ["-m", "proxy.cli", "backend", "serve"]
     args = build_parser().parse_args(cmd[3:])
     assert args.weights_dtype == "int4" and args.port == 1234
+
+
+def test_every_engine_option_reaches_the_backend_child() -> None:
+    """`thrifty serve` with [backend] engine options: the child gets each one (it reads no config file)."""
+    settings = Settings()
+    engine = {"block_size": 32, "kv_cache_memory": "512MiB", "gpu_memory_utilization": 0.5, "max_num_seqs": 7,
+              "max_num_batched_tokens": 256, "enable_prefix_caching": False, "enable_chunked_prefill": False,
+              "kv_cache_dtype": "int8", "cuda_graphs": "off", "speculative": "ngram", "num_speculative_tokens": 3,
+              "speculative_model": "/models/draft.gguf", "speculative_draft_layers": 5, "num_threads": 2}
+    settings = replace(settings, backend=replace(settings.backend, **engine))
+    args = build_parser().parse_args(backend_command(settings, 1234)[3:])
+    assert (args.block_size, args.kv_cache_memory, args.gpu_memory_utilization, args.max_num_seqs,
+            args.max_num_batched_tokens, args.prefix_caching, args.chunked_prefill, args.kv_cache_dtype,
+            args.cuda_graphs, args.speculative, args.num_speculative_tokens, args.speculative_model,
+            args.speculative_draft_layers, args.num_threads) == tuple(engine.values())
+    defaults = build_parser().parse_args(backend_command(Settings(), 1234)[3:])
+    assert defaults.kv_cache_memory is None and defaults.prefix_caching is True and defaults.speculative == "off"
