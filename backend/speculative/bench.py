@@ -71,11 +71,14 @@ CHAT_PROMPTS = [
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--dtype", default="float32")
+    p.add_argument("--weights-dtype", default="auto", type=str.lower,
+                   help="linear layers' weights (as thrifty backend serve; default auto)")
     p.add_argument("--num-threads", type=int, default=None)
     p.add_argument("--drafters", default="ngram,self",
                    help="comma-separated drafters to compare with off: ngram, self, draft (the target drafting "
                    "for itself: a correctness check, never faster)")
     p.add_argument("--num-speculative-tokens", type=int, default=4)
+    p.add_argument("--no-auto-off", action="store_true", help="keep drafting whatever the acceptance")
     p.add_argument("--draft-layers", type=int, default=0, help="layers of the self drafter (0: a quarter)")
     p.add_argument("--max-tokens", type=int, default=160)
     p.add_argument("--batch", type=int, default=4, help="copies of each prompt in the batched run (default 4)")
@@ -89,7 +92,7 @@ def _engine(loaded, method: str, args: argparse.Namespace, batch: int):
     from backend.speculative.config import SpeculativeConfig
 
     spec = SpeculativeConfig(method, args.num_speculative_tokens, model="self" if method == "draft" else None,
-                             draft_layers=args.draft_layers)
+                             draft_layers=args.draft_layers, auto_off=not args.no_auto_off)
     config = EngineConfig(max_num_seqs=max(8, batch), kv_cache_memory=160 * 2**20, speculative=spec)
     return Engine(loaded, config, draft=loaded if method == "draft" else None)
 
@@ -134,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     from backend.runtime import load_model
     from backend.sampling import SamplingParams
 
-    loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads))
+    loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads,
+                                      weights_dtype=args.weights_dtype))
     params = SamplingParams(max_tokens=args.max_tokens, temperature=0.0)
     methods = ["off"] + [m for m in args.drafters.split(",") if m != "off"]
     workloads = {"copy": COPY_PROMPTS, "chat": CHAT_PROMPTS}

@@ -1,0 +1,43 @@
+"""Speculative decoding on the real SmolLM2 model: greedy output equals decoding without speculation for
+every drafter (prompt lookup, the first layers, the target drafting for itself), with a copy-heavy and
+a chat request side by side in one batch."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.engine import Engine, EngineConfig
+from backend.sampling import SamplingParams
+from backend.speculative.bench import CHAT_PROMPTS, COPY_PROMPTS
+from backend.speculative.config import SpeculativeConfig
+from tests.backend.test_engine_support import check_greedy_equal, run_engine
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def requests(smollm2):
+    params = SamplingParams(max_tokens=40, temperature=0.0)
+    return [(f"r{i}", smollm2.tokenizer.encode_chat(m), params)
+            for i, m in enumerate([COPY_PROMPTS[0], COPY_PROMPTS[2], CHAT_PROMPTS[0]])]
+
+
+@pytest.fixture(scope="module")
+def plain(smollm2, requests):
+    return run_engine(Engine(smollm2, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20)), requests)
+
+
+@pytest.mark.parametrize("spec", [SpeculativeConfig("ngram", 4), SpeculativeConfig("self", 3, draft_layers=8),
+                                  SpeculativeConfig("draft", 3, model="the target itself")], ids=lambda s: s.method)
+def test_greedy_output_is_identical_with_speculation(smollm2, requests, plain, spec: SpeculativeConfig) -> None:
+    engine = Engine(smollm2, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec),
+                    draft=smollm2 if spec.method == "draft" else None)
+    got = run_engine(engine, requests)
+    for rid, prompt, _ in requests:
+        check_greedy_equal(smollm2, prompt, plain[rid][0], got[rid][0])
+    metrics = engine.metrics()
+    assert metrics.spec_draft_tokens > 0
+    if spec.method != "self":  # prompt lookup on the copy prompts, and the target itself, are often right
+        assert metrics.spec_accepted_tokens > metrics.spec_draft_tokens // 4
+    assert engine.block_manager.num_used_blocks == 0
+    engine.block_manager.check_invariants()
