@@ -6,10 +6,12 @@ request may still produce, and asks the drafter for tokens; after the target's f
 exact acceptance rule (:mod:`.acceptance`) and keeps the counters behind ``/metrics`` and the
 per-request usage extension.
 
-Automatic off: each sequence tracks an exponential moving average of its acceptance rate; when it
-falls below ``min_acceptance`` the sequence stops drafting for a pause of output tokens that doubles
-each time (16, 32, … 1024), so a sequence whose drafts keep failing (plain chat) soon pays nothing,
-while one that starts copying later (a quote at the end of a summary) is tried again.
+Automatic off: each sequence tracks an exponential moving average of its acceptance rate. Its drafts
+are sized by it (about K × the average, at least one: a verification's cost grows with its rows, so a
+doubtful guess is kept short), and when it falls below ``min_acceptance`` the sequence stops drafting
+for a pause of output tokens that doubles each time (16, 32, … 1024), so a sequence whose drafts keep
+failing (plain chat) soon pays nothing, while one that starts copying later (a quote at the end of a
+summary) is tried again.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from backend.speculative.ngram import NgramDrafter, NgramIndex
 log = logging.getLogger(__name__)
 
 _EMA_WEIGHT = 0.3  # weight of the newest verification in the acceptance average
+_EMA_START = 0.6  # the average a sequence starts (and restarts after a pause) with: two failures pause it
 _FIRST_PAUSE = 16  # output tokens without drafting after the first time acceptance drops too low
 _MAX_PAUSE = 1024
 
@@ -46,7 +49,7 @@ class SpecState:
     drafted: int = 0
     accepted: int = 0
     verifications: int = 0
-    ema: float = 1.0
+    ema: float = _EMA_START
     paused_until: int = 0  # output length before which the sequence does not draft
     pause: int = _FIRST_PAUSE
     ngram: NgramIndex | None = None
@@ -94,7 +97,10 @@ class SpeculativeDecoder:
         if seq.num_output < state.paused_until:
             return 0
         room = min(seq.params.max_tokens - seq.num_output, self.max_model_len - seq.num_tokens) - 1
-        return max(0, min(self.config.num_tokens, room))
+        k = self.config.num_tokens
+        if self.config.auto_off:
+            k = max(1, min(k, int(k * state.ema + 0.5)))
+        return max(0, min(k, room))
 
     def propose(self, running: list[Sequence]) -> None:
         """Draft for every running sequence that may (clears the drafts of the others)."""
@@ -126,7 +132,7 @@ class SpeculativeDecoder:
             # stop drafting for a while; after the pause it gets a fresh chance at the threshold
             state.paused_until = seq.num_output + len(verdict.tokens) + state.pause
             state.pause = min(2 * state.pause, _MAX_PAUSE)
-            state.ema = 1.0
+            state.ema = _EMA_START
         return verdict
 
 

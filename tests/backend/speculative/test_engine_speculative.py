@@ -189,15 +189,16 @@ def test_automatic_off_pauses_a_sequence_whose_drafts_fail() -> None:
         else:
             seq.token_ids.append(fresh)
         seq.num_computed = seq.num_tokens - 1
-    # four failures bring the acceptance average below 0.3: a 16-token pause, four more, then 32
-    assert drafted_steps == 8
-    assert seq.spec.pause == 64 and seq.spec.drafted == 32 and seq.spec.accepted == 0
+    # two failed 2-token drafts bring the acceptance average (0.6 at the start) below 0.3: a 16-token
+    # pause, two more failures, then a 32-token pause that outlasts the test
+    assert drafted_steps == 4
+    assert seq.spec.pause == 64 and seq.spec.drafted == 8 and seq.spec.accepted == 0
 
 
 def test_prompt_lookup_continues_the_latest_match() -> None:
     drafter = NgramDrafter(2, 3)
     seq = _decode_seq([1, 2, 3, 4, 9, 2, 3, 5, 6, 7, 8, 2, 3])
-    decoder = SpeculativeDecoder(SpeculativeConfig("ngram", 3), drafter, 100_000)
+    decoder = SpeculativeDecoder(SpeculativeConfig("ngram", 3, auto_off=False), drafter, 100_000)
     decoder.propose([seq])
     assert seq.draft_ids == [5, 6, 7]  # after the latest earlier "2 3"
     seq.token_ids += [5, 6, 1]
