@@ -54,12 +54,13 @@ def _file_blocks(name: str, blocks: Mapping[str, Int4Weight]) -> Int4Weight | No
 
 def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_dtype: torch.dtype | None,
                     blocks: Mapping[str, Int4Weight] | None = None,
-                    int8_kernel_max_rows: int | None = None) -> ConversionReport:
+                    int8_kernel_max_rows: int | None = None, head: str = "int8") -> ConversionReport:
     """Swap ``model``'s bias-free ``nn.Linear`` layers for quantized ones (``mode``: ``int4`` | ``int8``).
 
     ``kernel_max_rows``: calls with at most this many rows run the quantized kernel, larger ones a dense
     matmul on the same values in ``dense_dtype`` (``None``: no dense copy, always the kernel);
-    ``int8_kernel_max_rows`` (default: ``kernel_max_rows``) is the same threshold for the int8 layers.
+    ``int8_kernel_max_rows`` (default: ``kernel_max_rows``) is the same threshold for the int8 layers;
+    ``head`` (``int8`` | ``int4``): the LM head's format in ``int4`` mode.
     Raises :class:`QuantizedLinearError` (before changing anything) when a shape does not fit int4."""
     if mode not in ("int4", "int8"):
         raise ValueError(f"mode must be int4 or int8, not {mode!r}")
@@ -75,12 +76,12 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
     report = ConversionReport()
     for full, parent, name, child in targets:
         weight = child.weight.detach()
-        if mode == "int8" or full == "lm_head":
+        if mode == "int8" or (full == "lm_head" and head == "int8"):
             int8_rows = kernel_max_rows if int8_kernel_max_rows is None else int8_kernel_max_rows
             layer: nn.Module = Int8Linear(quantize_int8(weight), int8_rows, dense_dtype)
             report.int8.append(full)
         else:
-            q = _file_blocks(full, blocks)
+            q = None if full == "lm_head" else _file_blocks(full, blocks)
             if q is not None:
                 scale = weight.float().abs().amax().clamp(min=1e-12)
                 error = (q.dequantize() - weight.float()).abs().amax() / scale

@@ -158,3 +158,10 @@ def test_int4_on_a_model_whose_shapes_do_not_fit_is_a_plain_start_up_error(tmp_p
     err = capsys.readouterr().err
     assert code == 1 and "thrifty: model.layers.0.self_attn.qkv_proj: --weights-dtype int4 needs" in err
     assert "Traceback" not in err
+
+
+def test_the_lm_head_can_be_int4_too() -> None:
+    loaded = tiny_loaded()
+    report = convert_linears(loaded.model, "int4", kernel_max_rows=4, dense_dtype=torch.float32, head="int4")
+    assert isinstance(loaded.model.lm_head, Int4Linear) and report.int8 == []
+    assert "lm_head" in report.quantized_here
