@@ -224,3 +224,15 @@ def test_bad_configurations_are_refused(loaded) -> None:
             draft=other)
     with pytest.raises(ValueError, match="the model has 2"):
         spec_engine(loaded, SpeculativeConfig("self", 2, draft_layers=3))
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--speculative", "ngram", "--num-speculative-tokens", "0"], "between 1 and 16"),
+    (["--speculative", "draft"], "needs --speculative-model"),
+    (["--speculative", "ngram", "--engine", "serial"], "needs the paged engine"),
+])
+def test_serve_refuses_bad_speculative_options_at_start_up(argv: list[str], needle: str, capsys) -> None:
+    from proxy.cli import main
+
+    assert main(["backend", "serve", *argv]) == 2  # before any model is loaded
+    assert needle in capsys.readouterr().err
