@@ -441,6 +441,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "llama-cpp-python side by side")
     p.add_argument("--matrix-scale", type=float, default=1.0, help="multiply the matrix's request counts")
     p.add_argument("--cases", default="a,b,c,d", help="matrix cases to run (comma-separated)")
+    p.add_argument("--http", action="store_true",
+                   help="with --matrix: Thrifty's side over HTTP, a `thrifty backend serve` child with the same "
+                        "weights, threads and engine sizes (streamed /v1/completions), as users meet it")
 
 
 def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_config: Any, header: str) -> int:
@@ -456,8 +459,19 @@ def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_c
         return 2
     llama = "llama-cpp" in args.peers
     threads = torch.get_num_threads()
-    results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
-                         n_threads=args.llama_threads or threads)
+    if args.http:
+        from backend.bench_http import serve_backend
+
+        options = ["--model", str(gguf_path), "--max-num-seqs", str(args.max_num_seqs), "--max-num-batched-tokens",
+                   str(args.max_num_batched_tokens), "--block-size", str(args.block_size), "--dtype", args.dtype]
+        if args.kv_cache_memory:
+            options += ["--kv-cache-memory", args.kv_cache_memory]
+        with serve_backend(args.weights_dtype, max(c.max_len for c in cases) + 16, threads, options) as base:
+            results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
+                                 n_threads=args.llama_threads or threads, http_base=base)
+    else:
+        results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
+                             n_threads=args.llama_threads or threads)
     notes = []
     if llama and not llama_cpp_available():
         notes.append("- llama-cpp-python: skipped (not installed; `pip install -e '.[bench]'`)")

@@ -143,16 +143,25 @@ class CaseResult:
 
 
 def run_matrix(loaded: Any, gguf_path: Path | None, engine_config: Any, cases: Sequence[MatrixCase],
-               llama: bool = True, n_threads: int = 2, progress: bool = True) -> list[CaseResult]:
-    """Each case through Thrifty, then (when ``llama`` and installed) through llama-cpp-python."""
+               llama: bool = True, n_threads: int = 2, progress: bool = True,
+               http_base: str | None = None) -> list[CaseResult]:
+    """Each case through Thrifty, then (when ``llama`` and installed) through llama-cpp-python.
+    ``http_base``: Thrifty's side goes over HTTP to the ``thrifty backend serve`` there instead of an
+    in-process engine."""
     from dataclasses import replace
+
+    from backend.bench_http import run_http
 
     results = []
     eos = frozenset(loaded.eos_ids)
     for case in cases:
         config = replace(engine_config, max_model_len=max(engine_config.max_model_len, case.max_len))
-        ours = run_thrifty(loaded, case.requests, config, name=f"thrifty ({case.key})", progress=progress,
-                           one_at_a_time=case.one_at_a_time)
+        if http_base is not None:
+            ours = run_http(http_base, case.requests, name=f"thrifty HTTP ({case.key})", progress=progress,
+                            one_at_a_time=case.one_at_a_time)
+        else:
+            ours = run_thrifty(loaded, case.requests, config, name=f"thrifty ({case.key})", progress=progress,
+                               one_at_a_time=case.one_at_a_time)
         theirs = None
         if llama and gguf_path is not None and llama_cpp_available():
             theirs = run_llama_cpp(gguf_path, case.requests, n_threads, case.max_len + 16, progress=progress,

@@ -1,0 +1,98 @@
+"""The engine as users meet it: a benchmark workload replayed over HTTP against ``thrifty backend serve``.
+
+:func:`serve_backend` starts the backend as a child process (the same options as the in-process run);
+:func:`run_http` sends each request as a streamed ``/v1/completions`` call with the prompt's token ids,
+all requests at their arrival times (or one after another for a single stream), and records the same
+:class:`~backend.bench.BenchResult` timings as the in-process runner: arrival, first streamed token,
+finish and the completion tokens the usage reports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+
+import httpx
+
+from backend.bench import BenchRequest, BenchResult, RequestTiming, _progress
+
+
+@contextlib.contextmanager
+def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | None = None,
+                  extra_args: Sequence[str] = ()) -> Iterator[str]:
+    """``thrifty backend serve`` on a free local port for the duration of the block; yields its base URL."""
+    from proxy.localserver import wait_healthy
+    from proxy.supervisor import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "proxy.cli", "backend", "serve", "--port", str(port), "--weights-dtype",
+           weights_dtype, "--max-model-len", str(max_model_len), *extra_args]
+    if num_threads:
+        cmd += ["--num-threads", str(num_threads)]
+    process = subprocess.Popen(cmd)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_healthy(base, process, what="thrifty backend serve", timeout_s=600)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+async def _one(client: httpx.AsyncClient, base: str, model: str, req: BenchRequest, timing: RequestTiming) -> None:
+    body = {"model": model, "prompt": list(req.prompt_ids), "max_tokens": req.output_len, "temperature": 0.0,
+            "ignore_eos": req.ignore_eos, "stream": True, "stream_options": {"include_usage": True}}
+    async with client.stream("POST", f"{base}/v1/completions", json=body) as response:
+        response.raise_for_status()
+        async for line in response.aiter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            chunk = json.loads(line[6:])
+            if timing.first_token is None and any(c.get("text") for c in chunk.get("choices", [])):
+                timing.first_token = time.perf_counter()
+            if chunk.get("usage"):
+                timing.tokens = chunk["usage"]["completion_tokens"]
+    timing.finish = time.perf_counter()
+
+
+async def _replay(base: str, model: str, workload: Sequence[BenchRequest], name: str, one_at_a_time: bool,
+                  progress: bool) -> BenchResult:
+    bar = _progress(len(workload), name) if progress else None
+    limits = httpx.Limits(max_connections=max(1, len(workload)))
+    async with httpx.AsyncClient(timeout=httpx.Timeout(3600.0), limits=limits) as client:
+        await _one(client, base, model, BenchRequest((1, 2, 3, 4), 4, 0.0), RequestTiming(0.0, 4))  # warm-up
+        start = time.perf_counter()
+        timings = [RequestTiming(start + r.arrival, r.output_len) for r in workload]
+
+        async def send(i: int) -> None:
+            delay = timings[i].arrival - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await _one(client, base, model, workload[i], timings[i])
+            if bar is not None:
+                bar.update(1)
+
+        if one_at_a_time:
+            for i in range(len(workload)):
+                timings[i].arrival = time.perf_counter()
+                await send(i)
+        else:
+            await asyncio.gather(*(send(i) for i in range(len(workload))))
+        wall = time.perf_counter() - start
+    if bar is not None:
+        bar.close()
+    return BenchResult(name, timings, wall, note="over HTTP: streamed /v1/completions with token-id prompts")
+
+
+def run_http(base: str, workload: Sequence[BenchRequest], name: str = "thrifty (HTTP)", one_at_a_time: bool = False,
+             progress: bool = True, model: str = "smollm2-135m-instruct") -> BenchResult:
+    """Replay ``workload`` against a running backend at ``base`` (arrivals honoured, all at once by default)."""
+    return asyncio.run(_replay(base, model, workload, name, one_at_a_time, progress))

@@ -1,0 +1,29 @@
+"""`thrifty bench engine --matrix --http`'s client side: the workload replayed over real HTTP against the
+backend server (tiny random-weight model), with the same timings as the in-process runner."""
+
+from __future__ import annotations
+
+from backend.bench import BenchRequest
+from backend.bench_http import run_http
+from backend.config import BackendConfig
+from backend.engine import Engine, EngineConfig, EngineService
+from backend.server import create_backend_app
+from proxy.localserver import serve_in_thread
+from tests.backend.test_engine_support import tiny_loaded
+
+
+def test_replay_over_http_counts_tokens_and_first_token_times() -> None:
+    loaded = tiny_loaded()
+    engine = Engine(loaded, EngineConfig(block_size=4, num_blocks=200, max_model_len=256, max_num_seqs=8,
+                                         max_num_batched_tokens=64))
+    app = create_backend_app(BackendConfig(served_model_name="tiny", max_model_len=256), loaded, EngineService(engine))
+    workload = [BenchRequest(tuple(range(2, 2 + n)), out, 0.0) for n, out in ((5, 6), (17, 3), (40, 9))]
+    with serve_in_thread(app) as base:
+        together = run_http(base, workload, model="tiny", progress=False)
+        single = run_http(base, workload, model="tiny", progress=False, one_at_a_time=True)
+    for result in (together, single):
+        assert [t.tokens for t in result.timings] == [6, 3, 9]  # ignore_eos: exactly max_tokens each
+        assert result.output_tokens == 18 and result.throughput > 0
+        assert all(t.arrival <= t.first_token <= t.finish for t in result.timings)
+    # one stream: each request starts only after the previous one finished
+    assert all(a.finish <= b.arrival for a, b in zip(single.timings, single.timings[1:]))
