@@ -3,6 +3,8 @@ backend server (tiny random-weight model), with the same timings as the in-proce
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from backend.bench import BenchRequest
 from backend.bench_http import run_http
 from backend.config import BackendConfig
@@ -26,4 +28,4 @@ def test_replay_over_http_counts_tokens_and_first_token_times() -> None:
         assert result.output_tokens == 18 and result.throughput > 0
         assert all(t.arrival <= t.first_token <= t.finish for t in result.timings)
     # one stream: each request starts only after the previous one finished
-    assert all(a.finish <= b.arrival for a, b in zip(single.timings, single.timings[1:]))
+    assert all(a.finish <= b.arrival for a, b in pairwise(single.timings))
