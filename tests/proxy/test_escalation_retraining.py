@@ -7,15 +7,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 
-import httpx
-
 from proxy.app import create_app
 from proxy.cli import main as thrifty
 from proxy.settings import CacheSettings, ModelAlias, RouterSettings
 from router.escalation import load_escalation
+from tests.proxy.test_router_retraining import _ask, _feedback
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
-KEY = {"authorization": "Bearer sk-tenant-a"}
 # the upstream echoes the question, so each question sets the shape of its small answer
 WORKED = [f"Tom has {n} apples and buys {n + 3} more. {n} + {n + 3} = <<{n}+{n + 3}={2 * n + 3}>>{2 * n + 3} "
           f"apples.\n#### {2 * n + 3}" for n in range(2, 12)]
@@ -29,19 +27,6 @@ def _settings(make_settings, up, **router):
     settings = make_settings(up, router=router, cache=CacheSettings(enabled=False))
     return replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
                                      ModelAlias("large-m", "fake", "huge-upstream")))
-
-
-def _ask(proxy: str, text: str, **extra) -> httpx.Response:
-    response = httpx.post(f"{proxy}/v1/chat/completions", timeout=60, headers=KEY,
-                          json={"model": "thrifty-auto", "messages": [{"role": "user", "content": text}], **extra})
-    assert response.status_code == 200, response.text
-    return response
-
-
-def _feedback(proxy: str, response: httpx.Response, score: float) -> None:
-    reply = httpx.post(f"{proxy}/v1/feedback", headers=KEY, timeout=30,
-                       json={"request_id": response.headers["x-request-id"], "score": score})
-    assert reply.status_code == 200
 
 
 def _score(artifact, text: str) -> float:

@@ -3,21 +3,18 @@ usage extension and the acceptance counters in /metrics."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import httpx
 import openai
 import pytest
-import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
 
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
 from backend.speculative.config import SpeculativeConfig
+from proxy.localserver import serve_in_thread
 from tests.backend.test_engine_support import tiny_loaded
 
 
@@ -28,21 +25,8 @@ def url() -> Iterator[str]:
                                          speculative=SpeculativeConfig("draft", 4, model="itself")), draft=loaded)
     app = create_backend_app(BackendConfig(served_model_name="tiny", max_model_len=512), loaded,
                              EngineService(engine))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started:
-        assert time.time() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_in_thread(app) as base:
+        yield base
 
 
 def test_usage_extension_and_metrics_report_acceptance(url: str) -> None:
