@@ -12,6 +12,7 @@ Face's separate weights are concatenated at load time (:meth:`LlamaForCausalLM.l
 
 from __future__ import annotations
 
+import itertools
 from typing import Protocol
 
 import torch
@@ -132,12 +133,16 @@ class LlamaBody(nn.Module):
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
 
+# our fused projection → the Hugging Face projections it concatenates (rows in this order)
+FUSED_PROJECTIONS = {"self_attn.qkv_proj": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
+                     "mlp.gate_up_proj": ("mlp.gate_proj", "mlp.up_proj")}
+
+
 def fuse_projections(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """Hugging Face names → ours: ``q/k/v_proj`` → ``qkv_proj`` and ``gate/up_proj`` → ``gate_up_proj``
     (rows concatenated in that order). Other entries pass through; the input is not modified."""
     out = dict(state)
-    groups = {"self_attn.qkv_proj": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
-              "mlp.gate_up_proj": ("mlp.gate_proj", "mlp.up_proj")}
+    groups = FUSED_PROJECTIONS
     prefixes = {".".join(k.split(".")[:3]) for k in state if k.startswith("model.layers.")}
     for prefix in prefixes:  # "model.layers.N"
         for fused, parts in groups.items():
@@ -160,11 +165,13 @@ class LlamaForCausalLM(nn.Module):
             self.lm_head.weight = self.model.embed_tokens.weight
 
     @torch.inference_mode()
-    def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend) -> torch.Tensor:
-        """input_ids, positions: [T] → final hidden states [T, hidden]."""
+    def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend,
+                num_layers: int | None = None) -> torch.Tensor:
+        """input_ids, positions: [T] → final hidden states [T, hidden] (``num_layers``: only the first
+        decoder layers run, then the final norm: the self-speculation drafter)."""
         x = self.model.embed_tokens(input_ids)  # [T, H]
         residual: torch.Tensor | None = None
-        for layer in self.model.layers:
+        for layer in itertools.islice(self.model.layers, num_layers):
             x, residual = layer(x, residual, positions, self.rope, backend)
         return self.model.norm(x, residual)[0]
 

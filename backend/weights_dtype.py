@@ -134,13 +134,23 @@ def convert_linears_to_bf16(model: nn.Module) -> int:
 
     A weight tied to another parameter (the LM head and the embedding table) is copied, so the
     embedding keeps its own dtype."""
-    targets = [(parent, name, child) for parent in model.modules() for name, child in parent.named_children()
-               if isinstance(child, nn.Linear)]
-    for parent, name, child in targets:
-        if child.bias is not None:
-            raise ValueError(f"{name}: linear layers with a bias are not supported by --weights-dtype bf16")
+    targets = bias_free_linears(model, "bf16", ValueError)
+    for _, parent, name, child in targets:
         setattr(parent, name, BF16Linear(child.weight))
     return len(targets)
+
+
+def bias_free_linears(model: nn.Module, mode: str, error: type[Exception]
+                      ) -> list[tuple[str, nn.Module, str, nn.Linear]]:
+    """Every ``nn.Linear`` of ``model`` as ``(full name, parent, attribute name, layer)``, for a conversion
+    to ``--weights-dtype mode``; raises ``error`` naming the first layer with a bias (none is changed)."""
+    targets = [(f"{parent_name}.{name}" if parent_name else name, parent, name, child)
+               for parent_name, parent in model.named_modules() for name, child in parent.named_children()
+               if isinstance(child, nn.Linear)]
+    for full, _, _, child in targets:
+        if child.bias is not None:
+            raise error(f"{full}: linear layers with a bias are not supported by --weights-dtype {mode}")
+    return targets
 
 
 def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.dtype,

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
-from backend.quant.blocks import Int4Weight, quantize_int4, quantize_int8
+from backend.model import FUSED_PROJECTIONS
+from backend.quant.blocks import GROUP_SIZE, Int4Weight, quantize_int4, quantize_int8
 from backend.quant.linear import Int4Linear, Int8Linear, QuantizedLinearError, check_int4_shape
+from backend.weights_dtype import bias_free_linears
 
 log = logging.getLogger(__name__)
 
-FUSED_PARTS = {"self_attn.qkv_proj": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
-               "mlp.gate_up_proj": ("mlp.gate_proj", "mlp.up_proj")}
 BLOCK_TOLERANCE = 1e-5  # |GGUF blocks dequantized here - the loader's dequantized weight|, relative to max |w|
 
 
@@ -45,7 +45,7 @@ def _file_blocks(name: str, blocks: Mapping[str, Int4Weight]) -> Int4Weight | No
     prefix, _, tail = name.rpartition(".")
     prefix2, _, group = prefix.rpartition(".")
     local = f"{group}.{tail}"
-    parts = FUSED_PARTS.get(local, (local,))
+    parts = FUSED_PROJECTIONS.get(local, (local,))
     found = [blocks.get(f"{prefix2}.{part}.weight") for part in parts]
     if any(f is None for f in found):
         return None
@@ -65,14 +65,10 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
     if mode not in ("int4", "int8"):
         raise ValueError(f"mode must be int4 or int8, not {mode!r}")
     blocks = blocks or {}
-    targets = [(f"{parent_name}.{name}" if parent_name else name, parent, name, child)
-               for parent_name, parent in model.named_modules() for name, child in parent.named_children()
-               if isinstance(child, nn.Linear)]
+    targets = bias_free_linears(model, mode, QuantizedLinearError)
     for full, _, _, child in targets:
-        if child.bias is not None:
-            raise QuantizedLinearError(f"{full}: linear layers with a bias are not supported by --weights-dtype {mode}")
         if mode == "int4" and full != "lm_head":
-            check_int4_shape(full, child.out_features, child.in_features, 32)
+            check_int4_shape(full, child.out_features, child.in_features, GROUP_SIZE)
     report = ConversionReport()
     for full, parent, name, child in targets:
         weight = child.weight.detach()

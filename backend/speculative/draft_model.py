@@ -42,12 +42,7 @@ class LayerPrefixModel(nn.Module):
     @torch.inference_mode()
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend) -> torch.Tensor:
         """input_ids, positions: [T] → the normed hidden state after the first layers [T, hidden]."""
-        body = self.full.model
-        x = body.embed_tokens(input_ids)  # [T, H]
-        residual: torch.Tensor | None = None
-        for layer in body.layers[:self.config.num_layers]:
-            x, residual = layer(x, residual, positions, self.full.rope, backend)
-        return body.norm(x, residual)[0]
+        return self.full(input_ids, positions, backend, num_layers=self.config.num_layers)
 
     @torch.inference_mode()
     def compute_logits(self, hidden: torch.Tensor) -> torch.Tensor:
