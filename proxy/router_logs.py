@@ -93,20 +93,30 @@ def _query(since: datetime | None):
     return query.where(RequestLog.created_at >= since) if since is not None else query
 
 
-async def _grouped(engine: AsyncEngine, since: datetime | None) -> AsyncIterator[tuple[str, str, str, list]]:
-    """``(request_id, tier, request JSON, feedback rows)`` per request, streamed from the database."""
-    current: tuple[str, str, str] | None = None
+async def _grouped(engine: AsyncEngine, query) -> AsyncIterator[tuple[tuple, list[tuple[float, str, datetime]]]]:
+    """``(leading columns, feedback rows)`` per request, streamed from the database: ``query`` selects the
+    request id first and ``Feedback.score, source, created_at`` last, ordered by request."""
+    current: tuple | None = None
     signals: list[tuple[float, str, datetime]] = []
     async with engine.connect() as conn:
-        result = await conn.stream(_query(since).execution_options(yield_per=500))
-        async for request_id, route, body, score, source, created in result:
-            if current is not None and current[0] != request_id:
-                yield (*current, signals)
+        result = await conn.stream(query.execution_options(yield_per=500))
+        async for row in result:
+            head, (score, source, created) = tuple(row[:-3]), row[-3:]
+            if current is not None and current[0] != head[0]:
+                yield current, signals
                 signals = []
-            current = (request_id, route, body)
+            current = head
             signals.append((score, source, created))
     if current is not None:
-        yield (*current, signals)
+        yield current, signals
+
+
+def _cannot_read(exc: Exception, unmigrated: tuple[str, ...]) -> ExportError:
+    """A database error as :class:`ExportError`, pointing at the migrations when one of ``unmigrated``
+    (what the drivers say of a table or column the query needs but the schema lacks) appears in it."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    hint = "; apply the migrations with `thrifty db upgrade`" if any(m in text for m in unmigrated) else ""
+    return ExportError(f"cannot read the request log: {type(exc).__name__}: {text}{hint}")
 
 
 async def export_logs(engine: AsyncEngine, out: TextIO, since: datetime | None = None,
@@ -118,7 +128,7 @@ async def export_logs(engine: AsyncEngine, out: TextIO, since: datetime | None =
     """
     counts = {"requests": 0, "lines": 0, "small": 0, "large": 0, "user": 0, "checks": 0}
     try:
-        async for request_id, tier, body, signals in _grouped(engine, since):
+        async for (request_id, tier, body), signals in _grouped(engine, _query(since)):
             counts["requests"] += 1
             try:
                 request = json.loads(body)
@@ -134,10 +144,7 @@ async def export_logs(engine: AsyncEngine, out: TextIO, since: datetime | None =
             if progress is not None and counts["lines"] % 1000 == 0:
                 progress(counts["lines"])
     except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        hint = ("; apply the migrations with `thrifty db upgrade`"
-                if "router_request" in text or "no such table" in text or "does not exist" in text else "")
-        raise ExportError(f"cannot read the request log: {type(exc).__name__}: {text}{hint}") from exc
+        raise _cannot_read(exc, ("router_request", "no such table", "does not exist")) from exc
     return ExportSummary(counts["requests"], counts["lines"], counts["small"], counts["large"], counts["user"],
                          counts["checks"])
 
@@ -247,40 +254,22 @@ async def read_small_answers(engine: AsyncEngine, since: datetime | None = None
         ExportError: the database cannot be read (unreachable, or the schema is not migrated).
     """
     examples: list[SmallAnswerExample] = []
-    counts = {"cascaded": 0, "unjudged": 0}
-
-    def close(current: tuple[str, str, str, str], signals: list) -> None:
-        counts["cascaded"] += 1
-        judged = small_answer_quality(current[1], signals)
-        if judged is None:
-            counts["unjudged"] += 1
-            return
-        try:
-            request = json.loads(current[2])
-        except ValueError:
-            return  # cannot happen for rows the proxy wrote
-        examples.append(SmallAnswerExample(request, current[3], min(max(judged[0], 0.0), 1.0), judged[1],
-                                           current[1]))
-
+    cascaded = unjudged = 0
     try:
-        current: tuple[str, str, str, str] | None = None
-        signals: list[tuple[float, str, datetime]] = []
-        async with engine.connect() as conn:
-            result = await conn.stream(_small_answer_query(since).execution_options(yield_per=500))
-            async for request_id, outcome, body, answer, score, source, created in result:
-                if current is not None and current[0] != request_id:
-                    close(current, signals)
-                    signals = []
-                current = (request_id, outcome, body, answer)
-                signals.append((score, source, created))
-        if current is not None:
-            close(current, signals)
+        async for (_, outcome, body, answer), signals in _grouped(engine, _small_answer_query(since)):
+            cascaded += 1
+            judged = small_answer_quality(outcome, signals)
+            if judged is None:
+                unjudged += 1
+                continue
+            try:
+                request = json.loads(body)
+            except ValueError:
+                continue  # cannot happen for rows the proxy wrote
+            examples.append(SmallAnswerExample(request, answer, min(max(judged[0], 0.0), 1.0), judged[1], outcome))
     except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        hint = ("; apply the migrations with `thrifty db upgrade`"
-                if "small_answer" in text or "no such" in text or "does not exist" in text else "")
-        raise ExportError(f"cannot read the request log: {type(exc).__name__}: {text}{hint}") from exc
-    return examples, SmallAnswerSummary(counts["cascaded"], len(examples), counts["unjudged"])
+        raise _cannot_read(exc, ("small_answer", "no such", "does not exist")) from exc
+    return examples, SmallAnswerSummary(cascaded, len(examples), unjudged)
 
 
 def load_small_answers(database_url: str, since: str | None = None
