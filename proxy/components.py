@@ -76,22 +76,20 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
                         "routed requests go to it directly", r.mode, r.small_model)
             return RouterStage(FixedTierRouter("small", f"{r.mode}: one tier only", kind=r.mode), r.public_model,
                                tiers)
-        if r.mode == "combined":
+        if r.mode in ("cascade", "combined"):
             from router.escalation import Escalator
 
             escalator = Escalator.from_config(config, Path(r.escalation_path) if r.escalation_path else None)
-            # first step: the prompt router at a fixed threshold; "large" goes there directly, "small"
-            # (and a failed decision, which falls back to the small tier) enters the cascade
-            direct = replace(config, threshold_mode="fixed", fixed_threshold=r.direct_threshold, default_tier="small")
-            return RouterStage(build_router(direct, embedder), r.public_model, tiers, escalator=escalator)
-        if r.mode == "cascade":
-            from router.escalation import Escalator
-
-            escalator = Escalator.from_config(config, Path(r.escalation_path) if r.escalation_path else None)
-            # the prompt router is not consulted in cascade mode: a fixed router stands in so that
-            # decisions keep one shape (and a missing learned-router artifact does not matter)
-            return RouterStage(FixedTierRouter("small", "cascade: small tier first", kind="cascade"), r.public_model,
-                               tiers, escalator=escalator)
+            if r.mode == "combined":
+                # first step: the prompt router at a fixed threshold; "large" goes there directly, "small"
+                # (and a failed decision, which falls back to the small tier) enters the cascade
+                first = build_router(replace(config, threshold_mode="fixed", fixed_threshold=r.direct_threshold,
+                                             default_tier="small"), embedder)
+            else:
+                # the prompt router is not consulted in cascade mode: a fixed router stands in so that
+                # decisions keep one shape (and a missing learned-router artifact does not matter)
+                first = FixedTierRouter("small", "cascade: small tier first", kind="cascade")
+            return RouterStage(first, r.public_model, tiers, escalator=escalator)
         return RouterStage(build_router(config, embedder), r.public_model, tiers)
     except (RouterError, ValueError, OSError) as exc:
         log.error("router unavailable, every %r request goes to the %r tier: %s", r.public_model, r.default_tier, exc)
