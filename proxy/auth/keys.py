@@ -4,6 +4,7 @@ SHA-256 of the bearer token, listed and revoked. The token itself is never store
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -58,6 +59,10 @@ def _record(row) -> KeyRecord:
                      row.created_at, row.revoked_at)
 
 
+# The largest RPM/TPM limit: the key table's integer columns are 32-bit on PostgreSQL.
+MAX_RATE_LIMIT = 2**31 - 1
+
+
 def token_sha256(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -69,7 +74,7 @@ def parse_budget(text: str) -> tuple[float, str]:
         value = float(amount)
     except ValueError:
         raise KeyProblem(f"budget must look like 5/day or 100/month (USD), got {text!r}") from None
-    if period not in BUDGET_PERIODS or not value >= 0:
+    if period not in BUDGET_PERIODS or not 0 <= value < math.inf:
         raise KeyProblem(f"budget must look like 5/day or 100/month (USD), got {text!r}")
     return value, period
 
@@ -85,8 +90,8 @@ class KeyStore:
         """A new key: ``(token, record)``; the token is returned here and never again."""
         budget_usd, period = parse_budget(budget) if budget else (None, None)
         for label, value in (("rpm", rpm), ("tpm", tpm)):
-            if value is not None and value < 1:
-                raise KeyProblem(f"{label} must be at least 1, got {value}")
+            if value is not None and not 1 <= value <= MAX_RATE_LIMIT:
+                raise KeyProblem(f"{label} must be between 1 and {MAX_RATE_LIMIT}, got {value}")
         if models is not None and (not models or not all(isinstance(m, str) and m for m in models)):
             raise KeyProblem("models must be a non-empty list of public model names")
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)

@@ -165,6 +165,19 @@ def test_keys_cli_create_list_revoke(tmp_path, capsys):
     assert "5/day" in capsys.readouterr().err
 
 
+def test_out_of_range_limits_and_budgets_are_refused_with_a_clear_error(make_settings, upstream, tmp_path, capsys):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'keys.db'}"
+    assert keys_main(["--database-url", url, "create", "--rpm", str(2**31)]) == 1
+    assert "rpm must be between 1 and 2147483647" in capsys.readouterr().err
+    with serve_in_thread(create_app(_settings(make_settings, upstream.url))) as proxy:
+        for spec in ({"rpm": 2**63}, {"tpm": 0}, {"budget": "1e400/day"}, {"budget": "nan/month"}):
+            response = httpx.post(f"{proxy}/admin/keys", headers=ADMIN, json=spec)
+            assert response.status_code == 400, (spec, response.text)
+            assert response.json()["error"]["type"] == "invalid_request_error"
+        assert httpx.get(f"{proxy}/admin/keys", headers=ADMIN).json()["data"] == []  # nothing half-made
+        _create(proxy, rpm=2**31 - 1, budget="5/day")  # the largest limit is still accepted
+
+
 def _batch_settings(make_settings, upstream_url: str):
     from proxy.settings import BatchSettings
 
