@@ -124,15 +124,17 @@ class ResponseCache:
             off = CacheDecision(lookup=False, store=False, semantic=False, reason="caching off for this key")
             return CacheRequest(keys=keys, decision=off)
         policy = self._tenant_policies.get(tenant, self._config.policy)
+        unkeyed = RequestKeys(exact="", scope="", query=None, tenant=tenant, model=model)
         try:
-            keys = request_keys(body, model=model, tenant=tenant)
             decision = decide(body, cache_control=cache_control, config=policy)
+            if not policy.exact and not decision.semantic:
+                decision = CacheDecision(lookup=False, store=False, semantic=False, reason=decision.reason)
+            # a bypassed request (no-store, sampled, caching off) is never keyed: hashing is its only cost
+            keys = request_keys(body, model=model, tenant=tenant) if decision.lookup or decision.store else unkeyed
         except Exception as exc:
             logger.warning("cannot compute cache keys for the request; caching disabled for it: %r", exc)
-            keys = RequestKeys(exact="", scope="", query=None, tenant=tenant, model=model)
+            keys = unkeyed
             decision = CacheDecision(lookup=False, store=False, semantic=False, reason="unkeyable request")
-        if not policy.exact and not decision.semantic:
-            decision = CacheDecision(lookup=False, store=False, semantic=False, reason=decision.reason)
         if tenant_policy is None:
             return CacheRequest(keys=keys, decision=decision)
         return CacheRequest(

@@ -63,7 +63,7 @@ class ProxyState:
     auth: AuthService | None = None
 
 
-def create_app(settings: Settings, upstream_transport=None, embedder=None, clock=None) -> Litestar:
+def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     """Build the proxy app; nothing connects until start-up.
 
     ``embedder``: share an already loaded embedder (tests); by default one is created lazily
@@ -72,7 +72,7 @@ def create_app(settings: Settings, upstream_transport=None, embedder=None, clock
     """
     engine = create_engine(settings.database_url)
     prometheus = ProxyMetrics()
-    upstream = UpstreamClient(settings.proxy, settings.upstreams, transport=upstream_transport, metrics=prometheus)
+    upstream = UpstreamClient(settings.proxy, settings.upstreams, metrics=prometheus)
     upstream = ReplicaClient.wrap(upstream, settings)  # replicas of one model: prefix-aware choice
     request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
     embedder = embedder if embedder is not None else shared_embedder(settings)

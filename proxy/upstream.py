@@ -1,7 +1,10 @@
-"""Forwarding to OpenAI-compatible upstreams through one pooled ``httpx.AsyncClient``.
+"""Forwarding to OpenAI-compatible upstreams through one pooled ``aiohttp.ClientSession``.
 
 Connection failures become 503, timeouts 504 and malformed answers 502, so a down or hung
-upstream never hangs the caller.
+upstream never hangs the caller. The forwarding path (chat and completions, streamed or not, the
+model list) runs on aiohttp: its C HTTP parser costs about a sixth of httpx's CPU per request on
+loopback, which is most of the proxy's own overhead. The rare Files and Batches calls of batch
+pass-through (:meth:`UpstreamClient.raw`) keep an ``httpx.AsyncClient`` for its multipart support.
 """
 
 from __future__ import annotations
@@ -9,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import httpx
 import msgspec
 
@@ -72,22 +77,58 @@ def _parse_event(raw: bytes) -> SSEEvent:
     return SSEEvent(raw, data if isinstance(data, dict) else None)
 
 
+# Idle pooled connections are dropped after this long, shorter than the 5 s keep-alive of
+# uvicorn-served upstreams, so a request is not sent on a connection the server is closing.
+KEEPALIVE_S = 4.0
+
+# Transport failures an upstream may recover from: refused or reset connections, a connection
+# closed before the answer, an answer cut mid-body. They are 503s, and retried.
+_UNAVAILABLE = (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
+
+
+@dataclass(slots=True, eq=False, weakref_slot=True)
+class UpstreamStream:
+    """An upstream stream whose status and headers have arrived; its body is read through
+    :meth:`UpstreamClient.iter_events`, which also releases it."""
+
+    status_code: int
+    headers: dict[str, str]
+    response: aiohttp.ClientResponse
+
+
+def _lower_headers(response: aiohttp.ClientResponse) -> dict[str, str]:
+    return {name.lower(): value for name, value in response.headers.items()}
+
+
 class UpstreamClient:
     """Sends OpenAI requests to named upstreams over a shared connection pool."""
 
-    def __init__(self, config: ProxyConfig, upstreams: tuple[UpstreamConfig, ...],
-                 transport: httpx.AsyncBaseTransport | None = None, metrics: Any = None) -> None:
+    def __init__(self, config: ProxyConfig, upstreams: tuple[UpstreamConfig, ...], metrics: Any = None) -> None:
         self._upstreams = {u.name: u for u in upstreams}
+        self._config = config
         self._retry = RetryPolicy(config.max_retries, config.retry_backoff_s, config.max_retry_wait_s)
         self.deadline_s = config.request_timeout_s  # a whole non-streamed exchange, retries included
         self.breakers = Breakers(config.circuit_failures, config.circuit_open_s)
         self._metrics = metrics  # proxy.metrics.ProxyMetrics: each call's latency and failures
-        self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
-            limits=httpx.Limits(max_connections=config.max_connections,
-                                max_keepalive_connections=config.max_connections),
-            transport=transport,
-        )
+        self._session: aiohttp.ClientSession | None = None  # made in the running loop, on first use
+        self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._files_client: httpx.AsyncClient | None = None  # batch pass-through's Files/Batches calls
+
+    def _pool(self) -> aiohttp.ClientSession:
+        """The connection pool of the running event loop (a new one if the loop changed)."""
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._session_loop is not loop or self._session.closed:
+            config = self._config
+            connector = aiohttp.TCPConnector(limit=config.max_connections, keepalive_timeout=KEEPALIVE_S)
+            # sock_read bounds each wait for upstream bytes: the first byte, and every gap in a stream
+            timeout = aiohttp.ClientTimeout(total=None, sock_connect=config.connect_timeout_s,
+                                            connect=config.connect_timeout_s, sock_read=config.request_timeout_s)
+            # HTTP(S)_PROXY from the environment is honoured as httpx did, but only looked up per request
+            # (a thread hop and a .netrc read in aiohttp) when a proxy is configured at all
+            self._session = aiohttp.ClientSession(connector=connector, timeout=timeout,
+                                                  trust_env=bool(urllib.request.getproxies()))
+            self._session_loop = loop
+        return self._session
 
     def _url(self, upstream: str, path: str) -> tuple[str, dict[str, str]]:
         config = self._upstreams[upstream]
@@ -97,10 +138,10 @@ class UpstreamClient:
         return config.base_url.rstrip("/") + path, headers
 
     def _failure(self, upstream: str, exc: Exception) -> UpstreamError:
-        if isinstance(exc, httpx.TimeoutException):
+        if isinstance(exc, httpx.TimeoutException | TimeoutError):
             error = UpstreamError(f"upstream {upstream!r} timed out ({type(exc).__name__})", code="upstream_timeout",
                                   status=504)
-        elif isinstance(exc, httpx.ConnectError | httpx.RemoteProtocolError):
+        elif isinstance(exc, (httpx.ConnectError, httpx.RemoteProtocolError, *_UNAVAILABLE)):
             error = UpstreamError(f"upstream {upstream!r} is unavailable: {exc}", code="upstream_unavailable",
                                   status=503)
         else:
@@ -142,7 +183,7 @@ class UpstreamClient:
                 continue
             else:
                 status = result.status if isinstance(result, UpstreamReply) else result.status_code
-                retry_after = result.headers.get("retry-after") if isinstance(result, UpstreamReply) else None
+                retry_after = result.headers.get("retry-after")
             if status in RETRY_STATUSES and (wait := self._retry.wait_s(attempt, retry_after)) is not None:
                 await asyncio.sleep(wait)
                 attempt += 1
@@ -177,16 +218,18 @@ class UpstreamClient:
             headers["x-thrifty-priority"] = priority
         started = time.perf_counter()
         try:
-            response = await self._client.post(url, content=msgspec.json.encode(body), headers=headers)
-        except httpx.HTTPError as exc:
+            async with self._pool().post(url, data=msgspec.json.encode(body), headers=headers,
+                                         allow_redirects=False) as response:
+                content = await response.read()
+        except (aiohttp.ClientError, TimeoutError) as exc:
             raise self._failure(upstream, exc) from None
-        self._answered(upstream, started, response.status_code)
-        return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
-                             dict(response.headers))
+        self._answered(upstream, started, response.status)
+        return UpstreamReply(response.status, _json_or_error(upstream, content, response.status),
+                             _lower_headers(response))
 
     async def stream(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
-                     priority: str | None = None) -> httpx.Response:
-        """Open a streaming POST; the caller reads ``aiter_raw()`` and must ``aclose()`` the response.
+                     priority: str | None = None) -> UpstreamStream:
+        """Open a streaming POST; the caller reads it through :meth:`iter_events`, which releases it.
 
         A non-2xx answer is read whole and raised as :class:`UpstreamReplyError`. Retries and the
         breaker apply until the response starts (nothing has reached the client yet).
@@ -194,63 +237,78 @@ class UpstreamClient:
         return await self._retrying(upstream, lambda: self._stream_once(upstream, path, body, request_id, priority))
 
     async def _stream_once(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
-                           priority: str | None) -> httpx.Response:
+                           priority: str | None) -> UpstreamStream:
         url, headers = self._url(upstream, path)
         headers["x-request-id"] = request_id
         if priority:
             headers["x-thrifty-priority"] = priority
-        request = self._client.build_request("POST", url, content=msgspec.json.encode(body), headers=headers)
         started = time.perf_counter()
         try:
-            response = await self._client.send(request, stream=True)
-        except httpx.HTTPError as exc:
+            response = await self._pool().post(url, data=msgspec.json.encode(body), headers=headers,
+                                                allow_redirects=False)
+        except (aiohttp.ClientError, TimeoutError) as exc:
             raise self._failure(upstream, exc) from None
-        self._answered(upstream, started, response.status_code)
-        if response.status_code >= 400:
+        self._answered(upstream, started, response.status)
+        if response.status >= 400:
             try:
-                content = await response.aread()
+                content = await response.read()
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                raise self._failure(upstream, exc) from None
             finally:
-                await response.aclose()
-            raise UpstreamReplyError(UpstreamReply(response.status_code,
-                                                   _json_or_error(upstream, content, response.status_code),
-                                                   dict(response.headers)))
-        return response
+                response.release()
+            raise UpstreamReplyError(UpstreamReply(response.status, _json_or_error(upstream, content, response.status),
+                                                   _lower_headers(response)))
+        return UpstreamStream(response.status, _lower_headers(response), response)
 
-    async def iter_events(self, upstream: str, response: httpx.Response) -> AsyncIterator[SSEEvent]:
-        """Yield each complete SSE event as soon as its bytes arrive; maps transport errors."""
+    async def iter_events(self, upstream: str, stream: UpstreamStream) -> AsyncIterator[SSEEvent]:
+        """Yield each complete SSE event as soon as its bytes arrive; maps transport errors.
+        The connection goes back to the pool when the stream was read to its end, and is closed
+        when the reader stops early."""
         decoder = SSEDecoder()
+        response = stream.response
         try:
-            async for chunk in response.aiter_raw():
+            async for chunk in response.content.iter_any():
                 for event in decoder.feed(chunk):
                     yield event
             for event in decoder.flush():
                 yield event
-        except httpx.HTTPError as exc:
+        except (aiohttp.ClientError, TimeoutError) as exc:
             raise self._failure(upstream, exc) from None
         finally:
-            await response.aclose()
+            response.release()
 
     async def get(self, upstream: str, path: str) -> UpstreamReply:
         url, headers = self._url(upstream, path)
         try:
-            response = await self._client.get(url, headers=headers)
-        except httpx.HTTPError as exc:
+            async with self._pool().get(url, headers=headers, allow_redirects=False) as response:
+                content = await response.read()
+        except (aiohttp.ClientError, TimeoutError) as exc:
             raise self._failure(upstream, exc) from None
-        return UpstreamReply(response.status_code, _json_or_error(upstream, response.content, response.status_code),
-                             dict(response.headers))
+        return UpstreamReply(response.status, _json_or_error(upstream, content, response.status),
+                             _lower_headers(response))
 
     async def raw(self, upstream: str, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """Any other call to an upstream's API (the Files and Batches API for batch pass-through):
-        the whole response, transport failures mapped like :meth:`post`'s."""
+        the whole response, transport failures mapped like :meth:`post`'s. ``kwargs`` are httpx's
+        (``json``, ``data``, ``files``)."""
         url, headers = self._url(upstream, path)
         headers.pop("content-type")  # httpx sets it from the content (multipart, JSON)
+        if self._files_client is None:
+            config = self._config
+            self._files_client = httpx.AsyncClient(
+                timeout=httpx.Timeout(config.request_timeout_s, connect=config.connect_timeout_s))
         try:
-            return await self._client.request(method, url, headers=headers, **kwargs)
+            return await self._files_client.request(method, url, headers=headers, **kwargs)
         except httpx.HTTPError as exc:
             raise self._failure(upstream, exc) from None
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+        if self._files_client is not None:
+            await self._files_client.aclose()
+            self._files_client = None
 
 
 class UpstreamReplyError(Exception):

@@ -94,10 +94,18 @@ async def test_unkeyable_body_disables_caching(
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="caches.service"):
         req = cache.prepare(
-            {"messages": [{"role": "user", "content": object()}]}, model="small", tenant="acme"
+            {"messages": [{"role": "user", "content": object()}], "temperature": 0}, model="small", tenant="acme"
         )
     assert not req.decision.lookup and not req.decision.store and caplog.records
     assert await cache.lookup(req, model_version="v") is None
+
+
+async def test_a_bypassed_request_is_not_keyed_and_a_cacheable_one_is(cache: ResponseCache) -> None:
+    body = chat_body("Who wrote Dune?")
+    bypassed = cache.prepare(body, model="small", tenant="acme", cache_control="no-store")
+    assert not (bypassed.decision.lookup or bypassed.decision.store) and bypassed.keys.exact == ""
+    keyed = cache.prepare(body, model="small", tenant="acme")
+    assert keyed.decision.lookup and keyed.keys.exact and keyed.keys.scope
 
 
 async def test_invalidation_across_both_caches(cache: ResponseCache) -> None:
