@@ -170,7 +170,7 @@ TORCH_LIBRARY(thrifty_cpu, m) {
 """
 
 
-def _cpu_fingerprint() -> str:
+def cpu_fingerprint() -> str:
     """A short hash of this CPU's feature flags: the build uses ``-march=native``, so a cached build must
     not be reused on a CPU with other instructions (a shared home directory, a copied cache)."""
     import hashlib
@@ -196,9 +196,9 @@ def load_paged_attention() -> object | None:
 
         log.info("loading the native CPU paged attention kernel (the first start on a machine compiles it, "
                  "~30 s)")
-        load_inline(name=f"{_EXTENSION}_{_cpu_fingerprint()}", cpp_sources=_SOURCE, is_python_module=False,
+        load_inline(name=f"{_EXTENSION}_{cpu_fingerprint()}", cpp_sources=_SOURCE, is_python_module=False,
                     extra_cflags=["-O3", "-march=native", "-fopenmp", "-ffast-math"], extra_ldflags=["-fopenmp"])
-        return torch.ops.thrifty_cpu.paged_attention
+        return torch.ops.thrifty_cpu.paged_attention.default  # the overload: a packet resolves it per call
     except Exception as exc:  # noqa: BLE001 - any build failure means: use the gather path
         log.warning("native CPU paged attention unavailable (%s); using the gather path", exc)
         return None

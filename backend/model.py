@@ -4,7 +4,9 @@ The model works on a flat batch of tokens: ``input_ids: [T]`` with ``positions: 
 over past tokens is delegated to an :class:`AttentionBackend`, which owns the KV cache layout:
 a contiguous cache for the single-request path, a paged cache for the engine.
 
-Every elementwise op goes through :mod:`kernels` (Triton on CUDA, the PyTorch references on CPU):
+Every elementwise op goes through the model's *layer ops*: :mod:`kernels` by default (Triton on CUDA,
+the PyTorch references on CPU), or any object with the same four functions
+(:meth:`LlamaForCausalLM.use_layer_ops`, e.g. :class:`backend.layer_ops_cpu.NativeLayerOps` on CPU):
 RMSNorm with the residual add fused in, rotary embedding from a cos/sin table built once per model,
 and SiLU-and-mul on the fused gate/up projection. Q/K/V and gate/up are each one matmul; Hugging
 Face's separate weights are concatenated at load time (:meth:`LlamaForCausalLM.load_state`).
@@ -13,7 +15,8 @@ Face's separate weights are concatenated at load time (:meth:`LlamaForCausalLM.l
 from __future__ import annotations
 
 import itertools
-from typing import Protocol
+from types import ModuleType
+from typing import Any, Protocol
 
 import torch
 from torch import nn
@@ -39,11 +42,12 @@ class RMSNorm(nn.Module):
         self.weight = nn.Parameter(torch.ones(dim))
         self.eps = eps
 
-    def forward(self, x: torch.Tensor, residual: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor, residual: torch.Tensor | None = None,
+                ops: Any = kernels) -> tuple[torch.Tensor, torch.Tensor]:
         """x: [T, H] → ``(norm(x + residual), x + residual)``; without a residual, ``(norm(x), x)``."""
         if residual is None:
-            return kernels.rms_norm(x, self.weight, self.eps), x
-        return kernels.fused_add_rms_norm(x, residual, self.weight, self.eps)
+            return ops.rms_norm(x, self.weight, self.eps), x
+        return ops.fused_add_rms_norm(x, residual, self.weight, self.eps)
 
 
 class RotaryEmbedding(nn.Module):
@@ -63,9 +67,10 @@ class RotaryEmbedding(nn.Module):
             return
         self.cos, self.sin = kernels.rope_cos_sin(self.head_dim, self.max_positions, self.theta, device=device)
 
-    def forward(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor,
+                ops: Any = kernels) -> tuple[torch.Tensor, torch.Tensor]:
         """q: [T, Hq, D], k: [T, Hkv, D]; positions: [T] → rotated ``(q, k)``, same dtype."""
-        return kernels.rotary_embedding(q, k, positions, self.cos, self.sin)
+        return ops.rotary_embedding(q, k, positions, self.cos, self.sin)
 
 
 class Attention(nn.Module):
@@ -80,14 +85,15 @@ class Attention(nn.Module):
         self.o_proj = nn.Linear(self.q_size, config.hidden_size, bias=False)
 
     def forward(
-        self, x: torch.Tensor, positions: torch.Tensor, rope: RotaryEmbedding, backend: AttentionBackend
+        self, x: torch.Tensor, positions: torch.Tensor, rope: RotaryEmbedding, backend: AttentionBackend,
+        ops: Any = kernels,
     ) -> torch.Tensor:
         tokens = x.shape[0]
         qkv = self.qkv_proj(x)  # [T, (Hq + 2 Hkv) D]
         q = qkv[:, :self.q_size].view(tokens, self.num_heads, self.head_dim)  # [T, Hq, D] (strided view)
         k = qkv[:, self.q_size:self.q_size + self.kv_size].view(tokens, self.num_kv_heads, self.head_dim)
         v = qkv[:, self.q_size + self.kv_size:].view(tokens, self.num_kv_heads, self.head_dim)  # [T, Hkv, D]
-        q, k = rope(q, k, positions)
+        q, k = rope(q, k, positions, ops)
         out = backend.attend(self.layer, q, k, v)  # [T, Hq, D]
         return self.o_proj(out.reshape(tokens, self.q_size))
 
@@ -100,9 +106,9 @@ class MLP(nn.Module):
         self.gate_up_proj = nn.Linear(config.hidden_size, 2 * config.intermediate_size, bias=False)
         self.down_proj = nn.Linear(config.intermediate_size, config.hidden_size, bias=False)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, ops: Any = kernels) -> torch.Tensor:
         # x: [T, H] → gate ⊕ up: [T, 2I] → [T, I] → [T, H]
-        return self.down_proj(kernels.silu_and_mul(self.gate_up_proj(x)))
+        return self.down_proj(ops.silu_and_mul(self.gate_up_proj(x)))
 
 
 class DecoderLayer(nn.Module):
@@ -116,13 +122,13 @@ class DecoderLayer(nn.Module):
         self.mlp = MLP(config)
 
     def forward(self, x: torch.Tensor, residual: torch.Tensor | None, positions: torch.Tensor,
-                rope: RotaryEmbedding, backend: AttentionBackend) -> tuple[torch.Tensor, torch.Tensor]:
+                rope: RotaryEmbedding, backend: AttentionBackend, ops: Any = kernels) -> tuple[torch.Tensor, torch.Tensor]:
         """x: [T, H] (the previous block's output), residual: [T, H] or None (first layer)
         → ``(this block's output, residual stream before it)``; their sum is the hidden state."""
-        h, residual = self.input_layernorm(x, residual)
-        h = self.self_attn(h, positions, rope, backend)
-        h, residual = self.post_attention_layernorm(h, residual)
-        return self.mlp(h), residual
+        h, residual = self.input_layernorm(x, residual, ops)
+        h = self.self_attn(h, positions, rope, backend, ops)
+        h, residual = self.post_attention_layernorm(h, residual, ops)
+        return self.mlp(h, ops), residual
 
 
 class LlamaBody(nn.Module):
@@ -163,17 +169,25 @@ class LlamaForCausalLM(nn.Module):
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         if config.tie_word_embeddings:
             self.lm_head.weight = self.model.embed_tokens.weight
+        self.layer_ops: Any | None = None  # norms, rotary, SiLU-and-mul; None: the kernels package (use_layer_ops)
+
+    def use_layer_ops(self, ops: ModuleType | Any | None) -> None:
+        """Run the norms, rotary embedding and SiLU-and-mul through ``ops`` (an object with
+        :mod:`kernels`' ``rms_norm``, ``fused_add_rms_norm``, ``rotary_embedding`` and ``silu_and_mul``);
+        ``None`` or the :mod:`kernels` package itself: the default (kept as None so the model deep-copies)."""
+        self.layer_ops = None if ops is kernels else ops
 
     @torch.inference_mode()
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend,
                 num_layers: int | None = None) -> torch.Tensor:
         """input_ids, positions: [T] → final hidden states [T, hidden] (``num_layers``: only the first
         decoder layers run, then the final norm: the self-speculation drafter)."""
+        ops = kernels if self.layer_ops is None else self.layer_ops
         x = self.model.embed_tokens(input_ids)  # [T, H]
         residual: torch.Tensor | None = None
         for layer in itertools.islice(self.model.layers, num_layers):
-            x, residual = layer(x, residual, positions, self.rope, backend)
-        return self.model.norm(x, residual)[0]
+            x, residual = layer(x, residual, positions, self.rope, backend, ops)
+        return self.model.norm(x, residual, ops)[0]
 
     @torch.inference_mode()
     def compute_logits(self, hidden: torch.Tensor) -> torch.Tensor:

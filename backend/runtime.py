@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 
 from backend.config import BackendConfig
+from backend.layer_ops_cpu import native_layer_ops
 from backend.model import LlamaForCausalLM
 from backend.tokenizer import Tokenizer
 from backend.weights import (
@@ -96,6 +97,10 @@ def load_model(config: BackendConfig) -> LoadedModel:
                         "dequantized values (use --weights-dtype fp32 or bf16 to keep them as stored)",
                         name, type_name)
     log.info("weights dtype %s", apply_weights_plan(model, plan, dtype, blocks))
+    if device.type == "cpu" and dtype == torch.float32:
+        native = native_layer_ops()  # one native call per norm / rotary / SiLU instead of many small ops
+        if native is not None:
+            model.use_layer_ops(native)
     model.eval()
     tokenizer = Tokenizer.load(source, data_dir)
     log.info("model %s (%s) loaded in %.1fs", source.path, source.kind, time.perf_counter() - started)

@@ -73,7 +73,8 @@ def instrumented(engine: Any) -> Iterator[None]:
     """Wrap ``engine``'s model pieces and step phases in ``record_function`` ranges named by category.
 
     Instance attributes shadow the methods (restored on exit); the ``kernels`` ops the model calls
-    through the module are swapped for wrappers and put back on exit."""
+    through the module, and those of its native layer ops object when it has one
+    (:mod:`backend.layer_ops_cpu`), are swapped for wrappers and put back on exit."""
     from torch import nn
 
     import kernels
@@ -92,6 +93,8 @@ def instrumented(engine: Any) -> Iterator[None]:
     for op, label in (("rms_norm", "norms"), ("fused_add_rms_norm", "norms"), ("rotary_embedding", "rope"),
                       ("silu_and_mul", "activation")):
         patch(kernels, op, label)
+        if model.layer_ops is not None:  # the native CPU layer ops (they fall back to kernels' ops)
+            patch(model.layer_ops, op, label)
     for module in model.modules():
         if isinstance(module, nn.Linear | BF16Linear | Int4Linear | Int8Linear):
             patch(module, "forward", "linears")

@@ -130,6 +130,9 @@ class PagedAttention:
         self.num_heads = num_heads
         self.groups = num_heads // self.num_kv_heads
         self.step: StepInput | None = None
+        # each layer's pool as rows of slots: [NB * BS, Hkv, D] (views made once, not per store)
+        self._k_slots = [pool.view(-1, self.num_kv_heads, self.head_dim) for pool in k_cache]
+        self._v_slots = [pool.view(-1, self.num_kv_heads, self.head_dim) for pool in v_cache]
         # gather workspaces, reused across layers and steps (fresh large allocations page-fault every time)
         self._k_ws = torch.empty(0, dtype=k_cache.dtype, device=k_cache.device)
         self._v_ws = torch.empty(0, dtype=k_cache.dtype, device=k_cache.device)
@@ -151,15 +154,14 @@ class PagedAttention:
 
     def _store(self, layer: int, x: torch.Tensor, slots: torch.Tensor, key: bool) -> None:
         """x: [T, Hkv, D] → the layer's pool at ``slots: [T]`` (quantised or cast to the pool's dtype)."""
-        hkv, d = self.num_kv_heads, self.head_dim
-        pool = (self.k_cache if key else self.v_cache)[layer]  # [NB, BS, Hkv, D]
+        rows = (self._k_slots if key else self._v_slots)[layer]  # [NB * BS, Hkv, D]
         scale = self.k_scale if key else self.v_scale
         if scale is not None:
             xq, xs = kernels.quantize_kv_int8(x)  # [T, Hkv, D] int8, [T, Hkv] float32
-            pool.view(-1, hkv, d).index_copy_(0, slots, xq)
-            scale[layer].view(-1, hkv).index_copy_(0, slots, xs)
+            rows.index_copy_(0, slots, xq)
+            scale[layer].view(-1, self.num_kv_heads).index_copy_(0, slots, xs)
         else:
-            pool.view(-1, hkv, d).index_copy_(0, slots, x.to(pool.dtype))
+            rows.index_copy_(0, slots, x.to(rows.dtype))
 
     def _read(self, layer: int, block_ids: torch.Tensor, key: bool, dtype: torch.dtype) -> torch.Tensor:
         """The layer's blocks ``block_ids: [n]`` as ``dtype``: [n, BS, Hkv, D] (dequantised / cast if needed)."""

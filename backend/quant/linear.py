@@ -53,6 +53,8 @@ class _QuantizedLinear(nn.Module):
         raise NotImplementedError
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dim() == 2 and x.shape[0] <= self.kernel_max_rows:  # the decode path, without reshapes
+            return self._quantized_mm(x.to(torch.bfloat16)).to(x.dtype)
         lead = x.shape[:-1]
         flat = x.reshape(-1, self.in_features)  # [M, K]
         if self.dense is None or flat.shape[0] <= self.kernel_max_rows:

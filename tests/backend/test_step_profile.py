@@ -70,3 +70,19 @@ def test_compare_attention_times_each_backend_on_shared_prefix_blocks() -> None:
     assert len(tables) == 3 and tables[0][:5] == tables[1][:5] == tables[2][:5]  # the prefix's blocks, shared
     text = compare_attention(loaded, config, ["torch", "native"], batch=3, prefix_len=20, question_len=3, steps=2)
     assert "| torch |" in text and "| native |" in text and "1.00x" in text
+
+
+def test_native_layer_ops_are_profiled_and_restored() -> None:
+    from backend.engine import Engine
+    from backend.layer_ops_cpu import native_layer_ops
+
+    loaded = tiny_loaded()
+    ops = native_layer_ops()
+    assert ops is not None
+    loaded.model.use_layer_ops(ops)
+    engine = Engine(loaded, CONFIG)
+    with instrumented(engine):
+        assert "fused_add_rms_norm" in vars(ops) and "rotary_embedding" in vars(ops)
+    assert not {"rms_norm", "fused_add_rms_norm", "rotary_embedding", "silu_and_mul"} & set(vars(ops))
+    result = profile_decode(loaded, CONFIG, batch=1, steps=2)
+    assert result.categories["norms"] > 0 and result.categories["rope"] > 0 and result.categories["activation"] > 0

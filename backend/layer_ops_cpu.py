@@ -1,0 +1,243 @@
+"""The decoder layer's small ops on CPU as native operators: residual add + RMSNorm, rotary embedding
+and SiLU-and-mul, one call each instead of 6-20 ATen ops.
+
+At batch 1 a decode step of SmolLM2 spends less than half its time in the linear layers: the rest is
+the ~35 small ATen ops per layer (upcasts, ``pow``/``mean``/``rsqrt``, the rotary halves and their
+``cat``, SiLU) times 30 layers, each paying dispatch and allocation. This module compiles, once per
+machine, three float32 operators in ``torch.ops.thrifty_layer_cpu`` that do each op in one pass over
+its rows (rows in parallel on ATen's thread pool when there are many), and :class:`NativeLayerOps`,
+which the model calls instead of :mod:`kernels` on CPU (:meth:`LlamaForCausalLM.use_layer_ops`).
+Any call it cannot take (another dtype or device) goes to :mod:`kernels` unchanged.
+
+Same contracts and the same formulas as :mod:`kernels.reference` (the rotary halves, ``x / (1 + e^-x)``),
+in float32; only the summation order of the RMS and fused multiply-adds differ, a few ulps.
+
+Building needs a C++ compiler (and ninja) at run time; :func:`load_layer_ops` returns None where it cannot
+build, or with ``THRIFTY_NATIVE_LAYER_OPS=0``, and the model keeps :mod:`kernels`. The build is cached
+by PyTorch (``TORCH_EXTENSIONS_DIR``, default ``~/.cache/torch_extensions``), ~20-40 s the first time.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from typing import Any
+
+import torch
+
+import kernels
+from backend.attention_cpu import cpu_fingerprint
+
+log = logging.getLogger(__name__)
+
+_EXTENSION = "thrifty_layer_ops_cpu_v1"
+
+_SOURCE = r"""
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <torch/library.h>
+
+#include <cmath>
+#include <tuple>
+
+namespace {
+
+// rows per parallel task: small calls (decode) stay on the calling thread
+inline int64_t grain_for(int64_t rows, int64_t width) {
+  return rows * width < 32768 ? std::max<int64_t>(rows, 1) : std::max<int64_t>(1, 8192 / std::max<int64_t>(width, 1));
+}
+
+void check_rows(const at::Tensor& t, const char* name) {
+  TORCH_CHECK(t.device().is_cpu() && t.scalar_type() == at::kFloat, name, ": float32 CPU tensor expected");
+  TORCH_CHECK(t.dim() == 2 && t.stride(1) == 1, name, ": [rows, width] with a contiguous last dim expected");
+}
+
+// x, residual: [T, H] f32 (row strides free); weight: [H] f32
+// -> (rms_norm(x + residual) * weight, x + residual), or (rms_norm(x) * weight, x) without a residual
+std::tuple<at::Tensor, at::Tensor> add_rms_norm(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
+                                                const at::Tensor& weight, double eps) {
+  check_rows(x, "x");
+  const int64_t T = x.size(0), H = x.size(1);
+  TORCH_CHECK(weight.scalar_type() == at::kFloat && weight.is_contiguous() && weight.numel() == H,
+              "weight: float32 [hidden] expected");
+  const bool has_res = residual.has_value() && residual->defined();
+  if (has_res) {
+    check_rows(*residual, "residual");
+    TORCH_CHECK(residual->sizes() == x.sizes(), "residual: same shape as x expected");
+  }
+  at::Tensor out = at::empty({T, H}, x.options());
+  at::Tensor summed = has_res ? at::empty({T, H}, x.options()) : x;
+  const float* xp = x.data_ptr<float>();
+  const float* rp = has_res ? residual->data_ptr<float>() : nullptr;
+  float* sp = has_res ? summed.data_ptr<float>() : nullptr;
+  float* op = out.data_ptr<float>();
+  const float* w = weight.data_ptr<float>();
+  const int64_t xs = x.stride(0), rs = has_res ? residual->stride(0) : 0;
+  const float e = static_cast<float>(eps);
+  at::parallel_for(0, T, grain_for(T, H), [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const float* src = xp + t * xs;
+      if (has_res) {
+        float* s = sp + t * H;
+        const float* r = rp + t * rs;
+        for (int64_t i = 0; i < H; ++i) s[i] = src[i] + r[i];
+        src = s;
+      }
+      double sq = 0.0;
+      for (int64_t i = 0; i < H; ++i) sq += static_cast<double>(src[i]) * src[i];
+      const float inv = 1.f / std::sqrt(static_cast<float>(sq / H) + e);
+      float* o = op + t * H;
+      for (int64_t i = 0; i < H; ++i) o[i] = src[i] * inv * w[i];
+    }
+  });
+  return {out, summed};
+}
+
+// q: [T, Hq, D], k: [T, Hk, D] f32 (token/head strides free, last dim contiguous); positions: [T] int;
+// cos, sin: [P, D/2] f32 -> new contiguous (q_rot, k_rot), "rotate_half" convention
+std::tuple<at::Tensor, at::Tensor> rotary(const at::Tensor& q, const at::Tensor& k, const at::Tensor& positions,
+                                          const at::Tensor& cos, const at::Tensor& sin) {
+  for (const auto* t : {&q, &k}) {
+    TORCH_CHECK(t->device().is_cpu() && t->scalar_type() == at::kFloat && t->dim() == 3 && t->stride(2) == 1,
+                "q/k: float32 [tokens, heads, head_dim] with a contiguous last dim expected");
+  }
+  const int64_t T = q.size(0), Hq = q.size(1), Hk = k.size(1), D = q.size(2), half = D / 2;
+  TORCH_CHECK(k.size(0) == T && k.size(2) == D && D % 2 == 0, "q/k: same tokens and an even head_dim expected");
+  TORCH_CHECK(cos.scalar_type() == at::kFloat && sin.scalar_type() == at::kFloat && cos.is_contiguous() &&
+              sin.is_contiguous() && cos.dim() == 2 && cos.size(1) == half && sin.sizes() == cos.sizes(),
+              "cos/sin: float32 [max_positions, head_dim / 2] expected");
+  const at::Tensor pos = positions.to(at::kLong).contiguous();
+  TORCH_CHECK(pos.numel() == T, "positions: one per token expected");
+  const int64_t P = cos.size(0);
+  const int64_t* pp = pos.data_ptr<int64_t>();
+  for (int64_t t = 0; t < T; ++t) TORCH_CHECK(pp[t] >= 0 && pp[t] < P, "position out of the rotary table's range");
+  at::Tensor qo = at::empty({T, Hq, D}, q.options()), ko = at::empty({T, Hk, D}, k.options());
+  const float* qp = q.data_ptr<float>();
+  const float* kp = k.data_ptr<float>();
+  const float* cp = cos.data_ptr<float>();
+  const float* snp = sin.data_ptr<float>();
+  float* qop = qo.data_ptr<float>();
+  float* kop = ko.data_ptr<float>();
+  const int64_t qs0 = q.stride(0), qs1 = q.stride(1), ks0 = k.stride(0), ks1 = k.stride(1);
+  at::parallel_for(0, T, grain_for(T, (Hq + Hk) * D), [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const float* c = cp + pp[t] * half;
+      const float* s = snp + pp[t] * half;
+      for (int64_t h = 0; h < Hq + Hk; ++h) {
+        const bool is_q = h < Hq;
+        const float* x = is_q ? qp + t * qs0 + h * qs1 : kp + t * ks0 + (h - Hq) * ks1;
+        float* o = is_q ? qop + (t * Hq + h) * D : kop + (t * Hk + h - Hq) * D;
+        for (int64_t i = 0; i < half; ++i) {
+          const float x1 = x[i], x2 = x[i + half];
+          o[i] = x1 * c[i] - x2 * s[i];
+          o[i + half] = x2 * c[i] + x1 * s[i];
+        }
+      }
+    }
+  });
+  return {qo, ko};
+}
+
+// x: [T, 2d] f32 = gate (+) up -> silu(gate) * up: [T, d]
+at::Tensor silu_and_mul(const at::Tensor& x) {
+  check_rows(x, "x");
+  const int64_t T = x.size(0), d = x.size(1) / 2;
+  TORCH_CHECK(x.size(1) % 2 == 0, "x: an even width (gate and up halves) expected");
+  at::Tensor out = at::empty({T, d}, x.options());
+  const float* xp = x.data_ptr<float>();
+  float* op = out.data_ptr<float>();
+  const int64_t xs = x.stride(0);
+  at::parallel_for(0, T, grain_for(T, d), [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const float* g = xp + t * xs;
+      const float* u = g + d;
+      float* o = op + t * d;
+      for (int64_t i = 0; i < d; ++i) o[i] = g[i] / (1.f + std::exp(-g[i])) * u[i];
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+TORCH_LIBRARY(thrifty_layer_cpu, m) {
+  m.def("add_rms_norm(Tensor x, Tensor? residual, Tensor weight, float eps) -> (Tensor, Tensor)");
+  m.def("rotary(Tensor q, Tensor k, Tensor positions, Tensor cos, Tensor sin) -> (Tensor, Tensor)");
+  m.def("silu_and_mul(Tensor x) -> Tensor");
+  m.impl("add_rms_norm", c10::DispatchKey::CPU, TORCH_FN(add_rms_norm));
+  m.impl("rotary", c10::DispatchKey::CPU, TORCH_FN(rotary));
+  m.impl("silu_and_mul", c10::DispatchKey::CPU, TORCH_FN(silu_and_mul));
+}
+"""
+
+
+@functools.cache
+def load_layer_ops() -> Any | None:
+    """Build (once, cached on disk) and load the operators; their ``torch.ops`` namespace, or None where
+    they cannot be built here (no compiler, ``THRIFTY_NATIVE_LAYER_OPS=0``)."""
+    if os.environ.get("THRIFTY_NATIVE_LAYER_OPS", "1") == "0":
+        return None
+    try:
+        from torch.utils.cpp_extension import load_inline
+
+        log.info("loading the native CPU layer ops (the first start on a machine compiles them, ~30 s)")
+        load_inline(name=f"{_EXTENSION}_{cpu_fingerprint()}", cpp_sources=_SOURCE, is_python_module=False,
+                    extra_cflags=["-O3", "-march=native"])
+        return torch.ops.thrifty_layer_cpu
+    except Exception as exc:  # noqa: BLE001 - any build failure means: keep the kernels module's ops
+        log.warning("native CPU layer ops unavailable (%s); using the PyTorch ops", exc)
+        return None
+
+
+def _native(x: torch.Tensor) -> bool:
+    """Whether the native operators take a call on ``x`` (float32 on the CPU; the operators check the
+    rest of the contract and raise on a layout they cannot read)."""
+    return x.dtype == torch.float32 and x.is_cpu
+
+
+class NativeLayerOps:
+    """:mod:`kernels`' four layer ops (same signatures), through the native operators for float32 CPU
+    tensors and through :mod:`kernels` for anything else. Stateless; build with :func:`native_layer_ops`."""
+
+    def __init__(self, ops: Any) -> None:
+        # the operators' overloads, looked up once: calling a torch.ops packet resolves it on every call
+        self._add_rms_norm = ops.add_rms_norm.default
+        self._rotary = ops.rotary.default
+        self._silu_and_mul = ops.silu_and_mul.default
+
+    def __deepcopy__(self, memo: dict) -> NativeLayerOps:  # a model copy shares the (stateless) ops
+        return self
+
+    def rms_norm(self, x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+        """x: [tokens, hidden] → [tokens, hidden] (see :func:`kernels.rms_norm`)."""
+        if _native(x):
+            return self._add_rms_norm(x, None, weight, eps)[0]
+        return kernels.rms_norm(x, weight, eps)
+
+    def fused_add_rms_norm(self, x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor,
+                           eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+        """x, residual: [tokens, hidden] → ``(rms_norm(x + residual), x + residual)``."""
+        if _native(x):
+            return self._add_rms_norm(x, residual, weight, eps)
+        return kernels.fused_add_rms_norm(x, residual, weight, eps)
+
+    def rotary_embedding(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor, cos: torch.Tensor,
+                         sin: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """q: [tokens, Hq, D], k: [tokens, Hk, D] → rotated copies (see :func:`kernels.rotary_embedding`)."""
+        if _native(q):
+            return self._rotary(q, k, positions, cos, sin)
+        return kernels.rotary_embedding(q, k, positions, cos, sin)
+
+    def silu_and_mul(self, x: torch.Tensor) -> torch.Tensor:
+        """x: [tokens, 2d] → [tokens, d]."""
+        if _native(x):
+            return self._silu_and_mul(x)
+        return kernels.silu_and_mul(x)
+
+
+def native_layer_ops() -> NativeLayerOps | None:
+    """The native layer ops where they build, else None (callers keep :mod:`kernels`)."""
+    ops = load_layer_ops()
+    return None if ops is None else NativeLayerOps(ops)
