@@ -266,16 +266,21 @@ class UpstreamClient:
         when the reader stops early."""
         decoder = SSEDecoder()
         response = stream.response
+        read_whole = False
         try:
             async for chunk in response.content.iter_any():
                 for event in decoder.feed(chunk):
                     yield event
+            read_whole = True
             for event in decoder.flush():
                 yield event
         except (aiohttp.ClientError, TimeoutError) as exc:
             raise self._failure(upstream, exc) from None
         finally:
-            response.release()
+            if read_whole:
+                response.release()  # back to the pool
+            else:
+                response.close()  # a half-read answer: the connection cannot be reused
 
     async def get(self, upstream: str, path: str) -> UpstreamReply:
         url, headers = self._url(upstream, path)
