@@ -220,6 +220,7 @@ class NativePagedAttention(PagedAttention):
             raise ValueError("the native attention backend needs a C++ compiler to build its CPU kernel; "
                              "use --attention-backend torch")
         self.scale = self.head_dim ** -0.5
+        self._paged_attention = attention_cpu.load_paged_attention()  # the operator: q must be contiguous
 
     def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         """q: [T, Hq, D], k/v: [T, Hkv, D] → [T, Hq, D]; stores k/v in their slots first."""
@@ -236,7 +237,10 @@ class NativePagedAttention(PagedAttention):
             return o.to(q.dtype)
 
         nd = meta.num_decode
-        if not step.prefills:
+        if not step.prefills:  # decode rows only: the whole batch in one call
+            if q.dtype == torch.float32:
+                return self._paged_attention(q.contiguous(), k_pool, v_pool, meta.tables, meta.row_seq, meta.row_len,
+                                             self.scale)
             return native(0, nd)
         out = torch.empty_like(q)  # [T, Hq, D]
         if nd:
