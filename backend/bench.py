@@ -444,6 +444,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--http", action="store_true",
                    help="with --matrix: Thrifty's side over HTTP, a `thrifty backend serve` child with the same "
                         "weights, threads and engine sizes (streamed /v1/completions), as users meet it")
+    p.add_argument("--through-proxy", action="store_true",
+                   help="with --http: send the requests through `thrifty proxy serve` (default settings) in front "
+                        "of the backend child, the layout `thrifty serve` runs")
 
 
 def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_config: Any, header: str) -> int:
@@ -460,13 +463,19 @@ def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_c
     llama = "llama-cpp" in args.peers
     threads = torch.get_num_threads()
     if args.http:
-        from backend.bench_http import serve_backend
+        import contextlib
+
+        from backend.bench_http import serve_backend, serve_proxy
 
         options = ["--model", str(gguf_path), "--max-num-seqs", str(args.max_num_seqs), "--max-num-batched-tokens",
                    str(args.max_num_batched_tokens), "--block-size", str(args.block_size), "--dtype", args.dtype]
         if args.kv_cache_memory:
             options += ["--kv-cache-memory", args.kv_cache_memory]
-        with serve_backend(args.weights_dtype, max(c.max_len for c in cases) + 16, threads, options) as base:
+        with contextlib.ExitStack() as stack:
+            base = stack.enter_context(serve_backend(args.weights_dtype, max(c.max_len for c in cases) + 16,
+                                                     threads, options))
+            if args.through_proxy:
+                base = stack.enter_context(serve_proxy(base))
             results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
                                  n_threads=args.llama_threads or threads, http_base=base)
     else:
@@ -494,6 +503,9 @@ def run_from_args(args: argparse.Namespace) -> int:
     from backend.runtime import load_model, parse_dtype
     from backend.weights import resolve_model
 
+    if (args.http and not args.matrix) or (args.through_proxy and not args.http):
+        print("thrifty bench engine: --http needs --matrix, and --through-proxy needs --http", file=sys.stderr)
+        return 2
     if args.num_threads:
         torch.set_num_threads(args.num_threads)
     spec = WorkloadSpec(args.num_requests, args.min_prompt, args.max_prompt, args.min_output, args.max_output,

@@ -1,6 +1,8 @@
 """The engine as users meet it: a benchmark workload replayed over HTTP against ``thrifty backend serve``.
 
 :func:`serve_backend` starts the backend as a child process (the same options as the in-process run);
+:func:`serve_proxy` puts ``thrifty proxy serve`` (default settings, SQLite request log) in front of it, the
+layout ``thrifty serve`` runs;
 :func:`run_http` sends each request as a streamed ``/v1/completions`` call with the prompt's token ids,
 all requests at their arrival times (or one after another for a single stream), and records the same
 :class:`~backend.bench.BenchResult` timings as the in-process runner: arrival, first streamed token,
@@ -45,6 +47,39 @@ def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | Non
             process.wait(30)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@contextlib.contextmanager
+def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iterator[str]:
+    """``thrifty proxy serve`` with its defaults (caches on, request log in a temporary SQLite file; the
+    router off, so every request goes to ``model``) forwarding to the backend at ``backend_base``, for the
+    duration of the block; yields its base URL."""
+    import os
+    import tempfile
+
+    from proxy.localserver import wait_healthy
+    from proxy.supervisor import free_port
+
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="thrifty-bench-proxy-") as tmp:
+        config = os.path.join(tmp, "proxy.toml")
+        with open(config, "w") as handle:
+            handle.write(f'[[upstreams]]\nname = "engine"\nbase_url = "{backend_base}/v1"\n'
+                         f'[models."{model}"]\nupstream = "engine"\nmodel = "{model}"\n')
+        env = {**os.environ, "THRIFTY_BUNDLED__ENABLED": "false", "THRIFTY_PROXY__PORT": str(port),
+               "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db", "THRIFTY_ROUTER__ENABLED": "false",
+               "THRIFTY_DATA_DIR": tmp}
+        process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], env=env)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_healthy(base, process, what="thrifty proxy serve", timeout_s=300)
+            yield base
+        finally:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 async def _one(client: httpx.AsyncClient, base: str, model: str, req: BenchRequest, timing: RequestTiming) -> None:

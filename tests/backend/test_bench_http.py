@@ -29,3 +29,23 @@ def test_replay_over_http_counts_tokens_and_first_token_times() -> None:
         assert all(t.arrival <= t.first_token <= t.finish for t in result.timings)
     # one stream: each request starts only after the previous one finished
     assert all(a.finish <= b.arrival for a, b in pairwise(single.timings))
+
+
+def test_replay_through_the_proxy_reaches_the_backend() -> None:
+    """--through-proxy: a real `thrifty proxy serve` child forwards the token-id prompts (and ignore_eos)
+    to the backend: exactly max_tokens come back through it, and it serves the backend's model."""
+    import httpx
+
+    from backend.bench_http import serve_proxy
+
+    loaded = tiny_loaded()
+    engine = Engine(loaded, EngineConfig(block_size=4, num_blocks=200, max_model_len=256, max_num_seqs=8,
+                                         max_num_batched_tokens=64))
+    app = create_backend_app(BackendConfig(served_model_name="tiny", max_model_len=256), loaded, EngineService(engine))
+    workload = [BenchRequest(tuple(range(3, 3 + n)), out, 0.0) for n, out in ((6, 5), (11, 7))]
+    with serve_in_thread(app) as backend, serve_proxy(backend, model="tiny") as proxy:
+        assert proxy != backend
+        result = run_http(proxy, workload, model="tiny", progress=False)
+        assert [t.tokens for t in result.timings] == [5, 7]
+        models = httpx.get(f"{proxy}/v1/models").json()["data"]
+        assert [m["id"] for m in models] == ["tiny"]
