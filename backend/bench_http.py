@@ -25,21 +25,14 @@ from backend.bench import BenchRequest, BenchResult, RequestTiming, _progress
 
 
 @contextlib.contextmanager
-def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | None = None,
-                  extra_args: Sequence[str] = ()) -> Iterator[str]:
-    """``thrifty backend serve`` on a free local port for the duration of the block; yields its base URL."""
+def _child(cmd: list[str], port: int, what: str, timeout_s: float, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run ``cmd`` (a server on ``port``) until its /health answers; yield its base URL; stop it after."""
     from proxy.localserver import wait_healthy
-    from proxy.supervisor import free_port
 
-    port = free_port()
-    cmd = [sys.executable, "-m", "proxy.cli", "backend", "serve", "--port", str(port), "--weights-dtype",
-           weights_dtype, "--max-model-len", str(max_model_len), *extra_args]
-    if num_threads:
-        cmd += ["--num-threads", str(num_threads)]
-    process = subprocess.Popen(cmd)
+    process = subprocess.Popen(cmd, env=env)
     try:
         base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, process, what="thrifty backend serve", timeout_s=600)
+        wait_healthy(base, process, what=what, timeout_s=timeout_s)
         yield base
     finally:
         process.terminate()
@@ -50,6 +43,21 @@ def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | Non
 
 
 @contextlib.contextmanager
+def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | None = None,
+                  extra_args: Sequence[str] = ()) -> Iterator[str]:
+    """``thrifty backend serve`` on a free local port for the duration of the block; yields its base URL."""
+    from proxy.supervisor import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "proxy.cli", "backend", "serve", "--port", str(port), "--weights-dtype",
+           weights_dtype, "--max-model-len", str(max_model_len), *extra_args]
+    if num_threads:
+        cmd += ["--num-threads", str(num_threads)]
+    with _child(cmd, port, "thrifty backend serve", 600) as base:
+        yield base
+
+
+@contextlib.contextmanager
 def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iterator[str]:
     """``thrifty proxy serve`` with its defaults (caches on, request log in a temporary SQLite file; the
     router off, so every request goes to ``model``) forwarding to the backend at ``backend_base``, for the
@@ -57,7 +65,6 @@ def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iter
     import os
     import tempfile
 
-    from proxy.localserver import wait_healthy
     from proxy.supervisor import free_port
 
     port = free_port()
@@ -69,17 +76,9 @@ def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iter
         env = {**os.environ, "THRIFTY_BUNDLED__ENABLED": "false", "THRIFTY_PROXY__PORT": str(port),
                "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db", "THRIFTY_ROUTER__ENABLED": "false",
                "THRIFTY_DATA_DIR": tmp}
-        process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], env=env)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            wait_healthy(base, process, what="thrifty proxy serve", timeout_s=300)
+        with _child([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], port,
+                    "thrifty proxy serve", 300, env) as base:
             yield base
-        finally:
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 async def _one(client: httpx.AsyncClient, base: str, model: str, req: BenchRequest, timing: RequestTiming) -> None:
