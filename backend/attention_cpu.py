@@ -21,12 +21,10 @@ cannot build, and callers fall back to the gather path. The build is cached by P
 from __future__ import annotations
 
 import functools
-import logging
-import os
 
 import torch
 
-log = logging.getLogger(__name__)
+from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 _EXTENSION = "thrifty_paged_attention_cpu_v2"
 
@@ -170,38 +168,15 @@ TORCH_LIBRARY(thrifty_cpu, m) {
 """
 
 
-def cpu_fingerprint() -> str:
-    """A short hash of this CPU's feature flags: the build uses ``-march=native``, so a cached build must
-    not be reused on a CPU with other instructions (a shared home directory, a copied cache)."""
-    import hashlib
-    import platform
-
-    flags = platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags += next((line for line in f if line.startswith(("flags", "Features"))), "")
-    except OSError:
-        pass
-    return hashlib.sha256(flags.encode()).hexdigest()[:10]
-
-
 @functools.cache
 def load_paged_attention() -> object | None:
     """Build (once, cached on disk) and load the operator; its ``torch.ops`` callable, or None where it
     cannot be built here (no compiler, ``THRIFTY_NATIVE_ATTENTION=0``)."""
-    if os.environ.get("THRIFTY_NATIVE_ATTENTION", "1") == "0":
-        return None
-    try:
-        from torch.utils.cpp_extension import load_inline
-
-        log.info("loading the native CPU paged attention kernel (the first start on a machine compiles it, "
-                 "~30 s)")
-        load_inline(name=f"{_EXTENSION}_{cpu_fingerprint()}", cpp_sources=_SOURCE, is_python_module=False,
-                    extra_cflags=["-O3", "-march=native", "-fopenmp", "-ffast-math"], extra_ldflags=["-fopenmp"])
-        return torch.ops.thrifty_cpu.paged_attention.default  # the overload: a packet resolves it per call
-    except Exception as exc:  # noqa: BLE001 - any build failure means: use the gather path
-        log.warning("native CPU paged attention unavailable (%s); using the gather path", exc)
-        return None
+    built = build_cpu_extension(f"{_EXTENSION}_{cpu_fingerprint()}", _SOURCE, "THRIFTY_NATIVE_ATTENTION",
+                                "the native CPU paged attention kernel", "the gather path",
+                                cflags=("-O3", "-march=native", "-fopenmp", "-ffast-math"), ldflags=("-fopenmp",))
+    # the overload itself: calling a torch.ops packet resolves the overload on every call
+    return torch.ops.thrifty_cpu.paged_attention.default if built else None
 
 
 def paged_attention(q: torch.Tensor, k_pool: torch.Tensor, v_pool: torch.Tensor, tables: torch.Tensor,

@@ -20,16 +20,12 @@ by PyTorch (``TORCH_EXTENSIONS_DIR``, default ``~/.cache/torch_extensions``), ~2
 from __future__ import annotations
 
 import functools
-import logging
-import os
 from typing import Any
 
 import torch
 
 import kernels
-from backend.attention_cpu import cpu_fingerprint
-
-log = logging.getLogger(__name__)
+from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 _EXTENSION = "thrifty_layer_ops_cpu_v1"
 
@@ -177,18 +173,9 @@ TORCH_LIBRARY(thrifty_layer_cpu, m) {
 def load_layer_ops() -> Any | None:
     """Build (once, cached on disk) and load the operators; their ``torch.ops`` namespace, or None where
     they cannot be built here (no compiler, ``THRIFTY_NATIVE_LAYER_OPS=0``)."""
-    if os.environ.get("THRIFTY_NATIVE_LAYER_OPS", "1") == "0":
-        return None
-    try:
-        from torch.utils.cpp_extension import load_inline
-
-        log.info("loading the native CPU layer ops (the first start on a machine compiles them, ~30 s)")
-        load_inline(name=f"{_EXTENSION}_{cpu_fingerprint()}", cpp_sources=_SOURCE, is_python_module=False,
-                    extra_cflags=["-O3", "-march=native"])
-        return torch.ops.thrifty_layer_cpu
-    except Exception as exc:  # noqa: BLE001 - any build failure means: keep the kernels module's ops
-        log.warning("native CPU layer ops unavailable (%s); using the PyTorch ops", exc)
-        return None
+    built = build_cpu_extension(f"{_EXTENSION}_{cpu_fingerprint()}", _SOURCE, "THRIFTY_NATIVE_LAYER_OPS",
+                                "the native CPU layer ops", "the PyTorch ops", cflags=("-O3", "-march=native"))
+    return torch.ops.thrifty_layer_cpu if built else None
 
 
 def _native(x: torch.Tensor) -> bool:

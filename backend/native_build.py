@@ -1,0 +1,46 @@
+"""Building our small C++ CPU operators at run time (``torch.utils.cpp_extension.load_inline``), shared by
+:mod:`backend.attention_cpu` and :mod:`backend.layer_ops_cpu`: one build per CPU (the code is compiled with
+``-march=native``), cached by PyTorch under ``TORCH_EXTENSIONS_DIR`` (default ``~/.cache/torch_extensions``),
+and any failure (no compiler, no ninja) a logged fallback rather than an error."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+
+log = logging.getLogger(__name__)
+
+
+def cpu_fingerprint() -> str:
+    """A short hash of this CPU's feature flags: the build uses ``-march=native``, so a cached build must
+    not be reused on a CPU with other instructions (a shared home directory, a copied cache)."""
+    import hashlib
+    import platform
+
+    flags = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags += next((line for line in f if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        pass
+    return hashlib.sha256(flags.encode()).hexdigest()[:10]
+
+
+def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fallback: str, *,
+                        cflags: Sequence[str], ldflags: Sequence[str] = ()) -> bool:
+    """Compile (first time on this CPU) and load the operators that ``source`` registers, as extension
+    ``name`` (end it with :func:`cpu_fingerprint`); True when they are loaded. False, with a warning naming
+    ``fallback``, where they cannot be built, or when the environment sets ``disable_env=0``."""
+    if os.environ.get(disable_env, "1") == "0":
+        return False
+    try:
+        from torch.utils.cpp_extension import load_inline
+
+        log.info("loading %s (the first start on a machine compiles it, ~30 s)", what)
+        load_inline(name=name, cpp_sources=source, is_python_module=False, extra_cflags=list(cflags),
+                    extra_ldflags=list(ldflags))
+        return True
+    except Exception as exc:  # noqa: BLE001 - any build failure means: the caller's fallback
+        log.warning("%s unavailable (%s); using %s", what, exc, fallback)
+        return False
