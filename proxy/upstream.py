@@ -84,6 +84,8 @@ KEEPALIVE_S = 4.0
 # Transport failures an upstream may recover from: refused or reset connections, a connection
 # closed before the answer, an answer cut mid-body. They are 503s, and retried.
 _UNAVAILABLE = (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
+# Everything an aiohttp exchange raises for a transport failure (mapped by UpstreamClient._failure).
+_TRANSPORT_ERRORS = (aiohttp.ClientError, TimeoutError)
 
 
 @dataclass(slots=True, eq=False, weakref_slot=True)
@@ -130,9 +132,16 @@ class UpstreamClient:
             self._session_loop = loop
         return self._session
 
-    def _url(self, upstream: str, path: str) -> tuple[str, dict[str, str]]:
+    def _url(self, upstream: str, path: str, request_id: str | None = None,
+             priority: str | None = None) -> tuple[str, dict[str, str]]:
+        """The upstream's URL for ``path`` and the request headers: JSON, its API key, the request id
+        and the priority (``x-thrifty-priority``) when given."""
         config = self._upstreams[upstream]
         headers = {"content-type": "application/json"}
+        if request_id:
+            headers["x-request-id"] = request_id
+        if priority:
+            headers["x-thrifty-priority"] = priority
         if config.api_key:
             headers["authorization"] = f"Bearer {config.api_key}"
         return config.base_url.rstrip("/") + path, headers
@@ -212,16 +221,13 @@ class UpstreamClient:
 
     async def _post_once(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                          priority: str | None) -> UpstreamReply:
-        url, headers = self._url(upstream, path)
-        headers["x-request-id"] = request_id
-        if priority:
-            headers["x-thrifty-priority"] = priority
+        url, headers = self._url(upstream, path, request_id, priority)
         started = time.perf_counter()
         try:
             async with self._pool().post(url, data=msgspec.json.encode(body), headers=headers,
                                          allow_redirects=False) as response:
                 content = await response.read()
-        except (aiohttp.ClientError, TimeoutError) as exc:
+        except _TRANSPORT_ERRORS as exc:
             raise self._failure(upstream, exc) from None
         self._answered(upstream, started, response.status)
         return UpstreamReply(response.status, _json_or_error(upstream, content, response.status),
@@ -238,21 +244,18 @@ class UpstreamClient:
 
     async def _stream_once(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                            priority: str | None) -> UpstreamStream:
-        url, headers = self._url(upstream, path)
-        headers["x-request-id"] = request_id
-        if priority:
-            headers["x-thrifty-priority"] = priority
+        url, headers = self._url(upstream, path, request_id, priority)
         started = time.perf_counter()
         try:
             response = await self._pool().post(url, data=msgspec.json.encode(body), headers=headers,
                                                 allow_redirects=False)
-        except (aiohttp.ClientError, TimeoutError) as exc:
+        except _TRANSPORT_ERRORS as exc:
             raise self._failure(upstream, exc) from None
         self._answered(upstream, started, response.status)
         if response.status >= 400:
             try:
                 content = await response.read()
-            except (aiohttp.ClientError, TimeoutError) as exc:
+            except _TRANSPORT_ERRORS as exc:
                 raise self._failure(upstream, exc) from None
             finally:
                 response.release()
@@ -274,7 +277,7 @@ class UpstreamClient:
             read_whole = True
             for event in decoder.flush():
                 yield event
-        except (aiohttp.ClientError, TimeoutError) as exc:
+        except _TRANSPORT_ERRORS as exc:
             raise self._failure(upstream, exc) from None
         finally:
             if read_whole:
@@ -287,7 +290,7 @@ class UpstreamClient:
         try:
             async with self._pool().get(url, headers=headers, allow_redirects=False) as response:
                 content = await response.read()
-        except (aiohttp.ClientError, TimeoutError) as exc:
+        except _TRANSPORT_ERRORS as exc:
             raise self._failure(upstream, exc) from None
         return UpstreamReply(response.status, _json_or_error(upstream, content, response.status),
                              _lower_headers(response))
