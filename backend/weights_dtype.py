@@ -9,16 +9,20 @@
   (AVX512_BF16 or AMX) and slow where it emulates them (AVX2 only).
 * ``int4`` — decoder projections hold 4-bit groups of 32 (:class:`backend.quant.linear.Int4Linear`), read
   from a GGUF file's own Q4_0/Q4_1 blocks (the same values the fp32 path dequantizes) or quantized at
-  load; the LM head holds int8 per-row weights. CPU only.
+  load; the LM head holds int8 weights. On CUDA the projections run the Triton dequant-GEMM
+  (:class:`backend.quant.linear.TritonInt4Linear`) and the LM head keeps the model's dtype.
 * ``int8`` — every linear layer holds int8 weights with one scale per output row. CPU only.
 * ``auto`` — on the CPU with a float32 model: ``int4`` when the GGUF file's projections are 4-bit blocks
   (lossless with respect to the file), otherwise ``bf16`` on a CPU with native bf16 (``avx512_bf16`` or
   ``amx_bf16`` in ``/proc/cpuinfo``) and ``fp32`` elsewhere; ``fp32`` off the CPU or for other model dtypes.
 
 The quantized layers choose their kernel by batch shape (see :func:`plan_weights`): calls with few rows
-(decode) run torch's fused dequant-matmul kernel on the packed weights; calls with more rows (prefill,
-large batches) run a dense matmul on the same values dequantized once at load, in bfloat16 where the CPU
-has native bf16 and float32 where it does not (measured in BENCHMARKS.md, issue 15).
+(decode) run our native block kernel (:mod:`backend.quant.native_mm`: 8-bit activations, byte dot
+products) where it builds, then torch's fused dequant-matmul kernel on the packed weights; calls with more
+rows (prefill, large batches) run a dense matmul on the same values dequantized once at load, in bfloat16
+where the CPU has native bf16 and float32 where it does not (measured in BENCHMARKS.md, issue 15). With
+the native kernel the int8 layers hold blocks of 32 with a scale each (Q8_0's form) instead of one scale
+per row.
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ _NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 # widest projection (gate/up) already loses at 32, so 16 there too; int8 vs dense at ~4-8 rows.
 KERNEL_MAX_ROWS = {("int4", torch.bfloat16): 16, ("int4", torch.float32): 16,
                    ("int8", torch.bfloat16): 4, ("int8", torch.float32): 8}
+# Largest row count for which our native block kernel (backend.quant.native_mm) beats both torch's int4
+# kernel and the dense matmul, summed over SmolLM2's four projections (BENCHMARKS.md, issue 15).
+NATIVE_MAX_ROWS = {torch.bfloat16: 8, torch.float32: 8}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,8 @@ class WeightsPlan:
     dense_dtype: torch.dtype = torch.float32
     kernel_max_rows: int = 0
     int8_kernel_max_rows: int = 0  # for the int8 layers (all of them for int8; the LM head for int4)
+    native_max_rows: int = 0  # rows up to which the native block kernel runs where it builds (0: never)
+    triton: bool = False  # int4 on CUDA: the projections run the Triton dequant-GEMM (the LM head stays float)
 
 
 def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
@@ -85,10 +94,12 @@ def resolve_weights_dtype(name: str, model_dtype: torch.dtype, device: torch.dev
             raise ValueError(f"--weights-dtype bf16 needs a float32 or bfloat16 model, not {model_dtype}")
         return "bf16"
     if key in ("int8", "int4"):
-        if device.type != "cpu":
-            raise ValueError(f"--weights-dtype {key} runs on the CPU only (device {device.type}); "
-                             "use bf16 or fp32 there")
-        if model_dtype not in (torch.float32, torch.bfloat16):
+        if device.type != "cpu" and not (key == "int4" and device.type == "cuda"):
+            raise ValueError(f"--weights-dtype {key} runs on the CPU{' and CUDA' if key == 'int4' else ''} only "
+                             f"(device {device.type}); use {'int4, ' if device.type == 'cuda' else ''}bf16 or fp32 "
+                             "there")
+        allowed = (torch.float32, torch.bfloat16) + ((torch.float16,) if device.type == "cuda" else ())
+        if model_dtype not in allowed:
             raise ValueError(f"--weights-dtype {key} needs a float32 or bfloat16 model, not {model_dtype}")
         return key
     if model_dtype != torch.float32 or device.type != "cpu":
@@ -100,14 +111,18 @@ def resolve_weights_dtype(name: str, model_dtype: torch.dtype, device: torch.dev
 
 
 def plan_weights(name: str, model_dtype: torch.dtype, device: torch.device, flags: set[str] | None = None,
-                 four_bit_file: bool = False) -> WeightsPlan:
-    """:func:`resolve_weights_dtype` plus, for int8/int4, the dense dtype and kernel threshold for this CPU."""
+                 four_bit_file: bool = False, native_block_mm: bool = True) -> WeightsPlan:
+    """:func:`resolve_weights_dtype` plus, for int8/int4, the dense dtype and kernel thresholds for this CPU
+    (``native_block_mm``: whether the native block kernel may run; it is used only where it builds)."""
     flags = cpu_flags() if flags is None else flags
     resolved = resolve_weights_dtype(name, model_dtype, device, flags, four_bit_file)
     if resolved not in ("int8", "int4"):
         return WeightsPlan(resolved)
+    if device.type == "cuda":  # int4 only: the Triton dequant-GEMM for every row count, no dense copy
+        return WeightsPlan(resolved, model_dtype, 1 << 30, 0, 0, triton=True)
     dense = torch.bfloat16 if (has_native_bf16(flags) or model_dtype == torch.bfloat16) else torch.float32
-    return WeightsPlan(resolved, dense, KERNEL_MAX_ROWS[(resolved, dense)], KERNEL_MAX_ROWS[("int8", dense)])
+    native = NATIVE_MAX_ROWS[dense] if native_block_mm else 0
+    return WeightsPlan(resolved, dense, KERNEL_MAX_ROWS[(resolved, dense)], KERNEL_MAX_ROWS[("int8", dense)], native)
 
 
 class BF16Linear(nn.Module):
@@ -164,7 +179,15 @@ def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.d
 
         report = convert_linears(model, plan.name, kernel_max_rows=plan.kernel_max_rows,
                                  int8_kernel_max_rows=plan.int8_kernel_max_rows, dense_dtype=plan.dense_dtype,
-                                 blocks=blocks)
-        return (f"{plan.name}: {report.summary()}; quantized kernel up to {plan.kernel_max_rows} rows, "
+                                 blocks=blocks, native_max_rows=plan.native_max_rows, triton=plan.triton)
+        if plan.triton:
+            return f"{plan.name}: {report.summary()}; Triton dequant-GEMM (CUDA), LM head in {model_dtype}"
+        native = ""
+        if plan.native_max_rows:
+            from backend.quant.native_mm import load_block_mm
+
+            native = (f"native block kernel up to {plan.native_max_rows} rows, " if load_block_mm() is not None
+                      else "native block kernel unavailable, ")
+        return (f"{plan.name}: {report.summary()}; {native}quantized kernel up to {plan.kernel_max_rows} rows, "
                 f"dense {plan.dense_dtype} above")
     return plan.name

@@ -24,7 +24,7 @@ Per-layer order in the model: ``store_kv_cache`` (this step's K/V) first, then
 ``paged_prefill_attention`` / ``paged_decode_attention``.
 
 Modules: one per op (``norm``, ``rotary``, ``activation``, ``kv_store``, ``paged_decode``,
-``paged_prefill``; each a Triton kernel + launcher, imported lazily; the two attention kernels share
+``paged_prefill``, ``dequant_matmul``; each a Triton kernel + launcher, imported lazily; the two attention kernels share
 the online-softmax tile step in ``_attention_tile``), ``reference`` (oracles),
 ``dispatch`` (this API), ``bench`` (``python -m kernels.bench``).
 """
@@ -37,6 +37,7 @@ from kernels.dispatch import (
     fused_add_rms_norm,
     paged_decode_attention,
     paged_prefill_attention,
+    q4_matmul,
     quantize_kv_int8,
     record_launches,
     rms_norm,
@@ -54,6 +55,7 @@ __all__ = [
     "fused_add_rms_norm",
     "paged_decode_attention",
     "paged_prefill_attention",
+    "q4_matmul",
     "quantize_kv_int8",
     "record_launches",
     "rms_norm",

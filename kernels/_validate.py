@@ -123,6 +123,26 @@ def check_silu_and_mul(x: torch.Tensor) -> int:
     return x.shape[1] // 2
 
 
+def check_q4_matmul(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> int:
+    """x: [M, K]; codes: [N, K/32, 16] uint8; scales: [N, K/32, 2] float16 (4-bit groups of 32). Returns N."""
+    check_ndim("x", x, 2, "[rows, in_features]")
+    check_dtype("x", x, ACT_DTYPES)
+    check_last_dim_contiguous("x", x)
+    check_ndim("codes", codes, 3, "[out_features, in_features / 32, 16]")
+    check_dtype("codes", codes, (torch.uint8,))
+    check_contiguous("codes", codes)
+    n, groups = codes.shape[0], codes.shape[1]
+    if codes.shape[2] != 16:
+        raise ValueError(f"codes: expected 16 bytes per group of 32, got shape {tuple(codes.shape)}")
+    if x.shape[1] != groups * 32:
+        raise ValueError(f"x: in_features {x.shape[1]} does not match the weight's {groups} groups of 32")
+    check_shape("scales", scales, (n, groups, 2), "[out_features, in_features / 32, 2]")
+    check_dtype("scales", scales, (torch.float16,))
+    check_contiguous("scales", scales)
+    check_same_device({"x": x, "codes": codes, "scales": scales})
+    return n
+
+
 @dataclass(frozen=True, slots=True)
 class RotaryDims:
     tokens: int

@@ -83,6 +83,21 @@ def _pick(op: str, device: torch.device, use_triton: bool | None) -> bool:
 # --------------------------------------------------------------------------------------------------
 
 
+def q4_matmul(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor, *,
+              use_triton: bool | None = None) -> torch.Tensor:
+    """``x @ Wᵀ`` with ``W`` held as 4-bit groups of 32 (GGUF Q4_1's form, see :mod:`kernels.dequant_matmul`):
+    the Triton kernel dequantizes inside the GEMM; the reference dequantizes first.
+
+    x: [M, K] (fp32/fp16/bf16, last dim contiguous); codes: [N, K/32, 16] uint8; scales: [N, K/32, 2]
+    float16 → [M, N] contiguous, x.dtype."""
+    _validate.check_q4_matmul(x, codes, scales)
+    if _pick("q4_matmul", x.device, use_triton):
+        from kernels import dequant_matmul as _k
+
+        return _k.q4_matmul(x, codes, scales)
+    return reference.q4_matmul(x, codes, scales)
+
+
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float, *, use_triton: bool | None = None) -> torch.Tensor:
     """RMSNorm: ``x * rsqrt(mean(x², -1) + eps) * weight``, computed in fp32, rounded once.
 

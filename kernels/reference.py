@@ -65,6 +65,15 @@ def silu_and_mul(x: torch.Tensor) -> torch.Tensor:
     return _as(torch.nn.functional.silu(gate) * up, x.dtype)
 
 
+def q4_matmul(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """x: [M, K] @ Wᵀ for the 4-bit groups ``codes [N, K/32, 16]`` (low nibbles: elements 0..15 of a
+    group, high nibbles: 16..31) and ``scales [N, K/32, 2]`` (``w = d * q + m``) → [M, N], x.dtype."""
+    q = torch.cat([codes & 0x0F, codes >> 4], dim=-1).float()  # [N, K/32, 32]
+    s = scales.float()  # [N, K/32, 2]
+    weight = (q * s[..., 0:1] + s[..., 1:2]).reshape(codes.shape[0], -1)  # [N, K]
+    return _as(_f32(x) @ weight.t(), x.dtype)
+
+
 def rope_cos_sin(
     head_dim: int,
     max_positions: int,

@@ -100,3 +100,17 @@ def quantize_int8(weight: torch.Tensor) -> Int8Weight:
     scale = w.abs().amax(dim=1) / 127  # [N]
     safe = torch.where(scale > 0, scale, torch.ones_like(scale))
     return Int8Weight((w / safe[:, None]).round().clamp(-127, 127).to(torch.int8), scale)
+
+
+def quantize_q8_blocks(weight: torch.Tensor, block: int = GROUP_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
+    """Float ``[N, K]`` → symmetric 8-bit values ``[N, K]`` (-127..127) with one scale per block of ``block``
+    input columns ``[N, K / block]``, rounded to float16 first (Q8_0's form: re-quantizing a weight that was
+    dequantized from Q8_0 gives back the file's values)."""
+    n, k = weight.shape
+    if k % block:
+        raise ValueError(f"{k} input columns is not a multiple of the block size {block}")
+    blocks = weight.detach().float().reshape(n, k // block, block)  # [N, B, 32]
+    scale = (blocks.abs().amax(-1) / 127).to(torch.float16).float()  # [N, B]
+    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
+    values = (blocks / safe[..., None]).round().clamp(-127, 127).to(torch.int8)
+    return values.reshape(n, k), scale

@@ -19,7 +19,13 @@ from torch import nn
 
 from backend.model import FUSED_PROJECTIONS
 from backend.quant.blocks import GROUP_SIZE, Int4Weight, quantize_int4, quantize_int8
-from backend.quant.linear import Int4Linear, Int8Linear, QuantizedLinearError, check_int4_shape
+from backend.quant.linear import (
+    Int4Linear,
+    Int8Linear,
+    QuantizedLinearError,
+    TritonInt4Linear,
+    check_int4_shape,
+)
 from backend.weights_dtype import bias_free_linears
 
 log = logging.getLogger(__name__)
@@ -54,41 +60,60 @@ def _file_blocks(name: str, blocks: Mapping[str, Int4Weight]) -> Int4Weight | No
 
 def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_dtype: torch.dtype | None,
                     blocks: Mapping[str, Int4Weight] | None = None,
-                    int8_kernel_max_rows: int | None = None, head: str = "int8") -> ConversionReport:
+                    int8_kernel_max_rows: int | None = None, head: str = "int8",
+                    native_max_rows: int = 0, triton: bool = False) -> ConversionReport:
     """Swap ``model``'s bias-free ``nn.Linear`` layers for quantized ones (``mode``: ``int4`` | ``int8``).
 
     ``kernel_max_rows``: calls with at most this many rows run the quantized kernel, larger ones a dense
     matmul on the same values in ``dense_dtype`` (``None``: no dense copy, always the kernel);
     ``int8_kernel_max_rows`` (default: ``kernel_max_rows``) is the same threshold for the int8 layers;
-    ``head`` (``int8`` | ``int4``): the LM head's format in ``int4`` mode.
+    ``head`` (``int8`` | ``int4``): the LM head's format in ``int4`` mode; ``native_max_rows`` > 0: calls up
+    to that many rows run the native block kernel (:mod:`backend.quant.native_mm`) where it builds, and the
+    int8 layers then hold blocks of 32 with a scale each instead of one scale per row. ``triton`` (a model on
+    CUDA, ``int4`` only): the projections become :class:`TritonInt4Linear` (the Triton dequant-GEMM) and the
+    LM head keeps its float weight.
     Raises :class:`QuantizedLinearError` (before changing anything) when a shape does not fit int4."""
     if mode not in ("int4", "int8"):
         raise ValueError(f"mode must be int4 or int8, not {mode!r}")
+    if triton and mode != "int4":
+        raise ValueError("the Triton (CUDA) path holds int4 weights only")
     blocks = blocks or {}
     targets = bias_free_linears(model, mode, QuantizedLinearError)
+    if triton:
+        targets = [t for t in targets if t[0] != "lm_head"]
     for full, _, _, child in targets:
-        if mode == "int4" and full != "lm_head":
+        if mode == "int4" and full != "lm_head" and not triton:
             check_int4_shape(full, child.out_features, child.in_features, GROUP_SIZE)
+        elif triton and child.in_features % GROUP_SIZE:
+            raise QuantizedLinearError(
+                f"{full}: --weights-dtype int4 on CUDA needs the input width to be a multiple of {GROUP_SIZE}, "
+                f"got {child.out_features}x{child.in_features}; use --weights-dtype bf16 or fp32 for this model")
     report = ConversionReport()
     for full, parent, name, child in targets:
         weight = child.weight.detach()
         if mode == "int8" or (full == "lm_head" and head == "int8"):
             int8_rows = kernel_max_rows if int8_kernel_max_rows is None else int8_kernel_max_rows
-            layer: nn.Module = Int8Linear(quantize_int8(weight), int8_rows, dense_dtype)
+            if native_max_rows > 0:
+                layer: nn.Module = Int8Linear.from_blocks(weight, int8_rows, native_max_rows, dense_dtype)
+            else:
+                layer = Int8Linear(quantize_int8(weight), int8_rows, dense_dtype)
             report.int8.append(full)
         else:
             q = None if full == "lm_head" else _file_blocks(full, blocks)
             if q is not None:
                 scale = weight.float().abs().amax().clamp(min=1e-12)
-                error = (q.dequantize() - weight.float()).abs().amax() / scale
+                error = (q.dequantize().to(weight.device) - weight.float()).abs().amax() / scale
                 if q.shape != tuple(weight.shape) or error > BLOCK_TOLERANCE:
                     raise QuantizedLinearError(f"{full}: the file's 4-bit blocks do not match the loaded weight "
                                                f"(relative error {float(error):.2e}); this is a loader bug")
                 report.from_file_blocks.append(full)
             else:
-                q = quantize_int4(weight)
+                q = quantize_int4(weight.cpu())
                 report.quantized_here.append(full)
-            layer = Int4Linear(q, kernel_max_rows, dense_dtype, name=full)
+            if triton:
+                layer = TritonInt4Linear(q, weight.device, name=full)
+            else:
+                layer = Int4Linear(q, kernel_max_rows, dense_dtype, name=full, native_max_rows=native_max_rows)
         setattr(parent, name, layer)
     log.info("weights %s: %s", mode, report.summary())
     return report

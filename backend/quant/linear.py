@@ -1,5 +1,9 @@
 """Linear layers with 4-bit / 8-bit weights: a fused dequant-matmul kernel for few rows, a dense GEMM for many.
 
+Where our native block kernel builds (:mod:`backend.quant.native_mm`, 8-bit activations and the CPU's
+byte dot products, the way llama.cpp multiplies), calls with at most ``native_max_rows`` rows go there
+first: on SmolLM2's shapes it is 2-2.5x faster than torch's kernel at one row (BENCHMARKS.md, issue 15).
+
 torch's CPU kernels ``_weight_int4pack_mm_for_cpu`` and ``_weight_int8pack_mm`` read the packed weights
 and dequantize them inside the matmul, vectorized for AVX2 as well as AVX-512; they only have that fast
 path for bfloat16 (or half) activations, so the input is cast to bfloat16 and the output back. They
@@ -16,7 +20,9 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from backend.quant.blocks import Int4Weight, Int8Weight
+import kernels
+from backend.quant.blocks import GROUP_SIZE, Int4Weight, Int8Weight
+from backend.quant.native_mm import load_block_mm, pack_q4, pack_q8, unpack_q8
 from backend.weights import WeightsError
 
 INT4_INNER_K_TILES = 2  # torch's CPU int4 packing: K in tiles of 2 x 16
@@ -43,21 +49,33 @@ class _QuantizedLinear(nn.Module):
     """Shared forward: ``x: [..., K]`` → ``[..., N]`` in ``x``'s dtype, kernel chosen by row count."""
 
     kernel_max_rows: int
+    native_max_rows: int = 0  # rows up to which the native block kernel runs (0: never)
     dense: torch.Tensor | None
 
     def __init__(self, out_features: int, in_features: int, kernel_max_rows: int) -> None:
         super().__init__()
         self.out_features, self.in_features, self.kernel_max_rows = out_features, in_features, kernel_max_rows
+        self._native_mm = None  # the native operator's overload, when the layer holds native blocks
 
     def _quantized_mm(self, x: torch.Tensor) -> torch.Tensor:  # x: [M, K] bf16 → [M, N] bf16
         raise NotImplementedError
 
+    def _use_native(self, op, max_rows: int) -> None:
+        self._native_mm, self.native_max_rows = op, max_rows
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.dim() == 2 and x.shape[0] <= self.kernel_max_rows:  # the decode path, without reshapes
-            return self._quantized_mm(x.to(torch.bfloat16)).to(x.dtype)
+        if x.dim() == 2:  # the decode path, without reshapes
+            rows = x.shape[0]
+            if rows <= self.native_max_rows and x.dtype == torch.float32:
+                return self._native_mm(x, self.native_codes, self.native_scales)
+            if rows <= self.kernel_max_rows:
+                return self._quantized_mm(x.to(torch.bfloat16)).to(x.dtype)
         lead = x.shape[:-1]
         flat = x.reshape(-1, self.in_features)  # [M, K]
-        if self.dense is None or flat.shape[0] <= self.kernel_max_rows:
+        rows = flat.shape[0]
+        if rows <= self.native_max_rows:
+            out = self._native_mm(flat.float(), self.native_codes, self.native_scales)
+        elif self.dense is None or rows <= self.kernel_max_rows:
             out = self._quantized_mm(flat.to(torch.bfloat16))
         else:
             out = F.linear(flat.to(self.dense.dtype), self.dense)
@@ -68,10 +86,16 @@ class Int4Linear(_QuantizedLinear):
     """Bias-free linear layer over a 4-bit group-quantized weight (:class:`Int4Weight`)."""
 
     def __init__(self, weight: Int4Weight, kernel_max_rows: int, dense_dtype: torch.dtype | None,
-                 name: str = "linear") -> None:
+                 name: str = "linear", native_max_rows: int = 0) -> None:
         out_features, in_features = weight.shape
         check_int4_shape(name, out_features, in_features, weight.group_size)
         super().__init__(out_features, in_features, kernel_max_rows)
+        ops = load_block_mm() if native_max_rows > 0 and weight.group_size == 32 else None
+        codes, scales = pack_q4(weight.values, weight.scale, weight.minimum) if ops is not None else (None, None)
+        self.register_buffer("native_codes", codes)  # [N, K/32, 16] uint8, or None
+        self.register_buffer("native_scales", scales)  # [N, K/32, 2] float16, or None
+        if ops is not None:
+            self._use_native(ops.q4_mm.default, native_max_rows)
         self.group_size = weight.group_size
         # torch's convention: w = (q - 8) * scale + zero, so zero = minimum + 8 * scale
         scales_and_zeros = torch.stack([weight.scale, weight.minimum + 8 * weight.scale], dim=-1)  # [N, K/g, 2]
@@ -89,23 +113,78 @@ class Int4Linear(_QuantizedLinear):
     def extra_repr(self) -> str:
         dense = None if self.dense is None else self.dense.dtype
         return (f"in={self.in_features}, out={self.out_features}, group={self.group_size}, "
-                f"kernel_max_rows={self.kernel_max_rows}, dense={dense}")
+                f"native_max_rows={self.native_max_rows}, kernel_max_rows={self.kernel_max_rows}, dense={dense}")
 
 
 class Int8Linear(_QuantizedLinear):
-    """Bias-free linear layer over an 8-bit per-row weight (:class:`Int8Weight`)."""
+    """Bias-free linear layer over an 8-bit per-row weight (:class:`Int8Weight`), or, built with
+    :meth:`from_blocks` where the native kernel loads, over 8-bit blocks of 32 (Q8_0's form)."""
 
     def __init__(self, weight: Int8Weight, kernel_max_rows: int, dense_dtype: torch.dtype | None) -> None:
         out_features, in_features = weight.values.shape
         super().__init__(out_features, in_features, kernel_max_rows)
         self.register_buffer("values", weight.values.contiguous())  # [N, K] int8
         self.register_buffer("scales", weight.scale.to(torch.bfloat16))  # [N]
+        self.register_buffer("native_codes", None)
+        self.register_buffer("native_scales", None)
         rounded = Int8Weight(self.values, self.scales.float())
         self.register_buffer("dense", None if dense_dtype is None else rounded.dequantize().to(dense_dtype))
+
+    @classmethod
+    def from_blocks(cls, weight: torch.Tensor, kernel_max_rows: int, native_max_rows: int,
+                    dense_dtype: torch.dtype | None) -> Int8Linear:
+        """``weight [N, K]`` float → 8-bit blocks of 32 with a float16 scale each, multiplied by the native
+        kernel up to ``native_max_rows`` rows and by a dense copy of the same values above (torch's int8
+        kernel takes one scale per row only, so it is not used). Falls back to the per-row form where the
+        native kernel does not load or ``K`` is not a multiple of 32 (torch's kernel up to ``kernel_max_rows``)."""
+        from backend.quant.blocks import quantize_int8, quantize_q8_blocks
+
+        ops = load_block_mm() if weight.shape[1] % 32 == 0 and native_max_rows > 0 else None
+        if ops is None:
+            return cls(quantize_int8(weight), kernel_max_rows, dense_dtype)
+        values, block_scale = quantize_q8_blocks(weight)
+        codes, scales = pack_q8(values, block_scale)
+        layer = cls.__new__(cls)
+        _QuantizedLinear.__init__(layer, weight.shape[0], weight.shape[1], 0)
+        layer.register_buffer("values", None)
+        layer.register_buffer("scales", None)
+        layer.register_buffer("native_codes", codes)  # [N, K/32, 32] int8
+        layer.register_buffer("native_scales", scales)  # [N, K/32] float16
+        exact = unpack_q8(codes, scales)
+        layer.register_buffer("dense", None if dense_dtype is None else exact.to(dense_dtype))
+        layer._use_native(ops.q8_mm.default, native_max_rows if dense_dtype is not None else 1 << 30)
+        return layer
 
     def _quantized_mm(self, x: torch.Tensor) -> torch.Tensor:
         return torch._weight_int8pack_mm(x, self.values, self.scales)
 
     def extra_repr(self) -> str:
         dense = None if self.dense is None else self.dense.dtype
-        return f"in={self.in_features}, out={self.out_features}, kernel_max_rows={self.kernel_max_rows}, dense={dense}"
+        return (f"in={self.in_features}, out={self.out_features}, native_max_rows={self.native_max_rows}, "
+                f"kernel_max_rows={self.kernel_max_rows}, dense={dense}")
+
+
+class TritonInt4Linear(nn.Module):
+    """Bias-free linear layer over 4-bit groups of 32 for CUDA: :func:`kernels.q4_matmul`, the Triton
+    dequant-GEMM that reads the packed weights (half a byte per element) and dequantizes inside the GEMM,
+    for every row count. On CPU tensors the same call runs the reference (dequantize, then matmul)."""
+
+    def __init__(self, weight: Int4Weight, device: torch.device | str, name: str = "linear") -> None:
+        super().__init__()
+        out_features, in_features = weight.shape
+        if weight.group_size != GROUP_SIZE or in_features % GROUP_SIZE:
+            raise QuantizedLinearError(
+                f"{name}: --weights-dtype int4 on CUDA needs groups of {GROUP_SIZE} input columns, got "
+                f"{out_features}x{in_features} in groups of {weight.group_size}; use --weights-dtype bf16 or fp32")
+        self.out_features, self.in_features = out_features, in_features
+        codes, scales = pack_q4(weight.values, weight.scale, weight.minimum)
+        self.register_buffer("codes", codes.to(device))  # [N, K/32, 16] uint8
+        self.register_buffer("scales", scales.to(device))  # [N, K/32, 2] float16
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        lead = x.shape[:-1]
+        out = kernels.q4_matmul(x.reshape(-1, self.in_features), self.codes, self.scales)  # [M, N]
+        return out.view(*lead, self.out_features)
+
+    def extra_repr(self) -> str:
+        return f"in={self.in_features}, out={self.out_features}, group={GROUP_SIZE}, triton dequant-GEMM"

@@ -64,6 +64,15 @@ def test_the_plan_picks_the_dense_dtype_and_kernel_threshold_from_the_cpu() -> N
     assert avx512.int8_kernel_max_rows >= 1
     assert plan_weights("auto", torch.float32, CPU, flags={"avx2"}) == WeightsPlan("fp32")
     assert plan_weights("auto", torch.float32, CPU, flags={"avx2"}, four_bit_file=True).name == "int4"
+    assert avx512.native_max_rows >= 1 and not avx512.triton
+    assert plan_weights("int4", torch.float32, CPU, flags={"avx2"}, native_block_mm=False).native_max_rows == 0
+
+
+def test_int4_on_cuda_plans_the_triton_dequant_gemm() -> None:
+    cuda = torch.device("cuda")
+    plan = plan_weights("int4", torch.float16, cuda)
+    assert plan.name == "int4" and plan.triton and plan.native_max_rows == 0
+    assert plan_weights("auto", torch.float32, cuda, four_bit_file=True).name == "fp32"  # unmeasured: not auto
 
 
 def test_bad_names_and_dtypes_are_refused() -> None:
@@ -71,8 +80,10 @@ def test_bad_names_and_dtypes_are_refused() -> None:
         resolve_weights_dtype("int3", torch.float32, CPU)
     with pytest.raises(ValueError, match="float16"):
         resolve_weights_dtype("bf16", torch.float16, CPU)
-    with pytest.raises(ValueError, match="int4 runs on the CPU only"):
-        resolve_weights_dtype("int4", torch.float32, torch.device("cuda"))
+    with pytest.raises(ValueError, match="int8 runs on the CPU only"):
+        resolve_weights_dtype("int8", torch.float32, torch.device("cuda"))
+    with pytest.raises(ValueError, match="int4 runs on the CPU and CUDA only"):
+        resolve_weights_dtype("int4", torch.float32, torch.device("mps"))
     with pytest.raises(ValueError, match="int8 needs a float32 or bfloat16 model"):
         resolve_weights_dtype("int8", torch.float16, CPU)
 

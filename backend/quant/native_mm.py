@@ -1,0 +1,380 @@
+"""A native CPU matmul over 4-bit and 8-bit weight blocks with 8-bit activations (what llama.cpp does by hand).
+
+torch's ``_weight_int4pack_mm_for_cpu`` takes bfloat16 activations and dequantizes every weight group
+to floating point inside its loop, once per block of activation rows; on a small model that makes the
+cost of a decode step's linears grow with the rows (a 5-row speculative verification cost 1.7x a 1-row
+step, BENCHMARKS.md, issue 16), and the bf16 casts around each call cost as much as the small layers.
+
+This kernel instead:
+
+* quantizes each activation row once per call to signed 8 bits in blocks of 32 (one float scale per
+  block, and the block's scaled sum for the 4-bit minimum term): ``x ≈ dx * qx``;
+* reads each weight block once per tile of up to 8 activation rows and computes the integer dot
+  products ``Σ qw * qx`` with the CPU's byte dot-product instruction (``vpdpbusd`` with AVX-512 VNNI or
+  AVX-VNNI, ``vpmaddubsw`` + ``vpmaddwd`` with AVX2, plain C++ elsewhere);
+* sums ``dw * dx * dot (+ mw * dx * Σ qx)`` per block in float32.
+
+Weight formats (both 32-element blocks, as GGUF's):
+
+* 4-bit, Q4_1's form ``w = d * q + m``, ``q`` in 0..15: ``codes [N, K/32, 16] uint8`` (byte ``j`` holds
+  element ``j`` in its low nibble and element ``j + 16`` in its high nibble) and ``scales [N, K/32, 2]``
+  float16 (``d``, ``m``);
+* 8-bit, Q8_0's form ``w = d * q``, ``q`` in -127..127: ``codes [N, K/32, 32] int8`` and ``scales
+  [N, K/32]`` float16.
+
+The error against the float matmul is the activation rounding (relative ~1/254 per block), the same
+trade llama.cpp's Q4_1 x Q8_1 dot product makes; BENCHMARKS.md (issue 15) has the quality table.
+Building needs a C++ compiler at run time; :func:`load_block_mm` returns None where it cannot, or with
+``THRIFTY_NATIVE_BLOCK_MM=0``, and the layers keep torch's kernels.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+
+from backend.native_build import build_cpu_extension, cpu_fingerprint
+
+BLOCK = 32  # elements per weight block and per activation block
+_EXTENSION = "thrifty_block_mm_cpu_v2"
+
+_SOURCE = r"""
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <c10/util/Half.h>
+#include <torch/library.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace {
+
+constexpr int64_t kBlock = 32;
+constexpr int kTileRows = 8;  // activation rows that share one read of a weight block
+
+inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
+
+// x: [M, K] f32 -> qx: [M, K] int8; dxv: [M, K/32, 8] f32 (the block's scale, 8 copies);
+// sxv: [M, K/32, 8] f32 (scale * sum(qx) / 8, 8 copies: the 8 lanes add up to the block's scaled sum)
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx, float* dxv, float* sxv) {
+  const int64_t B = K / kBlock;
+  at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
+    for (int64_t m = begin; m < end; ++m) {
+      for (int64_t b = 0; b < B; ++b) {
+        const float* src = x + m * xs + b * kBlock;
+        float amax = 0.f;
+        for (int i = 0; i < kBlock; ++i) amax = std::max(amax, std::fabs(src[i]));
+        const float d = amax / 127.f;
+        const float inv = d > 0.f ? 1.f / d : 0.f;
+        int8_t* q = qx + m * K + b * kBlock;
+        int sum = 0;
+        for (int i = 0; i < kBlock; ++i) {
+          const int v = static_cast<int>(std::nearbyint(src[i] * inv));
+          q[i] = static_cast<int8_t>(v);
+          sum += v;
+        }
+        const float s = d * static_cast<float>(sum) / 8.f;
+        for (int i = 0; i < 8; ++i) {
+          dxv[(m * B + b) * 8 + i] = d;
+          sxv[(m * B + b) * 8 + i] = s;
+        }
+      }
+    }
+  });
+}
+
+#if defined(__AVX2__)
+// Σ over 32 byte pairs of u8 (0..127 here) x s8, as 8 int32 lanes
+inline __m256i dot_u8s8(__m256i u, __m256i s) {
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+  return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
+#elif defined(__AVXVNNI__)
+  return _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), u, s);
+#else
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+#endif
+}
+
+inline float hsum(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+inline __m256i expand_q4(const uint8_t* codes) {  // 16 bytes -> 32 codes 0..15 in element order
+  const __m128i low4 = _mm_set1_epi8(0x0F);
+  const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes));
+  return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(packed, 4), low4), _mm_and_si128(packed, low4));
+}
+#endif
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define THRIFTY_ZMM 1
+inline __m512i dot_u8s8_512(__m512i u, __m512i s) {
+#if defined(__AVX512VNNI__)
+  return _mm512_dpbusd_epi32(_mm512_setzero_si512(), u, s);
+#else
+  return _mm512_madd_epi16(_mm512_maddubs_epi16(u, s), _mm512_set1_epi16(1));
+#endif
+}
+
+inline __m512i expand_q4_pair(const uint8_t* codes) {  // 2 blocks (32 bytes) -> 64 codes in element order
+  const __m256i packed = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes));
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i lo = _mm256_and_si256(packed, low4), hi = _mm256_and_si256(_mm256_srli_epi16(packed, 4), low4);
+  const __m512i lanes = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);  // [lo0 lo1 hi0 hi1]
+  return _mm512_shuffle_i64x2(lanes, lanes, _MM_SHUFFLE(3, 1, 2, 0));  // [lo0 hi0 lo1 hi1]
+}
+#endif
+
+// One output row against a tile of T activation rows, 4-bit weights (codes: [B, 16], scales: [B, 2] f16).
+template <int T>
+inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const float* dxv,
+                   const float* sxv, int64_t K, float* out, int64_t out_stride) {
+  int64_t b = 0;
+  float tail[T];
+  for (int t = 0; t < T; ++t) tail[t] = 0.f;
+#if defined(THRIFTY_ZMM)
+  __m512 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
+  const __m512i pick_d = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m512i pick_m = _mm512_set_epi32(3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1);
+  for (; b + 2 <= B; b += 2) {
+    const __m512i wq = expand_q4_pair(codes + b * 16);
+    const __m512 dm = _mm512_castps128_ps512(_mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales + 2 * b))));
+    const __m512 dw = _mm512_permutexvar_ps(pick_d, dm), mw = _mm512_permutexvar_ps(pick_m, dm);
+    for (int t = 0; t < T; ++t) {
+      const __m512i xq = _mm512_loadu_si512(qx + t * K + b * kBlock);
+      const __m512 dot = _mm512_cvtepi32_ps(dot_u8s8_512(wq, xq));
+      const int64_t at = (t * B + b) * 8;
+      acc[t] = _mm512_fmadd_ps(_mm512_mul_ps(dw, _mm512_loadu_ps(dxv + at)), dot, acc[t]);
+      acc[t] = _mm512_fmadd_ps(mw, _mm512_loadu_ps(sxv + at), acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) tail[t] = _mm512_reduce_add_ps(acc[t]);
+#endif
+#if defined(__AVX2__)
+  if (b < B) {
+    __m256 acc8[T];
+    for (int t = 0; t < T; ++t) acc8[t] = _mm256_setzero_ps();
+    for (; b < B; ++b) {
+      const __m256i wq = expand_q4(codes + b * 16);
+      const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[2 * b])), mn = _mm256_set1_ps(_cvtsh_ss(scales[2 * b + 1]));
+      for (int t = 0; t < T; ++t) {
+        const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qx + t * K + b * kBlock));
+        const __m256 dot = _mm256_cvtepi32_ps(dot_u8s8(wq, xq));
+        const int64_t at = (t * B + b) * 8;
+        acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + at)), dot, acc8[t]);
+        acc8[t] = _mm256_fmadd_ps(mn, _mm256_loadu_ps(sxv + at), acc8[t]);
+      }
+    }
+    for (int t = 0; t < T; ++t) tail[t] += hsum(acc8[t]);
+  }
+#else
+  for (; b < B; ++b) {
+    const uint8_t* c = codes + b * 16;
+    const float d = half_to_float(scales[2 * b]), mn = half_to_float(scales[2 * b + 1]);
+    for (int t = 0; t < T; ++t) {
+      const int8_t* q = qx + t * K + b * kBlock;
+      int dot = 0;
+      for (int j = 0; j < 16; ++j) dot += (c[j] & 0x0F) * q[j] + (c[j] >> 4) * q[j + 16];
+      tail[t] += d * dxv[(t * B + b) * 8] * dot + mn * 8.f * sxv[(t * B + b) * 8];
+    }
+  }
+#endif
+  for (int t = 0; t < T; ++t) out[t * out_stride] = tail[t];
+}
+
+// One output row against a tile of T activation rows, 8-bit weights (codes: [B, 32], scales: [B] f16).
+template <int T>
+inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const float* dxv,
+                   int64_t K, float* out, int64_t out_stride) {
+  int64_t b = 0;
+  float tail[T];
+  for (int t = 0; t < T; ++t) tail[t] = 0.f;
+#if defined(THRIFTY_ZMM)
+  __m512 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
+  const __m512i pick_d = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+  for (; b + 2 <= B; b += 2) {
+    const __m512i w = _mm512_loadu_si512(codes + b * kBlock);
+    const __m512i wabs = _mm512_abs_epi8(w);  // |w| as unsigned bytes; the sign moves onto x
+    const __mmask64 negative = _mm512_movepi8_mask(w);
+    const uint32_t two = *reinterpret_cast<const uint32_t*>(scales + b);
+    const __m512 dw = _mm512_permutexvar_ps(pick_d, _mm512_castps128_ps512(_mm_cvtph_ps(_mm_cvtsi32_si128(two))));
+    for (int t = 0; t < T; ++t) {
+      const __m512i xq = _mm512_loadu_si512(qx + t * K + b * kBlock);
+      const __m512i signed_x = _mm512_mask_sub_epi8(xq, negative, _mm512_setzero_si512(), xq);
+      const __m512 dot = _mm512_cvtepi32_ps(dot_u8s8_512(wabs, signed_x));
+      acc[t] = _mm512_fmadd_ps(_mm512_mul_ps(dw, _mm512_loadu_ps(dxv + (t * B + b) * 8)), dot, acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) tail[t] = _mm512_reduce_add_ps(acc[t]);
+#endif
+#if defined(__AVX2__)
+  if (b < B) {
+    __m256 acc8[T];
+    for (int t = 0; t < T; ++t) acc8[t] = _mm256_setzero_ps();
+    for (; b < B; ++b) {
+      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + b * kBlock));
+      const __m256i wabs = _mm256_sign_epi8(w, w);
+      const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[b]));
+      for (int t = 0; t < T; ++t) {
+        const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qx + t * K + b * kBlock));
+        const __m256 dot = _mm256_cvtepi32_ps(dot_u8s8(wabs, _mm256_sign_epi8(xq, w)));
+        acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + (t * B + b) * 8)), dot, acc8[t]);
+      }
+    }
+    for (int t = 0; t < T; ++t) tail[t] += hsum(acc8[t]);
+  }
+#else
+  for (; b < B; ++b) {
+    const int8_t* c = codes + b * kBlock;
+    for (int t = 0; t < T; ++t) {
+      const int8_t* q = qx + t * K + b * kBlock;
+      int dot = 0;
+      for (int j = 0; j < kBlock; ++j) dot += c[j] * q[j];
+      tail[t] += half_to_float(scales[b]) * dxv[(t * B + b) * 8] * dot;
+    }
+  }
+#endif
+  for (int t = 0; t < T; ++t) out[t * out_stride] = tail[t];
+}
+
+template <bool FourBit, int T>
+void rows_tile(const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t n1, int64_t B, int64_t K,
+               const int8_t* qx, const float* dx, const float* sx, float* out, int64_t N) {
+  const int64_t code_bytes = FourBit ? B * 16 : B * kBlock, scale_halves = FourBit ? 2 * B : B;
+  for (int64_t n = n0; n < n1; ++n) {
+    if constexpr (FourBit) {
+      q4_row<T>(codes + n * code_bytes, scales + n * scale_halves, B, qx, dx, sx, K, out + n, N);
+    } else {
+      q8_row<T>(reinterpret_cast<const int8_t*>(codes) + n * code_bytes, scales + n * scale_halves, B, qx, dx, K,
+                out + n, N);
+    }
+  }
+}
+
+template <bool FourBit>
+void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t n1, int64_t B,
+                   int64_t K, const int8_t* qx, const float* dx, const float* sx, float* out, int64_t N) {
+  switch (T) {
+    case 1: return rows_tile<FourBit, 1>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 2: return rows_tile<FourBit, 2>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 3: return rows_tile<FourBit, 3>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 4: return rows_tile<FourBit, 4>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 5: return rows_tile<FourBit, 5>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 6: return rows_tile<FourBit, 6>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 7: return rows_tile<FourBit, 7>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    default: return rows_tile<FourBit, 8>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+  }
+}
+
+// x: [M, K] f32 (row stride free, last dim contiguous); codes/scales: one weight in the module's layout
+// -> [M, N] f32
+template <bool FourBit>
+at::Tensor block_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == at::kFloat && x.dim() == 2 && x.stride(1) == 1,
+              "x: float32 CPU [rows, in_features] with a contiguous last dim expected");
+  TORCH_CHECK(codes.is_contiguous() && scales.is_contiguous() && codes.dim() == 3 &&
+              scales.scalar_type() == at::kHalf, "codes/scales: contiguous blocks and float16 scales expected");
+  const int64_t M = x.size(0), K = x.size(1), N = codes.size(0), B = codes.size(1);
+  TORCH_CHECK(K == B * kBlock, "x: in_features ", K, " does not match the weight's ", B, " blocks of 32");
+  TORCH_CHECK(codes.size(2) == (FourBit ? 16 : kBlock) && scales.size(0) == N && scales.size(1) == B,
+              "codes/scales: shapes do not match the block format");
+  at::Tensor out = at::empty({M, N}, x.options());
+  if (M == 0 || N == 0) return out;
+  at::Tensor qx = at::empty({M, K}, x.options().dtype(at::kChar));
+  at::Tensor dx = at::empty({M, B, 8}, x.options()), sx = at::empty({M, B, 8}, x.options());
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qx.data_ptr<int8_t>(), dx.data_ptr<float>(),
+                sx.data_ptr<float>());
+  const uint8_t* cp = reinterpret_cast<const uint8_t*>(codes.data_ptr());
+  const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
+  const int8_t* qp = qx.data_ptr<int8_t>();
+  const float* dp = dx.data_ptr<float>();
+  const float* spx = sx.data_ptr<float>();
+  float* op = out.data_ptr<float>();
+  // output rows per task: enough work per task (~16k blocks x rows) that small layers stay on one thread
+  const int64_t per_row = B * std::min<int64_t>(M, kTileRows);
+  const int64_t grain = std::max<int64_t>(16, 16384 / std::max<int64_t>(per_row, 1));
+  at::parallel_for(0, N, grain, [&](int64_t n0, int64_t n1) {
+    for (int64_t m0 = 0; m0 < M; m0 += kTileRows) {
+      const int T = static_cast<int>(std::min<int64_t>(kTileRows, M - m0));
+      tile_dispatch<FourBit>(T, cp, sp, n0, n1, B, K, qp + m0 * K, dp + m0 * B * 8, spx + m0 * B * 8, op + m0 * N, N);
+    }
+  });
+  return out;
+}
+
+at::Tensor q4_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  return block_mm<true>(x, codes, scales);
+}
+
+at::Tensor q8_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  return block_mm<false>(x, codes, scales);
+}
+
+}  // namespace
+
+TORCH_LIBRARY(NAMESPACE, m) {
+  m.def("q4_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
+  m.def("q8_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
+  m.impl("q4_mm", c10::DispatchKey::CPU, TORCH_FN(q4_mm));
+  m.impl("q8_mm", c10::DispatchKey::CPU, TORCH_FN(q8_mm));
+}
+"""
+
+
+@functools.cache
+def load_block_mm(march: str = "native") -> Any | None:
+    """Build (once per CPU and ``march``, cached on disk) and load the operators; their ``torch.ops``
+    namespace, or None where they cannot be built here (no compiler, ``THRIFTY_NATIVE_BLOCK_MM=0``).
+
+    ``march`` is gcc's ``-march``: ``native`` (what the server uses) takes the best path this CPU has;
+    ``haswell`` builds the AVX2 path and ``x86-64`` the portable one, so that tests and benchmarks on an
+    AVX-512 machine also run the code an AVX2-only CPU gets."""
+    suffix = "" if march == "native" else "_" + "".join(c if c.isalnum() else "_" for c in march)
+    namespace = f"thrifty_block_mm{suffix}"
+    built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
+                                "THRIFTY_NATIVE_BLOCK_MM", "the native block-quantized matmul",
+                                "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}"))
+    return getattr(torch.ops, namespace) if built else None
+
+
+def pack_q4(values: torch.Tensor, scale: torch.Tensor, minimum: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """4-bit groups of 32 (``values [N, K]`` 0..15, ``scale``/``minimum [N, K/32]``) → the kernel's
+    ``(codes [N, K/32, 16] uint8, scales [N, K/32, 2] float16)``."""
+    n, k = values.shape
+    blocks = values.reshape(n, k // BLOCK, BLOCK).to(torch.uint8)  # [N, B, 32]
+    codes = (blocks[..., :16] | (blocks[..., 16:] << 4)).contiguous()  # [N, B, 16]
+    scales = torch.stack([scale, minimum], dim=-1).to(torch.float16).contiguous()  # [N, B, 2]
+    return codes, scales
+
+
+def pack_q8(values: torch.Tensor, scale: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """8-bit blocks of 32 (``values [N, K]`` -127..127, ``scale [N, K/32]``) → ``(codes [N, K/32, 32] int8,
+    scales [N, K/32] float16)``."""
+    n, k = values.shape
+    return values.reshape(n, k // BLOCK, BLOCK).to(torch.int8).contiguous(), scale.to(torch.float16).contiguous()
+
+
+def unpack_q4(codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """The float32 ``[N, K]`` weight that :func:`pack_q4`'s output stands for (the kernel's exact values)."""
+    values = torch.cat([codes & 0x0F, codes >> 4], dim=-1).float()  # [N, B, 32]
+    s = scales.float()  # [N, B, 2]
+    return (values * s[..., 0:1] + s[..., 1:2]).reshape(codes.shape[0], -1)
+
+
+def unpack_q8(codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """The float32 ``[N, K]`` weight that :func:`pack_q8`'s output stands for."""
+    return (codes.float() * scales.float()[..., None]).reshape(codes.shape[0], -1)
