@@ -447,6 +447,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--through-proxy", action="store_true",
                    help="with --http: send the requests through `thrifty proxy serve` (default settings) in front "
                         "of the backend child, the layout `thrifty serve` runs")
+    p.add_argument("--through-serve", action="store_true",
+                   help="with --http: run `thrifty serve` itself (proxy and bundled backend child, one command) "
+                        "with the same weights, threads and engine sizes, and send the requests to it")
 
 
 def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_config: Any, header: str) -> int:
@@ -465,15 +468,23 @@ def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_c
     if args.http:
         import contextlib
 
-        from backend.bench_http import serve_backend, serve_proxy
+        from backend.bench_http import serve_backend, serve_proxy, serve_thrifty
 
         options = ["--model", str(gguf_path), "--max-num-seqs", str(args.max_num_seqs), "--max-num-batched-tokens",
                    str(args.max_num_batched_tokens), "--block-size", str(args.block_size), "--dtype", args.dtype]
         if args.kv_cache_memory:
             options += ["--kv-cache-memory", args.kv_cache_memory]
+        max_len = max(c.max_len for c in cases) + 16
         with contextlib.ExitStack() as stack:
-            base = stack.enter_context(serve_backend(args.weights_dtype, max(c.max_len for c in cases) + 16,
-                                                     threads, options))
+            if args.through_serve:
+                backend = {"model_path": str(gguf_path), "max_num_seqs": str(args.max_num_seqs), "dtype": args.dtype,
+                           "max_num_batched_tokens": str(args.max_num_batched_tokens),
+                           "block_size": str(args.block_size)}
+                if args.kv_cache_memory:
+                    backend["kv_cache_memory"] = args.kv_cache_memory
+                base = stack.enter_context(serve_thrifty(args.weights_dtype, max_len, threads, backend))
+            else:
+                base = stack.enter_context(serve_backend(args.weights_dtype, max_len, threads, options))
             if args.through_proxy:
                 base = stack.enter_context(serve_proxy(base))
             results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
@@ -503,8 +514,12 @@ def run_from_args(args: argparse.Namespace) -> int:
     from backend.runtime import load_model, parse_dtype
     from backend.weights import resolve_model
 
-    if (args.http and not args.matrix) or (args.through_proxy and not args.http):
-        print("thrifty bench engine: --http needs --matrix, and --through-proxy needs --http", file=sys.stderr)
+    if (args.http and not args.matrix) or ((args.through_proxy or args.through_serve) and not args.http):
+        print("thrifty bench engine: --http needs --matrix, and --through-proxy/--through-serve need --http",
+              file=sys.stderr)
+        return 2
+    if args.through_proxy and args.through_serve:
+        print("thrifty bench engine: choose one of --through-proxy and --through-serve", file=sys.stderr)
         return 2
     if args.num_threads:
         torch.set_num_threads(args.num_threads)

@@ -2,7 +2,8 @@
 
 :func:`serve_backend` starts the backend as a child process (the same options as the in-process run);
 :func:`serve_proxy` puts ``thrifty proxy serve`` (default settings, SQLite request log) in front of it, the
-layout ``thrifty serve`` runs;
+layout ``thrifty serve`` runs; :func:`serve_thrifty` runs ``thrifty serve`` itself (the proxy with its bundled
+backend child, configured through ``THRIFTY_BACKEND__*`` variables);
 :func:`run_http` sends each request as a streamed ``/v1/completions`` call with the prompt's token ids,
 all requests at their arrival times (or one after another for a single stream), and records the same
 :class:`~backend.bench.BenchResult` timings as the in-process runner: arrival, first streamed token,
@@ -78,6 +79,30 @@ def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iter
                "THRIFTY_DATA_DIR": tmp}
         with _child([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], port,
                     "thrifty proxy serve", 300, env) as base:
+            yield base
+
+
+@contextlib.contextmanager
+def serve_thrifty(weights_dtype: str, max_model_len: int, num_threads: int | None = None,
+                  backend: dict[str, str] | None = None) -> Iterator[str]:
+    """``thrifty serve`` (the one command a user runs: the proxy with its defaults, caches on, the router off,
+    a temporary SQLite request log, and its bundled backend child) for the duration of the block; ``backend``
+    holds further ``[backend]`` settings by key (``max_num_seqs``, ``model_path``...). Yields its base URL."""
+    import os
+    import tempfile
+
+    from proxy.supervisor import free_port
+
+    port = free_port()
+    settings = {"weights_dtype": weights_dtype, "max_model_len": str(max_model_len), **(backend or {})}
+    if num_threads:
+        settings["num_threads"] = str(num_threads)
+    with tempfile.TemporaryDirectory(prefix="thrifty-bench-serve-") as tmp:
+        env = {**os.environ, "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db",
+               "THRIFTY_ROUTER__ENABLED": "false", "THRIFTY_DATA_DIR": tmp,
+               **{f"THRIFTY_BACKEND__{key.upper()}": value for key, value in settings.items()}}
+        with _child([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], port, "thrifty serve", 900,
+                     env) as base:
             yield base
 
 

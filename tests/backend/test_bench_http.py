@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
+
 from backend.bench import BenchRequest
 from backend.bench_http import run_http
 from backend.config import BackendConfig
@@ -49,3 +51,15 @@ def test_replay_through_the_proxy_reaches_the_backend() -> None:
         assert [t.tokens for t in result.timings] == [5, 7]
         models = httpx.get(f"{proxy}/v1/models").json()["data"]
         assert [m["id"] for m in models] == ["tiny"]
+
+
+@pytest.mark.slow
+def test_replay_through_thrifty_serve_reaches_its_bundled_backend() -> None:
+    """--through-serve: `thrifty serve` itself (proxy + bundled backend child, the real SmolLM2) started with
+    the benchmark's backend settings answers the token-id prompts with exactly max_tokens each."""
+    from backend.bench_http import serve_thrifty
+
+    workload = [BenchRequest(tuple(range(100, 100 + n)), out, 0.0) for n, out in ((8, 4), (20, 6))]
+    with serve_thrifty("fp32", 128, 1, {"max_num_seqs": "2", "kv_cache_memory": "32MiB"}) as base:
+        result = run_http(base, workload, progress=False)
+    assert [t.tokens for t in result.timings] == [4, 6]
