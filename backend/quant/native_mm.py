@@ -7,12 +7,16 @@ step, BENCHMARKS.md, issue 16), and the bf16 casts around each call cost as much
 
 This kernel instead:
 
-* quantizes each activation row once per call to signed 8 bits in blocks of 32 (one float scale per
-  block, and the block's scaled sum for the 4-bit minimum term): ``x ≈ dx * qx``;
+* quantizes each activation row once per call in blocks of 32, as two signed 8-bit levels: ``q`` =
+  round(x / d) with ``d = max|x| / 127``, and ``r`` = the rounding error of ``q`` quantized again in
+  steps of ``d / 128``, so ``x ≈ (d / 128) * (128 q + r)`` to ~15 significant bits (one 8-bit level, as
+  llama.cpp's Q8 activations use, flipped noticeably more near-tied greedy tokens against fp32; the
+  second level costs a second byte dot product per block);
 * reads each weight block once per tile of up to 8 activation rows and computes the integer dot
-  products ``Σ qw * qx`` with the CPU's byte dot-product instruction (``vpdpbusd`` with AVX-512 VNNI or
-  AVX-VNNI, ``vpmaddubsw`` + ``vpmaddwd`` with AVX2, plain C++ elsewhere);
-* sums ``dw * dx * dot (+ mw * dx * Σ qx)`` per block in float32.
+  products ``Σ qw * (128 q + r)`` with the CPU's byte dot-product instruction (``vpdpbusd`` with
+  AVX-512 VNNI or AVX-VNNI, ``vpmaddubsw`` + ``vpmaddwd`` with AVX2, plain C++ elsewhere);
+* sums ``dw * d / 128 * dot (+ mw * Σx)`` per block in float32 (``Σx``, the block's exact sum, for the
+  4-bit minimum term).
 
 Weight formats (both 32-element blocks, as GGUF's):
 
@@ -22,8 +26,8 @@ Weight formats (both 32-element blocks, as GGUF's):
 * 8-bit, Q8_0's form ``w = d * q``, ``q`` in -127..127: ``codes [N, K/32, 32] int8`` and ``scales
   [N, K/32]`` float16.
 
-The error against the float matmul is the activation rounding (relative ~1/254 per block), the same
-trade llama.cpp's Q4_1 x Q8_1 dot product makes; BENCHMARKS.md (issue 15) has the quality table.
+The error against the float matmul is the activations' rounding, ~1/32,000 of each block's largest
+value; BENCHMARKS.md (issue 15) has the quality table.
 Building needs a C++ compiler at run time; :func:`load_block_mm` returns None where it cannot, or with
 ``THRIFTY_NATIVE_BLOCK_MM=0``, and the layers keep torch's kernels.
 """
@@ -38,7 +42,7 @@ import torch
 from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 BLOCK = 32  # elements per weight block and per activation block
-_EXTENSION = "thrifty_block_mm_cpu_v2"
+_EXTENSION = "thrifty_block_mm_cpu_v3"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -63,29 +67,36 @@ constexpr int kTileRows = 8;  // activation rows that share one read of a weight
 
 inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
 
-// x: [M, K] f32 -> qx: [M, K] int8; dxv: [M, K/32, 8] f32 (the block's scale, 8 copies);
-// sxv: [M, K/32, 8] f32 (scale * sum(qx) / 8, 8 copies: the 8 lanes add up to the block's scaled sum)
-void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx, float* dxv, float* sxv) {
+// x: [M, K] f32 -> two int8 levels per element, x ≈ (d / 128) * (128 * qx + rx): qx = round(x / d) in
+// -127..127 with d = max|x| / 127 per block of 32, rx = round((x - d * qx) * 128 / d) in -64..64 (the
+// rounding error of qx, quantized again: ~15 significant bits in all);
+// dxv: [M, K/32, 8] f32 (d / 128, 8 copies); sxv: [M, K/32, 8] f32 (the block's exact sum / 8, 8 copies:
+// the 8 lanes add up to the sum the 4-bit minimum multiplies)
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx, int8_t* rx, float* dxv,
+                   float* sxv) {
   const int64_t B = K / kBlock;
   at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t m = begin; m < end; ++m) {
       for (int64_t b = 0; b < B; ++b) {
         const float* src = x + m * xs + b * kBlock;
-        float amax = 0.f;
-        for (int i = 0; i < kBlock; ++i) amax = std::max(amax, std::fabs(src[i]));
+        float amax = 0.f, sum = 0.f;
+        for (int i = 0; i < kBlock; ++i) {
+          amax = std::max(amax, std::fabs(src[i]));
+          sum += src[i];
+        }
         const float d = amax / 127.f;
         const float inv = d > 0.f ? 1.f / d : 0.f;
         int8_t* q = qx + m * K + b * kBlock;
-        int sum = 0;
+        int8_t* r = rx + m * K + b * kBlock;
         for (int i = 0; i < kBlock; ++i) {
-          const int v = static_cast<int>(std::nearbyint(src[i] * inv));
+          const float v = std::nearbyint(src[i] * inv);
           q[i] = static_cast<int8_t>(v);
-          sum += v;
+          const float rest = std::fma(-d, v, src[i]);  // exact: x - d * q, rounded once
+          r[i] = static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
         }
-        const float s = d * static_cast<float>(sum) / 8.f;
         for (int i = 0; i < 8; ++i) {
-          dxv[(m * B + b) * 8 + i] = d;
-          sxv[(m * B + b) * 8 + i] = s;
+          dxv[(m * B + b) * 8 + i] = d / 128.f;
+          sxv[(m * B + b) * 8 + i] = sum / 8.f;
         }
       }
     }
@@ -102,6 +113,11 @@ inline __m256i dot_u8s8(__m256i u, __m256i s) {
 #else
   return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
 #endif
+}
+
+// Σ w * (128 * q + r) over 32 byte pairs, as 8 int32 lanes (w unsigned, q and r signed)
+inline __m256i dot2_u8s8(__m256i w, __m256i q, __m256i r) {
+  return _mm256_add_epi32(_mm256_slli_epi32(dot_u8s8(w, q), 7), dot_u8s8(w, r));
 }
 
 inline float hsum(__m256 v) {
@@ -128,6 +144,14 @@ inline __m512i dot_u8s8_512(__m512i u, __m512i s) {
 #endif
 }
 
+inline __m512i dot2_u8s8_512(__m512i w, __m512i q, __m512i r) {
+#if defined(__AVX512VNNI__)
+  return _mm512_dpbusd_epi32(_mm512_slli_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), w, q), 7), w, r);
+#else
+  return _mm512_add_epi32(_mm512_slli_epi32(dot_u8s8_512(w, q), 7), dot_u8s8_512(w, r));
+#endif
+}
+
 inline __m512i expand_q4_pair(const uint8_t* codes) {  // 2 blocks (32 bytes) -> 64 codes in element order
   const __m256i packed = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes));
   const __m256i low4 = _mm256_set1_epi8(0x0F);
@@ -139,8 +163,8 @@ inline __m512i expand_q4_pair(const uint8_t* codes) {  // 2 blocks (32 bytes) ->
 
 // One output row against a tile of T activation rows, 4-bit weights (codes: [B, 16], scales: [B, 2] f16).
 template <int T>
-inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const float* dxv,
-                   const float* sxv, int64_t K, float* out, int64_t out_stride) {
+inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const int8_t* rx,
+                   const float* dxv, const float* sxv, int64_t K, float* out, int64_t out_stride) {
   int64_t b = 0;
   float tail[T];
   for (int t = 0; t < T; ++t) tail[t] = 0.f;
@@ -155,7 +179,8 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
     const __m512 dw = _mm512_permutexvar_ps(pick_d, dm), mw = _mm512_permutexvar_ps(pick_m, dm);
     for (int t = 0; t < T; ++t) {
       const __m512i xq = _mm512_loadu_si512(qx + t * K + b * kBlock);
-      const __m512 dot = _mm512_cvtepi32_ps(dot_u8s8_512(wq, xq));
+      const __m512i xr = _mm512_loadu_si512(rx + t * K + b * kBlock);
+      const __m512 dot = _mm512_cvtepi32_ps(dot2_u8s8_512(wq, xq, xr));
       const int64_t at = (t * B + b) * 8;
       acc[t] = _mm512_fmadd_ps(_mm512_mul_ps(dw, _mm512_loadu_ps(dxv + at)), dot, acc[t]);
       acc[t] = _mm512_fmadd_ps(mw, _mm512_loadu_ps(sxv + at), acc[t]);
@@ -172,7 +197,8 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
       const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[2 * b])), mn = _mm256_set1_ps(_cvtsh_ss(scales[2 * b + 1]));
       for (int t = 0; t < T; ++t) {
         const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qx + t * K + b * kBlock));
-        const __m256 dot = _mm256_cvtepi32_ps(dot_u8s8(wq, xq));
+        const __m256i xr = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rx + t * K + b * kBlock));
+        const __m256 dot = _mm256_cvtepi32_ps(dot2_u8s8(wq, xq, xr));
         const int64_t at = (t * B + b) * 8;
         acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + at)), dot, acc8[t]);
         acc8[t] = _mm256_fmadd_ps(mn, _mm256_loadu_ps(sxv + at), acc8[t]);
@@ -186,8 +212,11 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
     const float d = half_to_float(scales[2 * b]), mn = half_to_float(scales[2 * b + 1]);
     for (int t = 0; t < T; ++t) {
       const int8_t* q = qx + t * K + b * kBlock;
+      const int8_t* r = rx + t * K + b * kBlock;
       int dot = 0;
-      for (int j = 0; j < 16; ++j) dot += (c[j] & 0x0F) * q[j] + (c[j] >> 4) * q[j + 16];
+      for (int j = 0; j < 16; ++j) {
+        dot += (c[j] & 0x0F) * (128 * q[j] + r[j]) + (c[j] >> 4) * (128 * q[j + 16] + r[j + 16]);
+      }
       tail[t] += d * dxv[(t * B + b) * 8] * dot + mn * 8.f * sxv[(t * B + b) * 8];
     }
   }
@@ -197,8 +226,8 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
 
 // One output row against a tile of T activation rows, 8-bit weights (codes: [B, 32], scales: [B] f16).
 template <int T>
-inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const float* dxv,
-                   int64_t K, float* out, int64_t out_stride) {
+inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const int8_t* rx,
+                   const float* dxv, int64_t K, float* out, int64_t out_stride) {
   int64_t b = 0;
   float tail[T];
   for (int t = 0; t < T; ++t) tail[t] = 0.f;
@@ -214,8 +243,10 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
     const __m512 dw = _mm512_permutexvar_ps(pick_d, _mm512_castps128_ps512(_mm_cvtph_ps(_mm_cvtsi32_si128(two))));
     for (int t = 0; t < T; ++t) {
       const __m512i xq = _mm512_loadu_si512(qx + t * K + b * kBlock);
-      const __m512i signed_x = _mm512_mask_sub_epi8(xq, negative, _mm512_setzero_si512(), xq);
-      const __m512 dot = _mm512_cvtepi32_ps(dot_u8s8_512(wabs, signed_x));
+      const __m512i xr = _mm512_loadu_si512(rx + t * K + b * kBlock);
+      const __m512i sq = _mm512_mask_sub_epi8(xq, negative, _mm512_setzero_si512(), xq);
+      const __m512i sr = _mm512_mask_sub_epi8(xr, negative, _mm512_setzero_si512(), xr);
+      const __m512 dot = _mm512_cvtepi32_ps(dot2_u8s8_512(wabs, sq, sr));
       acc[t] = _mm512_fmadd_ps(_mm512_mul_ps(dw, _mm512_loadu_ps(dxv + (t * B + b) * 8)), dot, acc[t]);
     }
   }
@@ -231,7 +262,8 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
       const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[b]));
       for (int t = 0; t < T; ++t) {
         const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qx + t * K + b * kBlock));
-        const __m256 dot = _mm256_cvtepi32_ps(dot_u8s8(wabs, _mm256_sign_epi8(xq, w)));
+        const __m256i xr = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rx + t * K + b * kBlock));
+        const __m256 dot = _mm256_cvtepi32_ps(dot2_u8s8(wabs, _mm256_sign_epi8(xq, w), _mm256_sign_epi8(xr, w)));
         acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + (t * B + b) * 8)), dot, acc8[t]);
       }
     }
@@ -242,8 +274,9 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
     const int8_t* c = codes + b * kBlock;
     for (int t = 0; t < T; ++t) {
       const int8_t* q = qx + t * K + b * kBlock;
+      const int8_t* r = rx + t * K + b * kBlock;
       int dot = 0;
-      for (int j = 0; j < kBlock; ++j) dot += c[j] * q[j];
+      for (int j = 0; j < kBlock; ++j) dot += c[j] * (128 * q[j] + r[j]);
       tail[t] += half_to_float(scales[b]) * dxv[(t * B + b) * 8] * dot;
     }
   }
@@ -253,13 +286,13 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
 
 template <bool FourBit, int T>
 void rows_tile(const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t n1, int64_t B, int64_t K,
-               const int8_t* qx, const float* dx, const float* sx, float* out, int64_t N) {
+               const int8_t* qx, const int8_t* rx, const float* dx, const float* sx, float* out, int64_t N) {
   const int64_t code_bytes = FourBit ? B * 16 : B * kBlock, scale_halves = FourBit ? 2 * B : B;
   for (int64_t n = n0; n < n1; ++n) {
     if constexpr (FourBit) {
-      q4_row<T>(codes + n * code_bytes, scales + n * scale_halves, B, qx, dx, sx, K, out + n, N);
+      q4_row<T>(codes + n * code_bytes, scales + n * scale_halves, B, qx, rx, dx, sx, K, out + n, N);
     } else {
-      q8_row<T>(reinterpret_cast<const int8_t*>(codes) + n * code_bytes, scales + n * scale_halves, B, qx, dx, K,
+      q8_row<T>(reinterpret_cast<const int8_t*>(codes) + n * code_bytes, scales + n * scale_halves, B, qx, rx, dx, K,
                 out + n, N);
     }
   }
@@ -267,16 +300,17 @@ void rows_tile(const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t
 
 template <bool FourBit>
 void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t n1, int64_t B,
-                   int64_t K, const int8_t* qx, const float* dx, const float* sx, float* out, int64_t N) {
+                   int64_t K, const int8_t* qx, const int8_t* rx, const float* dx, const float* sx, float* out,
+                   int64_t N) {
   switch (T) {
-    case 1: return rows_tile<FourBit, 1>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    case 2: return rows_tile<FourBit, 2>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    case 3: return rows_tile<FourBit, 3>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    case 4: return rows_tile<FourBit, 4>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    case 5: return rows_tile<FourBit, 5>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    case 6: return rows_tile<FourBit, 6>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    case 7: return rows_tile<FourBit, 7>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
-    default: return rows_tile<FourBit, 8>(codes, scales, n0, n1, B, K, qx, dx, sx, out, N);
+    case 1: return rows_tile<FourBit, 1>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 2: return rows_tile<FourBit, 2>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 3: return rows_tile<FourBit, 3>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 4: return rows_tile<FourBit, 4>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 5: return rows_tile<FourBit, 5>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 6: return rows_tile<FourBit, 6>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 7: return rows_tile<FourBit, 7>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    default: return rows_tile<FourBit, 8>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
   }
 }
 
@@ -294,13 +328,14 @@ at::Tensor block_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
               "codes/scales: shapes do not match the block format");
   at::Tensor out = at::empty({M, N}, x.options());
   if (M == 0 || N == 0) return out;
-  at::Tensor qx = at::empty({M, K}, x.options().dtype(at::kChar));
+  at::Tensor qx = at::empty({M, K}, x.options().dtype(at::kChar)), rx = at::empty({M, K}, x.options().dtype(at::kChar));
   at::Tensor dx = at::empty({M, B, 8}, x.options()), sx = at::empty({M, B, 8}, x.options());
-  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qx.data_ptr<int8_t>(), dx.data_ptr<float>(),
-                sx.data_ptr<float>());
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qx.data_ptr<int8_t>(), rx.data_ptr<int8_t>(),
+                dx.data_ptr<float>(), sx.data_ptr<float>());
   const uint8_t* cp = reinterpret_cast<const uint8_t*>(codes.data_ptr());
   const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
   const int8_t* qp = qx.data_ptr<int8_t>();
+  const int8_t* rp = rx.data_ptr<int8_t>();
   const float* dp = dx.data_ptr<float>();
   const float* spx = sx.data_ptr<float>();
   float* op = out.data_ptr<float>();
@@ -310,7 +345,8 @@ at::Tensor block_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
   at::parallel_for(0, N, grain, [&](int64_t n0, int64_t n1) {
     for (int64_t m0 = 0; m0 < M; m0 += kTileRows) {
       const int T = static_cast<int>(std::min<int64_t>(kTileRows, M - m0));
-      tile_dispatch<FourBit>(T, cp, sp, n0, n1, B, K, qp + m0 * K, dp + m0 * B * 8, spx + m0 * B * 8, op + m0 * N, N);
+      tile_dispatch<FourBit>(T, cp, sp, n0, n1, B, K, qp + m0 * K, rp + m0 * K, dp + m0 * B * 8, spx + m0 * B * 8,
+                            op + m0 * N, N);
     }
   });
   return out;

@@ -1,4 +1,4 @@
-"""The native block kernel (int4 groups / int8 blocks of 32 x 8-bit activations) against an exact model of
+"""The native block kernel (int4 groups / int8 blocks of 32 x two-level 8-bit activations) against an exact model of
 its arithmetic, on every code path this machine can build: ``native`` (AVX-512 here where the CPU has it),
 ``haswell`` (the AVX2 path an AVX2-only CPU runs) and ``x86-64`` (the portable C++ loop)."""
 
@@ -23,26 +23,28 @@ def ops(request):
     return built
 
 
-def _quantized_activations(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The kernel's activation rounding, in float64: (q [M, B, 32], d [M, B])."""
+def _quantized_activations(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The kernel's two-level activation rounding: (128 q + r [M, B, 32], d / 128 [M, B], exact block sums)."""
     m, k = x.shape
-    blocks = x.double().reshape(m, k // 32, 32)
-    d = (blocks.float().abs().amax(-1) / 127).double()  # the kernel computes the scale in float32
-    inv = torch.where(d > 0, 1 / d.float(), torch.zeros_like(d.float())).double()
-    q = (blocks.float() * inv.float()[..., None]).round().double()
-    return q, d
+    blocks = x.float().reshape(m, k // 32, 32)
+    d = blocks.abs().amax(-1) / 127  # float32, as the kernel
+    inv = torch.where(d > 0, 1 / d, torch.zeros_like(d))
+    q = (blocks * inv[..., None]).round()
+    rest = (blocks.double() - d.double()[..., None] * q.double()).float()  # one rounding, as std::fma
+    r = (rest * (inv * 128)[..., None]).round().clamp(-127, 127)
+    return (128 * q + r).double(), (d / 128).double(), blocks.double().sum(-1)
 
 
 def _model_q4(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
-    q, d = _quantized_activations(x)  # [M, B, 32], [M, B]
+    q, d, sums = _quantized_activations(x)  # [M, B, 32], [M, B], [M, B]
     w = torch.cat([codes & 0x0F, codes >> 4], dim=-1).double()  # [N, B, 32]
     s = scales.double()  # [N, B, 2]
     dots = torch.einsum("mbk,nbk->mnb", q, w)  # [M, N, B]
-    return (dots * s[None, :, :, 0] * d[:, None, :] + s[None, :, :, 1] * (d * q.sum(-1))[:, None, :]).sum(-1)
+    return (dots * s[None, :, :, 0] * d[:, None, :] + s[None, :, :, 1] * sums[:, None, :]).sum(-1)
 
 
 def _model_q8(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
-    q, d = _quantized_activations(x)
+    q, d, _ = _quantized_activations(x)
     dots = torch.einsum("mbk,nbk->mnb", q, codes.double())
     return (dots * scales.double()[None] * d[:, None, :]).sum(-1)
 
@@ -58,9 +60,9 @@ def test_int4_kernel_computes_the_block_formula(ops, rows: int, k: int) -> None:
     expected = _model_q4(x, codes, scales)
     assert out.shape == (rows, 37) and out.dtype == torch.float32
     assert torch.allclose(out.double(), expected, rtol=1e-4, atol=1e-4 * float(expected.abs().max()))
-    # and it is the matmul of the weight it stands for, up to the activations' 8-bit rounding
+    # and it is the matmul of the weight it stands for, up to the activations' ~15-bit rounding
     dense = x.double() @ unpack_q4(codes, scales).double().t()
-    assert ((out.double() - dense).abs() <= 0.02 * dense.abs().max()).all()
+    assert ((out.double() - dense).abs() <= 1e-3 * dense.abs().max()).all()
 
 
 @pytest.mark.parametrize("rows", [1, 3, 8, 11])
@@ -74,7 +76,7 @@ def test_int8_kernel_computes_the_block_formula(ops, rows: int, k: int) -> None:
     expected = _model_q8(x, codes, scales)
     assert torch.allclose(out.double(), expected, rtol=1e-4, atol=1e-4 * float(expected.abs().max()))
     dense = x.double() @ unpack_q8(codes, scales).double().t()
-    assert ((out.double() - dense).abs() <= 0.02 * dense.abs().max()).all()
+    assert ((out.double() - dense).abs() <= 1e-3 * dense.abs().max()).all()
 
 
 def test_kernel_reads_strided_rows_and_zero_blocks(ops) -> None:
@@ -130,7 +132,7 @@ def test_int8_layer_from_blocks_holds_one_set_of_values_on_both_paths() -> None:
     exact = unpack_q8(layer.native_codes, layer.native_scales)
     assert torch.equal(layer.dense, exact)
     x = torch.randn(2, 96)
-    assert torch.allclose(layer(x), x @ exact.t(), rtol=0.02, atol=0.02 * float((x @ exact.t()).abs().max()))
+    assert torch.allclose(layer(x), x @ exact.t(), rtol=1e-3, atol=1e-3 * float((x @ exact.t()).abs().max()))
     many = torch.randn(9, 96)
     assert torch.allclose(layer(many), many @ exact.t(), atol=1e-5)
     only_kernel = Int8Linear.from_blocks(weight, kernel_max_rows=4, native_max_rows=4, dense_dtype=None)
