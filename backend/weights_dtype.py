@@ -11,7 +11,8 @@
   from a GGUF file's own Q4_0/Q4_1 blocks (the same values the fp32 path dequantizes) or quantized at
   load; the LM head holds int8 weights. On CUDA the projections run the Triton dequant-GEMM
   (:class:`backend.quant.linear.TritonInt4Linear`) and the LM head keeps the model's dtype.
-* ``int8`` — every linear layer holds int8 weights with one scale per output row. CPU only.
+* ``int8`` — every linear layer holds int8 weights: blocks of 32 with a scale each where the native block
+  kernel builds, one scale per output row otherwise. CPU only.
 * ``auto`` — on the CPU with a float32 model: ``int4`` when the GGUF file's projections are 4-bit blocks
   (lossless with respect to the file), otherwise ``bf16`` on a CPU with native bf16 (``avx512_bf16`` or
   ``amx_bf16`` in ``/proc/cpuinfo``) and ``fp32`` elsewhere; ``fp32`` off the CPU or for other model dtypes.
