@@ -90,11 +90,12 @@ def q4_matmul(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor, *,
 
     x: [M, K] (fp32/fp16/bf16, last dim contiguous); codes: [N, K/32, 16] uint8; scales: [N, K/32, 2]
     float16 → [M, N] contiguous, x.dtype."""
-    _validate.check_q4_matmul(x, codes, scales)
+    _validate.check_tensor("x", x)
     if _pick("q4_matmul", x.device, use_triton):
         from kernels import dequant_matmul as _k
 
-        return _k.q4_matmul(x, codes, scales)
+        return _k.q4_matmul(x, codes, scales)  # the launcher validates
+    _validate.check_q4_matmul(x, codes, scales)
     return reference.q4_matmul(x, codes, scales)
 
 

@@ -90,7 +90,7 @@ class Int4Linear(_QuantizedLinear):
         out_features, in_features = weight.shape
         check_int4_shape(name, out_features, in_features, weight.group_size)
         super().__init__(out_features, in_features, kernel_max_rows)
-        ops = load_block_mm() if native_max_rows > 0 and weight.group_size == 32 else None
+        ops = load_block_mm() if native_max_rows > 0 and weight.group_size == GROUP_SIZE else None
         codes, scales = pack_q4(weight.values, weight.scale, weight.minimum) if ops is not None else (None, None)
         self.register_buffer("native_codes", codes)  # [N, K/32, 16] uint8, or None
         self.register_buffer("native_scales", scales)  # [N, K/32, 2] float16, or None
@@ -133,13 +133,13 @@ class Int8Linear(_QuantizedLinear):
     @classmethod
     def from_blocks(cls, weight: torch.Tensor, kernel_max_rows: int, native_max_rows: int,
                     dense_dtype: torch.dtype | None) -> Int8Linear:
-        """``weight [N, K]`` float → 8-bit blocks of 32 with a float16 scale each, multiplied by the native
+        """``weight [N, K]`` float → 8-bit blocks of 32 (``GROUP_SIZE``) with a float16 scale each, multiplied by the native
         kernel up to ``native_max_rows`` rows and by a dense copy of the same values above (torch's int8
         kernel takes one scale per row only, so it is not used). Falls back to the per-row form where the
         native kernel does not load or ``K`` is not a multiple of 32 (torch's kernel up to ``kernel_max_rows``)."""
         from backend.quant.blocks import quantize_int8, quantize_q8_blocks
 
-        ops = load_block_mm() if weight.shape[1] % 32 == 0 and native_max_rows > 0 else None
+        ops = load_block_mm() if weight.shape[1] % GROUP_SIZE == 0 and native_max_rows > 0 else None
         if ops is None:
             return cls(quantize_int8(weight), kernel_max_rows, dense_dtype)
         values, block_scale = quantize_q8_blocks(weight)
