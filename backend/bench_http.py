@@ -58,6 +58,16 @@ def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | Non
         yield base
 
 
+def _bench_proxy_env(tmp: str, **settings: str) -> dict[str, str]:
+    """The environment of a benchmark's proxy process (``thrifty proxy serve`` or ``thrifty serve``): its
+    defaults, except a request log in a SQLite file under ``tmp``, ``tmp`` as its data folder and the router
+    off (every request goes to the model it names); ``settings`` adds more ``THRIFTY_*`` variables."""
+    import os
+
+    return {**os.environ, "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db",
+            "THRIFTY_ROUTER__ENABLED": "false", "THRIFTY_DATA_DIR": tmp, **settings}
+
+
 @contextlib.contextmanager
 def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iterator[str]:
     """``thrifty proxy serve`` with its defaults (caches on, request log in a temporary SQLite file; the
@@ -74,9 +84,7 @@ def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iter
         with open(config, "w") as handle:
             handle.write(f'[[upstreams]]\nname = "engine"\nbase_url = "{backend_base}/v1"\n'
                          f'[models."{model}"]\nupstream = "engine"\nmodel = "{model}"\n')
-        env = {**os.environ, "THRIFTY_BUNDLED__ENABLED": "false", "THRIFTY_PROXY__PORT": str(port),
-               "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db", "THRIFTY_ROUTER__ENABLED": "false",
-               "THRIFTY_DATA_DIR": tmp}
+        env = _bench_proxy_env(tmp, THRIFTY_BUNDLED__ENABLED="false", THRIFTY_PROXY__PORT=str(port))
         with _child([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], port,
                     "thrifty proxy serve", 300, env) as base:
             yield base
@@ -88,7 +96,6 @@ def serve_thrifty(weights_dtype: str, max_model_len: int, num_threads: int | Non
     """``thrifty serve`` (the one command a user runs: the proxy with its defaults, caches on, the router off,
     a temporary SQLite request log, and its bundled backend child) for the duration of the block; ``backend``
     holds further ``[backend]`` settings by key (``max_num_seqs``, ``model_path``...). Yields its base URL."""
-    import os
     import tempfile
 
     from proxy.supervisor import free_port
@@ -98,9 +105,7 @@ def serve_thrifty(weights_dtype: str, max_model_len: int, num_threads: int | Non
     if num_threads:
         settings["num_threads"] = str(num_threads)
     with tempfile.TemporaryDirectory(prefix="thrifty-bench-serve-") as tmp:
-        env = {**os.environ, "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db",
-               "THRIFTY_ROUTER__ENABLED": "false", "THRIFTY_DATA_DIR": tmp,
-               **{f"THRIFTY_BACKEND__{key.upper()}": value for key, value in settings.items()}}
+        env = _bench_proxy_env(tmp, **{f"THRIFTY_BACKEND__{key.upper()}": value for key, value in settings.items()})
         with _child([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], port, "thrifty serve", 900,
                      env) as base:
             yield base
