@@ -13,8 +13,10 @@ This kernel instead:
   llama.cpp's Q8 activations use, flipped noticeably more near-tied greedy tokens against fp32; the
   second level costs a second byte dot product per block);
 * reads each weight block once per tile of up to 8 activation rows and computes the integer dot
-  products ``Σ qw * (128 q + r)`` with the CPU's byte dot-product instruction (``vpdpbusd`` with
-  AVX-512 VNNI or AVX-VNNI, ``vpmaddubsw`` + ``vpmaddwd`` with AVX2, plain C++ elsewhere);
+  products ``Σ qw * (128 q + r)``: with AVX-512, two byte dot products per block (``vpdpbusd`` with VNNI,
+  ``vpmaddubsw`` + ``vpmaddwd`` without); with AVX2 only, the two levels joined into one 16-bit value
+  ``128 q + r`` against 16-bit weights (``vpmaddwd``: the same integers, half the multiplies of the byte
+  form there); plain C++ elsewhere;
 * sums ``dw * d / 128 * dot (+ mw * Σx)`` per block in float32 (``Σx``, the block's exact sum, for the
   4-bit minimum term).
 
@@ -42,7 +44,7 @@ import torch
 from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 BLOCK = 32  # elements per weight block and per activation block
-_EXTENSION = "thrifty_block_mm_cpu_v3"
+_EXTENSION = "thrifty_block_mm_cpu_v8"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -72,8 +74,8 @@ inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, 
 // rounding error of qx, quantized again: ~15 significant bits in all);
 // dxv: [M, K/32, 8] f32 (d / 128, 8 copies); sxv: [M, K/32, 8] f32 (the block's exact sum / 8, 8 copies:
 // the 8 lanes add up to the sum the 4-bit minimum multiplies)
-void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx, int8_t* rx, float* dxv,
-                   float* sxv) {
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx, int8_t* rx, int16_t* vx,
+                   float* dxv, float* sxv) {
   const int64_t B = K / kBlock;
   at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t m = begin; m < end; ++m) {
@@ -88,11 +90,13 @@ void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx,
         const float inv = d > 0.f ? 1.f / d : 0.f;
         int8_t* q = qx + m * K + b * kBlock;
         int8_t* r = rx + m * K + b * kBlock;
+        int16_t* joined = vx + m * K + b * kBlock;
         for (int i = 0; i < kBlock; ++i) {
           const float v = std::nearbyint(src[i] * inv);
           q[i] = static_cast<int8_t>(v);
           const float rest = std::fma(-d, v, src[i]);  // exact: x - d * q, rounded once
           r[i] = static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
+          joined[i] = static_cast<int16_t>(128 * q[i] + r[i]);  // |128 q + r| <= 16383: fits 16 bits
         }
         for (int i = 0; i < 8; ++i) {
           dxv[(m * B + b) * 8 + i] = d / 128.f;
@@ -104,20 +108,13 @@ void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx,
 }
 
 #if defined(__AVX2__)
-// Σ over 32 byte pairs of u8 (0..127 here) x s8, as 8 int32 lanes
-inline __m256i dot_u8s8(__m256i u, __m256i s) {
-#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
-  return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
-#elif defined(__AVXVNNI__)
-  return _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), u, s);
-#else
-  return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
-#endif
-}
-
-// Σ w * (128 * q + r) over 32 byte pairs, as 8 int32 lanes (w unsigned, q and r signed)
-inline __m256i dot2_u8s8(__m256i w, __m256i q, __m256i r) {
-  return _mm256_add_epi32(_mm256_slli_epi32(dot_u8s8(w, q), 7), dot_u8s8(w, r));
+// Σ w * v over one block of 32, as 8 int32 lanes: w and v 16-bit (w0/v0 elements 0..15, w1/v1 16..31).
+// With v = 128 q + r this is the same integer as the two byte dot products, for half the multiplies
+// (vpmaddwd: 16 pairs per instruction, no u8 x s8 sign trick).
+inline __m256i dot_i16(__m256i w0, __m256i w1, const int16_t* v) {
+  const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+  const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 16));
+  return _mm256_add_epi32(_mm256_madd_epi16(w0, v0), _mm256_madd_epi16(w1, v1));
 }
 
 inline float hsum(__m256 v) {
@@ -125,12 +122,6 @@ inline float hsum(__m256 v) {
   s = _mm_add_ps(s, _mm_movehl_ps(s, s));
   s = _mm_add_ss(s, _mm_movehdup_ps(s));
   return _mm_cvtss_f32(s);
-}
-
-inline __m256i expand_q4(const uint8_t* codes) {  // 16 bytes -> 32 codes 0..15 in element order
-  const __m128i low4 = _mm_set1_epi8(0x0F);
-  const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes));
-  return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(packed, 4), low4), _mm_and_si128(packed, low4));
 }
 #endif
 
@@ -164,7 +155,7 @@ inline __m512i expand_q4_pair(const uint8_t* codes) {  // 2 blocks (32 bytes) ->
 // One output row against a tile of T activation rows, 4-bit weights (codes: [B, 16], scales: [B, 2] f16).
 template <int T>
 inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const int8_t* rx,
-                   const float* dxv, const float* sxv, int64_t K, float* out, int64_t out_stride) {
+                   const int16_t* vx, const float* dxv, const float* sxv, int64_t K, float* out, int64_t out_stride) {
   int64_t b = 0;
   float tail[T];
   for (int t = 0; t < T; ++t) tail[t] = 0.f;
@@ -190,21 +181,36 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
 #endif
 #if defined(__AVX2__)
   if (b < B) {
-    __m256 acc8[T];
-    for (int t = 0; t < T; ++t) acc8[t] = _mm256_setzero_ps();
-    for (; b < B; ++b) {
-      const __m256i wq = expand_q4(codes + b * 16);
-      const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[2 * b])), mn = _mm256_set1_ps(_cvtsh_ss(scales[2 * b + 1]));
-      for (int t = 0; t < T; ++t) {
-        const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qx + t * K + b * kBlock));
-        const __m256i xr = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rx + t * K + b * kBlock));
-        const __m256 dot = _mm256_cvtepi32_ps(dot2_u8s8(wq, xq, xr));
-        const int64_t at = (t * B + b) * 8;
-        acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + at)), dot, acc8[t]);
-        acc8[t] = _mm256_fmadd_ps(mn, _mm256_loadu_ps(sxv + at), acc8[t]);
+    // Independent accumulators hide the FMA latency, which otherwise bounds a 1-row call: the dot and the
+    // minimum terms apart, and for one or two rows U blocks in flight, each into its own pair.
+    constexpr int U = T <= 2 ? 2 : 1;
+    __m256 acc8[U][T], accm[U][T];
+    for (int u = 0; u < U; ++u) {
+      for (int t = 0; t < T; ++t) acc8[u][t] = accm[u][t] = _mm256_setzero_ps();
+    }
+    const __m128i low4 = _mm_set1_epi8(0x0F);
+    for (; b < B; b += U) {
+      for (int u = 0; u < U; ++u) {
+        const int64_t bu = b + u < B ? b + u : b;  // an odd tail: the last block, its products dropped below
+        const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + bu * 16));
+        const __m256i w0 = _mm256_cvtepu8_epi16(_mm_and_si128(packed, low4));  // elements 0..15
+        const __m256i w1 = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(packed, 4), low4));  // 16..31
+        const float keep = b + u < B ? 1.f : 0.f;
+        const __m256 d = _mm256_set1_ps(keep * _cvtsh_ss(scales[2 * bu]));
+        const __m256 mn = _mm256_set1_ps(keep * _cvtsh_ss(scales[2 * bu + 1]));
+        for (int t = 0; t < T; ++t) {
+          const __m256 dot = _mm256_cvtepi32_ps(dot_i16(w0, w1, vx + t * K + bu * kBlock));
+          const int64_t at = (t * B + bu) * 8;
+          acc8[u][t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + at)), dot, acc8[u][t]);
+          accm[u][t] = _mm256_fmadd_ps(mn, _mm256_loadu_ps(sxv + at), accm[u][t]);
+        }
       }
     }
-    for (int t = 0; t < T; ++t) tail[t] += hsum(acc8[t]);
+    for (int t = 0; t < T; ++t) {
+      __m256 sum = _mm256_add_ps(acc8[0][t], accm[0][t]);
+      for (int u = 1; u < U; ++u) sum = _mm256_add_ps(sum, _mm256_add_ps(acc8[u][t], accm[u][t]));
+      tail[t] += hsum(sum);
+    }
   }
 #else
   for (; b < B; ++b) {
@@ -227,7 +233,7 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
 // One output row against a tile of T activation rows, 8-bit weights (codes: [B, 32], scales: [B] f16).
 template <int T>
 inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const int8_t* qx, const int8_t* rx,
-                   const float* dxv, int64_t K, float* out, int64_t out_stride) {
+                   const int16_t* vx, const float* dxv, int64_t K, float* out, int64_t out_stride) {
   int64_t b = 0;
   float tail[T];
   for (int t = 0; t < T; ++t) tail[t] = 0.f;
@@ -257,13 +263,11 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
     __m256 acc8[T];
     for (int t = 0; t < T; ++t) acc8[t] = _mm256_setzero_ps();
     for (; b < B; ++b) {
-      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + b * kBlock));
-      const __m256i wabs = _mm256_sign_epi8(w, w);
+      const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + b * kBlock)));
+      const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + b * kBlock + 16)));
       const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[b]));
       for (int t = 0; t < T; ++t) {
-        const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qx + t * K + b * kBlock));
-        const __m256i xr = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rx + t * K + b * kBlock));
-        const __m256 dot = _mm256_cvtepi32_ps(dot2_u8s8(wabs, _mm256_sign_epi8(xq, w), _mm256_sign_epi8(xr, w)));
+        const __m256 dot = _mm256_cvtepi32_ps(dot_i16(w0, w1, vx + t * K + b * kBlock));
         acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + (t * B + b) * 8)), dot, acc8[t]);
       }
     }
@@ -286,31 +290,32 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
 
 template <bool FourBit, int T>
 void rows_tile(const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t n1, int64_t B, int64_t K,
-               const int8_t* qx, const int8_t* rx, const float* dx, const float* sx, float* out, int64_t N) {
+               const int8_t* qx, const int8_t* rx, const int16_t* vx, const float* dx, const float* sx, float* out,
+               int64_t N) {
   const int64_t code_bytes = FourBit ? B * 16 : B * kBlock, scale_halves = FourBit ? 2 * B : B;
   for (int64_t n = n0; n < n1; ++n) {
     if constexpr (FourBit) {
-      q4_row<T>(codes + n * code_bytes, scales + n * scale_halves, B, qx, rx, dx, sx, K, out + n, N);
+      q4_row<T>(codes + n * code_bytes, scales + n * scale_halves, B, qx, rx, vx, dx, sx, K, out + n, N);
     } else {
-      q8_row<T>(reinterpret_cast<const int8_t*>(codes) + n * code_bytes, scales + n * scale_halves, B, qx, rx, dx, K,
-                out + n, N);
+      q8_row<T>(reinterpret_cast<const int8_t*>(codes) + n * code_bytes, scales + n * scale_halves, B, qx, rx, vx, dx,
+                K, out + n, N);
     }
   }
 }
 
 template <bool FourBit>
 void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t n0, int64_t n1, int64_t B,
-                   int64_t K, const int8_t* qx, const int8_t* rx, const float* dx, const float* sx, float* out,
-                   int64_t N) {
+                   int64_t K, const int8_t* qx, const int8_t* rx, const int16_t* vx, const float* dx, const float* sx,
+                   float* out, int64_t N) {
   switch (T) {
-    case 1: return rows_tile<FourBit, 1>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    case 2: return rows_tile<FourBit, 2>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    case 3: return rows_tile<FourBit, 3>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    case 4: return rows_tile<FourBit, 4>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    case 5: return rows_tile<FourBit, 5>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    case 6: return rows_tile<FourBit, 6>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    case 7: return rows_tile<FourBit, 7>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
-    default: return rows_tile<FourBit, 8>(codes, scales, n0, n1, B, K, qx, rx, dx, sx, out, N);
+    case 1: return rows_tile<FourBit, 1>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    case 2: return rows_tile<FourBit, 2>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    case 3: return rows_tile<FourBit, 3>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    case 4: return rows_tile<FourBit, 4>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    case 5: return rows_tile<FourBit, 5>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    case 6: return rows_tile<FourBit, 6>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    case 7: return rows_tile<FourBit, 7>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
+    default: return rows_tile<FourBit, 8>(codes, scales, n0, n1, B, K, qx, rx, vx, dx, sx, out, N);
   }
 }
 
@@ -328,16 +333,17 @@ at::Tensor block_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
               "codes/scales: shapes do not match the block format");
   at::Tensor out = at::empty({M, N}, x.options());
   if (M == 0 || N == 0) return out;
-  at::Tensor qx = at::empty({M, K}, x.options().dtype(at::kChar)), rx = at::empty({M, K}, x.options().dtype(at::kChar));
-  at::Tensor dx = at::empty({M, B, 8}, x.options()), sx = at::empty({M, B, 8}, x.options());
-  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qx.data_ptr<int8_t>(), rx.data_ptr<int8_t>(),
-                dx.data_ptr<float>(), sx.data_ptr<float>());
+  // one workspace for the quantized activations (an allocation per array cost ~1 us each per call):
+  // dx, sx [M, B, 8] f32, then vx [M, K] i16, then qx, rx [M, K] i8
+  at::Tensor work = at::empty({M * (2 * B * 8 * 4 + 4 * K)}, x.options().dtype(at::kByte));
+  float* dp = reinterpret_cast<float*>(work.data_ptr<uint8_t>());
+  float* spx = dp + M * B * 8;
+  int16_t* vp = reinterpret_cast<int16_t*>(spx + M * B * 8);
+  int8_t* qp = reinterpret_cast<int8_t*>(vp + M * K);
+  int8_t* rp = qp + M * K;
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qp, rp, vp, dp, spx);
   const uint8_t* cp = reinterpret_cast<const uint8_t*>(codes.data_ptr());
   const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
-  const int8_t* qp = qx.data_ptr<int8_t>();
-  const int8_t* rp = rx.data_ptr<int8_t>();
-  const float* dp = dx.data_ptr<float>();
-  const float* spx = sx.data_ptr<float>();
   float* op = out.data_ptr<float>();
   // output rows per task: enough work per task (~16k blocks x rows) that small layers stay on one thread
   const int64_t per_row = B * std::min<int64_t>(M, kTileRows);
@@ -345,8 +351,8 @@ at::Tensor block_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
   at::parallel_for(0, N, grain, [&](int64_t n0, int64_t n1) {
     for (int64_t m0 = 0; m0 < M; m0 += kTileRows) {
       const int T = static_cast<int>(std::min<int64_t>(kTileRows, M - m0));
-      tile_dispatch<FourBit>(T, cp, sp, n0, n1, B, K, qp + m0 * K, rp + m0 * K, dp + m0 * B * 8, spx + m0 * B * 8,
-                            op + m0 * N, N);
+      tile_dispatch<FourBit>(T, cp, sp, n0, n1, B, K, qp + m0 * K, rp + m0 * K, vp + m0 * K, dp + m0 * B * 8,
+                            spx + m0 * B * 8, op + m0 * N, N);
     }
   });
   return out;
@@ -383,7 +389,8 @@ def load_block_mm(march: str = "native") -> Any | None:
     namespace = f"thrifty_block_mm{suffix}"
     built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
                                 "THRIFTY_NATIVE_BLOCK_MM", "the native block-quantized matmul",
-                                "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}"))
+                                "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}", "-fopenmp"),
+                                ldflags=("-fopenmp",))
     return getattr(torch.ops, namespace) if built else None
 
 

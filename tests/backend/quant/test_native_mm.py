@@ -65,6 +65,27 @@ def test_int4_kernel_computes_the_block_formula(ops, rows: int, k: int) -> None:
     assert ((out.double() - dense).abs() <= 1e-3 * dense.abs().max()).all()
 
 
+@pytest.mark.parametrize("rows", [1, 5])
+def test_wide_layers_split_over_threads_give_each_output_its_one_result(ops, rows: int) -> None:
+    """A layer wide enough to be split over the thread pool (output rows in chunks) computes every output as a
+    one-thread call does, and as the block formula says."""
+    torch.manual_seed(rows)
+    q = quantize_int4(torch.randn(4096, 576) * 0.1)
+    codes, scales = pack_q4(q.values, q.scale, q.minimum)
+    x = torch.randn(rows, 576)
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        split = ops.q4_mm(x, codes, scales)
+        torch.set_num_threads(1)
+        single = ops.q4_mm(x, codes, scales)
+    finally:
+        torch.set_num_threads(threads)
+    assert torch.equal(split, single)
+    expected = _model_q4(x, codes, scales)
+    assert torch.allclose(split.double(), expected, rtol=1e-4, atol=1e-4 * float(expected.abs().max()))
+
+
 @pytest.mark.parametrize("rows", [1, 3, 8, 11])
 @pytest.mark.parametrize("k", [32, 96, 576])
 def test_int8_kernel_computes_the_block_formula(ops, rows: int, k: int) -> None:
