@@ -27,7 +27,7 @@ import torch
 import kernels
 from backend.native_build import build_cpu_extension, cpu_fingerprint
 
-_EXTENSION = "thrifty_layer_ops_cpu_v1"
+_EXTENSION = "thrifty_layer_ops_cpu_v2"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -174,7 +174,8 @@ def load_layer_ops() -> Any | None:
     """Build (once, cached on disk) and load the operators; their ``torch.ops`` namespace, or None where
     they cannot be built here (no compiler, ``THRIFTY_NATIVE_LAYER_OPS=0``)."""
     built = build_cpu_extension(f"{_EXTENSION}_{cpu_fingerprint()}", _SOURCE, "THRIFTY_NATIVE_LAYER_OPS",
-                                "the native CPU layer ops", "the PyTorch ops", cflags=("-O3", "-march=native"))
+                                "the native CPU layer ops", "the PyTorch ops", cflags=("-O3", "-march=native", "-fopenmp"),
+                                ldflags=("-fopenmp",))  # without OpenMP, at::parallel_for runs on one thread
     return torch.ops.thrifty_layer_cpu if built else None
 
 

@@ -390,7 +390,7 @@ def load_block_mm(march: str = "native") -> Any | None:
     built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
                                 "THRIFTY_NATIVE_BLOCK_MM", "the native block-quantized matmul",
                                 "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}", "-fopenmp"),
-                                ldflags=("-fopenmp",))
+                                ldflags=("-fopenmp",))  # without OpenMP, at::parallel_for runs on one thread
     return getattr(torch.ops, namespace) if built else None
 
 
