@@ -26,7 +26,7 @@ import torch
 
 from backend.native_build import build_cpu_extension, cpu_fingerprint
 
-_EXTENSION = "thrifty_paged_attention_cpu_v2"
+_EXTENSION = "thrifty_paged_attention_cpu_v3"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -57,7 +57,7 @@ void paged_attention_impl(const float* q, const KV* kp, const KV* vp, const int3
   // small calls (a few short rows) stay on the calling thread: waking the pool costs more than the work
   int64_t keys = 0;
   for (int64_t t = 0; t < T; ++t) keys += std::max<int32_t>(row_len[t], 0);
-  const int64_t grain = keys * Hkv < 4096 ? std::max<int64_t>(T * Hkv, 1) : 1;
+  const int64_t grain = keys * Hkv < 768 ? std::max<int64_t>(T * Hkv, 1) : 1;
   at::parallel_for(0, T * Hkv, grain, [&](int64_t begin, int64_t end) {
     std::vector<float> scores;
     std::vector<float> acc(G * D);

@@ -44,7 +44,7 @@ import torch
 from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 BLOCK = 32  # elements per weight block and per activation block
-_EXTENSION = "thrifty_block_mm_cpu_v8"
+_EXTENSION = "thrifty_block_mm_cpu_v9"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -117,6 +117,15 @@ inline __m256i dot_i16(__m256i w0, __m256i w1, const int16_t* v) {
   return _mm256_add_epi32(_mm256_madd_epi16(w0, v0), _mm256_madd_epi16(w1, v1));
 }
 
+// n float16 bit patterns -> float32 (out has room for n rounded up to 8)
+inline void halves_to_float(const uint16_t* h, int64_t n, float* out) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i))));
+  }
+  for (; i < n; ++i) out[i] = _cvtsh_ss(h[i]);
+}
+
 inline float hsum(__m256 v) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
   s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -181,6 +190,10 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
 #endif
 #if defined(__AVX2__)
   if (b < B) {
+    // The row's scales to float once (8 per instruction), so each block broadcasts its own from memory.
+    float dm[2 * (B - b) + 8];
+    halves_to_float(scales + 2 * b, 2 * (B - b), dm);
+    const int64_t b0 = b;
     // Independent accumulators hide the FMA latency, which otherwise bounds a 1-row call: the dot and the
     // minimum terms apart, and for one or two rows U blocks in flight, each into its own pair.
     constexpr int U = T <= 2 ? 2 : 1;
@@ -189,23 +202,22 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
       for (int t = 0; t < T; ++t) acc8[u][t] = accm[u][t] = _mm256_setzero_ps();
     }
     const __m128i low4 = _mm_set1_epi8(0x0F);
-    for (; b < B; b += U) {
-      for (int u = 0; u < U; ++u) {
-        const int64_t bu = b + u < B ? b + u : b;  // an odd tail: the last block, its products dropped below
-        const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + bu * 16));
-        const __m256i w0 = _mm256_cvtepu8_epi16(_mm_and_si128(packed, low4));  // elements 0..15
-        const __m256i w1 = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(packed, 4), low4));  // 16..31
-        const float keep = b + u < B ? 1.f : 0.f;
-        const __m256 d = _mm256_set1_ps(keep * _cvtsh_ss(scales[2 * bu]));
-        const __m256 mn = _mm256_set1_ps(keep * _cvtsh_ss(scales[2 * bu + 1]));
-        for (int t = 0; t < T; ++t) {
-          const __m256 dot = _mm256_cvtepi32_ps(dot_i16(w0, w1, vx + t * K + bu * kBlock));
-          const int64_t at = (t * B + bu) * 8;
-          acc8[u][t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + at)), dot, acc8[u][t]);
-          accm[u][t] = _mm256_fmadd_ps(mn, _mm256_loadu_ps(sxv + at), accm[u][t]);
-        }
+    auto block = [&](int64_t bb, __m256 (&acc)[T], __m256 (&am)[T]) __attribute__((always_inline)) {
+      const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + bb * 16));
+      const __m256i w0 = _mm256_cvtepu8_epi16(_mm_and_si128(packed, low4));  // elements 0..15
+      const __m256i w1 = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(packed, 4), low4));  // 16..31
+      const __m256 d = _mm256_broadcast_ss(dm + 2 * (bb - b0)), mn = _mm256_broadcast_ss(dm + 2 * (bb - b0) + 1);
+      for (int t = 0; t < T; ++t) {
+        const __m256 dot = _mm256_cvtepi32_ps(dot_i16(w0, w1, vx + t * K + bb * kBlock));
+        const int64_t at = (t * B + bb) * 8;
+        acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + at)), dot, acc[t]);
+        am[t] = _mm256_fmadd_ps(mn, _mm256_loadu_ps(sxv + at), am[t]);
       }
+    };
+    for (; b + U <= B; b += U) {
+      for (int u = 0; u < U; ++u) block(b + u, acc8[u], accm[u]);
     }
+    for (; b < B; ++b) block(b, acc8[0], accm[0]);
     for (int t = 0; t < T; ++t) {
       __m256 sum = _mm256_add_ps(acc8[0][t], accm[0][t]);
       for (int u = 1; u < U; ++u) sum = _mm256_add_ps(sum, _mm256_add_ps(acc8[u][t], accm[u][t]));
@@ -260,12 +272,15 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
 #endif
 #if defined(__AVX2__)
   if (b < B) {
+    float ds[(B - b) + 8];
+    halves_to_float(scales + b, B - b, ds);
+    const int64_t b0 = b;
     __m256 acc8[T];
     for (int t = 0; t < T; ++t) acc8[t] = _mm256_setzero_ps();
     for (; b < B; ++b) {
       const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + b * kBlock)));
       const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + b * kBlock + 16)));
-      const __m256 d = _mm256_set1_ps(_cvtsh_ss(scales[b]));
+      const __m256 d = _mm256_broadcast_ss(ds + (b - b0));
       for (int t = 0; t < T; ++t) {
         const __m256 dot = _mm256_cvtepi32_ps(dot_i16(w0, w1, vx + t * K + b * kBlock));
         acc8[t] = _mm256_fmadd_ps(_mm256_mul_ps(d, _mm256_loadu_ps(dxv + (t * B + b) * 8)), dot, acc8[t]);
