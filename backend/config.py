@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from backend.speculative.config import DEFAULT_MAX_STEP_ROWS
+
 # Names accepted by --kv-cache-dtype / kv_cache_dtype (mapped to torch dtypes by
 # backend.engine.config.KV_CACHE_DTYPES; kept here so CLI parsers stay torch-free).
 KV_CACHE_DTYPE_NAMES = ("auto", "int8", "float32", "fp32", "bfloat16", "bf16", "float16", "fp16")
@@ -65,3 +67,4 @@ class BackendConfig:
     num_speculative_tokens: int = 4
     speculative_model: str | None = None
     speculative_draft_layers: int = 0  # self: leading layers that draft (0: a quarter of the model's)
+    speculative_max_step_rows: int = DEFAULT_MAX_STEP_ROWS  # rows a step verifies, drafts included (0: any)

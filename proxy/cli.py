@@ -104,6 +104,7 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         "cuda_graphs": args.cuda_graphs, "weights_dtype": args.weights_dtype,
         "speculative": args.speculative, "num_speculative_tokens": args.num_speculative_tokens,
         "speculative_model": args.speculative_model, "speculative_draft_layers": args.speculative_draft_layers,
+        "speculative_max_step_rows": args.speculative_max_step_rows,
     }.items() if v is not None}
     config = replace(settings.backend, **overrides)
     if config.data_dir is None:
@@ -243,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--speculative-model", help="with --speculative draft: a model with the same tokenizer")
     bserve.add_argument("--speculative-draft-layers", type=int,
                         help="with --speculative self: leading layers that draft (default a quarter)")
+    bserve.add_argument("--speculative-max-step-rows", type=int,
+                        help="rows one step verifies at most, all sequences' drafts included: drafts are cut to fit, "
+                        "so larger batches draft nothing (default 5: one sequence drafts 4, two draft 1 each; 0: no limit)")
     bserve.set_defaults(func=cmd_backend_serve)
 
     kvsize = sub.add_parser("kv-size", help="KV-cache bytes: 2 x layers x kv_heads x head_dim x seq_len x batch x "

@@ -57,7 +57,8 @@ def backend_command(settings: Settings, port: int) -> list[str]:
             "--chunked-prefill" if b.enable_chunked_prefill else "--no-chunked-prefill",
             "--kv-cache-dtype", b.kv_cache_dtype, "--cuda-graphs", b.cuda_graphs,
             "--speculative", b.speculative, "--num-speculative-tokens", str(b.num_speculative_tokens),
-            "--speculative-draft-layers", str(b.speculative_draft_layers)]
+            "--speculative-draft-layers", str(b.speculative_draft_layers),
+            "--speculative-max-step-rows", str(b.speculative_max_step_rows)]
     if b.kv_cache_memory:
         cmd += ["--kv-cache-memory", str(b.kv_cache_memory)]
     if b.speculative_model:

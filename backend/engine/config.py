@@ -124,7 +124,8 @@ class EngineConfig:
             cuda_graphs=config.cuda_graphs,
             speculative=SpeculativeConfig(method=config.speculative, num_tokens=config.num_speculative_tokens,
                                           model=config.speculative_model,
-                                          draft_layers=config.speculative_draft_layers),
+                                          draft_layers=config.speculative_draft_layers,
+                                          max_step_rows=config.speculative_max_step_rows),
         )
 
 

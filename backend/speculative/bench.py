@@ -20,6 +20,8 @@ import argparse
 import sys
 import time
 
+from backend.speculative.config import DEFAULT_MAX_STEP_ROWS
+
 CODE = '''def parse_duration(text):
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     text = text.strip().lower()
@@ -79,6 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "for itself: a correctness check, never faster)")
     p.add_argument("--num-speculative-tokens", type=int, default=4)
     p.add_argument("--no-auto-off", action="store_true", help="keep drafting whatever the acceptance")
+    p.add_argument("--max-step-rows", type=int, default=DEFAULT_MAX_STEP_ROWS,
+                   help="rows a step verifies at most, drafts included (0: no limit; default as the server)")
     p.add_argument("--draft-layers", type=int, default=0, help="layers of the self drafter (0: a quarter)")
     p.add_argument("--max-tokens", type=int, default=160)
     p.add_argument("--batch", type=int, default=4, help="copies of each prompt in the batched run (default 4)")
@@ -92,7 +96,8 @@ def _engine(loaded, method: str, args: argparse.Namespace, batch: int):
     from backend.speculative.config import SpeculativeConfig
 
     spec = SpeculativeConfig(method, args.num_speculative_tokens, model="self" if method == "draft" else None,
-                             draft_layers=args.draft_layers, auto_off=not args.no_auto_off)
+                             draft_layers=args.draft_layers, auto_off=not args.no_auto_off,
+                             max_step_rows=args.max_step_rows)
     config = EngineConfig(max_num_seqs=max(8, batch), kv_cache_memory=160 * 2**20, speculative=spec)
     return Engine(loaded, config, draft=loaded if method == "draft" else None)
 

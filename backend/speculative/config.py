@@ -8,6 +8,8 @@ from dataclasses import dataclass
 SPECULATIVE_METHODS = ("off", "ngram", "draft", "self")
 #: ``--num-speculative-tokens`` range.
 MAX_SPECULATIVE_TOKENS = 16
+#: default ``max_step_rows``: rows a drafting step verifies at most, all sequences together.
+DEFAULT_MAX_STEP_ROWS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,13 @@ class SpeculativeConfig:
     ``ngram_min``/``ngram_max``: suffix lengths the prompt-lookup drafter tries, longest first.
     ``auto_off``: pause drafting for a sequence whose recent acceptance rate is below
     ``min_acceptance`` (the pause doubles each time, so a sequence that never accepts stops paying).
+    ``max_step_rows``: the most rows one step verifies, all running sequences together (each sequence's
+    own token plus its drafts; 0: no limit). Drafts are cut to fit, so a step with more than half this
+    many sequences drafts nothing. Extra rows are cheap only while a step is small: on the AVX2 machine
+    of BENCHMARKS.md (issue 16) one sequence verifying 4 drafts costs 1.6-1.8x a plain step, two
+    sequences with a draft each cost 1.26x two plain rows, and three cost 1.4x three, more than plain
+    chat's drafts return (12 sequences drafting: 0.92x; 3 with one draft each: 0.96x). The default, 5,
+    lets one sequence draft K = 4 and two draft one token each.
     """
 
     method: str = "off"
@@ -29,6 +38,7 @@ class SpeculativeConfig:
     ngram_max: int = 4
     auto_off: bool = True
     min_acceptance: float = 0.3
+    max_step_rows: int = DEFAULT_MAX_STEP_ROWS
 
     def __post_init__(self) -> None:
         if self.method not in SPECULATIVE_METHODS:
@@ -41,6 +51,8 @@ class SpeculativeConfig:
             raise ValueError(f"speculative draft layers must be >= 0, got {self.draft_layers}")
         if not 1 <= self.ngram_min <= self.ngram_max:
             raise ValueError(f"need 1 <= ngram_min <= ngram_max, got {self.ngram_min}, {self.ngram_max}")
+        if self.max_step_rows < 0:
+            raise ValueError(f"speculative max step rows must be >= 0 (0: no limit), got {self.max_step_rows}")
         if not 0.0 <= self.min_acceptance <= 1.0:
             raise ValueError(f"min_acceptance must be in [0, 1], got {self.min_acceptance}")
         if self.method == "draft" and not self.model:

@@ -103,10 +103,12 @@ class SpeculativeDecoder:
         return max(0, min(k, room))
 
     def propose(self, running: list[Sequence]) -> None:
-        """Draft for every running sequence that may (clears the drafts of the others)."""
+        """Draft for every running sequence that may (clears the drafts of the others), each at most
+        ``config.max_step_rows // len(running) - 1`` tokens, so that the step's rows stay within it."""
         requests = []
+        limit = self.config.max_step_rows // max(len(running), 1) - 1 if self.config.max_step_rows else 1 << 30
         for seq in running:
-            k = self._budget(seq)
+            k = min(self._budget(seq), limit) if limit > 0 else 0
             if k:
                 requests.append((seq, k))
             else:

@@ -21,10 +21,10 @@ from backend.speculative.decoder import SpeculativeDecoder
 from backend.speculative.ngram import NgramDrafter
 from tests.backend.test_engine_support import TINY, check_greedy_equal, oracle_tokens, run_engine, tiny_loaded
 
-DRAFTERS = {
-    "ngram": SpeculativeConfig("ngram", 4, ngram_min=1, auto_off=False),
-    "self": SpeculativeConfig("self", 3, draft_layers=1),
-    "draft": SpeculativeConfig("draft", 5, model="the target itself"),
+DRAFTERS = {  # max_step_rows=0: these tests batch up to 8 sequences, all of which must draft
+    "ngram": SpeculativeConfig("ngram", 4, ngram_min=1, auto_off=False, max_step_rows=0),
+    "self": SpeculativeConfig("self", 3, draft_layers=1, max_step_rows=0),
+    "draft": SpeculativeConfig("draft", 5, model="the target itself", max_step_rows=0),
 }
 
 
@@ -193,6 +193,26 @@ def test_automatic_off_pauses_a_sequence_whose_drafts_fail() -> None:
     # pause, two more failures, then a 32-token pause that outlasts the test
     assert drafted_steps == 4
     assert seq.spec.pause == 64 and seq.spec.drafted == 8 and seq.spec.accepted == 0
+
+
+def test_drafts_are_cut_so_that_a_step_verifies_at_most_max_step_rows() -> None:
+    decoder = SpeculativeDecoder(SpeculativeConfig("ngram", 4, auto_off=False, max_step_rows=8), NgramDrafter(2, 3),
+                                 100_000)
+    seqs = [_decode_seq([1, 2, 3, 4, 5, 6, 1, 2]) for _ in range(5)]
+    decoder.propose(seqs[:1])
+    assert seqs[0].draft_ids == [3, 4, 5, 6]  # alone: K
+    decoder.propose(seqs[:2])
+    assert all(seq.draft_ids == [3, 4, 5] for seq in seqs[:2])  # 2 x (1 + 3) = 8 rows
+    decoder.propose(seqs[:4])
+    assert all(seq.draft_ids == [3] for seq in seqs[:4])  # 4 x (1 + 1) = 8 rows
+    decoder.propose(seqs)
+    assert all(seq.draft_ids == [] for seq in seqs)  # 5 sequences: 8 rows leave no room to draft
+    unlimited = SpeculativeDecoder(SpeculativeConfig("ngram", 4, auto_off=False, max_step_rows=0), NgramDrafter(2, 3),
+                                   100_000)
+    unlimited.propose(seqs)
+    assert all(seq.draft_ids == [3, 4, 5, 6] for seq in seqs)
+    with pytest.raises(ValueError, match="max step rows must be >= 0"):
+        SpeculativeConfig("ngram", 3, max_step_rows=-1)
 
 
 def test_prompt_lookup_continues_the_latest_match() -> None:

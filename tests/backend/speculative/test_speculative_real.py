@@ -27,8 +27,9 @@ def plain(smollm2, requests):
     return run_engine(Engine(smollm2, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20)), requests)
 
 
-@pytest.mark.parametrize("spec", [SpeculativeConfig("ngram", 4), SpeculativeConfig("self", 3, draft_layers=8),
-                                  SpeculativeConfig("draft", 3, model="the target itself")], ids=lambda s: s.method)
+@pytest.mark.parametrize("spec", [  # max_step_rows=0: all four requests draft in every step, batched
+    SpeculativeConfig("ngram", 4, max_step_rows=0), SpeculativeConfig("self", 3, draft_layers=8, max_step_rows=0),
+    SpeculativeConfig("draft", 3, model="the target itself", max_step_rows=0)], ids=lambda s: s.method)
 def test_greedy_output_is_identical_with_speculation(smollm2, requests, plain, spec: SpeculativeConfig) -> None:
     engine = Engine(smollm2, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec),
                     draft=smollm2 if spec.method == "draft" else None)
