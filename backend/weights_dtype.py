@@ -48,8 +48,10 @@ _NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 KERNEL_MAX_ROWS = {("int4", torch.bfloat16): 16, ("int4", torch.float32): 16,
                    ("int8", torch.bfloat16): 4, ("int8", torch.float32): 8}
 # Largest row count for which our native block kernel (backend.quant.native_mm) beats both torch's int4
-# kernel and the dense matmul, summed over SmolLM2's four projections (BENCHMARKS.md, issue 15).
-NATIVE_MAX_ROWS = {torch.bfloat16: 8, torch.float32: 8}
+# kernel and the dense matmul, summed over SmolLM2's four projections (BENCHMARKS.md, issue 15): 8 on the
+# AVX-512 BF16 machine (measured with the kernel on one thread); 32 where the dense copy is fp32 (no native
+# bf16: the AVX2-only EPYC, where it is 1.3-1.6x torch's int4 kernel at 9-16 rows and 1.1-1.3x fp32 at 32).
+NATIVE_MAX_ROWS = {torch.bfloat16: 8, torch.float32: 32}
 
 
 @dataclass(frozen=True, slots=True)

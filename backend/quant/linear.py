@@ -64,14 +64,10 @@ class _QuantizedLinear(nn.Module):
         self._native_mm, self.native_max_rows = op, max_rows
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.dim() == 2:  # the decode path, without reshapes
-            rows = x.shape[0]
-            if rows <= self.native_max_rows and x.dtype == torch.float32:
-                return self._native_mm(x, self.native_codes, self.native_scales)
-            if rows <= self.kernel_max_rows:
-                return self._quantized_mm(x.to(torch.bfloat16)).to(x.dtype)
-        lead = x.shape[:-1]
-        flat = x.reshape(-1, self.in_features)  # [M, K]
+        """One rule for every input shape and dtype: the native kernel up to ``native_max_rows`` rows (on
+        float32 rows), torch's quantized kernel up to ``kernel_max_rows`` (on bfloat16 rows), the dense
+        copy above; the result in ``x``'s dtype and leading shape."""
+        flat = x if x.dim() == 2 else x.reshape(-1, self.in_features)  # [M, K]; decode calls are 2-D already
         rows = flat.shape[0]
         if rows <= self.native_max_rows:
             out = self._native_mm(flat.float(), self.native_codes, self.native_scales)
@@ -79,7 +75,9 @@ class _QuantizedLinear(nn.Module):
             out = self._quantized_mm(flat.to(torch.bfloat16))
         else:
             out = F.linear(flat.to(self.dense.dtype), self.dense)
-        return out.to(x.dtype).view(*lead, self.out_features)
+        if out.dtype != x.dtype:
+            out = out.to(x.dtype)
+        return out if x.dim() == 2 else out.view(*x.shape[:-1], self.out_features)
 
 
 class Int4Linear(_QuantizedLinear):

@@ -138,6 +138,10 @@ def test_int4_layer_runs_the_native_kernel_for_few_rows_and_the_dense_copy_above
     few = torch.randn(3, 128)
     assert torch.equal(layer(few), ops.q4_mm(few, layer.native_codes, layer.native_scales))
     assert torch.equal(layer(few[None])[0], layer(few))  # leading dims take the same path
+    half = few.to(torch.bfloat16)  # so does another dtype, 2-D or not: the kernel's float32 result, cast back
+    expected = ops.q4_mm(half.float(), layer.native_codes, layer.native_scales).to(torch.bfloat16)
+    assert layer(half).dtype == torch.bfloat16
+    assert torch.equal(layer(half), expected) and torch.equal(layer(half[None])[0], expected)
     many = torch.randn(40, 128)
     assert torch.allclose(layer(many), many @ layer.dense.t(), atol=1e-5)
     # a copy of the model (weights_eval deep-copies it) keeps the native path
