@@ -174,7 +174,7 @@ def load_paged_attention() -> object | None:
     cannot be built here (no compiler, ``THRIFTY_NATIVE_ATTENTION=0``)."""
     built = build_cpu_extension(f"{_EXTENSION}_{cpu_fingerprint()}", _SOURCE, "THRIFTY_NATIVE_ATTENTION",
                                 "the native CPU paged attention kernel", "the gather path",
-                                cflags=("-O3", "-march=native", "-fopenmp", "-ffast-math"), ldflags=("-fopenmp",))
+                                cflags=("-O3", "-march=native", "-ffast-math"))
     # the overload itself: calling a torch.ops packet resolves the overload on every call
     return torch.ops.thrifty_cpu.paged_attention.default if built else None
 

@@ -174,8 +174,7 @@ def load_layer_ops() -> Any | None:
     """Build (once, cached on disk) and load the operators; their ``torch.ops`` namespace, or None where
     they cannot be built here (no compiler, ``THRIFTY_NATIVE_LAYER_OPS=0``)."""
     built = build_cpu_extension(f"{_EXTENSION}_{cpu_fingerprint()}", _SOURCE, "THRIFTY_NATIVE_LAYER_OPS",
-                                "the native CPU layer ops", "the PyTorch ops", cflags=("-O3", "-march=native", "-fopenmp"),
-                                ldflags=("-fopenmp",))  # without OpenMP, at::parallel_for runs on one thread
+                                "the native CPU layer ops", "the PyTorch ops", cflags=("-O3", "-march=native"))
     return torch.ops.thrifty_layer_cpu if built else None
 
 

@@ -1,7 +1,9 @@
 """Building our small C++ CPU operators at run time (``torch.utils.cpp_extension.load_inline``), shared by
-:mod:`backend.attention_cpu` and :mod:`backend.layer_ops_cpu`: one build per CPU (the code is compiled with
+:mod:`backend.attention_cpu`, :mod:`backend.layer_ops_cpu` and :mod:`backend.quant.native_mm`: one build per CPU (the code is compiled with
 ``-march=native``), cached by PyTorch under ``TORCH_EXTENSIONS_DIR`` (default ``~/.cache/torch_extensions``),
-and any failure (no compiler, no ninja) a logged fallback rather than an error."""
+and any failure (no compiler, no ninja) a logged fallback rather than an error. Every build gets OpenMP:
+the operators split their rows with ``at::parallel_for``, whose pragma is compiled out without it (the
+block matmul and the layer ops ran on one thread until they had it)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def cpu_fingerprint() -> str:
 
 
 def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fallback: str, *,
-                        cflags: Sequence[str], ldflags: Sequence[str] = ()) -> bool:
+                        cflags: Sequence[str]) -> bool:
     """Compile (first time on this CPU) and load the operators that ``source`` registers, as extension
     ``name`` (end it with :func:`cpu_fingerprint`); True when they are loaded. False, with a warning naming
     ``fallback``, where they cannot be built, or when the environment sets ``disable_env=0``."""
@@ -38,8 +40,8 @@ def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fal
         from torch.utils.cpp_extension import load_inline
 
         log.info("loading %s (the first start on a machine compiles it, ~30 s)", what)
-        load_inline(name=name, cpp_sources=source, is_python_module=False, extra_cflags=list(cflags),
-                    extra_ldflags=list(ldflags))
+        load_inline(name=name, cpp_sources=source, is_python_module=False, extra_cflags=[*cflags, "-fopenmp"],
+                    extra_ldflags=["-fopenmp"])
         return True
     except Exception as exc:  # noqa: BLE001 - any build failure means: the caller's fallback
         log.warning("%s unavailable (%s); using %s", what, exc, fallback)
