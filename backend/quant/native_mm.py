@@ -229,12 +229,9 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
     const uint8_t* c = codes + b * 16;
     const float d = half_to_float(scales[2 * b]), mn = half_to_float(scales[2 * b + 1]);
     for (int t = 0; t < T; ++t) {
-      const int8_t* q = qx + t * K + b * kBlock;
-      const int8_t* r = rx + t * K + b * kBlock;
+      const int16_t* v = vx + t * K + b * kBlock;  // 128 q + r
       int dot = 0;
-      for (int j = 0; j < 16; ++j) {
-        dot += (c[j] & 0x0F) * (128 * q[j] + r[j]) + (c[j] >> 4) * (128 * q[j + 16] + r[j + 16]);
-      }
+      for (int j = 0; j < 16; ++j) dot += (c[j] & 0x0F) * v[j] + (c[j] >> 4) * v[j + 16];
       tail[t] += d * dxv[(t * B + b) * 8] * dot + mn * 8.f * sxv[(t * B + b) * 8];
     }
   }
@@ -292,10 +289,9 @@ inline void q8_row(const int8_t* codes, const uint16_t* scales, int64_t B, const
   for (; b < B; ++b) {
     const int8_t* c = codes + b * kBlock;
     for (int t = 0; t < T; ++t) {
-      const int8_t* q = qx + t * K + b * kBlock;
-      const int8_t* r = rx + t * K + b * kBlock;
+      const int16_t* v = vx + t * K + b * kBlock;  // 128 q + r
       int dot = 0;
-      for (int j = 0; j < kBlock; ++j) dot += c[j] * (128 * q[j] + r[j]);
+      for (int j = 0; j < kBlock; ++j) dot += c[j] * v[j];
       tail[t] += half_to_float(scales[b]) * dxv[(t * B + b) * 8] * dot;
     }
   }
@@ -404,8 +400,7 @@ def load_block_mm(march: str = "native") -> Any | None:
     namespace = f"thrifty_block_mm{suffix}"
     built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
                                 "THRIFTY_NATIVE_BLOCK_MM", "the native block-quantized matmul",
-                                "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}", "-fopenmp"),
-                                ldflags=("-fopenmp",))  # without OpenMP, at::parallel_for runs on one thread
+                                "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}"))
     return getattr(torch.ops, namespace) if built else None
 
 
