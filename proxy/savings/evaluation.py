@@ -191,59 +191,107 @@ def _streamed_text(body: str) -> str | None:
     return "".join(parts) if parts else None
 
 
-def _run_batch(base: str, lines: list[TraceLine], prefix: str, timeout_s: float) -> list[Outcome]:
-    """Send ``lines`` as batch jobs (one per key) through the Files and Batches API; wait for them."""
+@dataclass(frozen=True, slots=True)
+class _BatchJob:
+    """One submitted batch job: its key's auth header, id, lines by custom id, submission time."""
+
+    auth: dict[str, str]
+    batch_id: str
+    lines: dict[str, TraceLine]
+    started: float
+
+
+def _submit_job(client: httpx.Client, key: str, group: list[TraceLine]) -> _BatchJob:
+    """Upload ``group`` as a JSONL file and create its batch job."""
+    auth = {"authorization": f"Bearer {key}"}
+    jsonl = "".join(json.dumps({"custom_id": str(line.line_no), "method": "POST",
+                                "url": "/v1/chat/completions", "body": line.body}) + "\n" for line in group)
+    file = client.post("/v1/files", headers=auth, data={"purpose": "batch"},
+                       files={"file": ("trace.jsonl", io.BytesIO(jsonl.encode()), "application/jsonl")})
+    file.raise_for_status()
+    batch = client.post("/v1/batches", headers=auth, json={
+        "input_file_id": file.json()["id"], "endpoint": "/v1/chat/completions", "completion_window": "24h"})
+    batch.raise_for_status()
+    return _BatchJob(auth, batch.json()["id"], {str(line.line_no): line for line in group}, time.perf_counter())
+
+
+def _collect_job(client: httpx.Client, job: _BatchJob, prefix: str, timeout_s: float) -> list[Outcome]:
+    """Wait for ``job`` to end; one outcome per line (a line absent from its output: missing)."""
+    deadline = time.monotonic() + timeout_s
+    status: dict = {}
+    while time.monotonic() < deadline:
+        status = client.get(f"/v1/batches/{job.batch_id}", headers=job.auth).json()
+        if status.get("status") in ("completed", "failed", "expired", "cancelled"):
+            break
+        time.sleep(0.5)
+    elapsed = time.perf_counter() - job.started
     outcomes: list[Outcome] = []
+    answered = set()
+    if status.get("output_file_id"):
+        content = client.get(f"/v1/files/{status['output_file_id']}/content", headers=job.auth).text
+        for raw in content.splitlines():
+            item = json.loads(raw)
+            line = job.lines.get(item.get("custom_id"))
+            response = item.get("response") or {}
+            if line is None:
+                continue
+            answered.add(item["custom_id"])
+            body = response.get("body") or {}
+            answer = ((body.get("choices") or [{}])[0].get("message") or {}).get("content")
+            outcomes.append(Outcome(line, response.get("request_id") or "", response.get("status_code", 599),
+                                    answer, elapsed))
+    missing = [line for custom_id, line in job.lines.items() if custom_id not in answered]
+    return outcomes + _missing(missing, prefix, f"batch {job.batch_id} ended {status.get('status', 'unknown')} "
+                                                f"without it", elapsed)
+
+
+def _missing(lines: Sequence[TraceLine], prefix: str, why: str, elapsed: float | None = None) -> list[Outcome]:
+    """Failed outcomes (status 599, no answer) for ``lines`` that never got an answer."""
+    return [Outcome(line, f"{prefix}-missing-{line.line_no}", 599, None, elapsed, why) for line in lines]
+
+
+def run_batch(client: httpx.Client, lines: Sequence[TraceLine], prefix: str, timeout_s: float) -> list[Outcome]:
+    """Send ``lines`` as batch jobs (one per key) through the Files and Batches API and wait for them.
+
+    Every line gets one outcome. A job that cannot be submitted or collected (any exception) marks
+    only its own lines as missing; the other jobs are unaffected."""
     by_key: dict[str, list[TraceLine]] = {}
     for line in lines:
         by_key.setdefault(line.key, []).append(line)
-    with httpx.Client(base_url=base, timeout=60) as client:
-        jobs = []
-        for key, group in by_key.items():
-            auth = {"authorization": f"Bearer {key}"}
-            jsonl = "".join(json.dumps({"custom_id": str(line.line_no), "method": "POST",
-                                        "url": "/v1/chat/completions", "body": line.body}) + "\n" for line in group)
-            file = client.post("/v1/files", headers=auth, data={"purpose": "batch"},
-                               files={"file": ("trace.jsonl", io.BytesIO(jsonl.encode()), "application/jsonl")})
-            file.raise_for_status()
-            batch = client.post("/v1/batches", headers=auth, json={
-                "input_file_id": file.json()["id"], "endpoint": "/v1/chat/completions", "completion_window": "24h"})
-            batch.raise_for_status()
-            jobs.append((auth, batch.json()["id"], {str(line.line_no): line for line in group}, time.perf_counter()))
-        for auth, batch_id, group, started in jobs:
-            deadline = time.monotonic() + timeout_s
-            status: dict = {}
-            while time.monotonic() < deadline:
-                status = client.get(f"/v1/batches/{batch_id}", headers=auth).json()
-                if status.get("status") in ("completed", "failed", "expired", "cancelled"):
-                    break
-                time.sleep(0.5)
-            elapsed = time.perf_counter() - started
-            answered = set()
-            if status.get("output_file_id"):
-                content = client.get(f"/v1/files/{status['output_file_id']}/content", headers=auth).text
-                for raw in content.splitlines():
-                    item = json.loads(raw)
-                    line = group.get(item.get("custom_id"))
-                    response = item.get("response") or {}
-                    if line is None:
-                        continue
-                    answered.add(item["custom_id"])
-                    body = response.get("body") or {}
-                    answer = ((body.get("choices") or [{}])[0].get("message") or {}).get("content")
-                    outcomes.append(Outcome(line, response.get("request_id") or "", response.get("status_code", 599),
-                                            answer, elapsed))
-            for custom_id, line in group.items():
-                if custom_id not in answered:
-                    outcomes.append(Outcome(line, f"{prefix}-missing-{custom_id}", 599, None, elapsed,
-                                            f"batch {batch_id} ended {status.get('status', 'unknown')} without it"))
+    outcomes: list[Outcome] = []
+    jobs: list[_BatchJob] = []
+    for key, group in by_key.items():
+        try:
+            jobs.append(_submit_job(client, key, group))
+        except Exception as exc:  # one job's failure must not lose the others
+            print(f"  batch job for {len(group)} lines could not be submitted: {exc!r}", flush=True)
+            outcomes += _missing(group, prefix, f"batch job not submitted: {exc!r}")
+    for job in jobs:
+        try:
+            outcomes += _collect_job(client, job, prefix, timeout_s)
+        except Exception as exc:  # likewise
+            print(f"  batch {job.batch_id} could not be collected: {exc!r}", flush=True)
+            outcomes += _missing(list(job.lines.values()), prefix, f"batch {job.batch_id} failed: {exc!r}")
     return outcomes
+
+
+def send_line(client: httpx.Client, line: TraceLine, request_id: str, start: float, time_scale: float) -> Outcome:
+    """Wait until ``line`` is due (``start + t x time_scale``), then send it; any exception on the
+    way (a delay too large to sleep, a header httpx cannot encode, an unexpected answer) becomes a
+    failed outcome (status 599, no answer) instead of ending the replay."""
+    try:
+        delay = start + line.t * time_scale - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        return _ask(client, line, request_id)
+    except Exception as exc:  # one bad request must not stop the run
+        return Outcome(line, request_id, 599, None, None, f"client: {exc!r}")
 
 
 def replay_trace(base: str, lines: Sequence[TraceLine], prefix: str, *, concurrency: int, time_scale: float,
                  batch_timeout_s: float) -> list[Outcome]:
     """Send every line at ``t x time_scale`` seconds after the start; batch lines as one job per key,
-    submitted when the first batch line arrives."""
+    submitted when the first batch line arrives. Every line gets exactly one outcome."""
     interactive = [line for line in lines if not line.batch]
     batched = [line for line in lines if line.batch]
     outcomes: list[Outcome] = []
@@ -253,10 +301,7 @@ def replay_trace(base: str, lines: Sequence[TraceLine], prefix: str, *, concurre
 
     def send(line: TraceLine) -> None:
         nonlocal done
-        delay = start + line.t * time_scale - time.perf_counter()
-        if delay > 0:
-            time.sleep(delay)
-        outcome = _ask(client, line, f"{prefix}-{line.line_no}")
+        outcome = send_line(client, line, f"{prefix}-{line.line_no}", start, time_scale)
         with lock:
             outcomes.append(outcome)
             done += 1
@@ -266,15 +311,17 @@ def replay_trace(base: str, lines: Sequence[TraceLine], prefix: str, *, concurre
     with httpx.Client(base_url=base, timeout=120) as client, ThreadPoolExecutor(concurrency) as pool:
         futures = [pool.submit(send, line) for line in interactive]
         if batched:
-            delay = start + batched[0].t * time_scale - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
             try:
-                outcomes += _run_batch(base, batched, prefix, batch_timeout_s)
-            except (httpx.HTTPError, ValueError) as exc:
-                print(f"  batch jobs failed: {exc}", flush=True)
-                outcomes += [Outcome(line, f"{prefix}-missing-{line.line_no}", 599, None, None, str(exc))
-                             for line in batched]
+                delay = start + batched[0].t * time_scale - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                with httpx.Client(base_url=base, timeout=60) as batch_client:
+                    batch_outcomes = run_batch(batch_client, batched, prefix, batch_timeout_s)
+            except Exception as exc:  # a safety net: run_batch already answers every line
+                print(f"  batch jobs failed: {exc!r}", flush=True)
+                batch_outcomes = _missing(batched, prefix, repr(exc))
+            with lock:
+                outcomes += batch_outcomes
         for future in futures:
             future.result()
     return sorted(outcomes, key=lambda o: o.line.line_no)
@@ -395,6 +442,49 @@ def verdict(report: Report) -> str:
             f"({100 * report.saving_share:.1f} %, {report.quality_loss_points:+.1f} points)")
 
 
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _curve_spec(share: float | tuple[float, float], args: argparse.Namespace) -> RunSpec:
+    """The run of one ``--curve`` point: every stage on."""
+    if isinstance(share, tuple):
+        direct, escalation = share
+        return RunSpec(f"every stage, thresholds {direct}:{escalation}", True, "combined", args.target_large_share,
+                       direct, escalation)
+    return RunSpec(f"every stage, target large share {share}", True, args.router_mode, share)
+
+
+def _try_run(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[TraceLine], args: argparse.Namespace,
+             prices: dict[str, ModelPrice]) -> tuple[Report, float] | None:
+    """:func:`run_once`, or None (reported) when it fails in any way."""
+    try:
+        return run_once(spec, book, upstream, lines, args, prices)
+    except Exception as exc:  # one failed run must not lose the others' summary
+        print(f"[{spec.label}] failed: {_describe(exc)}", file=sys.stderr)
+        return None
+
+
+def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
+             curve_specs: list[tuple[float | tuple[float, float], RunSpec]], args: argparse.Namespace,
+             prices: dict[str, ModelPrice], results: list[tuple[RunSpec, Report, float]],
+             curve: list[tuple[float | tuple[float, float], Report]]) -> None:
+    """Run ``specs``, then the curve's runs, against one replay upstream; each completed run is
+    appended to ``results`` or ``curve`` at once, so it survives a later failure."""
+    from proxy.localserver import serve_in_thread
+    from proxy.savings.replay import make_app
+
+    with serve_in_thread(make_app(book)) as upstream:
+        for spec in specs:
+            done = _try_run(spec, book, upstream, lines, args, prices)
+            if done is not None:
+                results.append((spec, *done))
+        for share, spec in curve_specs:
+            done = _try_run(spec, book, upstream, lines, args, prices)
+            if done is not None:
+                curve.append((share, done[0]))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty eval savings", description=__doc__.split("\n\n")[0])
     parser.add_argument("--trace", help="a JSONL trace (see README, 'Savings trace'); default: the seeded trace "
@@ -467,31 +557,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runs in ("both", "caches-off"):
         specs.append(RunSpec("thrifty, caches off (routing alone)", False, args.router_mode, args.target_large_share,
                              **thresholds))
-    from proxy.localserver import serve_in_thread
-    from proxy.savings.replay import make_app
-
+    curve_specs = [(share, _curve_spec(share, args)) for share in shares]
     results: list[tuple[RunSpec, Report, float]] = []
     curve: list[tuple[float | tuple[float, float], Report]] = []
     if parsed.lines:
-        with serve_in_thread(make_app(book)) as upstream:
-            for spec in specs:
-                try:
-                    report, wall = run_once(spec, book, upstream, parsed.lines, args, prices)
-                except (RuntimeError, OSError) as exc:
-                    print(f"[{spec.label}] failed: {exc}", file=sys.stderr)
-                    continue
-                results.append((spec, report, wall))
-            for share in shares:
-                if args.router_mode == "combined":
-                    direct, escalation = share
-                    spec = RunSpec(f"every stage, thresholds {direct}:{escalation}", True, "combined",
-                                   args.target_large_share, direct, escalation)
-                else:
-                    spec = RunSpec(f"every stage, target large share {share}", True, args.router_mode, share)
-                try:
-                    curve.append((share, run_once(spec, book, upstream, parsed.lines, args, prices)[0]))
-                except (RuntimeError, OSError) as exc:
-                    print(f"[{spec.label}] failed: {exc}", file=sys.stderr)
+        try:
+            _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve)
+        except Exception as exc:  # the summary of the runs that completed is still printed
+            print(f"thrifty eval savings: the replay stopped early: {_describe(exc)}", file=sys.stderr)
     print()
     print(format_report(parsed, results))
     if curve:

@@ -5,12 +5,13 @@ A line::
     {"t": 1.25, "key": "sk-tutor", "body": {"model": "thrifty-auto", "messages": [...]},
      "batch": false, "ref": {"source": "mmlu", "id": "anatomy:3"}, "kind": "mmlu"}
 
-- ``t``: arrival time in seconds from the start of the replay (required, >= 0);
-- ``key``: the API key the request is sent with (required);
-- ``body``: the OpenAI chat-completions body (required: ``model`` and a ``messages`` list);
+- ``t``: arrival time in seconds from the start of the replay (required, finite, >= 0);
+- ``key``: the API key the request is sent with (required, printable ASCII: it travels in a header);
+- ``body``: the OpenAI chat-completions body (required: ``model`` and a ``messages`` list); with a
+  ``source`` reference its last user message must ask that row's question (see :func:`asks`);
 - ``batch``: optional, true to send the line through the Files/Batches API;
 - ``ref``: how the answer is graded (required): ``{"source": "mmlu"|"gsm8k"|"gptcache", "id": ...}``
-  naming a row of the public data, or ``{"expected": "..."}`` (a letter A-D: the answer's first
+  naming a row of the public data, or ``{"expected": "..."}`` (not empty; a letter A-D: the answer's first
   letter; a number: the answer's last number; otherwise: contained in the answer, ignoring case);
 - ``kind``: optional label shown in the trace's composition.
 """
@@ -18,13 +19,14 @@ A line::
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proxy.savings.replay import ReplayBook, generic_answer, key_letter
+from proxy.savings.replay import ReplayBook, generic_answer, key_letter, last_user_text
 
 ROUTED_MODEL = "thrifty-auto"
 
@@ -58,21 +60,58 @@ def _check_ref(ref: Any, book: ReplayBook | None) -> str | None:
     if not isinstance(ref, dict):
         return "'ref' must be an object"
     if "expected" in ref:
-        return None if isinstance(ref["expected"], str | int | float) else "'ref.expected' must be a string"
+        return _check_expected(ref["expected"])
     source, ident = ref.get("source"), ref.get("id")
     if source not in ("mmlu", "gsm8k", "gptcache") or ident is None:
         return "'ref' needs 'expected', or 'source' (mmlu | gsm8k | gptcache) and 'id'"
     if book is None:
         return None
     if source == "gptcache":
-        ok = isinstance(ident, int) and 0 <= ident < len(book.gptcache)
+        ok = isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < len(book.gptcache)
     else:
         ok = (source, str(ident)) in book.by_ref
     return None if ok else f"unknown reference {source}:{ident}"
 
 
+def _check_expected(expected: Any) -> str | None:
+    if not isinstance(expected, str | int | float) or isinstance(expected, bool):
+        return "'ref.expected' must be a string"
+    if not str(expected).strip():
+        return "'ref.expected' must not be empty"
+    return None
+
+
+def asks(book: ReplayBook, ref: dict[str, Any], body: dict[str, Any]) -> bool:
+    """Whether ``body``'s last user message asks the question the (known) ``source`` reference names.
+
+    It mirrors how the replay upstream answers: an MMLU/GSM8K row is looked up by the last user
+    text with surrounding whitespace stripped; a GPTCache question gets the generic answer of the
+    text exactly as sent, and grading compares with the answers to the pair's two questions."""
+    text = last_user_text(body.get("messages") or [])
+    if ref["source"] == "gptcache":
+        return text in book.gptcache[int(ref["id"])]
+    return text.strip() == question_of(book, ref).strip()
+
+
+def _check_line(item: dict[str, Any], book: ReplayBook | None) -> str | None:
+    """Why a JSON object with every required field is not a usable trace line (None: it is)."""
+    t, key, body, ref = item["t"], item["key"], item["body"], item["ref"]
+    if not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
+        return "'t' must be a finite number of seconds >= 0"
+    if not isinstance(key, str) or not key:
+        return "'key' must be a non-empty string"
+    if not (key.isascii() and key.isprintable()):
+        return "'key' must be printable ASCII (it is sent in the Authorization header)"
+    problem = _check_body(body) or _check_ref(ref, book)
+    if problem is None and book is not None and "expected" not in ref and not asks(book, ref, body):
+        return "the body does not ask the referenced question"
+    return problem
+
+
 def parse_trace(text: str, book: ReplayBook | None = None) -> ParsedTrace:
-    """Parse a JSONL trace; a bad line is skipped and reported with its (1-based) line number."""
+    """Parse a JSONL trace; a bad line is skipped and reported with its (1-based) line number.
+
+    With ``book``, references must name known rows whose question the body asks."""
     out = ParsedTrace()
     for n, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -89,21 +128,12 @@ def parse_trace(text: str, book: ReplayBook | None = None) -> ParsedTrace:
         if missing:
             out.problems.append(f"line {n}: missing field {', '.join(repr(m) for m in missing)}")
             continue
-        t, key, body = item["t"], item["key"], item["body"]
-        if not isinstance(t, int | float) or isinstance(t, bool) or t < 0:
-            out.problems.append(f"line {n}: 't' must be a number of seconds >= 0")
-            continue
-        if not isinstance(key, str) or not key:
-            out.problems.append(f"line {n}: 'key' must be a non-empty string")
-            continue
-        problem = _check_body(body)
-        if problem is None:
-            problem = _check_ref(item["ref"], book)
+        problem = _check_line(item, book)
         if problem is not None:
             out.problems.append(f"line {n}: {problem}")
             continue
-        out.lines.append(TraceLine(n, float(t), key, body, item["ref"], bool(item.get("batch", False)),
-                                   str(item.get("kind", "custom"))))
+        out.lines.append(TraceLine(n, float(item["t"]), item["key"], item["body"], item["ref"],
+                                   bool(item.get("batch", False)), str(item.get("kind", "custom"))))
     out.lines.sort(key=lambda line: (line.t, line.line_no))
     return out
 

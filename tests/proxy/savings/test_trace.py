@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import json
 
-from proxy.savings.replay import ReplayBook
-from proxy.savings.trace import default_trace, grade, parse_trace
+import pytest
 
-GOOD = {"t": 0.5, "key": "sk-a", "body": {"model": "thrifty-auto", "messages": [{"role": "user", "content": "hi"}]},
-        "ref": {"source": "gsm8k", "id": "1"}}
+from proxy.savings.replay import ReplayBook
+from proxy.savings.trace import ParsedTrace, default_trace, grade, parse_trace
+from tests.proxy.savings.conftest import GSM_ROWS, MMLU_ROWS, PAIRS
+
+
+def _body(question: str) -> dict:
+    return {"model": "thrifty-auto", "messages": [{"role": "system", "content": "Be brief."},
+                                                  {"role": "user", "content": question}]}
+
+
+GOOD = {"t": 0.5, "key": "sk-a", "body": _body(GSM_ROWS[1][0]), "ref": {"source": "gsm8k", "id": "1"}}
+
+
+def _parse(book: ReplayBook, *items: dict | str) -> ParsedTrace:
+    """A trace of one good line, then ``items`` (objects as JSON, strings as they are), parsed."""
+    raw = [json.dumps(GOOD)] + [item if isinstance(item, str) else json.dumps(item) for item in items]
+    return parse_trace("\n".join(raw), book)
+
+
+def _problems(book: ReplayBook, *items: dict | str) -> list[str]:
+    """The problems of :func:`_parse`'s trace, checking that only the good first line was kept."""
+    parsed = _parse(book, *items)
+    assert [line.line_no for line in parsed.lines] == [1]
+    return parsed.problems
 
 
 def test_bad_lines_are_reported_with_their_number_and_skipped(book: ReplayBook) -> None:
@@ -65,3 +86,41 @@ def test_default_trace_is_seeded_and_repeats_come_after_their_question(book: Rep
             else:
                 assert original.body != line.body
     assert all(line.key == "sk-nightly" for line in first if line.batch)
+
+
+@pytest.mark.parametrize("t", ["Infinity", "-Infinity", "NaN", "-0.5"])
+def test_a_non_finite_or_negative_arrival_time_is_refused(book: ReplayBook, t: str) -> None:
+    line = json.dumps(GOOD).replace('"t": 0.5', f'"t": {t}')
+    assert _problems(book, line) == ["line 2: 't' must be a finite number of seconds >= 0"]
+
+
+@pytest.mark.parametrize("key", ["sk-cl\u00e9", "sk-\u043a\u043b\u044e\u0447", "sk-a\nb", "sk-\u0000"])
+def test_a_key_that_is_not_printable_ascii_is_refused(book: ReplayBook, key: str) -> None:
+    problems = _problems(book, {**GOOD, "key": key})
+    assert len(problems) == 1 and problems[0].startswith("line 2: 'key' must be printable ASCII")
+
+
+def test_the_body_must_ask_the_referenced_question(book: ReplayBook) -> None:
+    parts = {"model": "thrifty-auto", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": MMLU_ROWS[0][0]}]}]}  # text parts, as the replay reads them
+    parsed = _parse(
+        book,
+        {**GOOD, "body": _body(GSM_ROWS[2][0])},  # another row's question
+        {**GOOD, "body": _body("Please answer: " + GSM_ROWS[1][0])},  # the replay would not recognise it
+        {**GOOD, "body": _body("  " + GSM_ROWS[1][0] + "\n")},  # surrounding whitespace: the replay strips it
+        {**GOOD, "body": parts, "ref": {"source": "mmlu", "id": "tiny:0"}},
+        {**GOOD, "body": _body(PAIRS[0]["similar"]), "ref": {"source": "gptcache", "id": 0}},  # the paraphrase
+        {**GOOD, "body": _body(PAIRS[1]["origin"]), "ref": {"source": "gptcache", "id": 0}},  # the other pair
+        {**GOOD, "body": _body("anything"), "ref": {"expected": "12"}},  # nothing to compare with
+        {**GOOD, "body": {"model": "thrifty-auto", "messages": [{"role": "assistant", "content": GSM_ROWS[1][0]}]}},
+    )
+    mismatch = "the body does not ask the referenced question"
+    assert parsed.problems == [f"line {n}: {mismatch}" for n in (2, 3, 7, 9)]
+    assert sorted(line.line_no for line in parsed.lines) == [1, 4, 5, 6, 8]
+
+
+@pytest.mark.parametrize("expected", ["", "   ", True])
+def test_an_empty_or_boolean_expected_answer_is_refused(book: ReplayBook, expected: object) -> None:
+    problems = _problems(book, {**GOOD, "ref": {"expected": expected}})
+    assert len(problems) == 1 and problems[0].startswith("line 2: 'ref.expected' must")
+    assert grade(None, {"expected": ""}, "anything")  # why: an empty expected answer would grade everything right
