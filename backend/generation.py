@@ -51,7 +51,9 @@ class RequestStats:
     queue_time: float = 0.0
     ttft: float | None = None
     total_time: float = 0.0
-    spec_draft_tokens: int = 0  # speculative decoding: draft tokens verified for this request
+    speculative: bool = False  # the engine that ran this request speculates
+    spec_verifications: int = 0  # speculative decoding: this request's steps that verified drafts
+    spec_draft_tokens: int = 0  # draft tokens verified for this request
     spec_accepted_tokens: int = 0  # of which accepted
 
     @property

@@ -112,7 +112,7 @@ class _Snapshot(Collector):
                        model)
         yield _counter("vllm:num_preemptions", "Sequences preempted because the KV cache ran out.", e.preemptions,
                        model)
-        if getattr(e, "spec_verifications", 0):  # speculative decoding (vLLM's spec_decode names)
+        if getattr(e, "spec_enabled", False) or getattr(e, "spec_verifications", 0):  # vLLM's spec_decode names
             yield _counter("vllm:spec_decode_num_drafts", "Verifications of draft tokens (per sequence and step).",
                            e.spec_verifications, model)
             yield _counter("vllm:spec_decode_num_draft_tokens", "Draft tokens verified.", e.spec_draft_tokens, model)
@@ -122,7 +122,8 @@ class _Snapshot(Collector):
                          e.spec_accepted_tokens / e.spec_draft_tokens if e.spec_draft_tokens else 0.0)
             yield _gauge("thrifty_engine_spec_mean_accepted_length",
                          "Tokens emitted per verification (accepted drafts + the target's own token).",
-                         (e.spec_accepted_tokens + e.spec_verifications) / e.spec_verifications)
+                         (e.spec_accepted_tokens + e.spec_verifications) / e.spec_verifications
+                         if e.spec_verifications else 0.0)
         for name, doc, value, kind in (
             ("running_seqs", "Sequences in the running batch.", e.running, _gauge),
             ("waiting_seqs", "Sequences waiting to be scheduled.", e.waiting, _gauge),

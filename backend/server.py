@@ -52,10 +52,12 @@ def _usage(stats: RequestStats) -> dict[str, Any]:
         "total_tokens": stats.prompt_tokens + stats.completion_tokens,
         "prompt_tokens_details": {"cached_tokens": stats.cached_tokens},
     }
-    if stats.spec_draft_tokens:  # speculative decoding verified drafts for this request (extension)
+    if stats.speculative or stats.spec_draft_tokens:  # speculative decoding's account (extension), zeros included
+        drafts, accepted, checks = stats.spec_draft_tokens, stats.spec_accepted_tokens, stats.spec_verifications
         usage["speculative"] = {
-            "draft_tokens": stats.spec_draft_tokens, "accepted_tokens": stats.spec_accepted_tokens,
-            "acceptance_rate": round(stats.spec_accepted_tokens / stats.spec_draft_tokens, 4)}
+            "draft_tokens": drafts, "accepted_tokens": accepted, "verifications": checks,
+            "acceptance_rate": round(accepted / drafts, 4) if drafts else 0.0,
+            "mean_accepted_length": round((accepted + checks) / checks, 4) if checks else 0.0}
     return usage
 
 

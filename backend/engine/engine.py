@@ -71,6 +71,7 @@ class EngineMetrics:
     steps: int = 0
     generated_tokens: int = 0
     computed_prompt_tokens: int = 0
+    spec_enabled: bool = False  # the engine speculates (its counters below are reported even at zero)
     spec_verifications: int = 0  # steps of a sequence that verified draft tokens
     spec_draft_tokens: int = 0
     spec_accepted_tokens: int = 0
@@ -165,6 +166,7 @@ class Engine:
         arrival = time.perf_counter() if arrival is None else arrival
         stats = stats if stats is not None else RequestStats()
         stats.prompt_tokens = len(prompt)
+        stats.speculative = self.speculator is not None
         tokenizer, eos = self.loaded.tokenizer, self.loaded.eos_ids
         stop_ids = frozenset(params.stop_token_ids) | (frozenset() if params.ignore_eos else frozenset(eos))
         seqs = []
@@ -210,7 +212,12 @@ class Engine:
     def step(self) -> list[EngineOutput]:
         """Schedule, run one forward, sample, and report what each touched request produced."""
         if self.speculator is not None:
-            self.speculator.propose(self.scheduler.running)
+            try:
+                self.speculator.propose(self.scheduler.running)
+            except Exception:  # a drafter's fault costs this step its drafts, never the requests
+                log.exception("speculative drafting failed; this step runs without drafts")
+                for seq in self.scheduler.running:
+                    seq.draft_ids, seq.draft_probs = [], None
         sched = self.scheduler.schedule()
         now = time.perf_counter()
         for seq in sched.admitted:
@@ -312,6 +319,7 @@ class Engine:
         assert self.speculator is not None
         start = seq.num_computed  # the position of the last token before the drafts
         verdict = self.speculator.verify(seq, row_logits, row_logits.shape[0] - 1)
+        req.stats.spec_verifications += 1
         req.stats.spec_draft_tokens += row_logits.shape[0] - 1
         req.stats.spec_accepted_tokens += verdict.num_accepted
         appended = 0
@@ -416,9 +424,9 @@ class Engine:
             **self._spec_metrics(),
         )
 
-    def _spec_metrics(self) -> dict[str, int]:
+    def _spec_metrics(self) -> dict[str, int | bool]:
         if self.speculator is None:
             return {}
         c = self.speculator.counters()
-        return {"spec_verifications": c.verifications, "spec_draft_tokens": c.draft_tokens,
+        return {"spec_enabled": True, "spec_verifications": c.verifications, "spec_draft_tokens": c.draft_tokens,
                 "spec_accepted_tokens": c.accepted_tokens}

@@ -27,7 +27,8 @@ class SpeculativeConfig:
     of BENCHMARKS.md (issue 16) one sequence verifying 4 drafts costs 1.6-1.8x a plain step, two
     sequences with a draft each cost 1.26x two plain rows, and three cost 1.4x three, more than plain
     chat's drafts return (12 sequences drafting: 0.92x; 3 with one draft each: 0.96x). The default, 5,
-    lets one sequence draft K = 4 and two draft one token each.
+    lets one sequence draft K = 4 and two draft one token each. A limit below ``num_tokens + 1`` is
+    raised to it (:attr:`step_rows`): a single stream always drafts the K it was given.
     """
 
     method: str = "off"
@@ -63,3 +64,9 @@ class SpeculativeConfig:
     @property
     def enabled(self) -> bool:
         return self.method != "off"
+
+    @property
+    def step_rows(self) -> int:
+        """The row limit in force: ``max_step_rows``, but never below ``num_tokens + 1``, so that one
+        sequence running alone always drafts its K (0: no limit)."""
+        return max(self.max_step_rows, self.num_tokens + 1) if self.max_step_rows else 0

@@ -104,17 +104,23 @@ class SpeculativeDecoder:
 
     def propose(self, running: list[Sequence]) -> None:
         """Draft for every running sequence that may (clears the drafts of the others), each at most
-        ``config.max_step_rows // len(running) - 1`` tokens, so that the step's rows stay within it."""
+        ``config.step_rows // len(running) - 1`` tokens, so that the step's rows stay within it.
+
+        Seeded sampled requests are not cut: how many tokens a sequence drafts changes which random
+        numbers its sampler draws, so a cut that depends on the other running requests would make a
+        seed's output depend on them. Their drafts follow only their own history (K, their
+        acceptance average, their pauses), and the same seed gives the same text whatever else runs."""
         requests = []
-        limit = self.config.max_step_rows // max(len(running), 1) - 1 if self.config.max_step_rows else 1 << 30
+        rows = self.config.step_rows
+        limit = rows // max(len(running), 1) - 1 if rows else 1 << 30
         for seq in running:
-            k = min(self._budget(seq), limit) if limit > 0 else 0
+            cap = 1 << 30 if _seeded_sampling(seq) else limit
+            k = min(self._budget(seq), cap) if cap > 0 else 0
             if k:
                 requests.append((seq, k))
             else:
                 seq.draft_ids, seq.draft_probs = [], None
-        if requests:
-            self.drafter.propose(requests)
+        self.drafter.propose(requests)  # also when nobody drafts: a drafter frees finished sequences' state
 
     def verify(self, seq: Sequence, target_logits: torch.Tensor, num_draft: int) -> Verdict:
         """target_logits: [num_draft + 1, V] for the sequence's last token and its first ``num_draft`` drafts."""
@@ -136,6 +142,11 @@ class SpeculativeDecoder:
             state.pause = min(2 * state.pause, _MAX_PAUSE)
             state.ema = _EMA_START
         return verdict
+
+
+def _seeded_sampling(seq: Sequence) -> bool:
+    """Whether ``seq`` samples (temperature > 0) from a seeded generator."""
+    return seq.params.seed is not None and seq.params.temperature > 0
 
 
 def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *, draft: LoadedModel | None,
@@ -161,7 +172,7 @@ def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *,
         else:
             if draft is None:
                 raise ValueError("--speculative draft needs a loaded draft model (--speculative-model)")
-            check_draft_compatible(loaded, draft)
+            check_draft_compatible(loaded, draft, max_model_len)
             model, dtype, device = draft.model, draft.dtype, draft.device
         drafter = DraftModelDrafter(model, num_blocks, block_size, dtype, device, attention_backend,
                                     max_num_seqs, max_model_len)
@@ -170,8 +181,14 @@ def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *,
     return SpeculativeDecoder(config, drafter, max_model_len)
 
 
-def check_draft_compatible(target: LoadedModel, draft: LoadedModel) -> None:
-    """Raise ValueError unless ``draft`` shares ``target``'s vocabulary and tokenizer."""
+def check_draft_compatible(target: LoadedModel, draft: LoadedModel, max_model_len: int | None = None) -> None:
+    """Raise ValueError unless ``draft`` shares ``target``'s vocabulary and tokenizer, and (given
+    ``max_model_len``) has positions for every token a sequence may reach."""
+    positions = draft.model.config.max_position_embeddings
+    if max_model_len is not None and positions < max_model_len:
+        raise ValueError(f"the speculative draft model has {positions} positions but sequences may reach "
+                         f"{max_model_len} tokens; use a draft model with a context of at least --max-model-len "
+                         "or lower --max-model-len")
     tv, dv = target.model.config.vocab_size, draft.model.config.vocab_size
     if tv != dv:
         raise ValueError(f"the speculative draft model has a vocabulary of {dv} tokens but the target has {tv}; "

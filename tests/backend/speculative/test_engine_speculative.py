@@ -104,6 +104,37 @@ def test_abort_while_speculating_frees_everything(loaded) -> None:
     assert engine.speculator.drafter.block_manager.num_used_blocks == 0
 
 
+def test_draft_state_of_finished_sequences_is_freed_by_the_next_step(loaded) -> None:
+    """With the default row limit a batch of three drafts nothing; the shadows of aborted and
+    finished sequences must still be freed by the following steps, not wait for a drafting step."""
+    engine = spec_engine(loaded, SpeculativeConfig("self", 3, draft_layers=1), num_blocks=256)
+    requests = copyish_requests(3, seed=8)
+    engine.add("lone", requests[0][1], replace(requests[0][2], max_tokens=30))
+    for _ in range(5):
+        engine.step()
+    assert engine.speculator.drafter.num_shadows == 1  # drafting alone
+    engine.abort("lone")
+    run_engine(engine, [(rid, prompt, replace(params, max_tokens=12)) for rid, prompt, params in requests])
+    engine.step()  # the next step (here an idle one) frees what the last one finished
+    assert engine.speculator.drafter.num_shadows == 0
+    assert engine.speculator.drafter.block_manager.num_used_blocks == 0
+
+
+def test_a_failing_drafter_costs_the_step_its_drafts_not_the_requests(loaded) -> None:
+    class Broken:
+        def propose(self, requests):
+            if requests:
+                raise RuntimeError("drafter broke")
+
+    engine = spec_engine(loaded, DRAFTERS["ngram"])
+    engine.speculator.drafter = Broken()
+    requests = copyish_requests(4, seed=2)
+    out = run_engine(engine, requests)  # asserts that no output carries an error
+    for rid, prompt, params in requests:
+        check_greedy_equal(loaded, prompt, oracle_tokens(loaded, prompt, params), out[rid][0])
+    assert engine.speculator.verifications == 0
+
+
 def test_request_stats_count_drafts(loaded) -> None:
     engine = spec_engine(loaded, DRAFTERS["draft"], num_blocks=256)
     stats = RequestStats()
@@ -155,6 +186,23 @@ def test_seeded_speculative_sampling_is_reproducible(loaded) -> None:
     requests = copyish_requests(6, seed=9, temperature=0.9)
     runs = [run_engine(spec_engine(loaded, DRAFTERS[m], num_blocks=256), requests) for m in ("self", "self")]
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("method", ["ngram", "self"])
+def test_a_seed_gives_the_same_text_alone_and_beside_other_requests(loaded, method: str) -> None:
+    """Under the default row limit the drafts of unseeded requests shrink as the batch grows; a
+    seeded sampled request's must not, or its random draws (and so its text) would depend on what
+    else was running."""
+    spec = replace(DRAFTERS[method], max_step_rows=SpeculativeConfig().max_step_rows)
+    lone = ("seeded", [3, 4, 5, 3, 4, 5, 3, 4, 5, 9], SamplingParams(max_tokens=40, temperature=0.9, seed=123,
+                                                                        ignore_eos=True))
+    others = [(rid, prompt, replace(params, seed=None)) for rid, prompt, params in
+              copyish_requests(3, seed=5, temperature=0.9)]
+    alone = run_engine(spec_engine(loaded, spec, num_blocks=256), [lone])["seeded"]
+    engine = spec_engine(loaded, spec, num_blocks=256)
+    beside = run_engine(engine, [lone, *others])["seeded"]
+    assert engine.speculator.verifications > 0
+    assert beside == alone
 
 
 def _decode_seq(tokens: list[int]) -> Sequence:
@@ -213,6 +261,13 @@ def test_drafts_are_cut_so_that_a_step_verifies_at_most_max_step_rows() -> None:
     assert all(seq.draft_ids == [3, 4, 5, 6] for seq in seqs)
     with pytest.raises(ValueError, match="max step rows must be >= 0"):
         SpeculativeConfig("ngram", 3, max_step_rows=-1)
+    # a limit below K + 1 is raised to it: a single stream always drafts its K
+    assert SpeculativeConfig("ngram", 8).step_rows == 9
+    assert SpeculativeConfig("ngram", 2).step_rows == 5 and SpeculativeConfig("ngram", 2, max_step_rows=0).step_rows == 0
+    wide = SpeculativeDecoder(SpeculativeConfig("ngram", 6, auto_off=False), NgramDrafter(2, 3), 100_000)
+    seq = _decode_seq([1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2])
+    wide.propose([seq])
+    assert seq.draft_ids == [3, 4, 5, 6, 7, 8]
 
 
 def test_prompt_lookup_continues_the_latest_match() -> None:
@@ -244,6 +299,11 @@ def test_bad_configurations_are_refused(loaded) -> None:
             draft=other)
     with pytest.raises(ValueError, match="the model has 2"):
         spec_engine(loaded, SpeculativeConfig("self", 2, draft_layers=3))
+    short = tiny_loaded()
+    short.model.config = replace(TINY, max_position_embeddings=32)
+    with pytest.raises(ValueError, match="draft model has 32 positions but sequences may reach 64"):
+        Engine(loaded, EngineConfig(block_size=4, num_blocks=16, max_model_len=64, speculative=DRAFTERS["draft"]),
+               draft=short)
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
