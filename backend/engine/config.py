@@ -130,16 +130,17 @@ class EngineConfig:
 
 
 def pool_num_blocks(config: EngineConfig, model: ModelConfig, dtype: torch.dtype, device: torch.device,
-                    max_model_len: int | None = None) -> int:
+                    max_model_len: int | None = None, draft_bytes_per_token: int = 0) -> int:
     """Number of KV blocks the pool gets: explicit, from ``kv_cache_memory``, from free GPU memory on CUDA,
     or on CPU from the available host memory capped by what ``max_num_seqs`` × ``max_model_len`` can use
     (:func:`backend.engine.memory.cpu_kv_budget`).
 
     ``dtype`` is the KV cache's element type (int8 blocks include their scales); ``max_model_len``: the
-    engine's effective limit (default: the config's)."""
+    engine's effective limit (default: the config's). ``draft_bytes_per_token``: the KV of a speculative
+    draft model, whose pool has as many blocks as the target's: the budget pays for both."""
     if config.num_blocks is not None:
         return config.num_blocks
-    block_bytes = kv_bytes_per_token(model, dtype) * config.block_size
+    block_bytes = (kv_bytes_per_token(model, dtype) + draft_bytes_per_token) * config.block_size
     budget = config.kv_cache_memory
     if budget is None:
         if device.type == "cuda":

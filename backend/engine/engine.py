@@ -100,7 +100,13 @@ class Engine:
         self.max_model_len = min(config.max_model_len, model_config.max_position_embeddings)
         self.config = config
         kv_dtype = parse_kv_cache_dtype(config.kv_cache_dtype, loaded.dtype)
-        num_blocks = pool_num_blocks(config, model_config, kv_dtype, loaded.device, self.max_model_len)
+        draft_bytes = 0
+        if config.speculative.enabled:
+            from backend.speculative.decoder import draft_kv_bytes_per_token
+
+            draft_bytes = draft_kv_bytes_per_token(config.speculative, loaded, draft)
+        num_blocks = pool_num_blocks(config, model_config, kv_dtype, loaded.device, self.max_model_len,
+                                     draft_bytes_per_token=draft_bytes)
         self.block_manager = BlockManager(num_blocks, config.block_size, config.enable_prefix_caching)
         self.scheduler = Scheduler(config, self.block_manager)
         self.runner = ModelRunner(loaded.model, num_blocks, config.block_size, loaded.dtype, loaded.device,

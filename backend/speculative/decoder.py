@@ -163,11 +163,7 @@ def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *,
         from backend.speculative.draft_model import DraftModelDrafter, LayerPrefixModel
 
         if config.method == "self":
-            total = loaded.model.config.num_layers
-            layers = config.draft_layers or max(1, total // 4)
-            if layers > total:
-                raise ValueError(f"--speculative self: the draft uses {layers} layers but the model has {total}")
-            model = LayerPrefixModel(loaded.model, layers)
+            model = LayerPrefixModel(loaded.model, self_draft_layers(config, loaded.model.config.num_layers))
             dtype, device = loaded.dtype, loaded.device
         else:
             if draft is None:
@@ -179,6 +175,28 @@ def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *,
     log.info("speculative decoding: %s, up to %d draft tokens per step%s", config.method, config.num_tokens,
              ", automatic off on low acceptance" if config.auto_off else "")
     return SpeculativeDecoder(config, drafter, max_model_len)
+
+
+def self_draft_layers(config: SpeculativeConfig, total: int) -> int:
+    """Leading layers of a ``self`` drafter: ``draft_layers``, or a quarter of ``total`` (at least one)."""
+    layers = config.draft_layers or max(1, total // 4)
+    if layers > total:
+        raise ValueError(f"--speculative self: the draft uses {layers} layers but the model has {total}")
+    return layers
+
+
+def draft_kv_bytes_per_token(config: SpeculativeConfig, loaded: LoadedModel, draft: LoadedModel | None) -> int:
+    """Bytes per token of the drafter's own KV pool (0 for ``off`` and ``ngram``), in the draft's dtype."""
+    from dataclasses import replace
+
+    from backend.engine.config import kv_bytes_per_token
+
+    if config.method == "self":
+        layers = self_draft_layers(config, loaded.model.config.num_layers)
+        return kv_bytes_per_token(replace(loaded.model.config, num_layers=layers), loaded.dtype)
+    if config.method == "draft" and draft is not None:
+        return kv_bytes_per_token(draft.model.config, draft.dtype)
+    return 0
 
 
 def check_draft_compatible(target: LoadedModel, draft: LoadedModel, max_model_len: int | None = None) -> None:

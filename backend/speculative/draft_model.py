@@ -8,8 +8,9 @@ tokens are run through the draft model. K draft tokens then take K batched draft
 one also catches up on the accepted tokens, a small extend). A shadow is dropped when its sequence
 finishes, or to make room in the draft pool for a sequence that is drafting now.
 
-Simplifications (documented, deliberate): the draft pool has as many blocks as the target's (its
-size scales with the draft's layers), and a long prompt enters the draft in one forward, not in
+The draft pool has as many blocks as the target's (its size scales with the draft's layers); the
+engine sizes the two together from one KV budget (``pool_num_blocks``' ``draft_bytes_per_token``).
+Simplification (documented, deliberate): a long prompt enters the draft in one forward, not in
 chunks.
 """
 

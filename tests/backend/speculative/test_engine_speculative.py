@@ -316,3 +316,23 @@ def test_serve_refuses_bad_speculative_options_at_start_up(argv: list[str], need
 
     assert main(["backend", "serve", *argv]) == 2  # before any model is loaded
     assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["self", "draft"])
+def test_the_kv_budget_pays_for_the_draft_pool_too(loaded, method: str) -> None:
+    """A model drafter's pool has as many blocks as the target's; with a byte budget the two pools
+    together must fit in it (on CUDA the budget is the free memory: exceeding it fails at start-up)."""
+    from backend.engine.config import kv_bytes_per_token
+
+    budget = 64 * 1024
+    spec = DRAFTERS[method]
+    engine = Engine(loaded, EngineConfig(block_size=4, max_model_len=64, kv_cache_memory=budget, speculative=spec),
+                    draft=loaded if method == "draft" else None)
+    plain = Engine(loaded, EngineConfig(block_size=4, max_model_len=64, kv_cache_memory=budget))
+    target_block = kv_bytes_per_token(loaded.model.config, loaded.dtype) * 4
+    draft_layers = 1 if method == "self" else loaded.model.config.num_layers
+    draft_block = target_block * draft_layers // loaded.model.config.num_layers
+    blocks = engine.block_manager.num_blocks
+    assert engine.speculator.drafter.block_manager.num_blocks == blocks
+    assert blocks * (target_block + draft_block) <= budget < (blocks + 1) * (target_block + draft_block)
+    assert blocks < plain.block_manager.num_blocks
