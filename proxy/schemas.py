@@ -14,6 +14,11 @@ from proxy.errors import InvalidRequest
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 MAX_TOKENS_LIMIT = 1_048_576
+#: How many levels of JSON objects and arrays a top-level field may nest (``{"a": [1]}`` is 2):
+#: far above what OpenAI bodies use (a message's image part is 4 deep inside ``messages``, tool
+#: schemas a dozen or so), far below where canonicalising a body for shaping or the cache key
+#: would run out of Python's recursion limit.
+MAX_JSON_DEPTH = 64
 
 
 class _Sampling(msgspec.Struct, forbid_unknown_fields=False):
@@ -71,6 +76,50 @@ def _convert(data: dict[str, Any], kind: type[msgspec.Struct]):
         raise InvalidRequest(f"invalid request: {text}", param=param) from None
 
 
+def json_depth_exceeds(value: Any, limit: int) -> bool:
+    """True when ``value`` nests objects and arrays more than ``limit`` levels deep (iterative:
+    safe on any depth, and stops at the first too-deep container)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _check_depth(data: dict[str, Any]) -> None:
+    """A 400 naming the first top-level field nested deeper than :data:`MAX_JSON_DEPTH`."""
+    for name, value in data.items():
+        if json_depth_exceeds(value, MAX_JSON_DEPTH):
+            raise InvalidRequest(f"'{name}' is nested more than {MAX_JSON_DEPTH} levels deep; flatten it",
+                                 param=name, code="nesting_too_deep")
+
+
+def _check_message(i: int, message: dict[str, Any]) -> None:
+    role = message.get("role")
+    if role not in ROLES:
+        raise InvalidRequest(f"messages[{i}].role must be one of {list(ROLES)}, got {role!r}",
+                             param=f"messages[{i}].role")
+    content = message.get("content")
+    if content is None and role != "assistant":
+        raise InvalidRequest(f"messages[{i}].content is required for role {role!r}",
+                             param=f"messages[{i}].content")
+    if content is not None and not isinstance(content, str | list):
+        raise InvalidRequest(f"messages[{i}].content must be a string or a list of content parts",
+                             param=f"messages[{i}].content")
+    calls = message.get("tool_calls")
+    if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
+        raise InvalidRequest(f"messages[{i}].tool_calls must be a list of tool call objects",
+                             param=f"messages[{i}].tool_calls")
+
+
 def _check_sampling(req: _Sampling) -> None:
     if not req.model.strip():
         raise InvalidRequest("'model' must be a non-empty string", param="model")
@@ -91,7 +140,9 @@ def _check_sampling(req: _Sampling) -> None:
 
 
 def validate_chat(data: dict[str, Any]) -> ChatRequest:
-    """Check a chat completion body; raises :class:`InvalidRequest` saying what to fix."""
+    """Check a chat completion body; raises :class:`InvalidRequest` saying what to fix (no field
+    may nest deeper than :data:`MAX_JSON_DEPTH`)."""
+    _check_depth(data)
     req = _convert(data, ChatRequest)
     _check_sampling(req)
     if "messages" not in data:
@@ -99,24 +150,15 @@ def validate_chat(data: dict[str, Any]) -> ChatRequest:
     if not req.messages:
         raise InvalidRequest("'messages' must contain at least one message", param="messages")
     for i, message in enumerate(req.messages):
-        role = message.get("role")
-        if role not in ROLES:
-            raise InvalidRequest(f"messages[{i}].role must be one of {list(ROLES)}, got {role!r}",
-                                 param=f"messages[{i}].role")
-        content = message.get("content")
-        if content is None and role != "assistant":
-            raise InvalidRequest(f"messages[{i}].content is required for role {role!r}",
-                                 param=f"messages[{i}].content")
-        if content is not None and not isinstance(content, str | list):
-            raise InvalidRequest(f"messages[{i}].content must be a string or a list of content parts",
-                                 param=f"messages[{i}].content")
+        _check_message(i, message)
     if req.top_logprobs is not None and not 0 <= req.top_logprobs <= 20:
         raise InvalidRequest("'top_logprobs' must be between 0 and 20", param="top_logprobs")
     return req
 
 
 def validate_completion(data: dict[str, Any]) -> CompletionRequest:
-    """Check a legacy completion body."""
+    """Check a legacy completion body (no field may nest deeper than :data:`MAX_JSON_DEPTH`)."""
+    _check_depth(data)
     req = _convert(data, CompletionRequest)
     _check_sampling(req)
     prompt = req.prompt

@@ -50,10 +50,12 @@ def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None =
     """Add the default limit (``learned`` instead when given) or enforce the hard maximum on
     ``data`` (changed in place).
 
-    Over the maximum: ``over_limit = "clamp"`` lowers it, ``"reject"`` raises a 400 that names the
-    maximum. A request with ``n`` > 1 is capped per choice, as ``max_tokens`` is.
+    Over the maximum: ``over_limit = "clamp"`` lowers every limit field above it (both
+    ``max_completion_tokens`` and ``max_tokens``, as upstreams differ in which one they read),
+    ``"reject"`` raises a 400 that names the field and the maximum. A request with ``n`` > 1 is
+    capped per choice, as ``max_tokens`` is.
     """
-    name, requested = requested_limit(data)
+    _, requested = requested_limit(data)
     limit = policy.max_tokens_limit or None
     if requested is None:
         default = learned or policy.default_max_tokens or None
@@ -63,14 +65,22 @@ def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None =
         data["max_tokens"] = value
         data.pop("max_completion_tokens", None)  # an explicit null
         return CapOutcome("learned" if learned else "default", value)
-    if limit is not None and requested > limit:
-        assert name is not None
+    over = {name: value for name, value in _limits(data).items() if value > limit} if limit is not None else {}
+    if over:
+        name, value = next(iter(over.items()))
         if policy.over_limit == "reject":
-            raise InvalidRequest(f"'{name}' is {requested} but this key and model allow at most {limit} "
+            raise InvalidRequest(f"'{name}' is {value} but this key and model allow at most {limit} "
                                  f"output tokens; ask for {limit} or fewer", param=name, code="max_tokens_too_large")
-        data[name] = limit
-        return CapOutcome("clamped", limit, requested)
+        for name in over:  # every field: upstreams differ in which one they read
+            data[name] = limit
+        return CapOutcome("clamped", min(requested, limit), max(over.values()))
     return CapOutcome(None, requested)
+
+
+def _limits(data: dict[str, Any]) -> dict[str, int]:
+    """The output-limit fields ``data`` carries as integers, by name."""
+    return {name: value for name in LIMIT_FIELDS
+            if isinstance(value := data.get(name), int) and not isinstance(value, bool)}
 
 
 def finish_reason_of(payload: dict[str, Any]) -> str | None:

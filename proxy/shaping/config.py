@@ -77,9 +77,9 @@ class ShapingSettings:
     trimming; see ``proxy.shaping.trimming``); ``concise``: append ``concise_instruction`` to the
     system prompt; ``stop``: stop sequences for requests that send none (at most 4).
     ``learned_caps``: a request without a limit gets its key and prompt cluster's learned cap
-    (``learned_quantile`` of the logged lengths of answers that ended by themselves, once there are
-    ``learned_min_samples`` of them in the last ``learned_window_s``; refitted every
-    ``learned_refresh_s``) instead of ``default_max_tokens`` (see ``proxy.shaping.learned``).
+    (``learned_quantile`` of the logged answer lengths, answers cut at their cap counting as "at
+    least the cap", once there are ``learned_min_samples`` answers that ended by themselves in the
+    last ``learned_window_s``; refitted every ``learned_refresh_s``) instead of ``default_max_tokens`` (see ``proxy.shaping.learned``).
     """
 
     mode: str = "safe"

@@ -3,9 +3,18 @@ of the completion lengths the request log has seen for it, so caps follow real t
 
 A *prompt cluster* is the request's template: the model, the stable part of its system prompt
 (after shaping moved volatile spans out) and the names of its tools, hashed to 16 hex digits and
-logged in ``request_log.prompt_cluster``. Only answers that ended by themselves
-(``finish_reason == "stop"``) count: their lengths are what the caller really needed. A cluster
-needs ``min_samples`` of them before its learned cap replaces the configured default.
+logged in ``request_log.prompt_cluster``. Answers that ended by themselves
+(``finish_reason == "stop"``) give the lengths callers really needed; answers cut at the limit
+that applied (``finish_reason == "length"`` with ``completion_tokens >= max_tokens``) count as
+*censored*: they needed at least that many tokens. Fitting only the finished ones would take a
+high quantile of a distribution already cut at the old cap, so every refit would come out lower
+(512 -> 423 -> 383 -> ... for answers whose true p99 is 585). The quantile is therefore the
+Kaplan-Meier estimate over both (:func:`censored_quantile`); when too many answers were cut for
+the estimate to reach the quantile, the cap goes up by :data:`RAISE_FACTOR` from the highest cut
+(at most that factor above the longest finished answer, never below the highest cut, so answers
+that never stop cannot raise it without bound). Without cut answers this is numpy's quantile of
+the finished lengths. A cluster needs ``min_samples`` finished answers before its learned cap
+replaces the configured default.
 """
 
 from __future__ import annotations
@@ -15,12 +24,12 @@ import logging
 import math
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.db import RequestLog
@@ -29,6 +38,7 @@ from proxy.shaping.prompt import NOTE_HEADER
 log = logging.getLogger(__name__)
 
 MIN_LEARNED_CAP = 16
+RAISE_FACTOR = 1.5  # how far a cap most answers outgrow goes up per refit
 
 
 def prompt_cluster(data: dict[str, Any], model: str) -> str:
@@ -59,14 +69,17 @@ class LearnedCaps:
         """The learned cap, or ``None`` while the cluster has too few finished answers."""
         return self._caps.get((key_id, cluster))
 
-    def fit(self, rows: Iterable[tuple[str, str, int]]) -> None:
-        """Refit from ``(key id, cluster, completion tokens)`` of answers that ended by themselves."""
-        lengths: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for key_id, cluster, tokens in rows:
+    def fit(self, rows: Iterable[tuple[str, str, int, bool]]) -> None:
+        """Refit from ``(key id, cluster, completion tokens, cut)`` rows: ``cut`` is true for an
+        answer stopped at its limit (``tokens`` is then a lower bound), false for one that ended
+        by itself."""
+        finished: dict[tuple[str, str], list[int]] = defaultdict(list)
+        cut: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for key_id, cluster, tokens, was_cut in rows:
             if cluster and isinstance(tokens, int) and tokens >= 0:
-                lengths[(key_id, cluster)].append(tokens)
-        self._caps = {group: max(MIN_LEARNED_CAP, math.ceil(float(np.quantile(values, self.quantile))))
-                      for group, values in lengths.items() if len(values) >= self.min_samples}
+                (cut if was_cut else finished)[(key_id, cluster)].append(tokens)
+        self._caps = {group: learned_cap(values, cut.get(group, []), self.quantile)
+                      for group, values in finished.items() if len(values) >= self.min_samples}
 
     def due(self, now: float | None = None) -> bool:
         """True when a refresh should start (and marks it started)."""
@@ -79,8 +92,11 @@ class LearnedCaps:
     async def refresh(self, engine: AsyncEngine) -> None:
         """Refit from the request log's recent finished answers (failures keep the old caps)."""
         since = datetime.now(UTC) - timedelta(seconds=self.window_s)
-        query = (select(RequestLog.key_id, RequestLog.prompt_cluster, RequestLog.completion_tokens)
-                 .where(RequestLog.finish_reason == "stop", RequestLog.prompt_cluster.is_not(None),
+        cut = and_(RequestLog.finish_reason == "length", RequestLog.max_tokens.is_not(None),
+                   RequestLog.completion_tokens >= RequestLog.max_tokens)
+        query = (select(RequestLog.key_id, RequestLog.prompt_cluster, RequestLog.completion_tokens,
+                        RequestLog.finish_reason)
+                 .where(or_(RequestLog.finish_reason == "stop", cut), RequestLog.prompt_cluster.is_not(None),
                         RequestLog.completion_tokens.is_not(None), RequestLog.created_at >= since)
                  .order_by(RequestLog.created_at.desc()).limit(self.max_rows))
         try:
@@ -89,7 +105,34 @@ class LearnedCaps:
         except Exception as exc:  # noqa: BLE001 - a learned cap is an optimisation; the default stands
             log.warning("could not refresh learned output caps: %r", exc)
             return
-        self.fit((r[0], r[1], r[2]) for r in rows)
+        self.fit((r[0], r[1], r[2], r[3] == "length") for r in rows)
+
+
+def censored_quantile(finished: Sequence[int], cut: Sequence[int], quantile: float) -> float | None:
+    """The ``quantile`` of the lengths behind ``finished`` (exact) and ``cut`` (at least this
+    long) answers: the Kaplan-Meier estimate, the smallest finished length where the estimated
+    share of shorter-or-equal answers reaches ``quantile`` (an answer cut at ``t`` is still at
+    risk at ``t``). Without cut answers, numpy's (linear) quantile. ``None`` when the estimate
+    never reaches ``quantile`` (too many answers were cut) or nothing finished."""
+    if not finished:
+        return None
+    if not cut:
+        return float(np.quantile(finished, quantile))
+    done, stopped = np.sort(np.asarray(finished)), np.sort(np.asarray(cut))
+    times, ended = np.unique(done, return_counts=True)
+    at_risk = (done.size - np.searchsorted(done, times)) + (stopped.size - np.searchsorted(stopped, times))
+    reached = 1.0 - np.cumprod(1.0 - ended / at_risk) >= quantile - 1e-9
+    return float(times[np.argmax(reached)]) if reached.any() else None
+
+
+def learned_cap(finished: Sequence[int], cut: Sequence[int], quantile: float) -> int:
+    """The cap for a cluster's ``finished`` and ``cut`` answer lengths (see the module docstring)."""
+    estimate = censored_quantile(finished, cut, quantile)
+    if estimate is not None:
+        return max(MIN_LEARNED_CAP, math.ceil(estimate))
+    top_cut = max(cut, default=MIN_LEARNED_CAP)
+    bound = RAISE_FACTOR * max(finished) if finished else math.inf
+    return max(MIN_LEARNED_CAP, top_cut, math.ceil(min(top_cut * RAISE_FACTOR, bound)))
 
 
 async def cap_report(engine: AsyncEngine) -> list[tuple[str, int, int]]:

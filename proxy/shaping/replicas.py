@@ -7,8 +7,11 @@ it is already in the KV cache (as SGLang's router does).
   only the prefixes that were on it.
 - **Load**: when the preferred replica has ``overload_margin`` more requests in flight than the
   least loaded one, the least loaded one gets the request.
-- **Down**: a replica that fails to connect (503) is skipped for ``down_s`` seconds and the
-  request goes to the next replica in its hash order; when all are down, the first is tried.
+- **Down**: a replica that is unreachable or fails at the gateway (a connection error, a timeout,
+  or a 502, 503 or 504, raised by the upstream client or answered by the replica) is skipped for
+  ``down_s`` seconds and the request goes to the least loaded of the healthy replicas left (their
+  hash order breaks ties); when all are down, the first is tried. The last replica's failure is
+  what the caller sees.
 
 ``replica_choice = "random"`` picks uniformly at random instead (the baseline of ``thrifty eval
 shaping``). Each replica is a separate entry in the upstream client (``<name>#<i>`` for the
@@ -39,6 +42,7 @@ log = logging.getLogger(__name__)
 REPLICA_CHOICES = ("prefix", "random")
 REPLICA_SEPARATOR = "#"
 PREFIX_CHARS = 4096  # how much of the stable prefix is hashed
+DOWN_STATUSES = frozenset({502, 503, 504})  # bad gateway, unavailable (connection errors), timeout
 
 
 def expand_replicas(upstreams: Sequence[UpstreamConfig]) -> tuple[UpstreamConfig, ...]:
@@ -108,24 +112,36 @@ class ReplicaChooser:
         up = [r for r in ranked if self._down_until.get(r, 0.0) <= now]
         down = [r for r in ranked if r not in up]
         if up:
-            least = min(up, key=lambda r: self.in_flight[r])
-            if self.in_flight[up[0]] >= self.in_flight[least] + self.overload_margin:
+            least = min(up, key=self._load)
+            if self._load(up[0]) >= self._load(least) + self.overload_margin:
                 up.remove(least)
                 up.insert(0, least)
-        return up + down
+        return up[:1] + self.fallback(up[1:] + down, now)
+
+    def fallback(self, candidates: Sequence[str], now: float | None = None) -> list[str]:
+        """``candidates`` in the order to try them after a replica failed: the healthy ones least
+        loaded first (their given order breaks ties), then the down ones in their given order."""
+        now = time.monotonic() if now is None else now
+        up = [r for r in candidates if not self.is_down(r, now)]
+        return sorted(up, key=self._load) + [r for r in candidates if self.is_down(r, now)]
+
+    def _load(self, replica: str) -> int:
+        return self.in_flight.get(replica, 0)
 
     def mark_down(self, replica: str, now: float | None = None) -> None:
+        """Skip ``replica`` for ``down_s`` seconds from ``now``."""
         self._down_until[replica] = (time.monotonic() if now is None else now) + self.down_s
         log.warning("replica %s is down; skipping it for %.0f s", replica, self.down_s)
 
     def is_down(self, replica: str, now: float | None = None) -> bool:
+        """True while ``replica`` is being skipped."""
         return self._down_until.get(replica, 0.0) > (time.monotonic() if now is None else now)
 
 
 class ReplicaClient:
     """An :class:`proxy.upstream.UpstreamClient` that sends a replica group's requests to the
-    replica :class:`ReplicaChooser` picks (falling back to the next on a 503); every other call
-    and every other upstream passes straight through."""
+    replica :class:`ReplicaChooser` picks (falling back to another on a connection error, 502, 503
+    or 504); every other call and every other upstream passes straight through."""
 
     def __init__(self, client: UpstreamClient, chooser: ReplicaChooser) -> None:
         self._client = client
@@ -152,25 +168,32 @@ class ReplicaClient:
         return getattr(self._client, name)
 
     async def _try(self, upstream: str, body: dict[str, Any], call):
-        order = self.chooser.order(upstream, body)
-        last: UpstreamError | None = None
-        for replica in order:
+        """``(replica, call(replica))`` from the first replica that does not fail as down (see
+        :data:`DOWN_STATUSES`); the last one's failure (raised or answered) when all do."""
+        pending = self.chooser.order(upstream, body)
+        grouped = len(pending) > 1
+        while True:
+            replica = pending.pop(0)
             self.chooser.in_flight.setdefault(replica, 0)
             self.chooser.in_flight[replica] += 1
             self.chosen[replica] = self.chosen.get(replica, 0) + 1
             try:
-                return replica, await call(replica)
-            except UpstreamError as exc:
+                result = await call(replica)
+            except BaseException as exc:
                 self.chooser.in_flight[replica] -= 1
-                if exc.status != 503 or len(order) == 1:
+                down = grouped and failure_status(exc) in DOWN_STATUSES
+                if down:
+                    self.chooser.mark_down(replica)
+                if not down or not pending:
                     raise
-                self.chooser.mark_down(replica)
-                last = exc
-            except BaseException:
+            else:
+                down = grouped and getattr(result, "status", None) in DOWN_STATUSES
+                if down:
+                    self.chooser.mark_down(replica)
+                if not down or not pending:
+                    return replica, result  # held until the caller releases it
                 self.chooser.in_flight[replica] -= 1
-                raise
-        assert last is not None
-        raise last
+            pending = self.chooser.fallback(pending)
 
     async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                    priority: str | None = None) -> UpstreamReply:
@@ -207,3 +230,14 @@ class ReplicaClient:
         finally:
             if release is not None:
                 release()
+
+
+def failure_status(exc: BaseException) -> int | None:
+    """The HTTP status a forwarding failure stands for: an :class:`UpstreamError`'s (503 for a
+    connection error, 504 for a timeout, 502 for a bad answer), or the status of an error answer
+    the upstream client raised for a stream (``UpstreamReplyError.reply``); ``None`` otherwise."""
+    if isinstance(exc, UpstreamError):
+        return exc.status
+    reply = getattr(exc, "reply", None)
+    status = getattr(reply, "status", None)
+    return status if isinstance(status, int) else None

@@ -1,6 +1,8 @@
 """Context trimming: fit a chat's messages into a token budget by dropping the oldest turns.
 
-The leading system/developer messages and the latest message are always kept; older turns go
+The leading system/developer messages, the latest turn (the last message that is not a
+system/developer message) and any system messages after it (the volatile note that prompt shaping
+puts after the conversation with ``note_position = "end"``) are always kept; older turns go
 first, oldest first. A tool result is never kept without the assistant message that called it
 (the kept history never starts with a ``tool`` message). When the kept minimum (system prompt plus
 the latest message) is itself over the budget, nothing more can go: the request is sent with that
@@ -102,7 +104,8 @@ def message_text(message: Any) -> str:
         text = "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
     else:
         text = ""
-    for call in message.get("tool_calls") or []:
+    calls = message.get("tool_calls")
+    for call in calls if isinstance(calls, list) else []:
         function = call.get("function") if isinstance(call, dict) else None
         if isinstance(function, dict):
             text += str(function.get("name", "")) + str(function.get("arguments", ""))
@@ -127,12 +130,11 @@ def trim_messages(messages: Sequence[Any], budget: int, counter: TokenCounter,
     see :func:`request_overhead`), which no trimming can drop."""
     costs = [counter.count(message_text(m)) + MESSAGE_OVERHEAD_TOKENS for m in messages]
     head = 0
-    while head < len(messages) - 1 and isinstance(messages[head], dict) \
-            and messages[head].get("role") in ("system", "developer"):
+    while head < len(messages) - 1 and _is_system(messages[head]):
         head += 1
     start = head  # the kept history is messages[start:]
     total = sum(costs) + fixed_tokens
-    last = len(messages) - 1
+    last = latest_turn(messages, head)
     while total > budget and start < last:
         total -= costs[start]
         start += 1
@@ -143,3 +145,17 @@ def trim_messages(messages: Sequence[Any], budget: int, counter: TokenCounter,
     outcome = TrimOutcome(dropped=start - head, tokens=total, budget=budget, counter=counter.name,
                           over_budget=total > budget)
     return kept, outcome
+
+
+def _is_system(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("role") in ("system", "developer")
+
+
+def latest_turn(messages: Sequence[Any], head: int) -> int:
+    """The index of the last message at or after ``head`` that is not a system/developer message
+    (trailing system messages, such as a shaping note after the conversation, stay with it);
+    the last index when there is none."""
+    for index in range(len(messages) - 1, head - 1, -1):
+        if not _is_system(messages[index]):
+            return index
+    return len(messages) - 1

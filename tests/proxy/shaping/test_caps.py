@@ -72,3 +72,19 @@ def test_finish_reason_counts_any_cut_choice_as_length() -> None:
     assert finish_reason_of({"choices": [{"finish_reason": "stop"}, {"finish_reason": "length"}]}) == "length"
     assert finish_reason_of({"choices": [{"finish_reason": "tool_calls"}]}) == "tool_calls"
     assert finish_reason_of({"choices": "nope"}) is None and finish_reason_of({}) is None
+
+
+def test_both_limit_fields_are_clamped_whichever_one_the_upstream_reads() -> None:
+    data = {"max_tokens": 500, "max_completion_tokens": 50}
+    outcome = apply_cap(data, policy(limit=100))
+    assert data == {"max_tokens": 100, "max_completion_tokens": 50}  # 500 is never forwarded
+    assert outcome.kind == "clamped" and outcome.header == "clamped; max_tokens=50; requested=500"
+    both = {"max_tokens": 700, "max_completion_tokens": 300}
+    assert apply_cap(both, policy(limit=100)).header == "clamped; max_tokens=100; requested=700"
+    assert both == {"max_tokens": 100, "max_completion_tokens": 100}
+
+
+def test_either_limit_field_over_the_maximum_is_rejected_by_policy() -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        apply_cap({"max_tokens": 500, "max_completion_tokens": 50}, policy(limit=100, over="reject"))
+    assert caught.value.param == "max_tokens" and "'max_tokens' is 500" in caught.value.message

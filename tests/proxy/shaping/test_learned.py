@@ -8,11 +8,21 @@ import time
 from dataclasses import replace
 
 import httpx
+import numpy as np
+import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from proxy.app import create_app
 from proxy.shaping.config import ShapingOverride, ShapingSettings
-from proxy.shaping.learned import MIN_LEARNED_CAP, LearnedCaps, cap_report, prompt_cluster
+from proxy.shaping.learned import (
+    MIN_LEARNED_CAP,
+    RAISE_FACTOR,
+    LearnedCaps,
+    cap_report,
+    censored_quantile,
+    learned_cap,
+    prompt_cluster,
+)
 from proxy.shaping.prompt import shape_prompt
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
@@ -20,12 +30,85 @@ from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 def test_the_cap_is_a_high_quantile_once_a_cluster_has_enough_answers() -> None:
     caps = LearnedCaps(quantile=0.9, min_samples=10)
-    rows = [("k", "c1", n) for n in range(10, 110, 10)] + [("k", "c2", 500)] * 9 + [("other", "c1", 3)] * 12
+    rows = [("k", "c1", n, False) for n in range(10, 110, 10)] + [("k", "c2", 500, False)] * 9 \
+        + [("other", "c1", 3, False)] * 12
     caps.fit(rows)
     assert caps.cap_for("k", "c1") == 91  # numpy's linear quantile of 10..100 at 0.9
     assert caps.cap_for("k", "c2") is None  # 9 answers: not enough yet
     assert caps.cap_for("other", "c1") == MIN_LEARNED_CAP  # never below the floor
     assert caps.due(now=0.0) and not caps.due(now=1.0) and caps.due(now=caps.refresh_s + 1)
+
+
+def simulate_refits(draw, rounds: int, cap: int = 512, answers: int = 3000) -> list[int]:
+    """The learned caps of ``rounds`` refits, each on answers drawn by ``draw(n)`` (their natural
+    lengths) and cut at the cap the previous refit learned, as the proxy logs them."""
+    learned = []
+    for _ in range(rounds):
+        lengths = draw(answers)
+        caps = LearnedCaps(quantile=0.99, min_samples=30)
+        caps.fit(("k", "c", int(min(n, cap)), bool(n >= cap)) for n in lengths)
+        cap = caps.cap_for("k", "c")
+        learned.append(cap)
+    return learned
+
+
+def test_refits_on_answers_cut_at_the_cap_do_not_drift_below_the_true_quantile() -> None:
+    rng = np.random.default_rng(7)
+    draw = lambda n: np.ceil(rng.lognormal(np.log(220), 0.4, n))  # noqa: E731 - a length distribution
+    true_p99 = 220 * np.exp(0.4 * 2.3263)  # ~556: above the starting cap of 512
+    learned = simulate_refits(draw, rounds=12)
+    assert learned[0] > 512  # too many answers were cut at 512: the cap goes up
+    assert all(cap >= 0.95 * true_p99 for cap in learned), learned  # never drifts down (the bug: 512, 423, ...)
+    assert min(learned[-4:]) <= 1.5 * true_p99  # nor runs away
+
+
+def test_answers_that_never_stop_do_not_raise_the_cap_without_bound() -> None:
+    rng = np.random.default_rng(3)
+
+    def draw(n: int) -> np.ndarray:
+        lengths = rng.integers(50, 301, n).astype(float)
+        lengths[rng.random(n) < 0.2] = np.inf  # a fifth of the answers run to whatever limit there is
+        return lengths
+
+    learned = simulate_refits(draw, rounds=10, cap=100)
+    assert learned[:4] == sorted(learned[:4]) and learned[0] > 140  # most were cut: up ~1.5x per refit
+    assert all(cap <= RAISE_FACTOR * 300 for cap in learned), learned  # at most 1.5x the longest natural one
+    assert learned[-1] >= 300  # and every natural answer fits
+
+
+def test_the_censored_quantile_matches_the_plain_one_without_cuts_and_knows_cuts_are_longer() -> None:
+    finished = list(range(1, 101))
+    assert censored_quantile(finished, [], 0.9) == pytest.approx(90.1)  # numpy's linear quantile
+    assert censored_quantile(finished, [100] * 10, 0.9) == 99  # cut answers push the estimate up
+    assert censored_quantile(finished, [100] * 10, 0.99) is None  # more cut than 1 - quantile
+    assert learned_cap(finished, [100] * 10, 0.99) == 150  # so the cap rises from the cut
+    assert censored_quantile([], [5], 0.5) is None
+
+
+def test_the_refresh_reads_cut_answers_from_the_request_log_as_censored(tmp_path) -> None:
+    from proxy.db import ProxyBase, RequestLog, create_engine
+
+    def row(i: int, tokens: int, finish: str, max_tokens: int | None) -> dict:
+        return {"id": f"r{i}", "key_id": "k", "endpoint": "chat", "status_code": 200, "prompt_cluster": "c",
+                "completion_tokens": tokens, "finish_reason": finish, "max_tokens": max_tokens}
+
+    async def refit() -> LearnedCaps:
+        engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'log.db'}")
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(ProxyBase.metadata.create_all)
+                rows = [row(i, i, "stop", 512) for i in range(1, 41)]  # finished: 1..40 tokens
+                rows += [row(100 + i, 45, "length", 45) for i in range(4)]  # cut at their cap of 45
+                rows += [row(200, 5, "length", 100), row(201, 500, "length", None)]  # cut by something else
+                await conn.execute(RequestLog.__table__.insert(), rows)
+            caps = LearnedCaps(quantile=0.99, min_samples=30)
+            await caps.refresh(engine)
+            return caps
+        finally:
+            await engine.dispose()
+
+    caps = asyncio.run(refit())
+    assert caps.cap_for("k", "c") == learned_cap(list(range(1, 41)), [45] * 4, 0.99) == 60  # 1.5 x 40, not 40
 
 
 def test_the_prompt_cluster_is_the_template_not_the_volatile_values() -> None:

@@ -115,6 +115,48 @@ def test_malformed_tool_schemas_pass_to_the_upstream_without_a_500(proxy_for, to
         sorted(json.dumps(t, sort_keys=True) for t in tools)
 
 
+def nested(levels: int) -> dict:
+    """A JSON schema whose objects nest ``levels`` (rounded up to an odd number) deep."""
+    value: dict = {"type": "string"}
+    for _ in range(levels // 2):
+        value = {"type": "object", "properties": {"x": value}}
+    return value
+
+
+def deep_body(field: str, depth: int) -> dict:
+    """A chat body whose ``field`` nests about ``depth`` levels of JSON."""
+    if field == "tools":
+        return body(tools=[{"type": "function", "function": {"name": "f", "parameters": nested(depth)}}])
+    if field == "response_format":
+        return body(response_format={"type": "json_schema", "json_schema": {"name": "r", "schema": nested(depth)}})
+    data = body()
+    data["messages"][1]["content"] = [{"type": "text", "text": "hi", "extra": nested(depth)}]
+    return data
+
+
+@pytest.mark.parametrize("field", ["tools", "response_format", "messages"])
+def test_json_nested_too_deeply_is_a_400_naming_the_field_not_a_500(proxy_for, field) -> None:
+    script, proxy, _ = proxy_for(ShapingSettings(mode="aggressive", context_budget_tokens=100_000), cache=True)
+    reply = httpx.post(f"{proxy}/v1/chat/completions", json=deep_body(field, 600), timeout=30)
+    assert reply.status_code == 400
+    error = reply.json()["error"]
+    assert error["param"] == field and error["code"] == "nesting_too_deep" and "64 levels" in error["message"]
+    assert sent(script) == []
+    ok = httpx.post(f"{proxy}/v1/chat/completions", json=deep_body(field, 25), timeout=30)  # 30 levels or fewer
+    assert ok.status_code == 200 and len(sent(script)) == 1
+
+
+@pytest.mark.parametrize("calls", [5, True, "call", {"id": "c1"}, [5]])
+def test_malformed_tool_calls_are_a_400_even_when_trimming(proxy_for, calls) -> None:
+    script, proxy, _ = proxy_for(ShapingSettings(context_budget_tokens=50))
+    data = body()
+    data["messages"][1:1] = [{"role": "user", "content": "old " * 100},
+                             {"role": "assistant", "content": None, "tool_calls": calls}]
+    reply = httpx.post(f"{proxy}/v1/chat/completions", json=data, timeout=30)
+    assert reply.status_code == 400 and reply.json()["error"]["param"] == "messages[2].tool_calls"
+    assert sent(script) == []
+
+
 def test_a_huge_system_prompt_is_shaped_without_trouble(proxy_for) -> None:
     script, proxy, _ = proxy_for(ShapingSettings(mode="aggressive"))
     huge = ("Policy line with 10:42 and 2024-05-01 in it.   \n" + " " * 5000 + "\n") * 1500  # ~8 MB

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from proxy.app import create_app
+from proxy.errors import UpstreamError
 from proxy.settings import SettingsError, UpstreamConfig, load_settings
 from proxy.shaping.replicas import ReplicaChooser, expand_replicas, rendezvous_order, stable_prefix
 from proxy.supervisor import free_port
@@ -141,3 +142,75 @@ def test_a_stream_that_is_never_read_still_releases_its_replica() -> None:
     del response  # the caller went away before reading a byte
     gc.collect()
     assert sum(client.chooser.in_flight.values()) == 0
+
+
+class Replicas:
+    """An upstream client whose replicas each answer as scripted: an exception to raise, a status
+    to answer with, or 200."""
+
+    def __init__(self, outcomes: dict[str, object]) -> None:
+        self.outcomes = outcomes
+        self.calls: list[str] = []
+
+    async def post(self, upstream, path, body, request_id, priority=None):
+        from proxy.upstream import UpstreamReply
+
+        self.calls.append(upstream)
+        outcome = self.outcomes.get(upstream, 200)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return UpstreamReply(int(outcome), {"replica": upstream}, {})
+
+
+@pytest.mark.parametrize("failure", [
+    UpstreamError("unreachable", code="upstream_unavailable", status=503),  # a connection error
+    UpstreamError("not JSON", code="upstream_error", status=502),
+    UpstreamError("too slow", code="upstream_timeout", status=504),
+    502, 503, 504,  # the replica's own gateway answers
+])
+def test_a_failing_replica_falls_back_to_the_least_loaded_healthy_one(failure) -> None:
+    import asyncio
+
+    from proxy.shaping.replicas import ReplicaClient
+
+    chooser = ReplicaChooser({"g": ["g", "g#1", "g#2"]}, overload_margin=100)
+    body = chat("shared")
+    first, second, third = chooser.order("g", body, now=0.0)
+    client = ReplicaClient(Replicas({first: failure}), chooser)
+    chooser.in_flight[second] = 3  # busy, but healthy: the idle third replica gets the retry
+    reply = asyncio.run(client.post("g", "/chat/completions", body, "request-1"))
+    assert reply.status == 200 and reply.body == {"replica": third}
+    assert client._client.calls == [first, third]
+    assert chooser.is_down(first) and not chooser.is_down(third)
+    assert chooser.in_flight == {first: 0, second: 3, third: 0}
+
+
+def test_other_failures_and_the_last_replicas_failure_reach_the_caller() -> None:
+    import asyncio
+
+    from proxy.shaping.replicas import ReplicaClient
+
+    body = chat("shared")
+    chooser = ReplicaChooser({"g": ["g", "g#1"]})
+    first, second = chooser.order("g", body)
+    refused = ReplicaClient(Replicas({first: 400}), chooser)
+    assert asyncio.run(refused.post("g", "/chat/completions", body, "r")).status == 400  # the caller's fault
+    assert refused._client.calls == [first] and not chooser.is_down(first)
+    both = ReplicaClient(Replicas({first: 502, second: UpstreamError("down", status=503)}), chooser)
+    with pytest.raises(UpstreamError) as raised:
+        asyncio.run(both.post("g", "/chat/completions", body, "r"))
+    assert raised.value.status == 503 and both._client.calls == [first, second]
+    assert chooser.is_down(first) and chooser.is_down(second) and chooser.in_flight == {first: 0, second: 0}
+
+
+def test_the_proxy_falls_back_when_a_replica_answers_garbage(make_settings) -> None:
+    broken, healthy = ScriptedUpstream(mode="notjson"), ScriptedUpstream(content="healthy")
+    with serve_in_thread(broken) as up0, serve_in_thread(healthy) as up1:
+        settings = make_settings(up0)
+        fake = replace(settings.upstreams[0], base_url="", base_urls=[up0 + "/v1", up1 + "/v1"])
+        app = create_app(replace(settings, upstreams=expand_replicas([fake])))
+        with serve_in_thread(app) as proxy:
+            for i in range(6):  # whichever replica each prefix hashes to, the healthy one answers
+                reply = httpx.post(f"{proxy}/v1/chat/completions", json=chat(f"Assistant {i}."), timeout=30)
+                assert reply.status_code == 200 and reply.json()["choices"][0]["message"]["content"] == "healthy"
+    assert broken.requests  # the broken replica was tried (and skipped after its 502)

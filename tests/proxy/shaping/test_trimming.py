@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 from proxy.app import create_app
 from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.shaping.prompt import NOTE_HEADER
 from proxy.shaping.stage import ShapingStage, with_instruction
 from proxy.shaping.trimming import (
     MESSAGE_OVERHEAD_TOKENS,
     ByteEstimate,
     LazyModelTokenizer,
+    message_text,
     request_overhead,
     trim_messages,
 )
@@ -56,6 +58,53 @@ def test_trimming_keeps_the_system_prompt_and_the_latest_turns(conversation, bud
         assert outcome.tokens > budget
     else:
         assert outcome.tokens <= budget
+
+
+system_prompts = st.sampled_from(["", "You help with parcels.", "You help.\nCurrent date: 2025-03-14",
+                                  "Agent.\nRequest ID: req-12345678\nToday is 2025-03-14 10:42"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(system_prompts, st.lists(st.tuples(roles, st.text(max_size=120)), max_size=8), st.text(min_size=1, max_size=80),
+       st.integers(1, 300), st.sampled_from(["system", "end", "auto"]), st.sampled_from(["smollm2", "gpt-x"]),
+       st.sampled_from(["safe", "aggressive"]), st.booleans())
+def test_the_stage_never_trims_away_the_latest_user_turn(system: str, history, question: str, budget: int,
+                                                         position: str, model: str, mode: str,
+                                                         concise: bool) -> None:
+    stage = ShapingStage(ShapingSettings(mode=mode, note_position=position, context_budget_tokens=budget,
+                                         concise=concise), late_system_models={"smollm2"})
+    latest = msg("user", question)
+    messages = ([msg("system", system)] if system else []) + [msg(*turn) for turn in history] + [latest]
+    data: dict = {"messages": messages}
+    result = stage.apply(data, tenant="t", model=model, tier=None, endpoint="chat")
+    kept = data["messages"]
+    last_turn = max(i for i, m in enumerate(kept) if m["role"] not in ("system", "developer"))
+    assert kept[last_turn] is latest  # the question is always sent, as the last turn
+    assert last_turn >= len(kept) - 2  # followed by the note at most
+    header = result.headers["x-thrifty-trim"]
+    tokens = int(header.split("tokens=")[1].split(";")[0])
+    assert tokens == sum(cost(m) for m in kept)  # the header counts what is sent
+    assert header.startswith("ok;") == (tokens <= budget)  # and says whether it fits
+    dropped = int(header.split("dropped=")[1].split(";")[0])
+    assert len(kept) == len(messages) + (1 if NOTE_HEADER in str(kept[-1]["content"]) else 0) \
+        + (1 if concise and not system else 0) - dropped
+
+
+@pytest.mark.parametrize(("budget", "header"), [(40, "ok; dropped=2; tokens=32;"),
+                                               (30, "over-budget; dropped=2; tokens=32; budget=30;")])
+def test_a_note_after_the_conversation_does_not_push_out_the_question(budget: int, header: str) -> None:
+    stage = ShapingStage(ShapingSettings(context_budget_tokens=budget), late_system_models={"smollm2"})
+    data: dict = {"messages": [msg("system", "You help.\nCurrent date: 2025-03-14"), msg("user", "a" * 200),
+                               msg("assistant", "b" * 200), msg("user", "Where is AC-1?")]}
+    result = stage.apply(data, tenant="t", model="smollm2", tier=None, endpoint="chat")
+    assert [m["content"] for m in data["messages"]] == ["You help.", "Where is AC-1?",
+                                                        f"{NOTE_HEADER}\nCurrent date: 2025-03-14"]
+    assert result.headers["x-thrifty-trim"].startswith(header)  # not "ok; dropped=3" without the question
+
+
+def test_odd_tool_calls_cost_nothing_instead_of_failing() -> None:
+    for calls in (5, True, "call", {"id": "c1"}, [5, None, {"function": "f"}]):
+        assert message_text({"role": "assistant", "content": "x", "tool_calls": calls}) == "x"
 
 
 def test_tools_and_response_format_count_toward_the_budget_and_drop_more_turns() -> None:
