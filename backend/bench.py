@@ -541,7 +541,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}, weights "
                   f"{args.weights_dtype}: {loaded.weights_dtype}), torch threads "
                   f"{torch.get_num_threads()}; Thrifty engine: max_num_seqs {args.max_num_seqs}, "
-                  f"max_num_batched_tokens {args.max_num_batched_tokens}, KV pool {args.kv_cache_memory or 'auto'}.\n")
+                  f"max_num_batched_tokens {args.max_num_batched_tokens}, KV pool {args.kv_cache_memory or 'auto'}; "
+                  f"OpenMP wait policy in this process: {_openmp_policy()}.\n")
         return _run_matrix(args, loaded, source.path, engine_config, header)
     workload = make_workload(spec)
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
@@ -623,13 +624,22 @@ def run_from_args(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``thrifty bench engine`` / ``python -m backend.bench``."""
+def _openmp_policy() -> str:
+    """How this process's OpenMP workers wait, as its environment says (libgomp reads it at load)."""
     import os
 
-    # idle OpenMP workers sleep instead of spinning (before torch loads; an explicit value wins):
-    # spinning makes every parallel op crawl once the machine is shared with other processes
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    chosen = [f"{name}={os.environ[name]}" for name in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if os.environ.get(name)]
+    return ", ".join(chosen) or "libgomp's default"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``thrifty bench engine`` / ``python -m backend.bench``."""
+    # No OpenMP wait policy is forced here: the peers in this process (llama-cpp-python, and the
+    # in-process engine) run as their users run them, under libgomp's default (workers spin a while
+    # between parallel regions). Forcing OMP_WAIT_POLICY=PASSIVE, as this command did before, made
+    # llama-cpp-python 2.5x slower (28 against 70-83 tok/s single stream on the AVX-512 EPYC) and
+    # flattered every ratio against it (BENCHMARKS.md, "OpenMP wait policy"). Thrifty's servers
+    # (--http) are child processes that apply their own default (`thrifty backend serve`: PASSIVE).
     parser = argparse.ArgumentParser(prog="thrifty bench engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)

@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from dataclasses import replace
+from typing import Any
 
 from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
 from backend.speculative.config import SPECULATIVE_METHODS
@@ -74,21 +75,11 @@ def cmd_proxy_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _quiet_openmp() -> None:
-    """Idle OpenMP threads sleep instead of spinning (set before torch loads; an explicit value wins).
-
-    Spinning workers make every parallel op crawl once the machine is shared with other processes.
-    """
-    import os
-
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-
 def cmd_backend_serve(args: argparse.Namespace) -> int:
-    _quiet_openmp()
     import uvicorn
 
     from backend.engine import EngineConfig
+    from backend.main_thread import run_on_short_lived_thread
     from backend.runtime import load_model
     from backend.server import create_backend_app
 
@@ -117,23 +108,25 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
     if engine_config.speculative.enabled and args.engine == "serial":
         print("thrifty backend serve: --speculative needs the paged engine (--engine paged)", file=sys.stderr)
         return 2
-    loaded = load_model(config)
-    draft = None
-    if engine_config.speculative.method == "draft":
-        draft = load_model(replace(config, model_path=engine_config.speculative.model))
-    if args.engine == "serial":
-        from backend.generation import SerialGenerationService
+    def build() -> tuple[Any, Any]:
+        loaded = load_model(config)
+        draft = None
+        if engine_config.speculative.method == "draft":
+            draft = load_model(replace(config, model_path=engine_config.speculative.model))
+        if args.engine == "serial":
+            from backend.generation import SerialGenerationService
 
-        service = SerialGenerationService(loaded)
-    else:
+            return loaded, SerialGenerationService(loaded)
         from backend.engine import Engine, EngineService
 
-        try:
-            engine = Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config), draft=draft)
-        except ValueError as exc:  # e.g. a draft model with another vocabulary
-            print(f"thrifty backend serve: {exc}", file=sys.stderr)
-            return 2
-        service = EngineService(engine)
+        engine = Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config), draft=draft)
+        return loaded, EngineService(engine)
+
+    try:  # off the main thread, which serves HTTP (see backend.main_thread)
+        loaded, service = run_on_short_lived_thread(build)
+    except ValueError as exc:  # e.g. a draft model with another vocabulary
+        print(f"thrifty backend serve: {exc}", file=sys.stderr)
+        return 2
     app = create_backend_app(config, loaded, service)
     logging.getLogger(__name__).info("backend serving %r on http://%s:%d/v1", config.served_model_name,
                                      args.host, args.port)

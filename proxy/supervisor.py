@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import socket
 import subprocess
@@ -69,8 +70,13 @@ def backend_command(settings: Settings, port: int) -> list[str]:
 class BackendProcess:
     """The bundled backend child process."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, shares_cores: bool = False) -> None:
+        """``shares_cores``: other busy backends run on the same cores (replicas), so the child's idle
+        OpenMP workers sleep at once instead of spinning (unless the user set ``OMP_WAIT_POLICY``):
+        two decoding processes on 2 vCPUs ran at 10-18 tokens/s each with libgomp's spinning
+        default and 48 with ``PASSIVE`` (BENCHMARKS.md, "OpenMP wait policy")."""
         self.settings = settings
+        self.shares_cores = shares_cores
         self.port = settings.bundled.port or free_port(settings.bundled.host)
         self.base_url = f"http://{settings.bundled.host}:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -78,7 +84,10 @@ class BackendProcess:
     def start(self) -> None:
         cmd = backend_command(self.settings, self.port)
         log.info("starting bundled backend on %s", self.base_url)
-        self.process = subprocess.Popen(cmd, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+        env = None
+        if self.shares_cores and not os.environ.get("OMP_WAIT_POLICY"):
+            env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
+        self.process = subprocess.Popen(cmd, env=env, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
 
     def wait_ready(self) -> None:
         """Block until the backend answers /health; raise if it exits or takes too long."""
@@ -117,7 +126,7 @@ def serve_all(settings: Settings) -> int:
 
     replicas = settings.bundled.replicas if settings.bundled.enabled else 0
     others = replace(settings, bundled=replace(settings.bundled, port=0))  # replicas 2.. on free ports
-    backends = [BackendProcess(settings if i == 0 else others) for i in range(replicas)]
+    backends = [BackendProcess(settings if i == 0 else others, shares_cores=replicas > 1) for i in range(replicas)]
     backend = backends[0] if backends else None
 
     def on_term(signum, _frame):
