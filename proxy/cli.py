@@ -108,7 +108,8 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
     if engine_config.speculative.enabled and args.engine == "serial":
         print("thrifty backend serve: --speculative needs the paged engine (--engine paged)", file=sys.stderr)
         return 2
-    def build() -> tuple[Any, Any]:
+    def build() -> tuple[Any, Any, str | None]:
+        """(loaded model, generation service, why the engine refused the configuration)."""
         loaded = load_model(config)
         draft = None
         if engine_config.speculative.method == "draft":
@@ -116,16 +117,18 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         if args.engine == "serial":
             from backend.generation import SerialGenerationService
 
-            return loaded, SerialGenerationService(loaded)
+            return loaded, SerialGenerationService(loaded), None
         from backend.engine import Engine, EngineService
 
-        engine = Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config), draft=draft)
-        return loaded, EngineService(engine)
+        try:
+            engine = Engine(loaded, EngineConfig.from_backend_config(config, loaded.model.config), draft=draft)
+        except ValueError as exc:  # e.g. a draft model with another vocabulary
+            return loaded, None, str(exc)
+        return loaded, EngineService(engine), None
 
-    try:  # off the main thread, which serves HTTP (see backend.main_thread)
-        loaded, service = run_on_short_lived_thread(build)
-    except ValueError as exc:  # e.g. a draft model with another vocabulary
-        print(f"thrifty backend serve: {exc}", file=sys.stderr)
+    loaded, service, refused = run_on_short_lived_thread(build)  # off the main thread (backend.main_thread)
+    if refused is not None:
+        print(f"thrifty backend serve: {refused}", file=sys.stderr)
         return 2
     app = create_backend_app(config, loaded, service)
     logging.getLogger(__name__).info("backend serving %r on http://%s:%d/v1", config.served_model_name,
