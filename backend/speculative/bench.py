@@ -122,9 +122,9 @@ def _run(engine, requests) -> tuple[dict[str, list[int]], dict, float]:
 
 def main(argv: list[str] | None = None) -> int:
     """``thrifty bench speculative`` / ``python -m backend.speculative.bench``."""
-    import os
-
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    # No OpenMP wait policy is forced: the engine runs as `thrifty backend serve` runs it (libgomp's
+    # default), where a verification's extra rows cost what they cost in serving (BENCHMARKS.md,
+    # "OpenMP wait policy"); set OMP_WAIT_POLICY=PASSIVE on a machine shared with other busy processes.
     parser = argparse.ArgumentParser(prog="thrifty bench speculative", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
