@@ -639,7 +639,7 @@ def main(argv: list[str] | None = None) -> int:
     # between parallel regions). Forcing OMP_WAIT_POLICY=PASSIVE, as this command did before, made
     # llama-cpp-python 2.5x slower (28 against 70-83 tok/s single stream on the AVX-512 EPYC) and
     # flattered every ratio against it (BENCHMARKS.md, "OpenMP wait policy"). Thrifty's servers
-    # (--http) are child processes that apply their own default (`thrifty backend serve`: PASSIVE).
+    # (--http) are child processes under the same environment (`thrifty backend serve` forces nothing).
     parser = argparse.ArgumentParser(prog="thrifty bench engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)

@@ -12,27 +12,15 @@ policy"). Loading on a short-lived thread frees its pool when the thread ends.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
 def run_on_short_lived_thread(fn: Callable[[], T], name: str = "thrifty-load") -> T:
-    """Run ``fn`` on a new thread, wait for it, and return its result (or raise its exception), so
-    that the OpenMP pool its torch calls create ends with the thread."""
-    box: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            box["result"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, name=name)
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["result"]  # type: ignore[return-value]
+    """Run ``fn`` on a new thread, wait for it, and return its result (or raise its exception); the
+    thread has ended when this returns, and with it the OpenMP pool its torch calls created."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix=name) as pool:  # exiting joins the thread
+        return pool.submit(fn).result()

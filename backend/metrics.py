@@ -112,7 +112,7 @@ class _Snapshot(Collector):
                        model)
         yield _counter("vllm:num_preemptions", "Sequences preempted because the KV cache ran out.", e.preemptions,
                        model)
-        if getattr(e, "spec_enabled", False) or getattr(e, "spec_verifications", 0):  # vLLM's spec_decode names
+        if getattr(e, "spec_enabled", False):  # speculative decoding, from start-up (vLLM's spec_decode names)
             yield _counter("vllm:spec_decode_num_drafts", "Verifications of draft tokens (per sequence and step).",
                            e.spec_verifications, model)
             yield _counter("vllm:spec_decode_num_draft_tokens", "Draft tokens verified.", e.spec_draft_tokens, model)

@@ -52,7 +52,7 @@ def _usage(stats: RequestStats) -> dict[str, Any]:
         "total_tokens": stats.prompt_tokens + stats.completion_tokens,
         "prompt_tokens_details": {"cached_tokens": stats.cached_tokens},
     }
-    if stats.speculative or stats.spec_draft_tokens:  # speculative decoding's account (extension), zeros included
+    if stats.speculative:  # speculative decoding's account (extension), zeros included
         drafts, accepted, checks = stats.spec_draft_tokens, stats.spec_accepted_tokens, stats.spec_verifications
         usage["speculative"] = {
             "draft_tokens": drafts, "accepted_tokens": accepted, "verifications": checks,

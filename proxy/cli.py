@@ -108,6 +108,7 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
     if engine_config.speculative.enabled and args.engine == "serial":
         print("thrifty backend serve: --speculative needs the paged engine (--engine paged)", file=sys.stderr)
         return 2
+
     def build() -> tuple[Any, Any, str | None]:
         """(loaded model, generation service, why the engine refused the configuration)."""
         loaded = load_model(config)

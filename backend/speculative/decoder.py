@@ -17,11 +17,12 @@ summary) is tried again.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import torch
 
+from backend.engine.config import kv_bytes_per_token
 from backend.engine.sequence import Sequence, SequenceStatus
 from backend.runtime import LoadedModel
 from backend.speculative.acceptance import Verdict, verify
@@ -145,8 +146,8 @@ class SpeculativeDecoder:
 
 
 def _seeded_sampling(seq: Sequence) -> bool:
-    """Whether ``seq`` samples (temperature > 0) from a seeded generator."""
-    return seq.params.seed is not None and seq.params.temperature > 0
+    """Whether ``seq`` samples (not greedy) from a seeded generator."""
+    return seq.params.seed is not None and not seq.params.greedy
 
 
 def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *, draft: LoadedModel | None,
@@ -187,10 +188,6 @@ def self_draft_layers(config: SpeculativeConfig, total: int) -> int:
 
 def draft_kv_bytes_per_token(config: SpeculativeConfig, loaded: LoadedModel, draft: LoadedModel | None) -> int:
     """Bytes per token of the drafter's own KV pool (0 for ``off`` and ``ngram``), in the draft's dtype."""
-    from dataclasses import replace
-
-    from backend.engine.config import kv_bytes_per_token
-
     if config.method == "self":
         layers = self_draft_layers(config, loaded.model.config.num_layers)
         return kv_bytes_per_token(replace(loaded.model.config, num_layers=layers), loaded.dtype)

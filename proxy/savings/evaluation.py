@@ -275,14 +275,19 @@ def run_batch(client: httpx.Client, lines: Sequence[TraceLine], prefix: str, tim
     return outcomes
 
 
+def _sleep_until_due(start: float, t: float, time_scale: float) -> None:
+    """Sleep until ``start + t x time_scale`` (``time.perf_counter`` seconds), if that is ahead."""
+    delay = start + t * time_scale - time.perf_counter()
+    if delay > 0:
+        time.sleep(delay)
+
+
 def send_line(client: httpx.Client, line: TraceLine, request_id: str, start: float, time_scale: float) -> Outcome:
     """Wait until ``line`` is due (``start + t x time_scale``), then send it; any exception on the
     way (a delay too large to sleep, a header httpx cannot encode, an unexpected answer) becomes a
     failed outcome (status 599, no answer) instead of ending the replay."""
     try:
-        delay = start + line.t * time_scale - time.perf_counter()
-        if delay > 0:
-            time.sleep(delay)
+        _sleep_until_due(start, line.t, time_scale)
         return _ask(client, line, request_id)
     except Exception as exc:  # one bad request must not stop the run
         return Outcome(line, request_id, 599, None, None, f"client: {exc!r}")
@@ -312,9 +317,7 @@ def replay_trace(base: str, lines: Sequence[TraceLine], prefix: str, *, concurre
         futures = [pool.submit(send, line) for line in interactive]
         if batched:
             try:
-                delay = start + batched[0].t * time_scale - time.perf_counter()
-                if delay > 0:
-                    time.sleep(delay)
+                _sleep_until_due(start, batched[0].t, time_scale)
                 with httpx.Client(base_url=base, timeout=60) as batch_client:
                     batch_outcomes = run_batch(batch_client, batched, prefix, batch_timeout_s)
             except Exception as exc:  # a safety net: run_batch already answers every line

@@ -116,7 +116,7 @@ class ReplicaChooser:
             if self._load(up[0]) >= self._load(least) + self.overload_margin:
                 up.remove(least)
                 up.insert(0, least)
-        return up[:1] + self.fallback(up[1:] + down, now)
+        return up[:1] + sorted(up[1:], key=self._load) + down  # after the first: as fallback() orders them
 
     def fallback(self, candidates: Sequence[str], now: float | None = None) -> list[str]:
         """``candidates`` in the order to try them after a replica failed: the healthy ones least
@@ -181,19 +181,21 @@ class ReplicaClient:
                 result = await call(replica)
             except BaseException as exc:
                 self.chooser.in_flight[replica] -= 1
-                down = grouped and failure_status(exc) in DOWN_STATUSES
-                if down:
-                    self.chooser.mark_down(replica)
-                if not down or not pending:
+                if not (self._went_down(replica, failure_status(exc), grouped) and pending):
                     raise
             else:
-                down = grouped and getattr(result, "status", None) in DOWN_STATUSES
-                if down:
-                    self.chooser.mark_down(replica)
-                if not down or not pending:
+                if not (self._went_down(replica, getattr(result, "status", None), grouped) and pending):
                     return replica, result  # held until the caller releases it
                 self.chooser.in_flight[replica] -= 1
             pending = self.chooser.fallback(pending)
+
+    def _went_down(self, replica: str, status: int | None, grouped: bool) -> bool:
+        """Whether ``status`` (of a failure raised or an answer) takes a grouped ``replica`` down;
+        marks it down when it does."""
+        down = grouped and status in DOWN_STATUSES
+        if down:
+            self.chooser.mark_down(replica)
+        return down
 
     async def post(self, upstream: str, path: str, body: dict[str, Any], request_id: str,
                    priority: str | None = None) -> UpstreamReply:
