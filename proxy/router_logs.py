@@ -208,6 +208,7 @@ class SmallAnswerExample:
     quality: float  # 0 = bad ... 1 = good
     source: str  # "user" or the automatic check
     outcome: str  # the cascade's decision at the time: accepted | escalated | escalation_failed
+    request_id: str = ""  # the request log's id (the x-request-id the client saw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +257,7 @@ async def read_small_answers(engine: AsyncEngine, since: datetime | None = None
     examples: list[SmallAnswerExample] = []
     cascaded = unjudged = 0
     try:
-        async for (_, outcome, body, answer), signals in _grouped(engine, _small_answer_query(since)):
+        async for (request_id, outcome, body, answer), signals in _grouped(engine, _small_answer_query(since)):
             cascaded += 1
             judged = small_answer_quality(outcome, signals)
             if judged is None:
@@ -266,7 +267,8 @@ async def read_small_answers(engine: AsyncEngine, since: datetime | None = None
                 request = json.loads(body)
             except ValueError:
                 continue  # cannot happen for rows the proxy wrote
-            examples.append(SmallAnswerExample(request, answer, min(max(judged[0], 0.0), 1.0), judged[1], outcome))
+            examples.append(SmallAnswerExample(request, answer, min(max(judged[0], 0.0), 1.0), judged[1], outcome,
+                                               request_id))
     except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
         raise _cannot_read(exc, ("small_answer", "no such", "does not exist")) from exc
     return examples, SmallAnswerSummary(cascaded, len(examples), unjudged)

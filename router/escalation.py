@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,31 +167,62 @@ class Escalator:
         return EscalationDecision(escalate, score, threshold, reason)
 
 
+def public_escalation_rows(data_dir: Path, exclude_prompts: Collection[str] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels (strong right and weak wrong) of the public GSM8K rows under ``data_dir``,
+    with the weak model's stored answers; rows whose question is in ``exclude_prompts`` are left out
+    (e.g. the questions of an evaluation trace).
+
+    Raises:
+        RouterDataError: unreadable public data.
+    """
+    from router.data import load_gsm8k
+
+    examples = load_gsm8k(data_dir)
+    answers = load_gsm8k_answers(data_dir, examples)
+    if exclude_prompts:
+        excluded = set(exclude_prompts)
+        kept = [(ex, a) for ex, a in zip(examples, answers, strict=True) if _question(ex.body) not in excluded]
+        examples, answers = [ex for ex, _ in kept], [a for _, a in kept]
+    return cascade_matrix(examples, answers)
+
+
+def logged_escalation_rows(logged: Sequence[tuple[Mapping[str, Any], str, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of ``(request body, small-tier answer, quality in [0, 1])`` rows from the
+    proxy's own traffic: the large tier was needed when quality < 0.5."""
+    from router.cascade import cascade_features
+
+    x = np.vstack([cascade_features(body, answer) for body, answer, _ in logged])
+    return x, np.array([1.0 if quality < 0.5 else 0.0 for _, _, quality in logged])
+
+
+def _question(body: Mapping[str, Any]) -> str:
+    messages = body.get("messages") or []
+    last = messages[-1] if messages else {}
+    return str(last.get("content", "")) if isinstance(last, Mapping) else ""
+
+
 def train_escalation(data_dir: Path | None, c: float = DEFAULT_C,
-                     logged: Sequence[tuple[Mapping[str, Any], str, float]] = ()) -> tuple[EscalationArtifact, str]:
-    """Fit the escalation model on every GSM8K row of the public data under ``data_dir`` (label:
-    strong right and weak wrong; features of the weak model's answer) and on ``logged`` rows
-    ``(request body, small-tier answer, quality in [0, 1])`` from the proxy's own traffic (label:
-    the large tier was needed when quality < 0.5). ``data_dir`` None: logged rows only.
-    Returns the model and a provenance line.
+                     logged: Sequence[tuple[Mapping[str, Any], str, float]] = (),
+                     exclude_prompts: Collection[str] = ()) -> tuple[EscalationArtifact, str]:
+    """Fit the escalation model on the GSM8K rows of the public data under ``data_dir`` (label:
+    strong right and weak wrong; features of the weak model's answer; rows asking a question in
+    ``exclude_prompts`` left out) and on ``logged`` rows ``(request body, small-tier answer, quality
+    in [0, 1])`` from the proxy's own traffic (label: the large tier was needed when quality < 0.5).
+    ``data_dir`` None: logged rows only. Returns the model and a provenance line.
 
     Raises:
         RouterDataError: unreadable public data, no rows, or only one label class.
     """
-    from router.cascade import cascade_features
-    from router.data import load_gsm8k
-
     blocks, labels, parts = [], [], []
     if data_dir is not None:
-        examples = load_gsm8k(data_dir)
-        answers = load_gsm8k_answers(data_dir, examples)
-        x, need = cascade_matrix(examples, answers)
+        x, need = public_escalation_rows(data_dir, exclude_prompts)
         blocks.append(x)
         labels.append(need)
-        parts.append(f"gsm8k weak-model answers, {len(examples)} rows, {int(need.sum())} need the large model")
+        left_out = " (questions of an evaluation trace left out)" if exclude_prompts else ""
+        parts.append(f"gsm8k weak-model answers, {len(need)} rows{left_out}, {int(need.sum())} need the large model")
     if logged:
-        blocks.append(np.vstack([cascade_features(body, answer) for body, answer, _ in logged]))
-        need = np.array([1.0 if quality < 0.5 else 0.0 for _, _, quality in logged])
+        x, need = logged_escalation_rows(logged)
+        blocks.append(x)
         labels.append(need)
         parts.append(f"proxy logs, {len(logged)} judged small answers, {int(need.sum())} judged bad")
     if not blocks:

@@ -43,6 +43,7 @@ class Outcome:
     answer: str | None
     latency_s: float | None = None
     error: str | None = None
+    route_score: float | None = None  # the prompt router's score (``x-thrifty-route-score``), when sent
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import signal
 import sqlite3
@@ -25,7 +26,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -64,6 +65,8 @@ class RunSpec:
     target_large_share: float = 0.3
     direct_threshold: float = COMBINED_DIRECT_THRESHOLD  # combined mode: prompt score sent straight to strong
     escalation_threshold: float = COMBINED_ESCALATION_THRESHOLD  # combined mode: fixed escalation threshold
+    escalation_path: str | None = None  # the escalation artifact (None: the shipped one)
+    store_requests: bool = False  # [router] store_requests: keep routed bodies and cascaded weak answers
 
 
 def default_data_dir() -> Path | None:
@@ -79,6 +82,10 @@ def proxy_config(spec: RunSpec, *, port: int, upstream: str, prices: dict[str, t
                            for name, (inp, out) in prices.items())
     combined = (f"direct_threshold = {spec.direct_threshold}\nthreshold_mode = \"fixed\"\n"
                 f"fixed_threshold = {spec.escalation_threshold}\n") if spec.router_mode == "combined" else ""
+    if spec.escalation_path:
+        combined += f"escalation_path = {json.dumps(spec.escalation_path)}\n"
+    if spec.store_requests:
+        combined += "store_requests = true\n"
     return f"""
 [proxy]
 port = {port}
@@ -163,8 +170,10 @@ def _ask(client: httpx.Client, line: TraceLine, request_id: str) -> Outcome:
     except httpx.HTTPError as exc:
         return Outcome(line, request_id, 599, None, time.perf_counter() - started, f"transport: {exc}")
     latency = time.perf_counter() - started
+    score = _header_score(response.headers.get("x-thrifty-route-score"))
     if response.status_code < 400 and "text/event-stream" in response.headers.get("content-type", ""):
-        return Outcome(line, request_id, response.status_code, _streamed_text(response.text), latency)
+        return Outcome(line, request_id, response.status_code, _streamed_text(response.text), latency,
+                       route_score=score)
     try:
         payload = response.json()
     except ValueError:
@@ -172,7 +181,16 @@ def _ask(client: httpx.Client, line: TraceLine, request_id: str) -> Outcome:
     if response.status_code >= 400:
         return Outcome(line, request_id, response.status_code, None, latency, str(payload.get("error", payload)))
     answer = ((payload.get("choices") or [{}])[0].get("message") or {}).get("content")
-    return Outcome(line, request_id, response.status_code, answer, latency)
+    return Outcome(line, request_id, response.status_code, answer, latency, route_score=score)
+
+
+def _header_score(value: str | None) -> float | None:
+    """A score header as a number (None: absent, not a number, or not finite)."""
+    try:
+        score = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return score if score is not None and math.isfinite(score) else None
 
 
 def _streamed_text(body: str) -> str | None:
@@ -471,13 +489,32 @@ def _try_run(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[Tra
 def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
              curve_specs: list[tuple[float | tuple[float, float], RunSpec]], args: argparse.Namespace,
              prices: dict[str, ModelPrice], results: list[tuple[RunSpec, Report, float]],
-             curve: list[tuple[float | tuple[float, float], Report]]) -> None:
+             curve: list[tuple[float | tuple[float, float], Report]]) -> str | None:
     """Run ``specs``, then the curve's runs, against one replay upstream; each completed run is
-    appended to ``results`` or ``curve`` at once, so it survives a later failure."""
+    appended to ``results`` or ``curve`` at once, so it survives a later failure. With
+    ``args.learn_escalation`` the escalation model is first retrained from a training trace's traffic
+    (:mod:`proxy.savings.learning`) and every run uses it; returns a line saying what was learned."""
     from proxy.localserver import serve_in_thread
     from proxy.savings.replay import make_app
 
-    with serve_in_thread(make_app(book)) as upstream:
+    with serve_in_thread(make_app(book)) as upstream, tempfile.TemporaryDirectory(prefix="thrifty-eval-") as tmp:
+        if args.learn_escalation:
+            from proxy.savings.learning import learn_escalation, training_trace
+
+            training = training_trace(book, lines, args.train_seed)
+            print(f"[learn escalation] the training trace: seed {args.train_seed}, no row of the evaluated trace",
+                  flush=True)
+            learned = learn_escalation(book, upstream, training, lines, args, prices, args.resolved_data_dir,
+                                       Path(tmp))
+            specs = [replace(spec, escalation_path=str(learned.artifact), escalation_threshold=learned.threshold,
+                             direct_threshold=learned.direct_threshold) for spec in specs]
+            curve_specs = [(share, replace(spec, escalation_path=str(learned.artifact)))
+                           for share, spec in curve_specs]
+            note = (f"escalation model retrained from the training trace's traffic ({learned.provenance}); "
+                    f"direct threshold {learned.direct_threshold:.2f} and escalation threshold "
+                    f"{learned.threshold:.3f} chosen on that traffic")
+        else:
+            note = None
         for spec in specs:
             done = _try_run(spec, book, upstream, lines, args, prices)
             if done is not None:
@@ -486,6 +523,7 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
             done = _try_run(spec, book, upstream, lines, args, prices)
             if done is not None:
                 curve.append((share, done[0]))
+    return note
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -512,6 +550,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", choices=("both", "all-stages", "caches-off", "none"), default="both")
     parser.add_argument("--details", help="write one JSONL line per request and run (cause, cost, grades) to "
                                           "FILE, with the run's name added to the file name")
+    parser.add_argument("--learn-escalation", action="store_true",
+                        help="combined mode: first retrain the escalation model from the proxy's own traffic (a "
+                             "training trace disjoint from the evaluated one, every weak answer served and judged by "
+                             "feedback; see proxy/savings/learning.py), choose its threshold on that traffic, and "
+                             "evaluate with it")
+    parser.add_argument("--train-seed", type=int, default=None,
+                        help="with --learn-escalation: seed of the training trace (default: --seed + 1)")
+    parser.add_argument("--escalation-recall", type=float, default=0.95,
+                        help="with --learn-escalation: share of the training traffic's bad weak answers the chosen "
+                             "threshold must escalate (out-of-fold)")
+    parser.add_argument("--escalation-out", help="with --learn-escalation: keep the retrained artifact in this file")
+    parser.add_argument("--logs-only", action="store_true",
+                        help="with --learn-escalation: train on the logged answers only (no public GSM8K rows)")
     parser.add_argument("--curve", help="comma-separated target large shares (e.g. 0.3,0.5,0.7,0.9); combined mode: "
                                         "escalation thresholds, or DIRECT:ESCALATION pairs (e.g. 0.3,0.217:0.5): "
                                         "one more run with every stage on per value, printed as a quality-cost curve")
@@ -520,6 +571,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("thrifty eval savings: --direct-threshold and --escalation-threshold must lie in [0, 1]",
               file=sys.stderr)
         return 2
+    if args.learn_escalation and args.router_mode != "combined":
+        print("thrifty eval savings: --learn-escalation needs --router-mode combined", file=sys.stderr)
+        return 2
+    if not 0.0 < args.escalation_recall <= 1.0:
+        print("thrifty eval savings: --escalation-recall must lie in (0, 1]", file=sys.stderr)
+        return 2
+    if args.train_seed is None:
+        args.train_seed = args.seed + 1
     try:
         shares = [_curve_point(x, args) for x in args.curve.split(",")] if args.curve else []
     except ValueError:
@@ -534,6 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"pass --data-dir DIR", file=sys.stderr)
         return 2
     book = load_book(data_dir, WEAK_MODEL, STRONG_MODEL)
+    args.resolved_data_dir = data_dir
     if args.trace:
         try:
             text = Path(args.trace).read_text(encoding="utf-8")
@@ -563,9 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     curve_specs = [(share, _curve_spec(share, args)) for share in shares]
     results: list[tuple[RunSpec, Report, float]] = []
     curve: list[tuple[float | tuple[float, float], Report]] = []
+    learned = None
     if parsed.lines:
         try:
-            _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve)
+            learned = _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve)
         except Exception as exc:  # the summary of the runs that completed is still printed
             print(f"thrifty eval savings: the replay stopped early: {_describe(exc)}", file=sys.stderr)
     print()
@@ -578,6 +639,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.router_mode}, " + (f"direct threshold {args.direct_threshold}, escalation threshold "
                                      f"{args.escalation_threshold}" if args.router_mode == "combined"
                                      else f"target large share {args.target_large_share}"))
+    if learned:
+        print(learned)
     for spec, report, _ in results:
         print(f"{spec.label}: {verdict(report)}")
     return 0 if results or curve or not parsed.lines else 1

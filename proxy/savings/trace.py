@@ -22,6 +22,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,16 +251,20 @@ def _body(question: str, system: str | None, max_tokens: int | None = None) -> d
 
 def default_trace(book: ReplayBook, seed: int = 0, *, mmlu: int = 130, gsm8k: int = 50, faq: int = 40,
                   repeats: int = 30, paraphrases: int = 30, batch_share: float = 0.2,
-                  mean_gap_s: float = 0.25) -> list[TraceLine]:
+                  mean_gap_s: float = 0.25, exclude: Iterable[dict[str, Any]] = ()) -> list[TraceLine]:
     """A seeded trace from the public data: MMLU and GSM8K questions (random rows, so of mixed
     difficulty) from a tutor app, a math app (each with its own long system prompt) and a plain
     client; help-desk questions from the GPTCache pairs, later asked again verbatim and paraphrased;
     earlier questions repeated by the same app; a share of the MMLU/GSM8K questions sent as batch
-    jobs. Arrival gaps are exponential with mean ``mean_gap_s``."""
+    jobs. Arrival gaps are exponential with mean ``mean_gap_s``. ``exclude``: references (``ref``
+    of other lines) whose rows must not be drawn, e.g. to build a training trace disjoint from an
+    evaluation trace."""
     rng = random.Random(seed)
-    mmlu_refs = sorted(ref for ref in book.by_ref if ref[0] == "mmlu")
-    gsm_refs = sorted(ref for ref in book.by_ref if ref[0] == "gsm8k")
-    if len(mmlu_refs) < mmlu or len(gsm_refs) < gsm8k or len(book.gptcache) < faq:
+    taken = {(str(ref.get("source")), str(ref.get("id"))) for ref in exclude}
+    mmlu_refs = sorted(ref for ref in book.by_ref if ref[0] == "mmlu" and ref not in taken)
+    gsm_refs = sorted(ref for ref in book.by_ref if ref[0] == "gsm8k" and ref not in taken)
+    pair_pool = [i for i in range(len(book.gptcache)) if ("gptcache", str(i)) not in taken]
+    if len(mmlu_refs) < mmlu or len(gsm_refs) < gsm8k or len(pair_pool) < faq:
         raise ValueError("the data has too few MMLU, GSM8K or GPTCache rows for the default trace")
     first: list[tuple[str, dict[str, Any], bool, dict[str, Any]]] = []  # (kind, body, batch, ref) before the mix
     for source, ident in rng.sample(mmlu_refs, mmlu):
@@ -272,7 +277,7 @@ def default_trace(book: ReplayBook, seed: int = 0, *, mmlu: int = 130, gsm8k: in
         if rng.random() < batch_share:
             kind, meta, _, ref = first[i]
             first[i] = (kind, {"key": BATCH_KEY}, True, ref)
-    pair_ids = rng.sample(range(len(book.gptcache)), faq)
+    pair_ids = rng.sample(pair_pool, faq)
     faq_items = [("faq", {"key": "sk-helpdesk"}, False, {"source": "gptcache", "id": i}) for i in pair_ids]
     items = first + faq_items
     rng.shuffle(items)

@@ -1,0 +1,271 @@
+"""The escalation model learned from the proxy's own traffic, measured end to end (issue 18, item 6).
+
+``thrifty eval savings --learn-escalation`` runs this before the evaluation runs:
+
+1. **A training trace** disjoint from the evaluation trace: the default trace's mix with another seed,
+   drawn from the rows the evaluation trace does not use (:func:`training_trace`).
+2. **An exploration run**: the training trace through a fresh ``thrifty proxy serve`` in combined mode
+   with both thresholds at 1.0 (nothing goes straight to the strong model, no weak answer is
+   escalated), caches off and ``[router] store_requests = true``, so every request's weak answer is
+   served and stored. The client then sends ``POST /v1/feedback`` for every answer it got, its score
+   the grade against the trace's reference: the thumbs up or down a user would give.
+3. **Retraining** from that request log, as ``thrifty router train-escalation --logs`` does
+   (:func:`proxy.router_logs.load_small_answers`, then :func:`router.escalation.train_escalation`), with
+   the public GSM8K rows minus the evaluation trace's questions.
+4. **The thresholds, from the training traffic only**: out-of-fold escalation scores of the logged
+   answers (5 folds) and the prompt router's score of each request (its ``x-thrifty-route-score``
+   header); for each direct threshold on a grid of ten, the highest escalation threshold that leaves
+   at most ``1 - recall`` of the bad weak answers served, and the cheapest such pair wins
+   (:func:`choose_thresholds`).
+
+The evaluation runs then load the new artifact (``[router] escalation_path``) with those thresholds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from proxy.savings.accounting import Outcome, baseline
+from proxy.savings.replay import ReplayBook
+from proxy.savings.trace import TraceLine, default_trace, grade
+
+FOLDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedEscalation:
+    """What the exploration run produced: the artifact, its threshold and how they were obtained."""
+
+    artifact: Path
+    threshold: float  # the escalation threshold
+    direct_threshold: float
+    provenance: str
+    judged: int  # logged weak answers with feedback
+    bad: int  # of which judged bad
+    by_kind: dict[str, tuple[int, int, float]] = field(default_factory=dict)  # kind -> (rows, bad, mean score)
+    feedback_sent: int = 0
+    feedback_failed: int = 0
+    candidates: list[ThresholdChoice] = field(default_factory=list)
+
+
+def training_trace(book: ReplayBook, evaluation: Sequence[TraceLine], seed: int) -> list[TraceLine]:
+    """The default trace's mix drawn with ``seed`` from rows that no line of ``evaluation`` uses."""
+    return default_trace(book, seed, exclude=[line.ref for line in evaluation])
+
+
+def evaluation_questions(book: ReplayBook, evaluation: Sequence[TraceLine]) -> set[str]:
+    """The public GSM8K questions the evaluation trace asks (left out of the public training rows)."""
+    out = set()
+    for line in evaluation:
+        source, ident = line.ref.get("source"), line.ref.get("id")
+        record = book.by_ref.get((str(source), str(ident))) if source == "gsm8k" else None
+        if record is not None:
+            out.add(record.prompt)
+    return out
+
+
+DIRECT_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficRow:
+    """One judged request of the exploration run, as the threshold choice sees it."""
+
+    prompt_score: float  # the prompt router's score (1.0 when unknown: never sent direct by a threshold < 1)
+    escalation_score: float  # out of fold
+    bad: bool  # the weak answer was judged bad
+    weak_usd: float  # what the weak call cost
+    strong_usd: float  # what the strong call would cost
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdChoice:
+    """A (direct, escalation) pair and what it does on the training traffic."""
+
+    direct: float
+    escalation: float
+    cost_usd: float
+    bad_served: int
+    direct_share: float
+    escalated_share: float
+
+
+def choose_thresholds(rows: Sequence[TrafficRow], recall: float,
+                      grid: Sequence[float] = DIRECT_GRID) -> tuple[ThresholdChoice, list[ThresholdChoice]]:
+    """The cheapest pair on ``rows``: for each direct threshold ``d`` of ``grid`` (prompt score >= ``d``
+    goes straight to the strong model), the highest escalation threshold that leaves at most
+    ``(1 - recall)`` of all bad weak answers served (those sent direct are not served); cost = the
+    direct requests' strong calls + every other request's weak call + its strong call when escalated.
+    Returns the choice and every candidate. ``rows`` must not be empty."""
+    prompt = np.array([r.prompt_score for r in rows])
+    escalation = np.array([r.escalation_score for r in rows])
+    bad = np.array([r.bad for r in rows], dtype=bool)
+    weak = np.array([r.weak_usd for r in rows])
+    strong = np.array([r.strong_usd for r in rows])
+    allowed = int(np.floor((1.0 - recall) * bad.sum() + 1e-9))
+    candidates = []
+    for d in grid:
+        direct = prompt >= d
+        open_bad = np.sort(escalation[~direct & bad])  # bad answers the cascade must catch
+        t = float(open_bad[allowed]) if allowed < open_bad.size else 1.0
+        escalated = ~direct & (escalation >= t)
+        cost = float(strong[direct].sum() + weak[~direct].sum() + strong[escalated].sum())
+        candidates.append(ThresholdChoice(float(d), t, cost, int((~direct & ~escalated & bad).sum()),
+                                          float(direct.mean()), float(escalated.mean())))
+    best = min(candidates, key=lambda c: (c.cost_usd, -c.direct))
+    return best, candidates
+
+
+def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: np.ndarray, logged_y: np.ndarray,
+                       c: float, seed: int = 0, folds: int = FOLDS) -> np.ndarray:
+    """Each logged row's escalation score from a model fitted without its fold (public rows always in)."""
+    from router.cascade import fit_escalation
+
+    order = list(range(len(logged_y)))
+    random.Random(seed).shuffle(order)
+    fold_of = np.empty(len(logged_y), dtype=int)
+    for position, row in enumerate(order):
+        fold_of[row] = position % folds
+    scores = np.empty(len(logged_y), dtype=np.float64)
+    for fold in range(folds):
+        held = fold_of == fold
+        if not held.any():
+            continue
+        xs, ys = [logged_x[~held]], [logged_y[~held]]
+        if public is not None:
+            xs.append(public[0])
+            ys.append(public[1])
+        model = fit_escalation(np.vstack(xs), np.concatenate(ys), c)
+        scores[held] = model.predict(logged_x[held])
+    return scores
+
+
+def send_feedback(base: str, book: ReplayBook, outcomes: Sequence[Outcome]) -> tuple[int, int]:
+    """``POST /v1/feedback`` for every answered outcome (score 1 right, 0 wrong, with the line's key);
+    returns (sent, failed)."""
+    sent = failed = 0
+    with httpx.Client(base_url=base, timeout=30) as client:
+        for outcome in outcomes:
+            if outcome.answer is None or not outcome.request_id or outcome.status >= 400:
+                continue
+            score = 1.0 if grade(book, outcome.line.ref, outcome.answer) else 0.0
+            try:
+                response = client.post("/v1/feedback", json={"request_id": outcome.request_id, "score": score},
+                                       headers={"authorization": f"Bearer {outcome.line.key}"})
+                ok = response.status_code < 400
+            except httpx.HTTPError:
+                ok = False
+            sent += ok
+            failed += not ok
+    return sent, failed
+
+
+def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLine], evaluation: Sequence[TraceLine],
+                     args: argparse.Namespace, prices: Mapping[str, Any], data_dir: Path | None,
+                     workdir: Path) -> LearnedEscalation:
+    """Steps 2-4 of the module docstring on the ``training`` lines (step 1: :func:`training_trace`),
+    against the replay upstream at ``upstream``; public GSM8K rows asking a question of ``evaluation``
+    are left out. The artifact is written under ``workdir`` (or to ``args.escalation_out``).
+
+    Raises:
+        RuntimeError: the exploration run produced no judged answers (see the child proxy's log).
+        RouterDataError: the answers cannot train a model (one label class).
+    """
+    from proxy.router_logs import load_small_answers
+    from proxy.savings.evaluation import ProxyProcess, RunSpec, proxy_config, read_log, replay_trace
+    from proxy.supervisor import free_port
+    from router.escalation import (
+        DEFAULT_C,
+        logged_escalation_rows,
+        public_escalation_rows,
+        save_escalation,
+        train_escalation,
+    )
+
+    lines = [replace(line, batch=False) for line in training]  # interactive: the headers carry the prompt score
+    print(f"[learn escalation] training trace: {len(lines)} requests; "
+          f"{', '.join(f'{k} {n}' for k, n in sorted(Counter(x.kind for x in lines).items()))}", flush=True)
+    spec = RunSpec("exploration (training trace)", False, "combined", direct_threshold=1.0, escalation_threshold=1.0,
+                   store_requests=True)
+    raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
+    with tempfile.TemporaryDirectory(prefix="thrifty-eval-learn-") as tmp:
+        port = free_port()
+        proxy = ProxyProcess(spec, Path(tmp), proxy_config(spec, port=port, upstream=upstream, prices=raw_prices,
+                                                           discount=args.batch_discount), port)
+        try:
+            print("[learn escalation] exploration run: every weak answer served, stored and judged ...", flush=True)
+            proxy.wait_ready()
+            outcomes = replay_trace(proxy.base, lines, f"learn-{int(time.time())}", concurrency=args.concurrency,
+                                    time_scale=args.time_scale, batch_timeout_s=args.batch_timeout)
+            sent, failed = send_feedback(proxy.base, book, outcomes)
+            time.sleep(1.5)  # feedback rows and the request log are written in the background
+        finally:
+            proxy.stop()
+        examples, summary = load_small_answers(f"sqlite+aiosqlite:///{proxy.database}")
+        log_rows = read_log(proxy.database)
+    print(f"[learn escalation] feedback sent for {sent} answers ({failed} failed); {summary.examples} judged weak "
+          f"answers in the log", flush=True)
+    if not examples:
+        raise RuntimeError("the exploration run logged no judged weak answers")
+    logged = [(ex.request, ex.answer, ex.quality) for ex in examples]
+    public_dir = None if args.logs_only else data_dir
+    questions = evaluation_questions(book, evaluation)
+    artifact, provenance = train_escalation(public_dir, DEFAULT_C, logged, exclude_prompts=questions)
+    logged_x, logged_y = logged_escalation_rows(logged)
+    public = public_escalation_rows(public_dir, questions) if public_dir is not None else None
+    scores = out_of_fold_scores(public, logged_x, logged_y, DEFAULT_C)
+    by_request = {o.request_id: o for o in outcomes if o.request_id}
+    traffic = []
+    for example, score, label in zip(examples, scores, logged_y, strict=True):
+        outcome, row = by_request.get(example.request_id), log_rows.get(example.request_id)
+        if outcome is None or row is None:
+            continue
+        prompt_score = outcome.route_score if outcome.route_score is not None else 1.0
+        traffic.append(TrafficRow(prompt_score, float(score), bool(label >= 0.5), row.cost_usd or 0.0,
+                                  baseline(book, outcome.line, prices)[0]))
+    if not traffic:
+        raise RuntimeError("no judged answer of the exploration run could be matched to its request")
+    choice, candidates = choose_thresholds(traffic, args.escalation_recall)
+    path = Path(args.escalation_out) if args.escalation_out else workdir / "learned_escalation.json"
+    save_escalation(artifact, path, trained_on=provenance, c=DEFAULT_C)
+    kinds = {o.request_id: o.line.kind.removesuffix(" (batch)") for o in outcomes if o.request_id}
+    by_kind: dict[str, list[tuple[float, float]]] = {}
+    for example, score, label in zip(examples, scores, logged_y, strict=True):
+        by_kind.setdefault(kinds.get(example.request_id, "unknown"), []).append((score, label))
+    summary_by_kind = {kind: (len(rows), int(sum(label for _, label in rows)), float(np.mean([s for s, _ in rows])))
+                       for kind, rows in sorted(by_kind.items())}
+    learned = LearnedEscalation(path, choice.escalation, choice.direct, provenance, len(logged), int(logged_y.sum()),
+                                summary_by_kind, sent, failed, candidates)
+    print(format_learned(learned, args.escalation_recall), flush=True)
+    return learned
+
+
+def format_learned(learned: LearnedEscalation, recall: float) -> str:
+    """The retrained model's provenance, the chosen thresholds, the candidates and the out-of-fold
+    scores by kind."""
+    out = [f"escalation model retrained from the exploration run: {learned.provenance}",
+           f"thresholds chosen on the training traffic: direct {learned.direct_threshold:.2f}, escalation "
+           f"{learned.threshold:.3f} (the cheapest pair leaving at most {1 - recall:.0%} of the {learned.bad} weak "
+           f"answers judged bad served; out-of-fold escalation scores, {FOLDS} folds)",
+           "", "| direct threshold | escalation threshold | sent direct | escalated | bad answers served | "
+               "cost USD (training traffic) |", "|---|---|---|---|---|---|"]
+    for c in learned.candidates:
+        mark = " (chosen)" if (c.direct, c.escalation) == (learned.direct_threshold, learned.threshold) else ""
+        out.append(f"| {c.direct:.1f}{mark} | {c.escalation:.3f} | {c.direct_share:.0%} | {c.escalated_share:.0%} | "
+                   f"{c.bad_served} | {c.cost_usd:.6f} |")
+    out += ["", "| training rows by kind | judged weak answers | judged bad | mean out-of-fold score |",
+            "|---|---|---|---|"]
+    for kind, (rows, bad, mean) in learned.by_kind.items():
+        out.append(f"| {kind} | {rows} | {bad} | {mean:.3f} |")
+    return "\n".join(out)

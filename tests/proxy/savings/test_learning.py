@@ -1,0 +1,110 @@
+"""The escalation model learned from the proxy's own traffic (``thrifty eval savings --learn-escalation``):
+the threshold choice by hand, disjoint training traces, and one real exploration run (replay upstream,
+``thrifty proxy serve`` child storing the weak answers, feedback, retraining)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from proxy.localserver import serve_in_thread
+from proxy.pricing import ModelPrice
+from proxy.savings import evaluation
+from proxy.savings.evaluation import _header_score
+from proxy.savings.learning import TrafficRow, choose_thresholds, learn_escalation, out_of_fold_scores
+from proxy.savings.replay import ReplayBook, load_book, make_app
+from proxy.savings.trace import TraceLine, default_trace
+from router.escalation import load_escalation, public_escalation_rows
+from tests.proxy.savings.conftest import GSM_ROWS
+
+
+def _row(prompt: float, escalation: float, bad: bool, weak: float = 1.0, strong: float = 10.0) -> TrafficRow:
+    return TrafficRow(prompt, escalation, bad, weak, strong)
+
+
+def test_threshold_choice_by_hand() -> None:
+    rows = [_row(0.9, 0.8, True), _row(0.1, 0.7, True), _row(0.2, 0.3, True), _row(0.1, 0.2, False),
+            _row(0.3, 0.1, False)]
+    best, candidates = choose_thresholds(rows, recall=1.0, grid=(0.5, 1.0))
+    by_direct = {c.direct: c for c in candidates}
+    # d = 0.5: row 0 direct (10); the others' bad escalation scores are 0.7, 0.3, so t = 0.3 escalates rows 1, 2;
+    # cost = 10 + 4 weak calls + 2 strong calls = 34
+    assert by_direct[0.5].escalation == pytest.approx(0.3)
+    assert by_direct[0.5].cost_usd == pytest.approx(34.0)
+    assert by_direct[0.5].bad_served == 0
+    # d = 1.0: nothing direct; t = 0.3 escalates rows 0, 1, 2: 5 weak + 3 strong = 35
+    assert by_direct[1.0].cost_usd == pytest.approx(35.0)
+    assert best.direct == 0.5
+    # allowing one bad answer served (recall 2/3): d = 1.0 now keeps the lowest bad one (0.3) weak: t = 0.7
+    best, candidates = choose_thresholds(rows, recall=2 / 3, grid=(1.0,))
+    assert (best.escalation, best.bad_served) == (pytest.approx(0.7), 1)
+    assert best.cost_usd == pytest.approx(5 + 2 * 10)
+
+
+def test_no_bad_answer_left_to_catch_escalates_nothing() -> None:
+    best, _ = choose_thresholds([_row(0.1, 0.4, False), _row(0.2, 0.9, False)], recall=0.95, grid=(1.0,))
+    assert (best.escalation, best.cost_usd) == (1.0, 2.0)
+
+
+def test_out_of_fold_scores_never_use_a_row_to_score_itself() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 3))
+    y = (x[:, 0] > 0).astype(float)
+    scores = out_of_fold_scores(None, x, y, c=1.0)
+    assert scores.shape == (40,) and np.isfinite(scores).all()
+    assert ((scores > 0.5) == (y > 0.5)).mean() > 0.8  # the signal carries over to held-out folds
+
+
+def test_training_trace_is_disjoint_from_the_evaluated_one(book: ReplayBook) -> None:
+    sizes = {"mmlu": 1, "gsm8k": 2, "faq": 1, "repeats": 1, "paraphrases": 0}
+    evaluated = default_trace(book, 0, **sizes)
+    training = default_trace(book, 1, exclude=[line.ref for line in evaluated], **sizes)
+    refs = {json.dumps(line.ref, sort_keys=True) for line in evaluated}
+    assert not refs & {json.dumps(line.ref, sort_keys=True) for line in training}
+    with pytest.raises(ValueError):  # the tiny data has 5 GSM8K rows: 2 taken, 3 left
+        default_trace(book, 1, exclude=[line.ref for line in evaluated], **{**sizes, "gsm8k": 4})
+
+
+def test_public_rows_asked_by_the_evaluated_trace_are_left_out(data_dir: Path) -> None:
+    x_all, y_all = public_escalation_rows(data_dir)
+    x_some, y_some = public_escalation_rows(data_dir, {GSM_ROWS[2][0]})
+    assert len(y_all) == len(GSM_ROWS) and len(y_some) == len(GSM_ROWS) - 1
+    assert y_all.sum() == 1 and y_some.sum() == 0  # row 2 is the one the weak model gets wrong
+
+
+@pytest.mark.parametrize(("value", "expected"), [("0.25", 0.25), ("nan", None), (None, None), ("x", None)])
+def test_route_score_header(value: str | None, expected: float | None) -> None:
+    assert _header_score(value) == expected
+
+
+def _gsm_line(n: int, row: int, t: float) -> TraceLine:
+    body = {"model": "thrifty-auto", "messages": [{"role": "user", "content": GSM_ROWS[row][0]}], "temperature": 0}
+    return TraceLine(n, t, "sk-learn", body, {"source": "gsm8k", "id": str(row)}, batch=n == 3, kind="gsm8k")
+
+
+def test_exploration_run_retrains_from_feedback(data_dir: Path, tmp_path: Path) -> None:
+    """A real proxy serves every weak answer, stores it, receives the grades as feedback; the model is
+    retrained from that log (logged answers only) and the thresholds are chosen on it."""
+    training = [_gsm_line(n, row, 0.05 * n) for n, row in enumerate([0, 1, 2, 3, 4, 2, 0, 1], start=1)]
+    evaluated = [_gsm_line(1, 4, 0.0)]
+    args = argparse.Namespace(concurrency=2, time_scale=1.0, batch_timeout=60.0, batch_discount=0.5,
+                              logs_only=True, escalation_recall=1.0, escalation_out=None)
+    weak, strong = evaluation.WEAK_MODEL, evaluation.STRONG_MODEL  # the names the child proxy is configured with
+    book = load_book(data_dir, weak, strong)
+    prices = {weak: ModelPrice(weak, 1.0, 1.0), strong: ModelPrice(strong, 10.0, 30.0)}
+    with serve_in_thread(make_app(book)) as upstream:
+        learned = learn_escalation(book, upstream, training, evaluated, args, prices, data_dir, tmp_path)
+    assert learned.feedback_sent == len(training) and learned.feedback_failed == 0
+    assert learned.judged == len(training)  # every weak answer was served, stored and judged
+    assert learned.bad == 2  # row 2 twice: the weak model's answer is wrong
+    assert "proxy logs, 8 judged small answers, 2 judged bad" in learned.provenance
+    artifact = load_escalation(learned.artifact)
+    assert artifact.model.weight.shape[0] > 0
+    # recall 1.0: the chosen pair leaves no bad answer served on the training traffic
+    chosen = next(c for c in learned.candidates
+                  if (c.direct, c.escalation) == (learned.direct_threshold, learned.threshold))
+    assert chosen.bad_served == 0
