@@ -12,6 +12,20 @@ A *full* block (``block_size`` tokens whose K/V are computed) is identified by a
 probability; hits are nevertheless verified exactly: the candidate block's token ids and extra key
 must equal the request's, and its recorded parent must be the very block (and allocation generation)
 matched one level up. A hash collision is therefore a miss, never wrong K/V.
+
+**Partial matches** (token-granular reuse, ``partial_block_reuse``): after the longest run of matched
+full blocks, :meth:`BlockManager.match_partial` looks among the registered blocks whose recorded parent
+is the last matched block (the root, None, when none matched) and whose extra key is the request's, for
+the one whose tokens share the longest common prefix ``m`` (``1 <= m < block_size``) with the request's
+next tokens. An index keyed by (parent, first token, extra key) keeps the lookup to a few candidates
+(at most :data:`PARTIAL_SCAN_LIMIT` are compared, newest first). A partial match is never shared: the
+sequence gets a fresh block, the runner copies the whole source block's K/V into it before the step's
+forward (the slots past ``m`` are stale but are overwritten by the prefill of the tokens at those
+positions, and attention never reads past the context length), and the sequence starts with
+``num_computed = full blocks × block_size + m``. Between the scheduling decision and the copy the source
+block is *held* (a reference without a block-table entry, :meth:`BlockManager.release_source` drops it),
+so no allocation can evict or reuse it; once the copied block is full it is registered as usual (as a
+duplicate of the source when its remaining tokens are the source's).
 """
 
 from __future__ import annotations
@@ -26,6 +40,18 @@ from backend.engine.sequence import Sequence
 
 HashFn = Callable[[int | None, tuple[int, ...], Any], int]
 BlockRef = tuple[int, int]  # (block_id, generation)
+ChildKey = tuple[BlockRef | None, int, Any]  # (parent, first token id, extra key) of a registered block
+
+PARTIAL_SCAN_LIMIT = 32  # candidate blocks compared token by token per partial lookup
+
+
+def _common_prefix(a: Seq[int], b: Seq[int]) -> int:
+    """Length of the longest common prefix of two token runs."""
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n
 
 
 def chained_hash(parent: int | None, token_ids: tuple[int, ...], extra_key: Any) -> int:
@@ -39,6 +65,16 @@ class NoFreeBlocksError(RuntimeError):
 
 class BlockError(RuntimeError):
     """A bookkeeping violation (double free, releasing an unowned block)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PartialMatch:
+    """The first ``num_tokens`` tokens of registered block ``block_id`` are the request's next tokens.
+
+    ``block_id`` is the copy source: its K/V are copied into a fresh block of the sequence."""
+
+    block_id: int
+    num_tokens: int
 
 
 @dataclass(slots=True, eq=False)
@@ -59,6 +95,12 @@ class Block:
     def ref(self) -> BlockRef:
         return (self.block_id, self.generation)
 
+    @property
+    def child_key(self) -> ChildKey:
+        """Where the partial-match index files this block (meaningful once it holds tokens)."""
+        assert self.token_ids is not None
+        return (self.parent, self.token_ids[0], self.extra_key)
+
     def reset(self) -> None:
         self.hash = None
         self.token_ids = None
@@ -69,20 +111,29 @@ class Block:
 
 
 class BlockManager:
-    """Owns the pool's block bookkeeping and every sequence's block table."""
+    """Owns the pool's block bookkeeping and every sequence's block table.
+
+    ``enable_prefix_caching``: reuse the K/V of earlier prompts' full blocks. ``partial_block_reuse``
+    (only with prefix caching): also reuse a token-granular prefix of one more cached block, copied into a
+    fresh block (see the module docstring); off, a hit is a whole number of blocks.
+    """
 
     def __init__(self, num_blocks: int, block_size: int, enable_prefix_caching: bool = True,
-                 hash_fn: HashFn = chained_hash) -> None:
+                 hash_fn: HashFn = chained_hash, partial_block_reuse: bool = True) -> None:
         if num_blocks < 1 or block_size < 1:
             raise ValueError("num_blocks and block_size must be positive")
         self.num_blocks = num_blocks
         self.block_size = block_size
         self.enable_prefix_caching = enable_prefix_caching
+        self.partial_block_reuse = partial_block_reuse
         self.hash_fn = hash_fn
         self.blocks = [Block(i) for i in range(num_blocks)]
         self._free: deque[int] = deque(range(num_blocks))
         self._evictable: OrderedDict[int, None] = OrderedDict()  # LRU: oldest first
         self._cached: dict[int, int] = {}  # chained hash → registered block id
+        # partial-match index: (parent, first token, extra key) → registered block ids, oldest first
+        self._children: dict[ChildKey, dict[int, None]] = {}
+        self._held: dict[int, int] = {}  # copy source block id → references held for pending copies
         self._used = 0
         self.prefix_queries = 0  # prompt tokens looked up at admission
         self.prefix_hits = 0  # of which served from the cache
@@ -107,6 +158,11 @@ class BlockManager:
     def num_available_blocks(self) -> int:
         """Blocks an allocation can take (free plus evictable)."""
         return len(self._free) + len(self._evictable)
+
+    @property
+    def num_held_sources(self) -> int:
+        """References held on copy sources of partial matches whose copy has not run yet."""
+        return sum(self._held.values())
 
     @property
     def hit_rate(self) -> float:
@@ -135,9 +191,22 @@ class BlockManager:
         return block
 
     def _uncache(self, block: Block) -> None:
-        if block.registered and self._cached.get(block.hash) == block.block_id:  # type: ignore[arg-type]
-            del self._cached[block.hash]  # type: ignore[arg-type]
+        if block.registered:
+            if self._cached.get(block.hash) == block.block_id:  # type: ignore[arg-type]
+                del self._cached[block.hash]  # type: ignore[arg-type]
+            self._unindex(block)
         block.registered = False
+
+    def _index(self, block: Block) -> None:
+        self._children.setdefault(block.child_key, {})[block.block_id] = None
+
+    def _unindex(self, block: Block) -> None:
+        key = block.child_key
+        siblings = self._children.get(key)
+        if siblings is not None:
+            siblings.pop(block.block_id, None)
+            if not siblings:
+                del self._children[key]
 
     def _acquire(self, block: Block) -> None:
         if block.ref_count == 0:
@@ -210,6 +279,39 @@ class BlockManager:
             parent = block.ref
         return matched
 
+    def match_partial(self, seq: Sequence, computed: Seq[int]) -> PartialMatch | None:
+        """The registered block continuing ``computed`` (the blocks from :meth:`match_prefix`) whose tokens
+        share the longest common prefix ``m`` with ``seq``'s next tokens; None when ``m`` would be 0.
+
+        ``1 <= m < block_size``, and ``computed`` plus ``m`` tokens leave the last token unmatched.
+        Takes no references (:meth:`allocate_slots` holds the source).
+        """
+        if not (self.enable_prefix_caching and self.partial_block_reuse):
+            return None
+        start = len(computed) * self.block_size
+        limit = min(self.block_size - 1, len(seq.token_ids) - 1 - start)
+        if limit <= 0:
+            return None
+        parent = self.blocks[computed[-1]].ref if computed else None
+        siblings = self._children.get((parent, seq.token_ids[start], seq.extra_key))
+        if not siblings:
+            return None
+        wanted = seq.token_ids[start:start + limit]
+        best: PartialMatch | None = None
+        for scanned, block_id in enumerate(reversed(siblings)):  # newest first
+            if scanned == PARTIAL_SCAN_LIMIT:
+                break
+            m = _common_prefix(self.blocks[block_id].token_ids, wanted)  # type: ignore[arg-type]
+            if best is None or m > best.num_tokens:
+                best = PartialMatch(block_id, m)
+                if m == limit:
+                    break
+        return best
+
+    def num_hit_tokens(self, computed: Seq[int], partial: PartialMatch | None = None) -> int:
+        """Prompt tokens a prefix match serves from the cache: full blocks plus the partial run."""
+        return len(computed) * self.block_size + (partial.num_tokens if partial else 0)
+
     def record_lookup(self, num_tokens: int, num_hit_tokens: int) -> None:
         """Count an admission's prefix lookup for the hit-rate gauge."""
         self.prefix_queries += num_tokens
@@ -224,6 +326,7 @@ class BlockManager:
         if existing_id is None:
             self._cached[block_hash] = block.block_id
             block.registered = True
+            self._index(block)
             return
         existing = self.blocks[existing_id]
         if existing.token_ids == token_ids and existing.extra_key == extra_key and existing.parent == parent:
@@ -246,41 +349,74 @@ class BlockManager:
     # ------------------------------------------------------------------ sequences
 
     def can_allocate(self, seq: Sequence, num_new_tokens: int, computed: Seq[int] | None = None,
-                     reserve: int = 0) -> bool:
+                     reserve: int = 0, partial: PartialMatch | None = None) -> bool:
         """Whether :meth:`allocate_slots` would succeed and leave ``reserve`` blocks (changes nothing)."""
-        return self._blocks_needed(seq, num_new_tokens, computed) + reserve <= self._available_for(computed)
+        needed = self._blocks_needed(seq, num_new_tokens, computed, partial)
+        return needed + reserve <= self._available_for(computed, partial)
 
-    def _blocks_needed(self, seq: Sequence, num_new_tokens: int, computed: Seq[int] | None) -> int:
+    def _blocks_needed(self, seq: Sequence, num_new_tokens: int, computed: Seq[int] | None,
+                       partial: PartialMatch | None = None) -> int:
         if computed is not None:
-            return self.blocks_for(len(computed) * self.block_size + num_new_tokens) - len(computed)
+            start = self.num_hit_tokens(computed, partial)
+            return self.blocks_for(start + num_new_tokens) - len(computed)
         return self.blocks_for(seq.num_computed + num_new_tokens) - len(seq.block_table)
 
-    def _available_for(self, computed: Seq[int] | None) -> int:
+    def _available_for(self, computed: Seq[int] | None, partial: PartialMatch | None = None) -> int:
+        """Blocks an admission can take: free plus evictable, less the evictable ones it will share or hold."""
         available = len(self._free) + len(self._evictable)
-        if computed:
-            available -= sum(1 for b in computed if self.blocks[b].ref_count == 0)
-        return available
+        if not computed and partial is None:
+            return available  # the common case: a running sequence grows
+        shared = set(computed or ())
+        if partial is not None:
+            shared.add(partial.block_id)
+        return available - sum(1 for b in shared if self.blocks[b].ref_count == 0)
 
-    def allocate_slots(self, seq: Sequence, num_new_tokens: int, computed: Seq[int] | None = None) -> bool:
+    def allocate_slots(self, seq: Sequence, num_new_tokens: int, computed: Seq[int] | None = None,
+                       partial: PartialMatch | None = None) -> bool:
         """Make room for ``num_new_tokens`` more tokens of ``seq`` (all or nothing).
 
         ``computed``: at admission, the cached prefix blocks from :meth:`match_prefix`; they are shared
-        (ref count + 1) and become the head of the block table. Returns False, changing nothing, when
-        the pool cannot provide the blocks.
+        (ref count + 1) and become the head of the block table. ``partial``: a match from
+        :meth:`match_partial` (with ``computed``); its source block is *held* (ref count + 1, no block-table
+        entry) and the sequence's next block, ``seq.block_table[len(computed)]``, is a fresh one into which
+        the caller must copy the source's K/V, then call :meth:`release_source`. ``num_new_tokens`` counts
+        the tokens after the match. Returns False, changing nothing, when the pool cannot provide the blocks.
         """
         if computed is not None and seq.block_table:
             raise BlockError(f"sequence {seq.seq_id} already holds blocks")
-        needed = self._blocks_needed(seq, num_new_tokens, computed)
-        if needed > self._available_for(computed):
+        if partial is not None and computed is None:
+            raise BlockError("a partial match needs the full-block match it continues")
+        needed = self._blocks_needed(seq, num_new_tokens, computed, partial)
+        if needed > self._available_for(computed, partial):
             return False
-        if computed:
+        if computed is not None:
             for block_id in computed:
                 self._acquire(self.blocks[block_id])
             seq.block_table = list(computed)
             seq.num_cached_blocks = len(computed)
+        if partial is not None:
+            self._hold(partial.block_id)
         for _ in range(max(needed, 0)):
             seq.block_table.append(self._take().block_id)
         return True
+
+    def _hold(self, block_id: int) -> None:
+        block = self.blocks[block_id]
+        if not block.registered:
+            raise BlockError(f"block {block_id} is not a registered block; it cannot be a copy source")
+        self._acquire(block)
+        self._held[block_id] = self._held.get(block_id, 0) + 1
+
+    def release_source(self, block_id: int) -> None:
+        """Drop one hold on a partial match's copy source (its copy ran, or will never run)."""
+        count = self._held.get(block_id, 0)
+        if not count:
+            raise BlockError(f"block {block_id} is not held as a copy source")
+        if count == 1:
+            del self._held[block_id]
+        else:
+            self._held[block_id] = count - 1
+        self._release(self.blocks[block_id])
 
     def free(self, seq: Sequence) -> None:
         """Release every block of ``seq`` (tail first, so the LRU evicts the tail of a prefix first)."""
@@ -349,3 +485,15 @@ class BlockManager:
         for block_hash, block_id in self._cached.items():
             block = self.blocks[block_id]
             assert block.registered and block.hash == block_hash, "cache entry mismatch"
+        registered = {b.block_id for b in self.blocks if b.registered}
+        assert registered == set(self._cached.values()), "a registered block is not the entry of its hash"
+        indexed = [(key, block_id) for key, ids in self._children.items() for block_id in ids]
+        assert all(self._children.values()), "an empty partial-match index entry"
+        assert {block_id for _, block_id in indexed} == registered and len(indexed) == len(registered), (
+            "the partial-match index does not list exactly the registered blocks")
+        for key, block_id in indexed:
+            assert self.blocks[block_id].child_key == key, "a block is indexed under another key"
+        for block_id, count in self._held.items():
+            block = self.blocks[block_id]
+            assert count > 0 and block.ref_count >= count, "a held copy source lost its references"
+            assert block.registered, "a held copy source is not registered"

@@ -65,7 +65,13 @@ def kv_cache_bytes(model: ModelConfig, seq_len: int, batch: int, dtype: torch.dt
 
 @dataclass(frozen=True, slots=True)
 class EngineConfig:
-    """Options of the paged, continuously batched engine."""
+    """Options of the paged, continuously batched engine.
+
+    ``partial_block_reuse`` (with ``enable_prefix_caching``): a prefix-cache hit may end inside a block —
+    the matched tokens of that block are reused by copying the cached block's K/V into a fresh block
+    (token-granular reuse, see :mod:`backend.engine.block_manager`); False: hits are whole blocks only.
+    Not exposed on the command line (it exists to compare the two).
+    """
 
     block_size: int = 16
     num_blocks: int | None = None  # explicit pool size; None: from the memory budget
@@ -75,6 +81,7 @@ class EngineConfig:
     max_num_seqs: int = 64
     max_num_batched_tokens: int = 512
     enable_prefix_caching: bool = True
+    partial_block_reuse: bool = True  # token-granular prefix-cache hits (see the class docstring)
     enable_chunked_prefill: bool = True
     max_n: int = 8
     attention_backend: str = "auto"  # torch | kernels (Triton on CUDA) | auto: kernels on CUDA, else torch

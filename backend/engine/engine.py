@@ -1,9 +1,10 @@
 """The engine: requests in (:meth:`Engine.add`), one batched forward per :meth:`Engine.step`, tokens out.
 
 Synchronous and single-threaded by design: :class:`~backend.engine.service.EngineService` drives it
-from its own loop thread. Each step schedules work (scheduler), runs one forward over every scheduled
-token (model runner), registers newly full blocks in the prefix cache, samples, detokenises
-incrementally, applies stop conditions and frees the blocks of finished sequences.
+from its own loop thread. Each step schedules work (scheduler), copies the K/V of partial prefix-cache
+hits into their fresh blocks, runs one forward over every scheduled token (model runner), registers
+newly full blocks in the prefix cache, samples, detokenises incrementally, applies stop conditions and
+frees the blocks of finished sequences.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import torch
 from backend.engine.block_manager import BlockManager
 from backend.engine.config import EngineConfig, parse_kv_cache_dtype, pool_num_blocks
 from backend.engine.model_runner import ModelRunner
-from backend.engine.scheduler import Scheduler
+from backend.engine.scheduler import Scheduler, SchedulerOutput
 from backend.engine.sequence import Priority, Sequence
 from backend.generation import RequestStats, TokenEvent
 from backend.runtime import LoadedModel
@@ -107,7 +108,8 @@ class Engine:
             draft_bytes = draft_kv_bytes_per_token(config.speculative, loaded, draft)
         num_blocks = pool_num_blocks(config, model_config, kv_dtype, loaded.device, self.max_model_len,
                                      draft_bytes_per_token=draft_bytes)
-        self.block_manager = BlockManager(num_blocks, config.block_size, config.enable_prefix_caching)
+        self.block_manager = BlockManager(num_blocks, config.block_size, config.enable_prefix_caching,
+                                          partial_block_reuse=config.partial_block_reuse)
         self.scheduler = Scheduler(config, self.block_manager)
         self.runner = ModelRunner(loaded.model, num_blocks, config.block_size, loaded.dtype, loaded.device,
                                   config.attention_backend, kv_dtype, config.cuda_graphs, config.max_num_seqs,
@@ -233,8 +235,10 @@ class Engine:
                 req.stats.queue_time = now - req.arrival
                 req.stats.cached_tokens = seq.num_cached_tokens
         if not sched.scheduled:
+            self.scheduler.release_copies(sched)  # none are pending without scheduled work; never leak a hold
             return []
         try:
+            self._run_copies(sched)
             logits, sample_seqs = self.runner.execute(sched.scheduled)
         except Exception as exc:  # noqa: BLE001 - fail only the requests of this step; the engine goes on
             log.exception("engine step failed; failing %d sequence(s)", len(sched.scheduled))
@@ -281,6 +285,14 @@ class Engine:
         while self._history and self._history[0][0] < end - _THROUGHPUT_WINDOW:
             self._history.popleft()
         return list(outputs.values())
+
+    def _run_copies(self, sched: SchedulerOutput) -> None:
+        """Copy the partial prefix matches' source blocks into the admitted sequences' fresh blocks, then
+        release the sources (also when the copy fails: the step's requests fail, the holds never leak)."""
+        try:
+            self.runner.copy_blocks(sched.copy_pairs)
+        finally:
+            self.scheduler.release_copies(sched)
 
     def _sample(self, logits: torch.Tensor, seqs: list[Sequence]) -> list[int]:
         """One token per row of ``logits: [N, V]``: greedy rows with one argmax, the rest one by one."""

@@ -11,6 +11,10 @@ the waiting queue to be recomputed later (its prefix blocks usually survive in t
 victim is the least important unscheduled sequence: batch before interactive, latest arrival first.
 A waiting interactive sequence may preempt running batch sequences to get in; batch work is admitted
 only while no interactive work is left waiting.
+
+An admission may reuse a token-granular part of one more cached block (a *partial* prefix match, see
+:mod:`backend.engine.block_manager`): the output then lists a :class:`BlockCopy` that the engine must
+run before the step's forward, and the source block stays held until :meth:`Scheduler.release_copies`.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from backend.engine.block_manager import BlockManager
+from backend.engine.block_manager import BlockManager, PartialMatch
 from backend.engine.config import EngineConfig
 from backend.engine.sequence import Priority, Sequence, SequenceStatus
 
@@ -54,11 +58,28 @@ class ScheduledSeq:
         return seq.token_ids[start:] + seq.draft_ids[:self.num_draft]
 
 
+@dataclass(frozen=True, slots=True)
+class BlockCopy:
+    """A partial prefix match of ``seq``: copy block ``src``'s K/V into its block ``dst`` before the forward.
+
+    ``src`` is held by the block manager until :meth:`Scheduler.release_copies`."""
+
+    seq: Sequence
+    src: int
+    dst: int
+
+
 @dataclass(slots=True)
 class SchedulerOutput:
     scheduled: list[ScheduledSeq] = field(default_factory=list)
     preempted: list[Sequence] = field(default_factory=list)
     admitted: list[Sequence] = field(default_factory=list)
+    copies: list[BlockCopy] = field(default_factory=list)  # pending partial-match copies, run before the forward
+
+    @property
+    def copy_pairs(self) -> list[tuple[int, int]]:
+        """``(src, dst)`` block pairs for :meth:`ModelRunner.copy_blocks`."""
+        return [(c.src, c.dst) for c in self.copies]
 
     @property
     def num_tokens(self) -> int:
@@ -116,7 +137,18 @@ class Scheduler:
         self.block_manager.free(seq)
         seq.status = SequenceStatus.FINISHED
 
+    def release_copies(self, out: SchedulerOutput) -> None:
+        """Drop the holds on the copy sources of ``out`` (after the copies ran, or when they never will)."""
+        copies, out.copies = out.copies, []
+        for copy in copies:
+            self.block_manager.release_source(copy.src)
+
     def _preempt(self, seq: Sequence, out: SchedulerOutput) -> None:
+        pending = [c for c in out.copies if c.seq is seq]
+        if pending:  # its copy has not run: drop it with the blocks (recomputed from scratch later)
+            out.copies = [c for c in out.copies if c.seq is not seq]
+            for copy in pending:
+                self.block_manager.release_source(copy.src)
         self.running.remove(seq)
         self.block_manager.free(seq)
         seq.num_computed = 0
@@ -133,6 +165,10 @@ class Scheduler:
         return max(candidates, key=Sequence.order_key, default=None)
 
     # ------------------------------------------------------------------ the step
+
+    def _chunk(self, seq: Sequence, computed: list[int], partial: PartialMatch | None, budget: int) -> int:
+        """Tokens an admission after this match would run in this step (the budget caps them)."""
+        return min(seq.num_tokens - self.block_manager.num_hit_tokens(computed, partial), budget)
 
     def schedule(self) -> SchedulerOutput:
         """Pick this step's work under the token budget and the KV pool; preempt if blocks run out."""
@@ -182,23 +218,30 @@ class Scheduler:
                         continue
                     break
                 computed = bm.match_prefix(seq)
-                num_hit = len(computed) * bm.block_size
+                partial = bm.match_partial(seq, computed)
+                reserve = self.watermark_blocks if self.running else 0
+                if partial is not None and not bm.can_allocate(seq, self._chunk(seq, computed, partial, budget),
+                                                               computed, reserve, partial):
+                    partial = None  # holding the source costs a block the pool lacks: recompute those tokens
+                num_hit = bm.num_hit_tokens(computed, partial)
                 n = seq.num_tokens - num_hit
                 if n > budget:
                     if not chunked:
                         break
                     n = budget
-                if self.running and not bm.can_allocate(seq, n, computed, reserve=self.watermark_blocks):
+                if self.running and not bm.can_allocate(seq, n, computed, reserve, partial):
                     if priority is Priority.INTERACTIVE and (victim := self._victim(scheduled, only_batch=True)):
                         self._preempt(victim, out)
                         continue
                     break
-                if not bm.allocate_slots(seq, n, computed):
+                if not bm.allocate_slots(seq, n, computed, partial):
                     if priority is Priority.INTERACTIVE and (victim := self._victim(scheduled, only_batch=True)):
                         self._preempt(victim, out)
                         continue
                     break
                 queue.pop(0)
+                if partial is not None:
+                    out.copies.append(BlockCopy(seq, partial.block_id, seq.block_table[len(computed)]))
                 seq.status = SequenceStatus.RUNNING
                 seq.num_computed = num_hit
                 if not seq.admitted:

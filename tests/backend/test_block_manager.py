@@ -178,44 +178,122 @@ def test_fork_shares_full_blocks_and_copies_tail() -> None:
 
 
 class BlockManagerMachine(RuleBasedStateMachine):
-    """Random admissions, growth, forks, preemptions, speculative verifications with rollback and frees;
-    invariants after every step.
+    """Random admissions (with full and partial prefix matches), growth, forks, preemptions, speculative
+    verifications with rollback and frees; invariants after every step.
 
     ``slots`` models the K/V pool's content (the token whose K/V each slot holds), so a rollback that
-    frees a block still in use, or a block registered in the prefix cache with a rejected draft token's
-    K/V in it, shows up as a mismatch between a sequence's (or a cache entry's) tokens and its slots."""
+    frees a block still in use, a block registered in the prefix cache with a rejected draft token's
+    K/V in it, or a partial match's copy source evicted and reused before its copy ran, shows up as a
+    mismatch between a sequence's (or a cache entry's) tokens and its slots (a block's slots are
+    forgotten when it is allocated again)."""
+
+    BS = 2  # block size
 
     def __init__(self) -> None:
         super().__init__()
-        self.bm = BlockManager(num_blocks=12, block_size=2, hash_fn=self.weak_hash)
+        self.bm = BlockManager(num_blocks=12, block_size=self.BS, hash_fn=self.weak_hash)
         self.live: list[Sequence] = []
         self.slots: dict[int, int] = {}  # flat slot → the token whose K/V it holds
+        self.prompts: list[list[int]] = []  # every prompt seen, for prompts that share a prefix with one
+        self.partial_hits = 0
+        take = self.bm._take
+
+        def take_garbage():  # a (re)allocated block's old K/V are garbage from now on: forget them
+            block = take()
+            for offset in range(self.BS):
+                self.slots.pop(block.block_id * self.BS + offset, None)
+            return block
+
+        self.bm._take = take_garbage  # stricter than the pool (which keeps stale K/V until overwritten)
 
     def write(self, seq: Sequence, start: int, tokens: list[int]) -> None:
         """Model the forward storing K/V of ``tokens`` at positions ``start..`` of ``seq``."""
+        bs = self.BS
         for pos, token in enumerate(tokens, start):
-            self.slots[seq.block_table[pos // 2] * 2 + pos % 2] = token
+            self.slots[seq.block_table[pos // bs] * bs + pos % bs] = token
+
+    def copy(self, src: int, dst: int) -> None:
+        """Model :meth:`ModelRunner.copy_blocks`: the whole block's K/V, stale slots included."""
+        bs = self.BS
+        for offset in range(bs):
+            if src * bs + offset in self.slots:
+                self.slots[dst * bs + offset] = self.slots[src * bs + offset]
+            else:
+                self.slots.pop(dst * bs + offset, None)
 
     @staticmethod
     def weak_hash(parent, tokens, extra) -> int:
         return hash((parent, tokens, extra)) % 5  # frequent collisions on purpose
 
+    def admit_all(self, seqs: list[Sequence], drop: int | None = None) -> None:
+        """Admit ``seqs`` like one scheduling pass: every match and allocation first (later allocations may
+        evict), then the pending copies, the holds released, then the prefill writes. ``drop``: the index of
+        a sequence preempted after its allocation, before its copy ran."""
+        bs = self.BS
+        admitted: list[tuple[Sequence, int]] = []
+        pending: list[tuple[Sequence, int, int]] = []
+        for seq in seqs:
+            computed = self.bm.match_prefix(seq)
+            partial = self.bm.match_partial(seq, computed)
+            for i, block_id in enumerate(computed):  # a cache hit implies identical tokens (and extra key)
+                block = self.bm.blocks[block_id]
+                assert block.token_ids == tuple(seq.token_ids[i * bs:(i + 1) * bs])
+                assert block.extra_key == seq.extra_key
+            hit = len(computed) * bs
+            if partial is not None:
+                block = self.bm.blocks[partial.block_id]
+                assert 1 <= partial.num_tokens < bs and block.registered and block.extra_key == seq.extra_key
+                assert block.token_ids[:partial.num_tokens] == tuple(seq.token_ids[hit:hit + partial.num_tokens])
+                assert hit + partial.num_tokens <= seq.num_tokens - 1  # the last token is never matched
+                hit += partial.num_tokens
+            if self.bm.allocate_slots(seq, seq.num_tokens - hit, computed, partial):
+                admitted.append((seq, hit))
+                if partial is not None:
+                    pending.append((seq, partial.block_id, seq.block_table[len(computed)]))
+                    assert seq.block_table[len(computed)] != partial.block_id  # a fresh block, never shared
+                    self.partial_hits += 1
+            else:
+                assert seq.block_table == []
+                if seq in self.live:
+                    self.live.remove(seq)
+        if drop is not None and admitted:
+            victim, _ = admitted.pop(drop % len(admitted))
+            for item in [p for p in pending if p[0] is victim]:
+                pending.remove(item)
+                self.bm.release_source(item[1])
+            self.bm.free(victim)
+            if victim in self.live:
+                self.live.remove(victim)
+            self.bm.check_invariants()
+        for _, src, dst in pending:
+            self.copy(src, dst)
+        for _, src, _ in pending:
+            self.bm.release_source(src)
+        assert self.bm.num_held_sources == 0
+        for seq, hit in admitted:
+            self.write(seq, hit, seq.token_ids[hit:])
+            seq.num_computed = seq.num_tokens
+            self.bm.cache_full_blocks(seq)
+            if seq not in self.live:
+                self.live.append(seq)
+
     @rule(tokens=st.lists(st.integers(0, 3), min_size=1, max_size=9), extra=st.sampled_from([None, "x"]))
     def admit_sequence(self, tokens: list[int], extra) -> None:
-        seq = make_seq(tokens, extra)
-        computed = self.bm.match_prefix(seq)
-        for i, block_id in enumerate(computed):  # a cache hit implies identical tokens (and extra key)
-            block = self.bm.blocks[block_id]
-            assert block.token_ids == tuple(tokens[i * 2:(i + 1) * 2])
-            assert block.extra_key == extra
-        hit = len(computed) * 2
-        if self.bm.allocate_slots(seq, len(tokens) - hit, computed):
-            self.write(seq, hit, tokens[hit:])
-            seq.num_computed = len(tokens)
-            self.bm.cache_full_blocks(seq)
-            self.live.append(seq)
-        else:
-            assert seq.block_table == []
+        self.prompts.append(tokens)
+        self.admit_all([make_seq(tokens, extra)])
+
+    @precondition(lambda self: self.prompts)
+    @rule(data=st.data(), count=st.integers(1, 3), drop=st.none() | st.integers(0, 2))
+    def admit_sharing(self, data, count: int, drop: int | None) -> None:
+        """Prompts that share a prefix of random length with earlier ones, admitted in one pass."""
+        seqs = []
+        for _ in range(count):
+            base = data.draw(st.sampled_from(self.prompts))
+            cut = data.draw(st.integers(0, len(base)))
+            tail = data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=4))
+            self.prompts.append(base[:cut] + tail)
+            seqs.append(make_seq(base[:cut] + tail, data.draw(st.sampled_from([None, None, "x"]))))
+        self.admit_all(seqs, drop)
 
     @precondition(lambda self: self.live)
     @rule(data=st.data(), token=st.integers(0, 3))
@@ -237,9 +315,7 @@ class BlockManagerMachine(RuleBasedStateMachine):
         copies = self.bm.fork(parent, child)
         if copies is not None:
             for src, dst in copies:
-                for offset in range(2):
-                    if src * 2 + offset in self.slots:
-                        self.slots[dst * 2 + offset] = self.slots[src * 2 + offset]
+                self.copy(src, dst)
             self.live.append(child)
 
     @precondition(lambda self: self.live)
@@ -255,14 +331,7 @@ class BlockManagerMachine(RuleBasedStateMachine):
         seq = data.draw(st.sampled_from(self.live))
         self.bm.free(seq)
         seq.num_computed = 0
-        computed = self.bm.match_prefix(seq)
-        hit = len(computed) * 2
-        if self.bm.allocate_slots(seq, seq.num_tokens - hit, computed):
-            self.write(seq, hit, seq.token_ids[hit:])
-            seq.num_computed = seq.num_tokens
-            self.bm.cache_full_blocks(seq)
-        else:
-            self.live.remove(seq)
+        self.admit_all([seq])
 
     @precondition(lambda self: self.live)
     @rule(data=st.data(), token=st.integers(0, 3), draft=st.lists(st.integers(0, 3), min_size=1, max_size=5),
@@ -293,14 +362,16 @@ class BlockManagerMachine(RuleBasedStateMachine):
                 refs[block_id] = refs.get(block_id, 0) + 1
         for block in self.bm.blocks:
             assert block.ref_count == refs.get(block.block_id, 0), "ref count != live references"
+        bs = self.BS
         for seq in self.live:  # every computed position's slot holds that position's token
             for pos in range(seq.num_computed):
-                slot = seq.block_table[pos // 2] * 2 + pos % 2
+                slot = seq.block_table[pos // bs] * bs + pos % bs
                 assert self.slots.get(slot) == seq.token_ids[pos], f"slot of position {pos} was corrupted"
         for block in self.bm.blocks:  # a prefix-cache entry's K/V are those of its tokens, never a draft's
             if block.registered or block.canonical is not None:
-                held = tuple(self.slots.get(block.block_id * 2 + offset) for offset in range(2))
+                held = tuple(self.slots.get(block.block_id * bs + offset) for offset in range(bs))
                 assert held == block.token_ids, "a cached block holds K/V of other tokens"
+        assert self.bm.num_held_sources == 0  # no hold outlives its scheduling pass
         total = self.bm.num_free_blocks + self.bm.num_used_blocks + self.bm.num_cached_blocks
         assert total == self.bm.num_blocks
 
@@ -311,6 +382,15 @@ class BlockManagerMachine(RuleBasedStateMachine):
         assert self.bm.num_used_blocks == 0  # nothing leaks
 
 
+class WideBlockManagerMachine(BlockManagerMachine):
+    """The same machine with 4-token blocks: partial matches of 1 to 3 tokens."""
+
+    BS = 4
+
+
 TestBlockManagerMachine = BlockManagerMachine.TestCase
 TestBlockManagerMachine.settings = settings(max_examples=150, stateful_step_count=40, deadline=None,
                                             suppress_health_check=[HealthCheck.too_slow])
+TestWideBlockManagerMachine = WideBlockManagerMachine.TestCase
+TestWideBlockManagerMachine.settings = settings(max_examples=100, stateful_step_count=40, deadline=None,
+                                                suppress_health_check=[HealthCheck.too_slow])

@@ -30,6 +30,7 @@ def make_scheduler(num_blocks: int = 64, block_size: int = 4, **config) -> Sched
 def step(sched: Scheduler) -> SchedulerOutput:
     """Schedule and commit like the engine does (sampled token: 5); finish at max_tokens."""
     out = sched.schedule()
+    sched.release_copies(out)  # the engine copies partial prefix matches' K/V here, then releases them
     for item in out.scheduled:
         seq = item.seq
         samples = item.samples
