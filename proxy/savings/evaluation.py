@@ -557,9 +557,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "evaluate with it")
     parser.add_argument("--train-seed", type=int, default=None,
                         help="with --learn-escalation: seed of the training trace (default: --seed + 1)")
-    parser.add_argument("--escalation-recall", type=float, default=0.95,
-                        help="with --learn-escalation: share of the training traffic's bad weak answers the chosen "
-                             "threshold must escalate (out-of-fold)")
+    parser.add_argument("--quality-budget", type=float, default=1.0,
+                        help="with --learn-escalation: points of the training traffic's requests the chosen thresholds "
+                             "may leave with a bad weak answer served (default 1: the target's quality loss)")
     parser.add_argument("--escalation-out", help="with --learn-escalation: keep the retrained artifact in this file")
     parser.add_argument("--logs-only", action="store_true",
                         help="with --learn-escalation: train on the logged answers only (no public GSM8K rows)")
@@ -574,8 +574,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.learn_escalation and args.router_mode != "combined":
         print("thrifty eval savings: --learn-escalation needs --router-mode combined", file=sys.stderr)
         return 2
-    if not 0.0 < args.escalation_recall <= 1.0:
-        print("thrifty eval savings: --escalation-recall must lie in (0, 1]", file=sys.stderr)
+    if not 0.0 <= args.quality_budget <= 100.0:
+        print("thrifty eval savings: --quality-budget must lie in [0, 100] (points)", file=sys.stderr)
         return 2
     if args.train_seed is None:
         args.train_seed = args.seed + 1

@@ -15,7 +15,8 @@
 4. **The thresholds, from the training traffic only**: out-of-fold escalation scores of the logged
    answers (5 folds) and the prompt router's score of each request (its ``x-thrifty-route-score``
    header); for each direct threshold on a grid of ten, the highest escalation threshold that leaves
-   at most ``1 - recall`` of the bad weak answers served, and the cheapest such pair wins
+   at most the quality budget's worth of bad weak answers served (``--quality-budget`` points of the
+   training requests, default 1: the issue's target), and the cheapest such pair wins
    (:func:`choose_thresholds`).
 
 The evaluation runs then load the new artifact (``[router] escalation_path``) with those thresholds.
@@ -24,6 +25,7 @@ The evaluation runs then load the new artifact (``[router] escalation_path``) wi
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import tempfile
 import time
@@ -101,19 +103,26 @@ class ThresholdChoice:
     escalated_share: float
 
 
-def choose_thresholds(rows: Sequence[TrafficRow], recall: float,
+def allowed_bad_answers(requests: int, quality_budget_points: float) -> int:
+    """Bad weak answers the thresholds may leave served on ``requests`` training requests: the quality
+    budget in points of those requests, rounded down (each served bad answer counts as a lost point
+    share, even where the strong model would have been wrong too)."""
+    return int(math.floor(quality_budget_points / 100.0 * requests + 1e-9))
+
+
+def choose_thresholds(rows: Sequence[TrafficRow], max_bad_served: int,
                       grid: Sequence[float] = DIRECT_GRID) -> tuple[ThresholdChoice, list[ThresholdChoice]]:
     """The cheapest pair on ``rows``: for each direct threshold ``d`` of ``grid`` (prompt score >= ``d``
     goes straight to the strong model), the highest escalation threshold that leaves at most
-    ``(1 - recall)`` of all bad weak answers served (those sent direct are not served); cost = the
-    direct requests' strong calls + every other request's weak call + its strong call when escalated.
+    ``max_bad_served`` bad weak answers served (those sent direct are not served); cost = the direct
+    requests' strong calls + every other request's weak call + its strong call when escalated.
     Returns the choice and every candidate. ``rows`` must not be empty."""
     prompt = np.array([r.prompt_score for r in rows])
     escalation = np.array([r.escalation_score for r in rows])
     bad = np.array([r.bad for r in rows], dtype=bool)
     weak = np.array([r.weak_usd for r in rows])
     strong = np.array([r.strong_usd for r in rows])
-    allowed = int(np.floor((1.0 - recall) * bad.sum() + 1e-9))
+    allowed = max(max_bad_served, 0)
     candidates = []
     for d in grid:
         direct = prompt >= d
@@ -236,7 +245,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
                                   baseline(book, outcome.line, prices)[0]))
     if not traffic:
         raise RuntimeError("no judged answer of the exploration run could be matched to its request")
-    choice, candidates = choose_thresholds(traffic, args.escalation_recall)
+    choice, candidates = choose_thresholds(traffic, allowed_bad_answers(len(traffic), args.quality_budget))
     path = Path(args.escalation_out) if args.escalation_out else workdir / "learned_escalation.json"
     save_escalation(artifact, path, trained_on=provenance, c=DEFAULT_C)
     kinds = {o.request_id: o.line.kind.removesuffix(" (batch)") for o in outcomes if o.request_id}
@@ -247,17 +256,18 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
                        for kind, rows in sorted(by_kind.items())}
     learned = LearnedEscalation(path, choice.escalation, choice.direct, provenance, len(logged), int(logged_y.sum()),
                                 summary_by_kind, sent, failed, candidates)
-    print(format_learned(learned, args.escalation_recall), flush=True)
+    print(format_learned(learned, allowed_bad_answers(len(traffic), args.quality_budget), len(traffic)), flush=True)
     return learned
 
 
-def format_learned(learned: LearnedEscalation, recall: float) -> str:
+def format_learned(learned: LearnedEscalation, allowed: int, requests: int) -> str:
     """The retrained model's provenance, the chosen thresholds, the candidates and the out-of-fold
     scores by kind."""
     out = [f"escalation model retrained from the exploration run: {learned.provenance}",
            f"thresholds chosen on the training traffic: direct {learned.direct_threshold:.2f}, escalation "
-           f"{learned.threshold:.3f} (the cheapest pair leaving at most {1 - recall:.0%} of the {learned.bad} weak "
-           f"answers judged bad served; out-of-fold escalation scores, {FOLDS} folds)",
+           f"{learned.threshold:.3f} (the cheapest pair leaving at most {allowed} of the {learned.bad} weak answers "
+           f"judged bad served on these {requests} requests, the quality budget; out-of-fold escalation scores, "
+           f"{FOLDS} folds)",
            "", "| direct threshold | escalation threshold | sent direct | escalated | bad answers served | "
                "cost USD (training traffic) |", "|---|---|---|---|---|---|"]
     for c in learned.candidates:

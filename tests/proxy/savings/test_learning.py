@@ -15,7 +15,13 @@ from proxy.localserver import serve_in_thread
 from proxy.pricing import ModelPrice
 from proxy.savings import evaluation
 from proxy.savings.evaluation import _header_score
-from proxy.savings.learning import TrafficRow, choose_thresholds, learn_escalation, out_of_fold_scores
+from proxy.savings.learning import (
+    TrafficRow,
+    allowed_bad_answers,
+    choose_thresholds,
+    learn_escalation,
+    out_of_fold_scores,
+)
 from proxy.savings.replay import ReplayBook, load_book, make_app
 from proxy.savings.trace import TraceLine, default_trace
 from router.escalation import load_escalation, public_escalation_rows
@@ -29,7 +35,7 @@ def _row(prompt: float, escalation: float, bad: bool, weak: float = 1.0, strong:
 def test_threshold_choice_by_hand() -> None:
     rows = [_row(0.9, 0.8, True), _row(0.1, 0.7, True), _row(0.2, 0.3, True), _row(0.1, 0.2, False),
             _row(0.3, 0.1, False)]
-    best, candidates = choose_thresholds(rows, recall=1.0, grid=(0.5, 1.0))
+    best, candidates = choose_thresholds(rows, max_bad_served=0, grid=(0.5, 1.0))
     by_direct = {c.direct: c for c in candidates}
     # d = 0.5: row 0 direct (10); the others' bad escalation scores are 0.7, 0.3, so t = 0.3 escalates rows 1, 2;
     # cost = 10 + 4 weak calls + 2 strong calls = 34
@@ -39,15 +45,22 @@ def test_threshold_choice_by_hand() -> None:
     # d = 1.0: nothing direct; t = 0.3 escalates rows 0, 1, 2: 5 weak + 3 strong = 35
     assert by_direct[1.0].cost_usd == pytest.approx(35.0)
     assert best.direct == 0.5
-    # allowing one bad answer served (recall 2/3): d = 1.0 now keeps the lowest bad one (0.3) weak: t = 0.7
-    best, candidates = choose_thresholds(rows, recall=2 / 3, grid=(1.0,))
+    # allowing one bad answer served: d = 1.0 now keeps the lowest bad one (0.3) weak: t = 0.7
+    best, candidates = choose_thresholds(rows, max_bad_served=1, grid=(1.0,))
     assert (best.escalation, best.bad_served) == (pytest.approx(0.7), 1)
     assert best.cost_usd == pytest.approx(5 + 2 * 10)
 
 
 def test_no_bad_answer_left_to_catch_escalates_nothing() -> None:
-    best, _ = choose_thresholds([_row(0.1, 0.4, False), _row(0.2, 0.9, False)], recall=0.95, grid=(1.0,))
+    best, _ = choose_thresholds([_row(0.1, 0.4, False), _row(0.2, 0.9, False)], max_bad_served=0, grid=(1.0,))
     assert (best.escalation, best.cost_usd) == (1.0, 2.0)
+
+
+def test_quality_budget_in_points_of_the_training_requests() -> None:
+    assert allowed_bad_answers(280, 1.0) == 2  # 2.8 rounded down
+    assert allowed_bad_answers(300, 1.0) == 3
+    assert allowed_bad_answers(99, 1.0) == 0
+    assert allowed_bad_answers(280, 0.0) == 0
 
 
 def test_out_of_fold_scores_never_use_a_row_to_score_itself() -> None:
@@ -92,7 +105,7 @@ def test_exploration_run_retrains_from_feedback(data_dir: Path, tmp_path: Path) 
     training = [_gsm_line(n, row, 0.05 * n) for n, row in enumerate([0, 1, 2, 3, 4, 2, 0, 1], start=1)]
     evaluated = [_gsm_line(1, 4, 0.0)]
     args = argparse.Namespace(concurrency=2, time_scale=1.0, batch_timeout=60.0, batch_discount=0.5,
-                              logs_only=True, escalation_recall=1.0, escalation_out=None)
+                              logs_only=True, quality_budget=0.0, escalation_out=None)
     weak, strong = evaluation.WEAK_MODEL, evaluation.STRONG_MODEL  # the names the child proxy is configured with
     book = load_book(data_dir, weak, strong)
     prices = {weak: ModelPrice(weak, 1.0, 1.0), strong: ModelPrice(strong, 10.0, 30.0)}
@@ -104,7 +117,17 @@ def test_exploration_run_retrains_from_feedback(data_dir: Path, tmp_path: Path) 
     assert "proxy logs, 8 judged small answers, 2 judged bad" in learned.provenance
     artifact = load_escalation(learned.artifact)
     assert artifact.model.weight.shape[0] > 0
-    # recall 1.0: the chosen pair leaves no bad answer served on the training traffic
+    # a budget of 0 points: the chosen pair leaves no bad answer served on the training traffic
     chosen = next(c for c in learned.candidates
                   if (c.direct, c.escalation) == (learned.direct_threshold, learned.threshold))
     assert chosen.bad_served == 0
+
+
+def test_learning_needs_combined_mode_and_a_sane_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    (data / "router").mkdir(parents=True)
+    assert evaluation.main(["--data-dir", str(data), "--learn-escalation"]) == 2
+    assert "--learn-escalation needs --router-mode combined" in capsys.readouterr().err
+    assert evaluation.main(["--data-dir", str(data), "--router-mode", "combined", "--learn-escalation",
+                            "--quality-budget", "-1"]) == 2
+    assert "--quality-budget must lie in [0, 100]" in capsys.readouterr().err
