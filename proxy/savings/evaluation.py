@@ -636,7 +636,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                    "target large share"))
     print(f"\nprices USD/Mtok: {WEAK_MODEL} {args.weak_price[0]}/{args.weak_price[1]}, {STRONG_MODEL} "
           f"{args.strong_price[0]}/{args.strong_price[1]}; batch discount {args.batch_discount}; router "
-          f"{args.router_mode}, " + (f"direct threshold {args.direct_threshold}, escalation threshold "
+          f"{args.router_mode}, " + ("thresholds chosen on the training traffic (next line)" if learned else
+                                     f"direct threshold {args.direct_threshold}, escalation threshold "
                                      f"{args.escalation_threshold}" if args.router_mode == "combined"
                                      else f"target large share {args.target_large_share}"))
     if learned:
