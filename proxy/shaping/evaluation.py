@@ -5,7 +5,8 @@ temperature 1), which the out-of-the-box ``default_max_tokens`` is chosen from. 
 a child process (``thrifty backend serve``) on a free local port.
 
 ``--part caps``: from the configured database's request log, how often each kind of cap
-(default, learned, clamped, the caller's own) ended an answer that would have gone on.
+(default, learned, clamped, the caller's own) ended an answer that would have gone on, in all and
+per key and prompt cluster (``--top`` groups, most cut first).
 
 ``--part bound``: no model run; the cached share a perfect prefix cache could reach on each trace
 shape with shaping off and safe (note after the last turn or in the system prompt), at token and
@@ -351,25 +352,32 @@ def run_caps(args: argparse.Namespace) -> int:
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from proxy.settings import load_settings
-    from proxy.shaping.learned import cap_report
+    from proxy.shaping.learned import cap_breakdown, cap_report
 
+    if args.top < 1:
+        print("thrifty eval shaping: --top must be at least 1", file=sys.stderr)
+        return 2
     settings = load_settings(args.config)
 
-    async def report() -> list[tuple[str, int, int]]:
+    async def report() -> tuple[list[tuple[str, int, int]], list[tuple[str, str, str, int, int]]]:
         engine = create_async_engine(settings.database_url)
         try:
-            return await cap_report(engine)
+            return await cap_report(engine), await cap_breakdown(engine, args.top)
         finally:
             await engine.dispose()
 
     try:
-        rows = asyncio.run(report())
+        rows, groups = asyncio.run(report())
     except Exception as exc:  # noqa: BLE001 - a CLI reports, it does not dump a traceback
         print(f"thrifty: cannot read the request log at {settings.database_url}: {exc}", file=sys.stderr)
         return 1
     print("| cap | answers | cut by the limit (finish_reason length) | share cut |\n|---|---|---|---|")
     for kind, n, cut in rows:
         print(f"| {kind} | {n} | {cut} | {cut / max(n, 1):.1%} |")
+    print(f"\nPer key and prompt cluster (the {args.top} groups with the most cut answers):\n")
+    print("| key | prompt cluster | cap | answers | cut | share cut |\n|---|---|---|---|---|---|")
+    for key, cluster, kind, n, cut in groups:
+        print(f"| {key} | {cluster} | {kind} | {n} | {cut} | {cut / max(n, 1):.1%} |")
     return 0
 
 
@@ -396,6 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(0: skip it)")
     parser.add_argument("--cap-concurrency", type=int, default=4)
     parser.add_argument("--config", help="caps: the TOML configuration naming the database")
+    parser.add_argument("--top", type=int, default=20, help="caps: key and prompt-cluster groups to list")
     parser.add_argument("--prompts", type=int, default=len(CHAT_PROMPTS), help="how many of the chat prompts")
     parser.add_argument("--max-tokens", type=int, help="lengths: bound of each answer (1024); trace: max_tokens "
                         "of the prefix runs (16)")

@@ -144,3 +144,19 @@ async def cap_report(engine: AsyncEngine) -> list[tuple[str, int, int]]:
     query = select(kind, func.count(), cut).where(RequestLog.finish_reason.is_not(None)).group_by(kind).order_by(kind)
     async with engine.connect() as conn:
         return [(str(k), int(n), int(c or 0)) for k, n, c in (await conn.execute(query)).all()]
+
+
+async def cap_breakdown(engine: AsyncEngine, limit: int = 50) -> list[tuple[str, str, str, int, int]]:
+    """``(key id, prompt cluster, cap kind, answers, cut)`` per key, prompt cluster and kind of cap:
+    where the caps cut answers that would have gone on. Ordered by the number cut, then answers,
+    most first; at most ``limit`` rows. Requests without a cluster (not chat) show ``-``."""
+    kind = func.coalesce(RequestLog.cap, "none")
+    cluster = func.coalesce(RequestLog.prompt_cluster, "-")
+    cut = func.sum((RequestLog.finish_reason == "length").cast(RequestLog.max_tokens.type))
+    query = (select(RequestLog.key_id, cluster, kind, func.count(), cut)
+             .where(RequestLog.finish_reason.is_not(None))
+             .group_by(RequestLog.key_id, cluster, kind)
+             .order_by(cut.desc(), func.count().desc(), RequestLog.key_id, cluster, kind)
+             .limit(limit))
+    async with engine.connect() as conn:
+        return [(str(key), str(c), str(k), int(n), int(x or 0)) for key, c, k, n, x in (await conn.execute(query)).all()]

@@ -18,6 +18,7 @@ from proxy.shaping.learned import (
     MIN_LEARNED_CAP,
     RAISE_FACTOR,
     LearnedCaps,
+    cap_breakdown,
     cap_report,
     censored_quantile,
     learned_cap,
@@ -169,3 +170,20 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
     assert table["none"] == (1, 1)  # the caller's own max_tokens=5 cut one answer
     assert table["learned"][1] == 0 and table["default"][1] == 0
     assert sum(n for n, _ in table.values()) == count
+
+    async def breakdown():
+        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}")
+        try:
+            return await cap_breakdown(engine)
+        finally:
+            await engine.dispose()
+
+    groups = asyncio.run(breakdown())
+    assert sum(n for *_, n, _ in groups) == count
+    assert groups[0][2:] == ("none", 1, 1)  # the group with a cut answer comes first
+    keys = {key for key, *_ in groups}
+    assert len(keys) == 2  # the two keys are reported apart
+    clusters = {(key, cluster) for key, cluster, *_ in groups}
+    assert len(clusters) == 2  # one prompt template per key here
+    learned = [g for g in groups if g[2] == "learned"]
+    assert learned and all(cut == 0 for *_, cut in learned)
