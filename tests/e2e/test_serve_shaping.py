@@ -1,0 +1,75 @@
+"""Prompt shaping through a real `thrifty serve` process (proxy + bundled SmolLM2 backend), driven by
+the official openai SDK: a key with shaping on gets the same greedy answers as a key with it off on
+requests that hold no volatile span, and only the first key's responses say shaping acted."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+
+import pytest
+from openai import OpenAI
+
+from proxy.localserver import wait_healthy
+from proxy.supervisor import free_port
+from tests.proxy.shaping.test_real_backend import MODEL, REQUESTS
+
+pytestmark = pytest.mark.e2e
+ON_KEY, OFF_KEY = "sk-shaping-on", "sk-shaping-off"
+
+
+@pytest.fixture(scope="module")
+def served_with_two_keys(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("serve-shaping")
+    port = free_port()
+    config = workdir / "thrifty.toml"
+    off_hash = hashlib.sha256(OFF_KEY.encode()).hexdigest()
+    config.write_text(f"""
+[proxy]
+port = {port}
+[cache]
+enabled = false
+semantic = false
+[router]
+enabled = false
+[shaping]
+mode = "safe"
+[shaping.keys.off]
+api_key_sha256 = "{off_hash}"
+mode = "off"
+""")
+    env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1"}
+    log = (workdir / "serve.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--config", str(config)], cwd=workdir,
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, proc, what=f"thrifty serve (log: {log.name})", timeout_s=300)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_shaping_on_and_off_give_the_same_greedy_answers_through_serve(served_with_two_keys) -> None:
+    answers: dict[str, list[str]] = {}
+    for key in (OFF_KEY, ON_KEY):
+        client = OpenAI(base_url=f"{served_with_two_keys}/v1", api_key=key, max_retries=0, timeout=300)
+        answers[key] = []
+        for body in REQUESTS:
+            raw = client.chat.completions.with_raw_response.create(model=MODEL, temperature=0, max_tokens=24, **body)
+            answers[key].append(raw.parse().choices[0].message.content)
+            shaping = raw.headers.get("x-thrifty-shaping", "")
+            if key == ON_KEY:
+                assert shaping.startswith("safe")
+            else:
+                assert not shaping.startswith(("safe", "aggressive"))
+    assert all(answers[OFF_KEY])
+    assert answers[ON_KEY] == answers[OFF_KEY]
