@@ -489,11 +489,12 @@ def _try_run(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[Tra
 def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
              curve_specs: list[tuple[float | tuple[float, float], RunSpec]], args: argparse.Namespace,
              prices: dict[str, ModelPrice], results: list[tuple[RunSpec, Report, float]],
-             curve: list[tuple[float | tuple[float, float], Report]]) -> str | None:
+             curve: list[tuple[float | tuple[float, float], Report]], notes: list[str]) -> None:
     """Run ``specs``, then the curve's runs, against one replay upstream; each completed run is
     appended to ``results`` or ``curve`` at once, so it survives a later failure. With
     ``args.learn_escalation`` the escalation model is first retrained from a training trace's traffic
-    (:mod:`proxy.savings.learning`) and every run uses it; returns a line saying what was learned."""
+    (:mod:`proxy.savings.learning`) and every run uses it; a line saying what was learned is appended to
+    ``notes`` as soon as it is known."""
     from proxy.localserver import serve_in_thread
     from proxy.savings.replay import make_app
 
@@ -510,11 +511,9 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
                              direct_threshold=learned.direct_threshold) for spec in specs]
             curve_specs = [(share, replace(spec, escalation_path=str(learned.artifact)))
                            for share, spec in curve_specs]
-            note = (f"escalation model retrained from the training trace's traffic ({learned.provenance}); "
-                    f"direct threshold {learned.direct_threshold:.2f} and escalation threshold "
-                    f"{learned.threshold:.3f} chosen on that traffic")
-        else:
-            note = None
+            notes.append(f"escalation model retrained from the training trace's traffic ({learned.provenance}); "
+                         f"direct threshold {learned.direct_threshold:.2f} and escalation threshold "
+                         f"{learned.threshold:.3f} chosen on that traffic")
         for spec in specs:
             done = _try_run(spec, book, upstream, lines, args, prices)
             if done is not None:
@@ -523,7 +522,6 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
             done = _try_run(spec, book, upstream, lines, args, prices)
             if done is not None:
                 curve.append((share, done[0]))
-    return note
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -623,10 +621,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     curve_specs = [(share, _curve_spec(share, args)) for share in shares]
     results: list[tuple[RunSpec, Report, float]] = []
     curve: list[tuple[float | tuple[float, float], Report]] = []
-    learned = None
+    learned: list[str] = []
     if parsed.lines:
         try:
-            learned = _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve)
+            _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve, learned)
         except Exception as exc:  # the summary of the runs that completed is still printed
             print(f"thrifty eval savings: the replay stopped early: {_describe(exc)}", file=sys.stderr)
     print()
@@ -640,8 +638,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      f"direct threshold {args.direct_threshold}, escalation threshold "
                                      f"{args.escalation_threshold}" if args.router_mode == "combined"
                                      else f"target large share {args.target_large_share}"))
-    if learned:
-        print(learned)
+    for note in learned:
+        print(note)
     for spec, report, _ in results:
         print(f"{spec.label}: {verdict(report)}")
     return 0 if results or curve or not parsed.lines else 1

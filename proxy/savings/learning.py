@@ -39,7 +39,7 @@ import httpx
 import numpy as np
 
 from proxy.savings.accounting import Outcome, baseline
-from proxy.savings.replay import ReplayBook
+from proxy.savings.replay import ReplayBook, last_user_text
 from proxy.savings.trace import TraceLine, default_trace, grade
 
 FOLDS = 5
@@ -67,11 +67,12 @@ def training_trace(book: ReplayBook, evaluation: Sequence[TraceLine], seed: int)
 
 
 def evaluation_questions(book: ReplayBook, evaluation: Sequence[TraceLine]) -> set[str]:
-    """The public GSM8K questions the evaluation trace asks (left out of the public training rows)."""
+    """The questions the evaluation trace asks, to leave out of the public training rows: each line's
+    last user message (a custom trace's ``expected`` lines included) and its referenced row's prompt."""
     out = set()
     for line in evaluation:
-        source, ident = line.ref.get("source"), line.ref.get("id")
-        record = book.by_ref.get((str(source), str(ident))) if source == "gsm8k" else None
+        out.add(last_user_text(line.body.get("messages") or []))
+        record = book.by_ref.get((str(line.ref.get("source")), str(line.ref.get("id"))))
         if record is not None:
             out.add(record.prompt)
     return out
@@ -84,7 +85,7 @@ DIRECT_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 class TrafficRow:
     """One judged request of the exploration run, as the threshold choice sees it."""
 
-    prompt_score: float  # the prompt router's score (1.0 when unknown: never sent direct by a threshold < 1)
+    prompt_score: float  # the prompt router's score (-inf when unknown: the proxy then cascades the request)
     escalation_score: float  # out of fold
     bad: bool  # the weak answer was judged bad
     weak_usd: float  # what the weak call cost
@@ -137,15 +138,18 @@ def choose_thresholds(rows: Sequence[TrafficRow], max_bad_served: int,
 
 
 def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: np.ndarray, logged_y: np.ndarray,
-                       c: float, seed: int = 0, folds: int = FOLDS) -> np.ndarray:
-    """Each logged row's escalation score from a model fitted without its fold (public rows always in)."""
+                       c: float, seed: int = 0, folds: int = FOLDS, groups: Sequence[str] | None = None) -> np.ndarray:
+    """Each logged row's escalation score from a model fitted without its fold (public rows always in;
+    a fold whose complement holds one label class only gets that class's rate). ``groups``: rows with the same group (e.g. the same question asked again) share a fold, so a
+    repeat is never scored by a model that saw its twin."""
     from router.cascade import fit_escalation
+    from router.errors import RouterDataError
 
-    order = list(range(len(logged_y)))
-    random.Random(seed).shuffle(order)
-    fold_of = np.empty(len(logged_y), dtype=int)
-    for position, row in enumerate(order):
-        fold_of[row] = position % folds
+    keys = list(groups) if groups is not None else [str(i) for i in range(len(logged_y))]
+    distinct = sorted(set(keys))
+    random.Random(seed).shuffle(distinct)
+    fold_of_group = {key: position % folds for position, key in enumerate(distinct)}
+    fold_of = np.array([fold_of_group[key] for key in keys], dtype=int)
     scores = np.empty(len(logged_y), dtype=np.float64)
     for fold in range(folds):
         held = fold_of == fold
@@ -155,8 +159,11 @@ def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: n
         if public is not None:
             xs.append(public[0])
             ys.append(public[1])
-        model = fit_escalation(np.vstack(xs), np.concatenate(ys), c)
-        scores[held] = model.predict(logged_x[held])
+        labels = np.concatenate(ys)
+        try:
+            scores[held] = fit_escalation(np.vstack(xs), labels, c).predict(logged_x[held])
+        except RouterDataError:  # the other folds hold one class only (tiny traces): their base rate
+            scores[held] = float(labels.mean())
     return scores
 
 
@@ -233,14 +240,16 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     artifact, provenance = train_escalation(public_dir, DEFAULT_C, logged, exclude_prompts=questions)
     logged_x, logged_y = logged_escalation_rows(logged)
     public = public_escalation_rows(public_dir, questions) if public_dir is not None else None
-    scores = out_of_fold_scores(public, logged_x, logged_y, DEFAULT_C)
+    questions_of = [last_user_text(ex.request.get("messages") or []) for ex in examples]
+    scores = out_of_fold_scores(public, logged_x, logged_y, DEFAULT_C, groups=questions_of)
     by_request = {o.request_id: o for o in outcomes if o.request_id}
     traffic = []
     for example, score, label in zip(examples, scores, logged_y, strict=True):
         outcome, row = by_request.get(example.request_id), log_rows.get(example.request_id)
         if outcome is None or row is None:
             continue
-        prompt_score = outcome.route_score if outcome.route_score is not None else 1.0
+        # a failed first-step decision falls back to the small tier, i.e. the cascade (proxy/components.py)
+        prompt_score = outcome.route_score if outcome.route_score is not None else -math.inf
         traffic.append(TrafficRow(prompt_score, float(score), bool(label >= 0.5), row.cost_usd or 0.0,
                                   baseline(book, outcome.line, prices)[0]))
     if not traffic:

@@ -34,6 +34,8 @@ enabled = false
 semantic = false
 [router]
 enabled = false
+[backend]
+enable_prefix_caching = false  # each answer from a fresh prefill: the comparison is about shaping alone
 [shaping]
 mode = "safe"
 [shaping.keys.off]

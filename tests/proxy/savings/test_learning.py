@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from proxy.savings.learning import (
     TrafficRow,
     allowed_bad_answers,
     choose_thresholds,
+    evaluation_questions,
     learn_escalation,
     out_of_fold_scores,
 )
@@ -131,3 +133,27 @@ def test_learning_needs_combined_mode_and_a_sane_budget(tmp_path: Path, capsys: 
     assert evaluation.main(["--data-dir", str(data), "--router-mode", "combined", "--learn-escalation",
                             "--quality-budget", "-1"]) == 2
     assert "--quality-budget must lie in [0, 100]" in capsys.readouterr().err
+
+
+def test_an_unknown_prompt_score_is_cascaded_not_sent_direct() -> None:
+    rows = [_row(-math.inf, 0.9, True), _row(0.1, 0.1, False)]
+    _, candidates = choose_thresholds(rows, max_bad_served=0, grid=(0.1, 1.0))
+    assert all(c.direct_share == 0.5 for c in candidates if c.direct == 0.1)  # only the scored row goes direct
+    assert all(c.bad_served == 0 and c.escalated_share == 0.5 for c in candidates)  # the bad one is escalated
+
+
+def test_a_repeated_question_shares_its_fold() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(30, 3))
+    y = (x[:, 0] > 0).astype(float)
+    x, y = np.vstack([x, x[:10]]), np.concatenate([y, y[:10]])  # rows 30-39 ask rows 0-9 again
+    groups = [f"q{i}" for i in range(30)] + [f"q{i}" for i in range(10)]
+    scores = out_of_fold_scores(None, x, y, c=1.0, groups=groups)
+    assert np.allclose(scores[30:], scores[:10])  # same fold, same model, same score
+
+
+def test_evaluation_questions_include_custom_lines(book: ReplayBook) -> None:
+    custom = TraceLine(1, 0.0, "k", {"model": "m", "messages": [{"role": "user", "content": "What is 2+2?"}]},
+                       {"expected": "4"})
+    referenced = _gsm_line(2, 1, 0.0)
+    assert evaluation_questions(book, [custom, referenced]) == {"What is 2+2?", GSM_ROWS[1][0]}
