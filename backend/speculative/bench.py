@@ -17,6 +17,7 @@ equals the one without speculation.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
@@ -70,6 +71,38 @@ CHAT_PROMPTS = [
 ]
 
 
+def load_prompts(text: str) -> dict[str, list[list[dict]]]:
+    """``--prompts`` JSONL: one chat per line, ``{"workload": "name", "messages": [...]}`` (``workload``
+    optional, default ``custom``) → workload name → chats, in file order. Blank lines are skipped.
+
+    Raises:
+        ValueError: naming the first bad line (not JSON, no messages list, a message without a role or
+            string content) or an empty file.
+    """
+    workloads: dict[str, list[list[dict]]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+        except ValueError as exc:
+            raise ValueError(f"line {number}: not JSON ({exc})") from None
+        messages = item.get("messages") if isinstance(item, dict) else None
+        if not isinstance(messages, list) or not messages:
+            raise ValueError(f"line {number}: expected an object with a non-empty \"messages\" list")
+        for message in messages:
+            if not (isinstance(message, dict) and isinstance(message.get("role"), str)
+                    and isinstance(message.get("content"), str)):
+                raise ValueError(f"line {number}: every message needs a \"role\" and a string \"content\"")
+        name = item.get("workload", "custom")
+        if not isinstance(name, str) or not name or "," in name:
+            raise ValueError(f"line {number}: \"workload\" must be a name without commas")
+        workloads.setdefault(name, []).append(messages)
+    if not workloads:
+        raise ValueError("no prompts in the file")
+    return workloads
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--dtype", default="float32")
@@ -86,7 +119,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--draft-layers", type=int, default=0, help="layers of the self drafter (0: a quarter)")
     p.add_argument("--max-tokens", type=int, default=160)
     p.add_argument("--batch", type=int, default=4, help="copies of each prompt in the batched run (default 4)")
-    p.add_argument("--workloads", default="copy,chat")
+    p.add_argument("--workloads", default=None,
+                   help="comma-separated workloads to run (default: copy,chat, or every workload of --prompts)")
+    p.add_argument("--prompts", help="JSONL of your own chats, one per line: {\"workload\": \"name\", "
+                   "\"messages\": [...]}; they replace the built-in copy and chat workloads")
     p.add_argument("--modes", default="single,batched")
     p.add_argument("--output", help="also write the markdown table to this file")
 
@@ -137,6 +173,19 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"thrifty bench speculative: {exc}", file=sys.stderr)
         return 2
+    workloads = {"copy": COPY_PROMPTS, "chat": CHAT_PROMPTS}
+    if args.prompts:
+        try:
+            workloads = load_prompts(open(args.prompts, encoding="utf-8").read())
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            print(f"thrifty bench speculative: --prompts {args.prompts}: {exc}", file=sys.stderr)
+            return 2
+    chosen = args.workloads.split(",") if args.workloads else (list(workloads) if args.prompts else ["copy", "chat"])
+    unknown = [w for w in chosen if w not in workloads]
+    if unknown:
+        print(f"thrifty bench speculative: unknown workload(s) {', '.join(unknown)}; known: {', '.join(workloads)}",
+              file=sys.stderr)
+        return 2
 
     from backend.config import BackendConfig
     from backend.runtime import load_model
@@ -146,9 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                                       weights_dtype=args.weights_dtype))
     params = SamplingParams(max_tokens=args.max_tokens, temperature=0.0)
     methods = ["off"] + [m for m in args.drafters.split(",") if m != "off"]
-    workloads = {"copy": COPY_PROMPTS, "chat": CHAT_PROMPTS}
     rows = []
-    for workload in args.workloads.split(","):
+    for workload in chosen:
         prompts = [loaded.tokenizer.encode_chat(m) for m in workloads[workload]]
         for mode in args.modes.split(","):
             batch = args.batch if mode == "batched" else 1
