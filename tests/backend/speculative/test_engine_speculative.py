@@ -336,3 +336,12 @@ def test_the_kv_budget_pays_for_the_draft_pool_too(loaded, method: str) -> None:
     assert engine.speculator.drafter.block_manager.num_blocks == blocks
     assert blocks * (target_block + draft_block) <= budget < (blocks + 1) * (target_block + draft_block)
     assert blocks < plain.block_manager.num_blocks
+
+
+def test_a_missing_draft_model_is_named_by_its_option(tmp_path, capsys) -> None:
+    from proxy.cli import main
+
+    missing = tmp_path / "draft.gguf"
+    assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(missing)]) == 1
+    err = capsys.readouterr().err
+    assert f"--speculative-model '{missing}'" in err and "expected a .gguf file" in err
