@@ -5,16 +5,13 @@ requests that hold no volatile span, and only the first key's responses say shap
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 
 import pytest
 from openai import OpenAI
 
-from proxy.localserver import wait_healthy
 from proxy.supervisor import free_port
 from tests.proxy.shaping.test_real_backend import MODEL, REQUESTS
+from tests.support.processes import thrifty_serve
 
 pytestmark = pytest.mark.e2e
 ON_KEY, OFF_KEY = "sk-shaping-on", "sk-shaping-off"
@@ -42,22 +39,8 @@ mode = "safe"
 api_key_sha256 = "{off_hash}"
 mode = "off"
 """)
-    env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1"}
-    log = (workdir / "serve.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--config", str(config)], cwd=workdir,
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, proc, what=f"thrifty serve (log: {log.name})", timeout_s=300)
+    with thrifty_serve(config, port, workdir) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def test_shaping_on_and_off_give_the_same_greedy_answers_through_serve(served_with_two_keys) -> None:
