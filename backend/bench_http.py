@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -23,24 +22,7 @@ from collections.abc import Iterator, Sequence
 import httpx
 
 from backend.bench import BenchRequest, BenchResult, RequestTiming, _progress
-
-
-@contextlib.contextmanager
-def _child(cmd: list[str], port: int, what: str, timeout_s: float, env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run ``cmd`` (a server on ``port``) until its /health answers; yield its base URL; stop it after."""
-    from proxy.localserver import wait_healthy
-
-    process = subprocess.Popen(cmd, env=env)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, process, what=what, timeout_s=timeout_s)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+from proxy.localserver import child_server
 
 
 @contextlib.contextmanager
@@ -54,7 +36,7 @@ def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | Non
            weights_dtype, "--max-model-len", str(max_model_len), *extra_args]
     if num_threads:
         cmd += ["--num-threads", str(num_threads)]
-    with _child(cmd, port, "thrifty backend serve", 600) as base:
+    with child_server(cmd, port, "thrifty backend serve", 600) as base:
         yield base
 
 
@@ -85,7 +67,7 @@ def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iter
             handle.write(f'[[upstreams]]\nname = "engine"\nbase_url = "{backend_base}/v1"\n'
                          f'[models."{model}"]\nupstream = "engine"\nmodel = "{model}"\n')
         env = _bench_proxy_env(tmp, THRIFTY_BUNDLED__ENABLED="false", THRIFTY_PROXY__PORT=str(port))
-        with _child([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], port,
+        with child_server([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", config], port,
                     "thrifty proxy serve", 300, env) as base:
             yield base
 
@@ -106,7 +88,7 @@ def serve_thrifty(weights_dtype: str, max_model_len: int, num_threads: int | Non
         settings["num_threads"] = str(num_threads)
     with tempfile.TemporaryDirectory(prefix="thrifty-bench-serve-") as tmp:
         env = _bench_proxy_env(tmp, **{f"THRIFTY_BACKEND__{key.upper()}": value for key, value in settings.items()})
-        with _child([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], port, "thrifty serve", 900,
+        with child_server([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], port, "thrifty serve", 900,
                      env) as base:
             yield base
 

@@ -72,3 +72,24 @@ def wait_healthy(base_url: str, process: subprocess.Popen | None = None, *, time
             pass
         time.sleep(poll_s)
     raise RuntimeError(f"{what} did not become ready within {timeout_s:.0f} s")
+
+
+@contextlib.contextmanager
+def child_server(cmd: list[str], port: int, what: str, timeout_s: float, env: dict[str, str] | None = None,
+                 cwd: str | None = None, stdout=None) -> Iterator[str]:
+    """Run ``cmd`` (a server listening on ``port``) as a child process until its /health answers; yield
+    its base URL; stop it afterwards (SIGTERM, then kill after 30 s). ``stdout``: where its output goes
+    (a file; default: inherited). Raises RuntimeError (see :func:`wait_healthy`) when it never gets ready."""
+    process = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=stdout,
+                               stderr=subprocess.STDOUT if stdout is not None else None)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_healthy(base, process, what=what, timeout_s=timeout_s)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
