@@ -159,26 +159,19 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
     rows = wait_for_log_rows(tmp_path / "proxy.db", "id", count)
     assert len(rows) == count
 
-    async def report():
+    async def read(query):
         engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}")
         try:
-            return await cap_report(engine)
+            return await query(engine)
         finally:
             await engine.dispose()
 
-    table = {kind: (n, cut) for kind, n, cut in asyncio.run(report())}
+    table = {kind: (n, cut) for kind, n, cut in asyncio.run(read(cap_report))}
     assert table["none"] == (1, 1)  # the caller's own max_tokens=5 cut one answer
     assert table["learned"][1] == 0 and table["default"][1] == 0
     assert sum(n for n, _ in table.values()) == count
 
-    async def breakdown():
-        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}")
-        try:
-            return await cap_breakdown(engine)
-        finally:
-            await engine.dispose()
-
-    groups = asyncio.run(breakdown())
+    groups = asyncio.run(read(cap_breakdown))
     assert sum(n for *_, n, _ in groups) == count
     assert groups[0][2:] == ("none", 1, 1)  # the group with a cut answer comes first
     keys = {key for key, *_ in groups}
