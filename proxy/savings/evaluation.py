@@ -67,6 +67,7 @@ class RunSpec:
     escalation_threshold: float = COMBINED_ESCALATION_THRESHOLD  # combined mode: fixed escalation threshold
     escalation_path: str | None = None  # the escalation artifact (None: the shipped one)
     store_requests: bool = False  # [router] store_requests: keep routed bodies and cascaded weak answers
+    all_strong: bool = False  # every line sent interactively, naming the strong model (the baseline, replayed)
 
 
 def default_data_dir() -> Path | None:
@@ -350,7 +351,11 @@ def replay_trace(base: str, lines: Sequence[TraceLine], prefix: str, *, concurre
 
 def run_once(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[TraceLine], args: argparse.Namespace,
              prices: dict[str, ModelPrice]) -> tuple[Report, float]:
-    """Replay the trace through a fresh child proxy configured by ``spec``; the run's report and wall time."""
+    """Replay the trace through a fresh child proxy configured by ``spec``; the run's report and wall time.
+    ``spec.all_strong``: every line goes interactively to the strong model by name (caches should be off),
+    which measures the all-strong baseline's latency instead of computing only its cost."""
+    if spec.all_strong:
+        lines = [replace(line, body={**line.body, "model": STRONG_MODEL}, batch=False) for line in lines]
     raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
     with tempfile.TemporaryDirectory(prefix="thrifty-eval-savings-") as tmp:
         port = free_port()
@@ -546,6 +551,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-scale", type=float, default=1.0, help="multiply arrival times (0: as fast as possible)")
     parser.add_argument("--batch-timeout", type=float, default=600.0)
     parser.add_argument("--runs", choices=("both", "all-stages", "caches-off", "none"), default="both")
+    parser.add_argument("--baseline-latency", action="store_true",
+                        help="also replay the all-strong baseline (every line interactively to the strong model, "
+                             "caches off) so its latency is measured, not only its cost computed; its column also "
+                             "cross-checks the computed baseline's cost and quality")
     parser.add_argument("--details", help="write one JSONL line per request and run (cause, cost, grades) to "
                                           "FILE, with the run's name added to the file name")
     parser.add_argument("--learn-escalation", action="store_true",
@@ -613,6 +622,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               STRONG_MODEL: ModelPrice(STRONG_MODEL, *args.strong_price)}
     thresholds = {"direct_threshold": args.direct_threshold, "escalation_threshold": args.escalation_threshold}
     specs = []
+    if args.baseline_latency:
+        specs.append(RunSpec("all strong, replayed", False, all_strong=True))
     if args.runs in ("both", "all-stages"):
         specs.append(RunSpec("thrifty, every stage", True, args.router_mode, args.target_large_share, **thresholds))
     if args.runs in ("both", "caches-off"):
@@ -641,7 +652,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for note in learned:
         print(note)
     for spec, report, _ in results:
-        print(f"{spec.label}: {verdict(report)}")
+        if not spec.all_strong:
+            print(f"{spec.label}: {verdict(report)}")
     return 0 if results or curve or not parsed.lines else 1
 
 

@@ -192,3 +192,21 @@ def test_real_proxy_run_on_a_tiny_trace(data_dir: Path, tmp_path: Path, capsys: 
     assert batch in (pytest.approx(5.5e-6, abs=1e-6), pytest.approx(105e-6, abs=1e-6))  # half of weak or strong
     total = re.search(r"sum of the stages = total saving \| - \| (-?[\d.]+) = (-?[\d.]+)", out)
     assert total and float(total.group(1)) == pytest.approx(float(total.group(2)), abs=2e-6)
+
+
+def test_the_all_strong_baseline_can_be_replayed_for_its_latency(data_dir: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("\n".join([_line(0.0, 0), _line(0.1, 2), _line(0.2, 3, batch=True)]) + "\n")
+    code = main(["--trace", str(trace), "--data-dir", str(data_dir), "--runs", "none", "--baseline-latency",
+                 "--weak-price", "1", "1", "--strong-price", "10", "30"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    # replayed straight to the strong model (the batch line too, interactively): the computed baseline's cost
+    # and quality, with a measured latency
+    assert "| cost USD | 0.000630 | 0.000630 |" in out
+    assert "| cost reduction | 0 % | 0.0 % |" in out
+    assert re.search(r"\| quality \(right answers\) \| (\d+)/3 \(.*?\) \| \1/3 ", out)
+    latency = re.search(r"\| latency p50 / p95 ms \(interactive, client\) \| - \| (\d+) / (\d+) \|", out)
+    assert latency and int(latency.group(1)) >= 0
+    assert "all strong, replayed: target" not in out  # no verdict for the baseline itself
