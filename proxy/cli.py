@@ -82,7 +82,6 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
     from backend.main_thread import run_on_short_lived_thread
     from backend.runtime import load_model
     from backend.server import create_backend_app
-    from backend.weights import WeightsError
 
     settings = load_settings(args.config)
     overrides = {k: v for k, v in {
@@ -115,10 +114,7 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         loaded = load_model(config)
         draft = None
         if engine_config.speculative.method == "draft":
-            try:
-                draft = load_model(replace(config, model_path=engine_config.speculative.model))
-            except WeightsError as exc:  # say which option named the file
-                raise WeightsError(str(exc).replace("--model", "--speculative-model", 1)) from None
+            draft = load_model(replace(config, model_path=engine_config.speculative.model), "--speculative-model")
         if args.engine == "serial":
             from backend.generation import SerialGenerationService
 
