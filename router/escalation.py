@@ -201,36 +201,64 @@ def _question(body: Mapping[str, Any]) -> str:
     return str(last.get("content", "")) if isinstance(last, Mapping) else ""
 
 
+@dataclass(frozen=True, slots=True)
+class EscalationRows:
+    """The escalation model's training rows, each part as ``(features, labels)``, and where they came from."""
+
+    public: tuple[np.ndarray, np.ndarray] | None  # public GSM8K rows (None: not used)
+    logged: tuple[np.ndarray, np.ndarray] | None  # the proxy's judged small answers (None: none given)
+    provenance: str
+
+
+def escalation_rows(data_dir: Path | None, logged: Sequence[tuple[Mapping[str, Any], str, float]] = (),
+                    exclude_prompts: Collection[str] = ()) -> EscalationRows:
+    """The GSM8K rows of the public data under ``data_dir`` (label: strong right and weak wrong; features
+    of the weak model's answer; rows asking a question in ``exclude_prompts`` left out) and ``logged``
+    rows ``(request body, small-tier answer, quality in [0, 1])`` from the proxy's own traffic (label: the
+    large tier was needed when quality < 0.5). ``data_dir`` None: logged rows only.
+
+    Raises:
+        RouterDataError: unreadable public data, or no rows at all.
+    """
+    public = logged_rows = None
+    parts = []
+    if data_dir is not None:
+        public = public_escalation_rows(data_dir, exclude_prompts)
+        need = public[1]
+        left_out = " (questions of an evaluation trace left out)" if exclude_prompts else ""
+        parts.append(f"gsm8k weak-model answers, {len(need)} rows{left_out}, {int(need.sum())} need the large model")
+    if logged:
+        logged_rows = logged_escalation_rows(logged)
+        parts.append(f"proxy logs, {len(logged)} judged small answers, {int(logged_rows[1].sum())} judged bad")
+    if public is None and logged_rows is None:
+        raise RouterDataError("no training rows: give public data, logged small answers, or both")
+    return EscalationRows(public, logged_rows, "; ".join(parts))
+
+
+def fit_escalation_artifact(rows: EscalationRows, c: float = DEFAULT_C) -> EscalationArtifact:
+    """Fit the escalation model on all of ``rows`` (public first, then logged).
+
+    Raises:
+        RouterDataError: only one label class.
+    """
+    parts = [part for part in (rows.public, rows.logged) if part is not None]
+    x, need = np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    model = fit_escalation(x, need, c)
+    quantiles = np.quantile(model.predict(x), np.linspace(0.0, 1.0, 101))
+    return EscalationArtifact(model, quantiles)
+
+
 def train_escalation(data_dir: Path | None, c: float = DEFAULT_C,
                      logged: Sequence[tuple[Mapping[str, Any], str, float]] = (),
                      exclude_prompts: Collection[str] = ()) -> tuple[EscalationArtifact, str]:
-    """Fit the escalation model on the GSM8K rows of the public data under ``data_dir`` (label:
-    strong right and weak wrong; features of the weak model's answer; rows asking a question in
-    ``exclude_prompts`` left out) and on ``logged`` rows ``(request body, small-tier answer, quality
-    in [0, 1])`` from the proxy's own traffic (label: the large tier was needed when quality < 0.5).
-    ``data_dir`` None: logged rows only. Returns the model and a provenance line.
+    """Fit the escalation model on :func:`escalation_rows` (the same arguments); returns the model and a
+    provenance line.
 
     Raises:
         RouterDataError: unreadable public data, no rows, or only one label class.
     """
-    blocks, labels, parts = [], [], []
-    if data_dir is not None:
-        x, need = public_escalation_rows(data_dir, exclude_prompts)
-        blocks.append(x)
-        labels.append(need)
-        left_out = " (questions of an evaluation trace left out)" if exclude_prompts else ""
-        parts.append(f"gsm8k weak-model answers, {len(need)} rows{left_out}, {int(need.sum())} need the large model")
-    if logged:
-        x, need = logged_escalation_rows(logged)
-        blocks.append(x)
-        labels.append(need)
-        parts.append(f"proxy logs, {len(logged)} judged small answers, {int(need.sum())} judged bad")
-    if not blocks:
-        raise RouterDataError("no training rows: give public data, logged small answers, or both")
-    x, need = np.vstack(blocks), np.concatenate(labels)
-    model = fit_escalation(x, need, c)
-    quantiles = np.quantile(model.predict(x), np.linspace(0.0, 1.0, 101))
-    return EscalationArtifact(model, quantiles), "; ".join(parts)
+    rows = escalation_rows(data_dir, logged, exclude_prompts)
+    return fit_escalation_artifact(rows, c), rows.provenance
 
 
 def main(argv: Sequence[str] | None = None) -> int:

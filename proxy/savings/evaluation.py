@@ -13,6 +13,7 @@ route (see ``proxy.savings.accounting``). Two runs: every stage on, then caches 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -24,7 +25,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -152,6 +153,22 @@ class ProxyProcess:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+
+
+@contextlib.contextmanager
+def running_proxy(spec: RunSpec, workdir: Path, upstream: str, prices: Mapping[str, ModelPrice],
+                  discount: float) -> Iterator[ProxyProcess]:
+    """A child ``thrifty proxy serve`` configured by ``spec`` (data under ``workdir``) in front of the replay
+    upstream, ready for requests; stopped (its request log flushed) when the block ends."""
+    raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
+    port = free_port()
+    proxy = ProxyProcess(spec, workdir, proxy_config(spec, port=port, upstream=upstream, prices=raw_prices,
+                                                     discount=discount), port)
+    try:
+        proxy.wait_ready()
+        yield proxy
+    finally:
+        proxy.stop()
 
 
 def read_log(database: Path) -> dict[str, LogRow]:
@@ -356,21 +373,14 @@ def run_once(spec: RunSpec, book: ReplayBook, upstream: str, lines: Sequence[Tra
     which measures the all-strong baseline's latency instead of computing only its cost."""
     if spec.all_strong:
         lines = [replace(line, body={**line.body, "model": STRONG_MODEL}, batch=False) for line in lines]
-    raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
     with tempfile.TemporaryDirectory(prefix="thrifty-eval-savings-") as tmp:
-        port = free_port()
-        config = proxy_config(spec, port=port, upstream=upstream, prices=raw_prices, discount=args.batch_discount)
-        proxy = ProxyProcess(spec, Path(tmp), config, port)
+        print(f"[{spec.label}] starting thrifty proxy serve ...", flush=True)
         started = time.perf_counter()
-        try:
-            print(f"[{spec.label}] starting thrifty proxy serve ...", flush=True)
-            proxy.wait_ready()
+        with running_proxy(spec, Path(tmp), upstream, prices, args.batch_discount) as proxy:
             outcomes = replay_trace(proxy.base, lines, f"sv-{int(time.time())}", concurrency=args.concurrency,
                                     time_scale=args.time_scale, batch_timeout_s=args.batch_timeout)
             wall = time.perf_counter() - started
             time.sleep(1.5)  # the request log is flushed every 0.5 s
-        finally:
-            proxy.stop()
         rows = read_log(proxy.database)
     details: list[dict] = []
     report = account(book, outcomes, rows, prices, details)

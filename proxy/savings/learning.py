@@ -33,11 +33,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import httpx
 import numpy as np
 
+from proxy.pricing import ModelPrice
 from proxy.savings.accounting import Outcome, baseline
 from proxy.savings.replay import ReplayBook, last_user_text
 from proxy.savings.trace import TraceLine, default_trace, grade
@@ -188,7 +188,7 @@ def send_feedback(base: str, book: ReplayBook, outcomes: Sequence[Outcome]) -> t
 
 
 def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLine], evaluation: Sequence[TraceLine],
-                     args: argparse.Namespace, prices: Mapping[str, Any], data_dir: Path | None,
+                     args: argparse.Namespace, prices: Mapping[str, ModelPrice], data_dir: Path | None,
                      workdir: Path) -> LearnedEscalation:
     """Steps 2-4 of the module docstring on the ``training`` lines (step 1: :func:`training_trace`),
     against the replay upstream at ``upstream``; public GSM8K rows asking a question of ``evaluation``
@@ -199,35 +199,21 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
         RouterDataError: the answers cannot train a model (one label class).
     """
     from proxy.router_logs import load_small_answers
-    from proxy.savings.evaluation import ProxyProcess, RunSpec, proxy_config, read_log, replay_trace
-    from proxy.supervisor import free_port
-    from router.escalation import (
-        DEFAULT_C,
-        logged_escalation_rows,
-        public_escalation_rows,
-        save_escalation,
-        train_escalation,
-    )
+    from proxy.savings.evaluation import RunSpec, read_log, replay_trace, running_proxy
+    from router.escalation import DEFAULT_C, escalation_rows, fit_escalation_artifact, save_escalation
 
     lines = [replace(line, batch=False) for line in training]  # interactive: the headers carry the prompt score
     print(f"[learn escalation] training trace: {len(lines)} requests; "
           f"{', '.join(f'{k} {n}' for k, n in sorted(Counter(x.kind for x in lines).items()))}", flush=True)
     spec = RunSpec("exploration (training trace)", False, "combined", direct_threshold=1.0, escalation_threshold=1.0,
                    store_requests=True)
-    raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
     with tempfile.TemporaryDirectory(prefix="thrifty-eval-learn-") as tmp:
-        port = free_port()
-        proxy = ProxyProcess(spec, Path(tmp), proxy_config(spec, port=port, upstream=upstream, prices=raw_prices,
-                                                           discount=args.batch_discount), port)
-        try:
-            print("[learn escalation] exploration run: every weak answer served, stored and judged ...", flush=True)
-            proxy.wait_ready()
+        print("[learn escalation] exploration run: every weak answer served, stored and judged ...", flush=True)
+        with running_proxy(spec, Path(tmp), upstream, prices, args.batch_discount) as proxy:
             outcomes = replay_trace(proxy.base, lines, f"learn-{int(time.time())}", concurrency=args.concurrency,
                                     time_scale=args.time_scale, batch_timeout_s=args.batch_timeout)
             sent, failed = send_feedback(proxy.base, book, outcomes)
             time.sleep(1.5)  # feedback rows and the request log are written in the background
-        finally:
-            proxy.stop()
         examples, summary = load_small_answers(f"sqlite+aiosqlite:///{proxy.database}")
         log_rows = read_log(proxy.database)
     print(f"[learn escalation] feedback sent for {sent} answers ({failed} failed); {summary.examples} judged weak "
@@ -235,17 +221,19 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     if not examples:
         raise RuntimeError("the exploration run logged no judged weak answers")
     logged = [(ex.request, ex.answer, ex.quality) for ex in examples]
-    public_dir = None if args.logs_only else data_dir
-    questions = evaluation_questions(book, evaluation)
-    artifact, provenance = train_escalation(public_dir, DEFAULT_C, logged, exclude_prompts=questions)
-    logged_x, logged_y = logged_escalation_rows(logged)
-    public = public_escalation_rows(public_dir, questions) if public_dir is not None else None
+    rows = escalation_rows(None if args.logs_only else data_dir, logged, evaluation_questions(book, evaluation))
+    artifact = fit_escalation_artifact(rows, DEFAULT_C)
+    assert rows.logged is not None  # ``logged`` is not empty
+    logged_x, logged_y = rows.logged
     questions_of = [last_user_text(ex.request.get("messages") or []) for ex in examples]
-    scores = out_of_fold_scores(public, logged_x, logged_y, DEFAULT_C, groups=questions_of)
+    scores = out_of_fold_scores(rows.public, logged_x, logged_y, DEFAULT_C, groups=questions_of)
     by_request = {o.request_id: o for o in outcomes if o.request_id}
     traffic = []
+    by_kind: dict[str, list[tuple[float, float]]] = {}
     for example, score, label in zip(examples, scores, logged_y, strict=True):
         outcome, row = by_request.get(example.request_id), log_rows.get(example.request_id)
+        kind = outcome.line.kind.removesuffix(" (batch)") if outcome is not None else "unknown"
+        by_kind.setdefault(kind, []).append((score, label))
         if outcome is None or row is None:
             continue
         # a failed first-step decision falls back to the small tier, i.e. the cascade (proxy/components.py)
@@ -254,18 +242,15 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
                                   baseline(book, outcome.line, prices)[0]))
     if not traffic:
         raise RuntimeError("no judged answer of the exploration run could be matched to its request")
-    choice, candidates = choose_thresholds(traffic, allowed_bad_answers(len(traffic), args.quality_budget))
+    allowed = allowed_bad_answers(len(traffic), args.quality_budget)
+    choice, candidates = choose_thresholds(traffic, allowed)
     path = Path(args.escalation_out) if args.escalation_out else workdir / "learned_escalation.json"
-    save_escalation(artifact, path, trained_on=provenance, c=DEFAULT_C)
-    kinds = {o.request_id: o.line.kind.removesuffix(" (batch)") for o in outcomes if o.request_id}
-    by_kind: dict[str, list[tuple[float, float]]] = {}
-    for example, score, label in zip(examples, scores, logged_y, strict=True):
-        by_kind.setdefault(kinds.get(example.request_id, "unknown"), []).append((score, label))
-    summary_by_kind = {kind: (len(rows), int(sum(label for _, label in rows)), float(np.mean([s for s, _ in rows])))
-                       for kind, rows in sorted(by_kind.items())}
-    learned = LearnedEscalation(path, choice.escalation, choice.direct, provenance, len(logged), int(logged_y.sum()),
-                                summary_by_kind, sent, failed, candidates)
-    print(format_learned(learned, allowed_bad_answers(len(traffic), args.quality_budget), len(traffic)), flush=True)
+    save_escalation(artifact, path, trained_on=rows.provenance, c=DEFAULT_C)
+    summary_by_kind = {kind: (len(group), int(sum(label for _, label in group)), float(np.mean([s for s, _ in group])))
+                       for kind, group in sorted(by_kind.items())}
+    learned = LearnedEscalation(path, choice.escalation, choice.direct, rows.provenance, len(logged),
+                                int(logged_y.sum()), summary_by_kind, sent, failed, candidates)
+    print(format_learned(learned, allowed, len(traffic)), flush=True)
     return learned
 
 
