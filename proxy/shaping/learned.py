@@ -135,12 +135,18 @@ def learned_cap(finished: Sequence[int], cut: Sequence[int], quantile: float) ->
     return max(MIN_LEARNED_CAP, top_cut, math.ceil(min(top_cut * RAISE_FACTOR, bound)))
 
 
+def _cap_kind_and_cut():
+    """The SQL expressions of a request's cap kind (``none``: the caller's own limit) and of the number
+    of answers cut at their limit (``finish_reason == "length"``), summed over a group."""
+    return (func.coalesce(RequestLog.cap, "none"),
+            func.sum((RequestLog.finish_reason == "length").cast(RequestLog.max_tokens.type)))
+
+
 async def cap_report(engine: AsyncEngine) -> list[tuple[str, int, int]]:
     """``(cap kind, requests, cut)`` over the whole request log: how often each kind of cap
     (``default``, ``learned``, ``clamped``, or ``none`` for the caller's own limit) ended an answer
     that would have gone on (``finish_reason == "length"``)."""
-    kind = func.coalesce(RequestLog.cap, "none")
-    cut = func.sum((RequestLog.finish_reason == "length").cast(RequestLog.max_tokens.type))
+    kind, cut = _cap_kind_and_cut()
     query = select(kind, func.count(), cut).where(RequestLog.finish_reason.is_not(None)).group_by(kind).order_by(kind)
     async with engine.connect() as conn:
         return [(str(k), int(n), int(c or 0)) for k, n, c in (await conn.execute(query)).all()]
@@ -150,9 +156,8 @@ async def cap_breakdown(engine: AsyncEngine, limit: int = 50) -> list[tuple[str,
     """``(key id, prompt cluster, cap kind, answers, cut)`` per key, prompt cluster and kind of cap:
     where the caps cut answers that would have gone on. Ordered by the number cut, then answers,
     most first; at most ``limit`` rows. Requests without a cluster (not chat) show ``-``."""
-    kind = func.coalesce(RequestLog.cap, "none")
+    kind, cut = _cap_kind_and_cut()
     cluster = func.coalesce(RequestLog.prompt_cluster, "-")
-    cut = func.sum((RequestLog.finish_reason == "length").cast(RequestLog.max_tokens.type))
     query = (select(RequestLog.key_id, cluster, kind, func.count(), cut)
              .where(RequestLog.finish_reason.is_not(None))
              .group_by(RequestLog.key_id, cluster, kind)
