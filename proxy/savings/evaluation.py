@@ -18,9 +18,7 @@ import io
 import json
 import math
 import os
-import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
@@ -32,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from proxy.localserver import wait_healthy
+from proxy.localserver import child_server
 from proxy.pricing import ModelPrice
 from proxy.savings.accounting import CAUSE_LABELS, CAUSES, LogRow, Outcome, Report, account, composition
 from proxy.savings.replay import ReplayBook, load_book
@@ -121,54 +119,30 @@ poll_interval_s = 0.2
 """
 
 
-class ProxyProcess:
-    """``thrifty proxy serve`` as a child process with its own data directory (SQLite request log)."""
+@dataclass(frozen=True, slots=True)
+class RunningProxy:
+    """A child ``thrifty proxy serve``: its base URL and its SQLite request log."""
 
-    def __init__(self, spec: RunSpec, workdir: Path, config_text: str, port: int) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        self.workdir = workdir
-        config = workdir / "thrifty.toml"
-        config.write_text(config_text)
-        env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1",
-               "OMP_WAIT_POLICY": "PASSIVE"}
-        self.log = (workdir / "proxy.log").open("w")
-        self.process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config)],
-                                        env=env, stdout=self.log, stderr=subprocess.STDOUT)
-
-    @property
-    def database(self) -> Path:
-        return self.workdir / "data" / "thrifty.db"
-
-    def wait_ready(self, timeout_s: float = 300.0) -> None:
-        wait_healthy(self.base, self.process, timeout_s=timeout_s, what=f"thrifty proxy serve (log: {self.log.name})",
-                     poll_s=0.3)
-
-    def stop(self) -> None:
-        """SIGTERM (the request log is flushed on shutdown), then kill after 30 s."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+    base: str
+    database: Path
 
 
 @contextlib.contextmanager
 def running_proxy(spec: RunSpec, workdir: Path, upstream: str, prices: Mapping[str, ModelPrice],
-                  discount: float) -> Iterator[ProxyProcess]:
-    """A child ``thrifty proxy serve`` configured by ``spec`` (data under ``workdir``) in front of the replay
-    upstream, ready for requests; stopped (its request log flushed) when the block ends."""
+                  discount: float) -> Iterator[RunningProxy]:
+    """A child ``thrifty proxy serve`` configured by ``spec`` (config, data and ``proxy.log`` under
+    ``workdir``) in front of the replay upstream, ready for requests; stopped (SIGTERM: its request log
+    is flushed on shutdown) when the block ends."""
     raw_prices = {name: (p.input_per_mtok, p.output_per_mtok) for name, p in prices.items()}
     port = free_port()
-    proxy = ProxyProcess(spec, workdir, proxy_config(spec, port=port, upstream=upstream, prices=raw_prices,
-                                                     discount=discount), port)
-    try:
-        proxy.wait_ready()
-        yield proxy
-    finally:
-        proxy.stop()
+    config = workdir / "thrifty.toml"
+    config.write_text(proxy_config(spec, port=port, upstream=upstream, prices=raw_prices, discount=discount))
+    env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1",
+           "OMP_WAIT_POLICY": "PASSIVE"}
+    command = [sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config)]
+    with (workdir / "proxy.log").open("w") as log, child_server(
+            command, port, f"thrifty proxy serve (log: {log.name})", 300.0, env, stdout=log) as base:
+        yield RunningProxy(base, workdir / "data" / "thrifty.db")
 
 
 def read_log(database: Path) -> dict[str, LogRow]:
