@@ -10,8 +10,10 @@ Each is run single-stream (one request at a time; decode tokens/s = tokens after
 the first token) and batched (all prompts of the workload at once, ``--batch`` copies each; generated
 tokens/s over the whole run). Every drafter runs the same request right after "off", so the noise of a
 shared machine hits them alike; the table reports the ratio to "off", the acceptance rate (accepted /
-drafted), the mean accepted length (tokens emitted per verification) and whether every greedy output
-equals the one without speculation.
+drafted), the mean accepted length (tokens emitted per verification), for prompt lookup its
+**ceiling** (the tokens per step it would reach on the plain run's answers if verifying cost
+nothing: the most any verification kernel could give on this model and workload) and whether
+every greedy output equals the one without speculation.
 """
 
 from __future__ import annotations
@@ -156,6 +158,20 @@ def _run(engine, requests) -> tuple[dict[str, list[int]], dict, float]:
     return tokens, stats, time.perf_counter() - started
 
 
+def _ngram_ceiling(prompts: dict[str, list[int]], outputs: dict[str, list[int]], k: int) -> str:
+    """Tokens per step prompt lookup could reach on the plain run's answers if verifying were free
+    (:func:`~backend.speculative.ngram.lookup_ceiling`, the drafter's default n-gram sizes), as "1.23x"."""
+    from backend.speculative.config import SpeculativeConfig
+    from backend.speculative.ngram import lookup_ceiling
+
+    sizes = SpeculativeConfig("ngram")
+    tokens = steps = 0
+    for rid, output in outputs.items():
+        t, s = lookup_ceiling(prompts[rid], output, k, sizes.ngram_min, sizes.ngram_max)
+        tokens, steps = tokens + t, steps + s
+    return f"{tokens / steps:.2f}x" if steps else "-"
+
+
 def main(argv: list[str] | None = None) -> int:
     """``thrifty bench speculative`` / ``python -m backend.speculative.bench``."""
     # No OpenMP wait policy is forced: the engine runs as `thrifty backend serve` runs it (libgomp's
@@ -205,9 +221,11 @@ def main(argv: list[str] | None = None) -> int:
                 _run(engine, [("w", prompts[0], SamplingParams(max_tokens=8, temperature=0.0))])
             before = {m: e.metrics() for m, e in engines.items()}
             acc = {m: {"tokens": 0, "time": 0.0, "steps": 0, "outputs": {}} for m in methods}
+            prompt_of: dict[str, list[int]] = {}
             groups = ([[(f"p{i}", p, params)] for i, p in enumerate(prompts)] if mode == "single" else
                       [[(f"p{i}.{c}", p, params) for i, p in enumerate(prompts) for c in range(batch)]])
             for group in groups:
+                prompt_of.update((rid, prompt) for rid, prompt, _ in group)
                 for m in methods:
                     steps0 = engines[m].steps
                     tokens, stats, wall = _run(engines[m], group)
@@ -231,14 +249,16 @@ def main(argv: list[str] | None = None) -> int:
                 accepted = after.spec_accepted_tokens - before[m].spec_accepted_tokens
                 verifications = after.spec_verifications - before[m].spec_verifications
                 same = sum(a["outputs"][k] == acc["off"]["outputs"][k] for k in a["outputs"])
+                ceiling = (_ngram_ceiling(prompt_of, acc["off"]["outputs"], args.num_speculative_tokens)
+                           if m == "ngram" else "-")
                 speed = a["tokens"] / a["time"]
                 rows.append((workload, mode, m, a["tokens"], f"{speed:.1f}", f"{speed / base:.2f}x",
                              f"{1000 * a['time'] / max(a['steps'], 1):.1f}",
                              f"{accepted / drafted:.0%}" if drafted else "-",
                              f"{(accepted + verifications) / verifications:.2f}" if verifications else "-",
-                             f"{same}/{len(a['outputs'])}"))
+                             ceiling, f"{same}/{len(a['outputs'])}"))
     header = ("workload", "mode", "drafter", "decode tokens", "tokens/s", "vs off", "ms/step", "acceptance",
-              "mean accepted length", "greedy identical")
+              "mean accepted length", "ceiling", "greedy identical")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     table = "\n".join(lines)

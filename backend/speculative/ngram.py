@@ -59,3 +59,31 @@ class NgramDrafter:
                 state.ngram = NgramIndex(self.min_n, self.max_n)
             seq.draft_ids = state.ngram.propose(seq.token_ids, k)
             seq.draft_probs = None
+
+
+def lookup_ceiling(prompt: list[int], output: list[int], k: int, min_n: int = 2, max_n: int = 4) -> tuple[int, int]:
+    """Replay a finished greedy answer through prompt lookup, offline: ``(tokens, steps)``.
+
+    Walks ``output`` (the tokens a plain decode produced after ``prompt``) as speculative decoding
+    would, with every step drafting up to ``k`` tokens from the history so far and accepting the
+    draft's longest prefix that equals the answer's next tokens, plus the target's own token.
+    ``tokens / steps`` is then the most tokens a decode step could yield with this drafter on this
+    answer, i.e. the speed-up over plain decoding if verifying drafts cost nothing; a real
+    verification costs more than a plain step, so it bounds the measured speed-up from above.
+
+    The first output token comes from the prefill and is not counted; a draft never runs past the
+    answer's last token."""
+    index = NgramIndex(min_n, max_n)
+    history = list(prompt) + list(output[:1])
+    position, steps = 1, 0
+    while position < len(output):
+        draft = index.propose(history, min(k, len(output) - position - 1))
+        accepted = 0
+        for drafted, actual in zip(draft, output[position:], strict=False):
+            if drafted != actual:
+                break
+            accepted += 1
+        steps += 1
+        history += output[position:position + accepted + 1]
+        position += accepted + 1
+    return len(output) - 1 if output else 0, steps

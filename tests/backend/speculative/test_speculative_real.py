@@ -42,3 +42,20 @@ def test_greedy_output_is_identical_with_speculation(smollm2, requests, plain, s
         assert metrics.spec_accepted_tokens > metrics.spec_draft_tokens // 4
     assert engine.block_manager.num_used_blocks == 0
     engine.block_manager.check_invariants()
+
+
+def test_lookup_ceiling_replays_the_engines_own_drafting(smollm2, requests, plain) -> None:
+    """With automatic off disabled and no row limit, the engine drafts exactly what the offline ceiling
+    replays on the plain answer, so a single stream takes as many decode steps as the ceiling counts."""
+    from backend.speculative.ngram import lookup_ceiling
+
+    rid, prompt, params = requests[0]  # the code edit: long copied runs, answer cut at max_tokens
+    spec = SpeculativeConfig("ngram", 4, auto_off=False, max_step_rows=0)
+    engine = Engine(smollm2, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec))
+    got = run_engine(engine, [(rid, prompt, params)])
+    assert got[rid][0] == plain[rid][0]
+    assert len(plain[rid][0]) == params.max_tokens  # cut by the limit: no draft ran past the answer's end
+    tokens, steps = lookup_ceiling(prompt, plain[rid][0], 4, spec.ngram_min, spec.ngram_max)
+    assert tokens == params.max_tokens - 1
+    assert engine.steps == 1 + steps  # the prefill step, then one step per verification or plain token
+    assert steps < tokens  # prompt lookup did skip steps on this answer
