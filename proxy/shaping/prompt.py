@@ -22,6 +22,7 @@ documents the caller marked, and never adds or removes a tool.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from proxy.errors import InvalidRequest
@@ -48,24 +49,41 @@ VOLATILE_SPAN = re.compile(
     re.IGNORECASE,
 )
 #: The label of a line that marks its value as per-request context (``Current date: ...``,
-#: ``Today is ...``, ``Request ID = ...``), matched after lower-casing and collapsing runs of
-#: spaces, ``_`` and ``-`` to one space.
+#: ``Today is ...``, ``Request ID = ...``, ``Last login: ...``, ``Session: ...``), matched after
+#: lower-casing and collapsing runs of spaces, ``_`` and ``-`` to one space.
 CONTEXT_LABEL = re.compile(
     r"(?:the )?(?:current |today'?s? |now |local |server |request |session |trace |user |conversation |run |"
     r"last updated )?(?:date (?:and |& )?time|datetime|date|time ?stamp|time|today|now|(?:request |session |trace |"
-    r"conversation |run |correlation |user )?id)")
+    r"conversation |thread |run |correlation |user )?id)"
+    r"|session|conversation|thread|(?:last |latest )?(?:login|log in|seen|active|activity|sign in|visit)"
+    r"|(?:generated|created|updated|last updated|rendered|fetched|retrieved|sent)(?: at| on)?|as of")
 _LABEL_END = re.compile(r"[:=]|\bis\b", re.IGNORECASE)
 _LABEL_MAX_CHARS = 48
+#: Words a context value may carry besides its volatile spans (``Tuesday, 2026-12-02 at 14:03 UTC``).
+_VALUE_FILLER = re.compile(r"\b(?:" + _WEEKDAYS + r"|utc|gmt|at|on|the|of|local|server|time|zone|timezone)\b",
+                           re.IGNORECASE)
+_FURTHER_SENTENCE = re.compile(r"[.!?;]\s*\w")
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+_VALUE_MAX_OTHER_WORDS = 2
 
 
 def is_context_line(line: str) -> bool:
-    """True for a ``<label>: <value>`` line whose label is about time or identity and whose value
-    holds a volatile span. Linear in the line's length (no backtracking regex over the line)."""
+    """True for a ``<label>: <value>`` line whose label is about time or identity and whose value is
+    a volatile span and little else: besides its spans, weekday and time-zone words and punctuation,
+    at most two words (``(Europe/Paris)``) and no further sentence. So ``Today is 2026-12-02 and you
+    must answer in French`` is *not* context (moving it would move an instruction); neither is
+    ``Current date: 2026-12-02. Be brief.``. Linear in the line's length."""
     end = _LABEL_END.search(line, 0, _LABEL_MAX_CHARS + 4)
     if end is None:
         return False
     label = re.sub(r"[\s_-]+", " ", line[:end.start()].lower()).strip(" *-")
-    return CONTEXT_LABEL.fullmatch(label) is not None and VOLATILE_SPAN.search(line, end.end()) is not None
+    if CONTEXT_LABEL.fullmatch(label) is None:
+        return False
+    value = line[end.end():]
+    if VOLATILE_SPAN.search(value) is None:
+        return False
+    rest = _VALUE_FILLER.sub(" ", VOLATILE_SPAN.sub(" ", value))
+    return _FURTHER_SENTENCE.search(rest) is None and len(_WORD.findall(rest)) <= _VALUE_MAX_OTHER_WORDS
 
 
 def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str = "system") -> list[str]:
@@ -85,15 +103,14 @@ def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str =
         if _key_orders(canonical_format) != _key_orders(response_format):
             actions.append("response-format-canonical")
         data["response_format"] = canonical_format
-    messages = data.get("messages")
-    if isinstance(messages, list):
-        moved = move_volatile_spans(messages, aggressive=aggressive, position=note_position)
+    if isinstance(data.get("messages"), list):
+        ordered = order_documents(data)  # first: the caller's indexes name the caller's messages, not our note
+        if ordered:
+            actions.append(f"documents-ordered:{ordered}")
+        moved = move_volatile_spans(data["messages"], aggressive=aggressive, position=note_position)
         if moved:
             data["messages"] = moved[0]
             actions.append(f"volatile-moved:{moved[1]}")
-        ordered = order_documents(data)
-        if ordered:
-            actions.append(f"documents-ordered:{ordered}")
     return actions
 
 
@@ -178,8 +195,8 @@ def move_volatile_spans(messages: list[Any], *, aggressive: bool,
     if not isinstance(text, str) or NOTE_HEADER in text:
         return None  # already shaped (a caller replaying our output) or not text
     stable, notes = split_volatile(text, aggressive=aggressive)
-    if not notes:
-        return None
+    if not notes or not stable.strip():
+        return None  # nothing volatile, or nothing stable to protect (never leave an empty system message)
     note = f"{NOTE_HEADER}\n" + "\n".join(notes)
     shaped = stable if position == "end" else f"{stable}\n\n{note}"
     new_content: Any = [{**content[0], "text": shaped}] if single_part else shaped
@@ -189,25 +206,49 @@ def move_volatile_spans(messages: list[Any], *, aggressive: bool,
 
 # --- document order ------------------------------------------------------------------------------
 
-def order_documents(data: dict[str, Any]) -> int:
-    """Sort the documents the caller marked as unordered; returns how many were ordered.
+#: what the request's ``thrifty`` object may hold: ``documents`` (here) and ``cache`` (caches.policy)
+EXTENSION_KEYS = ("cache", "documents")
 
-    The mark is ``"thrifty": {"documents": [{"message": i, "parts": [start, end]}]}`` for a message
-    whose content is a list of parts (parts ``start`` to ``end - 1`` are documents), or
-    ``{"message": i, "separator": "\\n\\n"}`` for a string content made only of documents joined by
-    the separator. Documents are sorted by their text; each keeps its exact content. A malformed
-    mark is a 400 that says what to fix.
+
+@dataclass(frozen=True, slots=True)
+class DocumentMark:
+    """One list of unordered documents: in message ``message``, content parts ``parts`` (a
+    ``[start, end)`` range) or the pieces of its string content split by ``separator``."""
+
+    message: int
+    parts: tuple[int, int] | None = None
+    separator: str | None = None
+
+
+def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
+    """The request's ``thrifty`` extension checked against the caller's own messages (whatever the
+    shaping mode, so a malformed mark is refused the same way under every policy).
+
+    Raises:
+        InvalidRequest: ``thrifty`` not an object or with an unknown field; ``documents`` on an endpoint
+            without chat messages; a mark naming no message, a range outside it, both or neither of
+            ``parts`` and ``separator``, or two marks on the same message.
     """
-    ext = data.get("thrifty")
-    marks = ext.get("documents") if isinstance(ext, dict) else None
+    if "thrifty" not in data:
+        return []
+    ext = data["thrifty"]
+    if not isinstance(ext, dict):
+        raise InvalidRequest("'thrifty' must be an object, e.g. {\"documents\": [...]}", param="thrifty")
+    unknown = sorted(set(ext) - set(EXTENSION_KEYS))
+    if unknown:
+        raise InvalidRequest(f"'thrifty' has unknown field(s) {', '.join(map(repr, unknown))}; known: "
+                             f"{', '.join(EXTENSION_KEYS)}", param="thrifty")
+    marks = ext.get("documents")
     if marks is None:
-        return 0
+        return []
     messages = data.get("messages")
-    if not isinstance(marks, list) or not isinstance(messages, list):
+    if not chat or not isinstance(messages, list):
+        raise InvalidRequest("'thrifty.documents' marks documents in chat messages; this request has none "
+                             "(use /v1/chat/completions)", param="thrifty.documents")
+    if not isinstance(marks, list):
         raise InvalidRequest("'thrifty.documents' must be a list of {message, parts | separator} objects",
                              param="thrifty.documents")
-    messages = list(messages)
-    count = 0
+    out: list[DocumentMark] = []
     for j, mark in enumerate(marks):
         where = f"thrifty.documents[{j}]"
         index = mark.get("message") if isinstance(mark, dict) else None
@@ -215,8 +256,12 @@ def order_documents(data: dict[str, Any]) -> int:
                 or not isinstance(messages[index], dict):
             raise InvalidRequest(f"'{where}.message' must be the index of a message (0 to {len(messages) - 1})",
                                  param=where)
-        message = messages[index]
-        content = message.get("content")
+        if any(m.message == index for m in out):
+            raise InvalidRequest(f"'{where}' marks message {index} again; give one mark per message", param=where)
+        if ("parts" in mark) == ("separator" in mark):
+            raise InvalidRequest(f"'{where}' needs exactly one of 'parts': [start, end] or a non-empty 'separator'",
+                                 param=where)
+        content = messages[index].get("content")
         if "parts" in mark:
             span = mark["parts"]
             if not (isinstance(content, list) and isinstance(span, list) and len(span) == 2
@@ -224,19 +269,44 @@ def order_documents(data: dict[str, Any]) -> int:
                     and 0 <= span[0] <= span[1] <= len(content)):
                 raise InvalidRequest(f"'{where}.parts' must be [start, end] within message {index}'s list of "
                                      "content parts", param=where)
-            start, end = span
-            documents = sorted(content[start:end], key=_part_sort_key)
-            messages[index] = {**message, "content": [*content[:start], *documents, *content[end:]]}
-            count += end - start
-        elif isinstance(mark.get("separator"), str) and mark["separator"]:
+            out.append(DocumentMark(index, parts=(span[0], span[1])))
+        else:
+            if not isinstance(mark["separator"], str) or not mark["separator"]:
+                raise InvalidRequest(f"'{where}.separator' must be a non-empty string", param=where)
             if not isinstance(content, str):
                 raise InvalidRequest(f"'{where}.separator' needs message {index} to have a string content",
                                      param=where)
-            documents = content.split(mark["separator"])
-            messages[index] = {**message, "content": mark["separator"].join(sorted(documents))}
-            count += len(documents)
+            out.append(DocumentMark(index, separator=mark["separator"]))
+    return out
+
+
+def order_documents(data: dict[str, Any]) -> int:
+    """Sort the documents the caller marked as unordered; returns how many were ordered.
+
+    The mark is ``"thrifty": {"documents": [{"message": i, "parts": [start, end]}]}`` for a message
+    whose content is a list of parts (parts ``start`` to ``end - 1`` are documents), or
+    ``{"message": i, "separator": "\\n\\n"}`` for a string content made only of documents joined by
+    the separator. Documents are sorted by their text; each keeps its exact content. A malformed
+    mark is a 400 that says what to fix (:func:`document_marks`).
+    """
+    marks = document_marks(data, chat=True)
+    if not marks:
+        return 0
+    messages = list(data["messages"])
+    count = 0
+    for mark in marks:
+        message = messages[mark.message]
+        content = message["content"]
+        if mark.parts is not None:
+            start, end = mark.parts
+            documents = sorted(content[start:end], key=_part_sort_key)
+            messages[mark.message] = {**message, "content": [*content[:start], *documents, *content[end:]]}
+            count += end - start
         else:
-            raise InvalidRequest(f"'{where}' needs 'parts': [start, end] or a non-empty 'separator'", param=where)
+            assert mark.separator is not None
+            documents = content.split(mark.separator)
+            messages[mark.message] = {**message, "content": mark.separator.join(sorted(documents))}
+            count += len(documents)
     data["messages"] = messages
     return count
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from proxy.shaping.caps import CapOutcome, apply_cap
 from proxy.shaping.config import ShapingSettings, resolve
 from proxy.shaping.learned import LearnedCaps, prompt_cluster
-from proxy.shaping.prompt import NOTE_HEADER, shape_prompt
+from proxy.shaping.prompt import NOTE_HEADER, document_marks, shape_prompt
 from proxy.shaping.trimming import (
     ByteEstimate,
     LazyModelTokenizer,
@@ -92,10 +92,11 @@ class ShapingStage:
         :class:`proxy.errors.InvalidRequest` when the policy refuses the request."""
         policy = resolve(self._settings, tenant=tenant, model=model, tier=tier)
         result = ShapeResult(cap=CapOutcome(None, None), mode=policy.mode)
+        chat = endpoint == "chat" and isinstance(data.get("messages"), list)
+        document_marks(data, chat=chat)  # the extension is checked under every mode, shaping or not
         if policy.stop and data.get("stop") is None:
             data["stop"] = list(policy.stop)
             result.actions.append("stops-default")
-        chat = endpoint == "chat" and isinstance(data.get("messages"), list)
         if policy.mode != "off" and chat:
             result.actions += shape_prompt(data, aggressive=policy.mode == "aggressive",
                                            note_position=self.note_position(policy.note_position, model))

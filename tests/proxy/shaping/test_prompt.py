@@ -238,7 +238,10 @@ def test_string_documents_are_ordered_by_separator() -> None:
     ([{"message": 9, "parts": [0, 1]}], "index of a message"),
     ([{"message": 0, "parts": [0, 5]}], "within message 0"),
     ([{"message": 0, "separator": "\n"}], "string content"),
-    ([{"message": 0}], "needs 'parts'"),
+    ([{"message": 0}], "needs exactly one of 'parts'"),
+    ([{"message": 0, "parts": [0, 1], "separator": "\n"}], "needs exactly one of 'parts'"),
+    ([{"message": 0, "parts": [0, 1]}, {"message": 0, "parts": [0, 1]}], "marks message 0 again"),
+    ([{"message": 0, "separator": ""}], "non-empty string"),
 ])
 def test_a_malformed_document_mark_is_a_clear_400(mark, message: str) -> None:
     body = {"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}]}], "thrifty": {"documents": mark}}
@@ -279,3 +282,50 @@ def test_a_note_at_the_end_leaves_the_whole_conversation_as_a_shared_prefix() ->
     shape_prompt(b, aggressive=False, note_position="end")
     assert a["messages"][:-1] == b["messages"][:-1] and a["messages"][-1] != b["messages"][-1]
     assert a["messages"][-1] == {"role": "system", "content": f"{NOTE_HEADER}\nCurrent time: 10:00:01"}
+
+
+@pytest.mark.parametrize(("ext", "message"), [
+    ("yes", "'thrifty' must be an object"),
+    ({"documents": [], "cahce": "off"}, "unknown field.*'cahce'; known: cache, documents"),
+])
+def test_a_malformed_extension_object_is_a_clear_400(ext, message: str) -> None:
+    body = {"messages": [{"role": "user", "content": "a"}], "thrifty": ext}
+    with pytest.raises(InvalidRequest, match=message):
+        shape_prompt(body, aggressive=False)
+
+
+def test_a_document_mark_names_the_callers_messages_not_the_note() -> None:
+    """With the note after the last turn, index 2 of a 2-message request is the note: refused."""
+    body = {"messages": [{"role": "system", "content": "Be nice.\nCurrent date: 2026-12-02"},
+                         {"role": "user", "content": "hi"}],
+            "thrifty": {"documents": [{"message": 2, "separator": "\n"}]}}
+    with pytest.raises(InvalidRequest, match="index of a message \\(0 to 1\\)"):
+        shape_prompt(body, aggressive=False, note_position="end")
+
+
+@pytest.mark.parametrize("line", [
+    "Today is 2026-12-02 and you must always answer in French.",  # an instruction shares the line
+    "Current date: 2026-12-02. Be brief.",  # a further sentence
+    "Deadline: 2026-12-31",  # a date, but the label does not mark per-request context
+])
+def test_safe_mode_leaves_lines_that_carry_more_than_context(line: str) -> None:
+    text = f"You are helpful.\n{line}\nAnswer briefly."
+    assert split_volatile(text, aggressive=False) == (text, [])
+
+
+@pytest.mark.parametrize("line", [
+    "Current date: 2026-12-02", "Today is Tuesday, Dec 2, 2026.", "Session: sess_ab12cd34ef56",
+    "Last login: 02/12/2026 14:03", "Current time: 14:03 (Europe/Paris)", "Timestamp: 1796223664",
+    "Request ID: 0f8fad5b-d9cb-469f-a165-70867728950e", "Generated at: 2026-12-02T14:03:11Z",
+])
+def test_safe_mode_moves_context_lines(line: str) -> None:
+    assert split_volatile(f"You are helpful.\n{line}\nAnswer briefly.", aggressive=False) == (
+        "You are helpful.\nAnswer briefly.", [line])
+
+
+def test_a_system_prompt_of_only_context_is_left_alone() -> None:
+    """Moving it would leave an empty system message: nothing stable to protect, so no change."""
+    body = {"messages": [{"role": "system", "content": "Current date: 2026-12-02"}, {"role": "user", "content": "hi"}]}
+    before = copy.deepcopy(body)
+    assert shape_prompt(body, aggressive=False, note_position="end") == []
+    assert body == before

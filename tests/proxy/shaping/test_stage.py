@@ -1,6 +1,6 @@
 """The shaping stage's note position: ``auto`` puts the volatile note after the conversation for
 models whose upstream takes a late system message (the bundled backend) and at the end of the
-system prompt elsewhere; an explicit position wins."""
+system prompt elsewhere; an explicit position wins; the request's `thrifty` extension is checked under every mode."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import copy
 
 import pytest
 
+from proxy.errors import InvalidRequest
 from proxy.shaping.config import ShapingOverride, ShapingSettings
 from proxy.shaping.prompt import NOTE_HEADER
 from proxy.shaping.stage import ShapingStage
@@ -41,3 +42,14 @@ def test_a_model_table_sets_the_position(position: str, model: str, last_is_note
     messages = shaped(ShapingStage(settings, late_system_models={"smollm2"}), model)
     assert (messages[-1]["content"].startswith(NOTE_HEADER)) is last_is_note
     assert [m for m in messages if m["role"] == "user"] == [m for m in BODY["messages"] if m["role"] == "user"]
+
+
+@pytest.mark.parametrize(("endpoint", "data"), [
+    ("chat", {"messages": [{"role": "user", "content": "a"}], "thrifty": {"documents": "x"}}),
+    ("chat", {"messages": [{"role": "user", "content": "a"}], "thrifty": "yes"}),
+    ("completions", {"prompt": "a", "thrifty": {"documents": [{"message": 0, "separator": "\n"}]}}),
+])
+def test_the_extension_is_checked_even_with_shaping_off(endpoint: str, data: dict) -> None:
+    stage = ShapingStage(ShapingSettings(mode="off"))
+    with pytest.raises(InvalidRequest):
+        stage.apply(data, tenant="t", model="m", tier=None, endpoint=endpoint)
