@@ -25,12 +25,14 @@ class CapOutcome:
     kind: str | None
     max_tokens: int | None
     requested: int | None = None
+    context_room: int | None = None  # set when the added limit was lowered to what the context has left
 
     @property
     def header(self) -> str | None:
         """The ``x-thrifty-cap`` header value, or ``None`` when nothing changed."""
         if self.kind in ("default", "learned"):
-            return f"{self.kind}; max_tokens={self.max_tokens}"
+            fitted = "; fitted-to-context" if self.context_room is not None else ""
+            return f"{self.kind}; max_tokens={self.max_tokens}{fitted}"
         if self.kind == "clamped":
             return f"clamped; max_tokens={self.max_tokens}; requested={self.requested}"
         return None
@@ -75,6 +77,22 @@ def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None =
             data[name] = limit
         return CapOutcome("clamped", min(requested, limit), max(over.values()))
     return CapOutcome(None, requested)
+
+
+def fit_added_limit(data: dict[str, Any], outcome: CapOutcome, prompt_tokens: int | None,
+                    context_window: int | None) -> CapOutcome:
+    """Lower a limit that capping *added* (default or learned) to the tokens the model's context has
+    left after the prompt, so that a default never turns a request the client sent without a limit
+    into a "context length exceeded" error. A caller's own limit is never changed (too large a
+    request is the caller's to fix), nor is a prompt that alone fills the context (the upstream
+    says so)."""
+    if outcome.kind not in ("default", "learned") or prompt_tokens is None or not context_window:
+        return outcome
+    room = context_window - prompt_tokens
+    if room < 1 or outcome.max_tokens is None or room >= outcome.max_tokens:
+        return outcome
+    data["max_tokens"] = room
+    return CapOutcome(outcome.kind, room, context_room=room)
 
 
 def _limits(data: dict[str, Any]) -> dict[str, int]:

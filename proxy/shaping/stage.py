@@ -6,11 +6,12 @@ request-log fields that say what happened."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from proxy.shaping.caps import CapOutcome, apply_cap
+from proxy.shaping.caps import CapOutcome, apply_cap, fit_added_limit
 from proxy.shaping.config import ShapingSettings, resolve
 from proxy.shaping.learned import LearnedCaps, prompt_cluster
 from proxy.shaping.prompt import NOTE_HEADER, document_marks, shape_prompt
@@ -21,6 +22,9 @@ from proxy.shaping.trimming import (
     request_overhead,
     trim_messages,
 )
+
+#: tokens a chat template adds that are not in the body's JSON text (role markers, a default system prompt)
+_TEMPLATE_SLACK_TOKENS = 64
 
 if TYPE_CHECKING:
     from proxy.settings import Settings
@@ -49,13 +53,17 @@ class ShapingStage:
     """Applies ``[shaping]`` (resolved per key, model and tier) to request bodies."""
 
     def __init__(self, settings: ShapingSettings, counters: dict[str, TokenCounter] | None = None,
-                 late_system_models: Collection[str] = ()) -> None:
+                 late_system_models: Collection[str] = (), context_windows: dict[str, int] | None = None) -> None:
         """``counters``: token counters by public model name (the bundled model's tokenizer);
         other models' context is estimated from bytes. ``late_system_models``: the public names of
         models whose upstream takes a system message after the conversation (the bundled
-        backend's ChatML template); ``note_position = "auto"`` puts the note at the end for them."""
+        backend's ChatML template); ``note_position = "auto"`` puts the note at the end for them.
+        ``context_windows``: context length by public model name, for models whose counter counts a
+        prompt exactly (the bundled backend's): a default or learned limit is lowered to what the
+        context has left after the prompt."""
         self._settings = settings
         self._counters = counters or {}
+        self._windows = context_windows or {}
         self._late_system = frozenset(late_system_models)
         self._estimate = ByteEstimate()
         self.learned = LearnedCaps(settings.learned_quantile, settings.learned_min_samples, settings.learned_refresh_s,
@@ -83,7 +91,8 @@ class ShapingStage:
 
         counter = LazyModelTokenizer(load)
         bundled = {alias.name: counter for alias in settings.models if alias.upstream == BUNDLED_UPSTREAM}
-        return cls(settings.shaping, bundled, late_system_models=bundled)
+        windows = dict.fromkeys(bundled, settings.backend.max_model_len)
+        return cls(settings.shaping, bundled, late_system_models=bundled, context_windows=windows)
 
     def apply(self, data: dict[str, Any], *, tenant: str, model: str, tier: str | None,
               endpoint: str) -> ShapeResult:
@@ -113,6 +122,9 @@ class ShapingStage:
         result.cluster = prompt_cluster(data, model)
         learned = self.learned.cap_for(tenant, result.cluster) if policy.learned_caps else None
         result.cap = apply_cap(data, policy, learned)
+        if result.cap.kind in ("default", "learned") and model in self._windows:
+            result.cap = fit_added_limit(data, result.cap, self._prompt_tokens(data, model, endpoint, result.cap),
+                                         self._windows[model])
         if result.cap.header is not None:
             result.headers["x-thrifty-cap"] = result.cap.header
         if policy.mode != "off" or result.actions:
@@ -120,6 +132,21 @@ class ShapingStage:
                 else f"{policy.mode}; unchanged"
         return result
 
+
+    def _prompt_tokens(self, data: dict[str, Any], model: str, endpoint: str, cap: CapOutcome) -> int | None:
+        """The exact prompt tokens of ``data`` for a model with a known context, or ``None``. Skipped
+        (None) when the body's text bytes plus the added limit fit the context anyway: a byte-level
+        tokenizer's token is at least one byte, so then the limit cannot overflow and the tokenizer
+        is not needed (most requests)."""
+        counter = self._counters.get(model)
+        count_prompt = getattr(counter, "count_prompt", None)
+        if count_prompt is None or cap.max_tokens is None:
+            return None
+        text_bytes = len(json.dumps([data.get("messages"), data.get("prompt"), data.get("tools"),
+                                     data.get("response_format")], ensure_ascii=False, default=str).encode())
+        if text_bytes + _TEMPLATE_SLACK_TOKENS + cap.max_tokens <= self._windows[model]:
+            return None
+        return count_prompt(data, endpoint)
 
     def note_position(self, configured: str, model: str) -> str:
         """``system`` or ``end`` for a policy's ``note_position`` (``auto`` resolved per model)."""

@@ -64,6 +64,26 @@ class LazyModelTokenizer:
             return ByteEstimate().count(text)
         return len(tokenizer.encode(text))
 
+    def count_prompt(self, data: dict[str, Any], endpoint: str) -> int | None:
+        """The prompt tokens the bundled backend will count for ``data``, exactly: the chat rendered
+        with its template (tools and response format included, as ``backend.chat_sections`` puts
+        them) or a completion's string prompt; ``None`` when the tokenizer is unavailable or the
+        body is not one the backend would accept (it then answers with its own error)."""
+        tokenizer = self._get()
+        if tokenizer is None:
+            return None
+        try:
+            if endpoint == "chat":
+                from backend.chat_sections import with_request_sections
+
+                messages = with_request_sections(data["messages"], data.get("tools"), data.get("response_format"))
+                return len(tokenizer.encode_chat(messages))
+            prompt = data.get("prompt")
+            prompt = prompt[0] if isinstance(prompt, list) and len(prompt) == 1 else prompt
+            return len(tokenizer.encode(prompt)) if isinstance(prompt, str) else None
+        except Exception:  # noqa: BLE001 - a body the backend will refuse with its own message
+            return None
+
     def _get(self) -> Any:
         with self._lock:
             if self._tokenizer is None and not self._failed:

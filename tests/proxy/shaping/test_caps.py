@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from proxy.errors import InvalidRequest
-from proxy.shaping.caps import apply_cap, finish_reason_of
+from proxy.shaping.caps import CapOutcome, apply_cap, finish_reason_of, fit_added_limit
 from proxy.shaping.config import ShapingOverride, ShapingPolicy, ShapingSettings, resolve
 
 
@@ -88,3 +88,19 @@ def test_either_limit_field_over_the_maximum_is_rejected_by_policy() -> None:
     with pytest.raises(InvalidRequest) as caught:
         apply_cap({"max_tokens": 500, "max_completion_tokens": 50}, policy(limit=100, over="reject"))
     assert caught.value.param == "max_tokens" and "'max_tokens' is 500" in caught.value.message
+
+
+@pytest.mark.parametrize(("kind", "prompt", "window", "expected"), [
+    ("default", 1900, 2048, 148),  # lowered to the room left
+    ("learned", 1900, 2048, 148),
+    ("default", 100, 2048, 512),  # room enough: unchanged
+    ("default", 2048, 2048, 512),  # the prompt alone fills the context: the upstream says so
+    ("default", None, 2048, 512),  # not counted
+    ("clamped", 1900, 2048, 512),  # a caller's own (clamped) limit is never fitted
+    (None, 1900, 2048, 512),
+])
+def test_an_added_limit_is_fitted_to_the_context(kind, prompt, window, expected) -> None:
+    data = {"max_tokens": 512}
+    outcome = fit_added_limit(data, CapOutcome(kind, 512), prompt, window)
+    assert outcome.max_tokens == expected and data["max_tokens"] == expected
+    assert (outcome.header or "").endswith("fitted-to-context") == (expected != 512)

@@ -13,7 +13,7 @@ from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
 from proxy.app import create_app
-from proxy.settings import ModelAlias
+from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, UpstreamConfig
 from proxy.shaping.config import ShapingSettings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import serve_in_thread
@@ -104,3 +104,26 @@ def test_canonical_tools_make_the_rendered_tools_a_cached_prefix(make_settings, 
                                                        messages=[{"role": "user", "content": question}])
                 cached[mode].append(reply.usage.prompt_tokens_details.cached_tokens)
     assert cached["safe"][1] >= 64 > cached["off"][1]  # the tools message (~90 tokens) vs its first lines only
+
+
+def test_a_default_cap_is_fitted_to_the_context_the_prompt_leaves(make_settings, backend_url) -> None:
+    """A long prompt sent without a limit: the default (512) would overflow the 2,048-token context,
+    so the proxy lowers it to what is left (counted with the bundled tokenizer) instead of turning
+    the request into a context-length error; a caller's own too-large limit is still refused."""
+    settings = proxy_settings(make_settings, backend_url, "safe", default_max_tokens=512)
+    settings = replace(settings, upstreams=(UpstreamConfig(BUNDLED_UPSTREAM, backend_url),),
+                       models=(ModelAlias(MODEL, BUNDLED_UPSTREAM, MODEL),))
+    messages = [{"role": "system", "content": "You are helpful. " * 470}, {"role": "user", "content": "hi"}]
+    with serve_in_thread(create_app(settings)) as proxy:
+        client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="sk-test", max_retries=0, timeout=300)
+        raw = client.chat.completions.with_raw_response.create(model=MODEL, temperature=0, messages=messages)
+        reply = raw.parse()
+        room = 2048 - reply.usage.prompt_tokens
+        assert 0 < room < 512
+        assert raw.headers["x-thrifty-cap"] == f"default; max_tokens={room}; fitted-to-context"
+        assert reply.usage.completion_tokens <= room
+        short = client.chat.completions.with_raw_response.create(
+            model=MODEL, temperature=0, max_tokens=2, messages=[{"role": "user", "content": "hi"}])
+        assert short.headers.get("x-thrifty-cap") is None  # the caller's own limit stands
+        with pytest.raises(openai.BadRequestError, match="context"):
+            client.chat.completions.create(model=MODEL, temperature=0, max_tokens=512, messages=messages)
