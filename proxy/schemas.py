@@ -135,6 +135,8 @@ def _check_sampling(req: _Sampling) -> None:
         raise InvalidRequest(f"'n' must be between 1 and 128, got {req.n}", param="n")
     if isinstance(req.stop, list) and len(req.stop) > 16:
         raise InvalidRequest("'stop' accepts at most 16 sequences", param="stop")
+    if req.stop == "" or (isinstance(req.stop, list) and "" in req.stop):
+        raise InvalidRequest("'stop' sequences must be non-empty strings", param="stop")
     if req.stream_options is not None and not req.stream:
         raise InvalidRequest("'stream_options' is only allowed when 'stream' is true", param="stream_options")
 
@@ -153,7 +155,55 @@ def validate_chat(data: dict[str, Any]) -> ChatRequest:
         _check_message(i, message)
     if req.top_logprobs is not None and not 0 <= req.top_logprobs <= 20:
         raise InvalidRequest("'top_logprobs' must be between 0 and 20", param="top_logprobs")
+    _check_tools(req.tools, data.get("tool_choice"))
     return req
+
+
+TOOL_TYPES = ("function", "custom")
+
+
+def _check_tools(tools: list[dict[str, Any]] | None, tool_choice: Any) -> None:
+    """A 400 naming the field for a malformed tool definition, two tools with one name, or a
+    ``tool_choice`` that names no tool: checked here so that every upstream gets the same clear
+    error (and shaping's canonical tool order never has to guess)."""
+    names: set[str] = set()
+    for i, tool in enumerate(tools or []):
+        where = f"tools[{i}]"
+        kind = tool.get("type")
+        if kind not in TOOL_TYPES:
+            raise InvalidRequest(f"'{where}.type' must be one of {list(TOOL_TYPES)}, got {kind!r}", param=f"{where}.type")
+        spec = tool.get(kind)
+        if not isinstance(spec, dict):
+            raise InvalidRequest(f"'{where}.{kind}' must be an object with a 'name'", param=f"{where}.{kind}")
+        name = spec.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidRequest(f"'{where}.{kind}.name' must be a non-empty string", param=f"{where}.{kind}.name")
+        if name in names:
+            raise InvalidRequest(f"'{where}.{kind}.name' {name!r} is used by an earlier tool; tool names must be "
+                                 "unique", param=f"{where}.{kind}.name")
+        names.add(name)
+        if "description" in spec and not isinstance(spec["description"], str | None):
+            raise InvalidRequest(f"'{where}.{kind}.description' must be a string", param=f"{where}.{kind}.description")
+        parameters = spec.get("parameters")
+        if kind == "function" and parameters is not None:
+            if not isinstance(parameters, dict):
+                raise InvalidRequest(f"'{where}.function.parameters' must be a JSON schema object",
+                                     param=f"{where}.function.parameters")
+            if not isinstance(parameters.get("properties", {}), dict):
+                raise InvalidRequest(f"'{where}.function.parameters.properties' must be an object of named "
+                                     "schemas", param=f"{where}.function.parameters.properties")
+    if tool_choice is None or tool_choice in ("none", "auto", "required"):
+        return
+    if not isinstance(tool_choice, dict) or not isinstance(tool_choice.get("type"), str):
+        raise InvalidRequest("'tool_choice' must be \"none\", \"auto\", \"required\" or an object such as "
+                             "{\"type\": \"function\", \"function\": {\"name\": ...}}", param="tool_choice")
+    if tool_choice["type"] not in TOOL_TYPES:
+        return  # another kind of choice (e.g. allowed_tools): the upstream judges it
+    spec = tool_choice.get(tool_choice["type"])
+    chosen = spec.get("name") if isinstance(spec, dict) else None
+    if chosen not in names:
+        raise InvalidRequest(f"'tool_choice' names {chosen!r}, which is not among the request's tools",
+                             param="tool_choice")
 
 
 def validate_completion(data: dict[str, Any]) -> CompletionRequest:

@@ -26,7 +26,43 @@ CASES = [
     (b'{"model": "gpt-test", "messages": [{"role": "user", "content": "x"}], "temperature": 7}', 400, "temperature"),
     (b'{"model": "gpt-test", "messages": [{"role": "user", "content": "x"}], "n": 0}', 400, "'n'"),
     (b'{"model": "no-such-model", "messages": [{"role": "user", "content": "x"}]}', 404, "does not exist"),
+    (b'{"model": "gpt-test", "messages": [{"role": "user", "content": "x"}], "stop": ["a", ""]}', 400, "non-empty"),
 ]
+
+_FN = '{"type": "function", "function": %s}'
+_ASK = '{"model": "gpt-test", "messages": [{"role": "user", "content": "x"}], "tools": [%s]%s}'
+TOOL_CASES = [  # (tools, extra fields, fragment of the message)
+    ('{"type": "function"}', "", "tools[0].function' must be an object"),
+    ('{"type": "retrieval", "retrieval": {}}', "", "tools[0].type"),
+    (_FN % '{"name": 7}', "", "tools[0].function.name"),
+    (_FN % '{"name": "a", "parameters": "{}"}', "", "tools[0].function.parameters"),
+    (_FN % '{"name": "a", "parameters": {"type": "object", "properties": ["x"]}}', "", "properties"),
+    (_FN % '{"name": "a"}' + ", " + _FN % '{"name": "a"}', "", "tools[1].function.name' 'a' is used"),
+    (_FN % '{"name": "a"}', ', "tool_choice": {"type": "function", "function": {"name": "b"}}', "not among"),
+    (_FN % '{"name": "a"}', ', "tool_choice": "sometimes"', "tool_choice"),
+]
+
+
+@pytest.mark.parametrize(("tools", "extra", "fragment"), TOOL_CASES)
+def test_malformed_tools_are_refused_before_any_upstream(client_and_upstream, tools, extra, fragment):
+    client, upstream = client_and_upstream
+    before = len(upstream.requests)
+    response = client.post("/v1/chat/completions", content=(_ASK % (tools, extra)).encode(),
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert fragment in error["message"] and error["type"] == "invalid_request_error"
+    assert len(upstream.requests) == before
+
+
+def test_well_formed_tools_and_tool_choices_pass(client_and_upstream):
+    client, upstream = client_and_upstream
+    tools = [{"type": "function", "function": {"name": "a", "parameters": {"type": "object", "properties": {}}}},
+             {"type": "function", "function": {"name": "b"}}]
+    for choice in ("auto", "none", "required", {"type": "function", "function": {"name": "b"}},
+                   {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}}):
+        response = client.post("/v1/chat/completions", json={**GOOD, "tools": tools, "tool_choice": choice})
+        assert response.status_code == 200, response.text
 
 
 @pytest.fixture(scope="module")

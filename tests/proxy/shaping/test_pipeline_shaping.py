@@ -107,12 +107,14 @@ def test_requests_differing_only_in_tool_order_share_one_cache_entry(proxy_for) 
     [{"type": "function", "function": "not an object"}],
     [{"type": "function", "function": {"name": 7, "parameters": [1, 2]}}, {"weird": {"b": 1, "a": 2}}],
 ])
-def test_malformed_tool_schemas_pass_to_the_upstream_without_a_500(proxy_for, tools) -> None:
+def test_malformed_tool_schemas_are_a_400_before_shaping(proxy_for, tools) -> None:
+    """Checked by the proxy (proxy.schemas), so every upstream gets the same error and shaping's
+    canonical tool order never has to guess at a nameless tool."""
     script, proxy, _ = proxy_for(ShapingSettings(mode="aggressive"))
+    before = len(sent(script))
     reply = httpx.post(f"{proxy}/v1/chat/completions", json=body(tools=tools), timeout=30)
-    assert reply.status_code == 200  # the upstream is the judge of a tool schema; shaping keeps every tool
-    assert sorted(json.dumps(t, sort_keys=True) for t in sent(script)[-1]["tools"]) == \
-        sorted(json.dumps(t, sort_keys=True) for t in tools)
+    assert reply.status_code == 400 and reply.json()["error"]["param"].startswith("tools[0]")
+    assert len(sent(script)) == before
 
 
 def nested(levels: int) -> dict:
