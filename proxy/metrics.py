@@ -73,6 +73,10 @@ class ProxyMetrics:
                                        "of its own, by status and error code (invalid_api_key, rate_limit_exceeded, "
                                        "insufficient_quota, model_not_found, upstream_timeout...).",
                                        ["status_code", "code"], registry=r)
+        self.finishes = Counter("thrifty_finish_reasons", "Answers from an upstream (cache hits excluded), by "
+                                "finish reason and the cap the proxy put on them (default, learned, clamped, or "
+                                "none: the caller's own limit); finish_reason=\"length\" counts answers a limit cut.",
+                                ["model", "finish_reason", "cap"], registry=r)
         self._live = _LiveValues(self._cache_stats)
         r.register(self._live)
 
@@ -99,6 +103,8 @@ class ProxyMetrics:
                 self.cache_hits.labels(entry.cache_outcome).inc()
         if entry.route:
             self.router_decisions.labels(entry.route).inc()
+        if entry.finish_reason and entry.cache_outcome not in CACHE_HIT_KINDS:
+            self.finishes.labels(model, entry.finish_reason, entry.cap or "none").inc()
 
     def upstream_answered(self, upstream: str, seconds: float, status: int) -> None:
         """One upstream call that got an HTTP answer; 429 and 5xx also count as errors."""

@@ -396,6 +396,7 @@ class Pipeline:
         entry = call.entry
         entry.model_served = hit.model
         self._fill_usage(entry, payload.get("usage"))
+        entry.cached_tokens = 0  # no upstream call: no prompt tokens were reused from a prefix cache for it
         entry.finish_reason = finish_reason_of(payload)
         entry.ttft_ms = (time.perf_counter() - call.ctx.started) * 1000
         self._finish(call.ctx, entry, 200, cache_hit=True)

@@ -135,6 +135,12 @@ def learned_cap(finished: Sequence[int], cut: Sequence[int], quantile: float) ->
     return max(MIN_LEARNED_CAP, top_cut, math.ceil(min(top_cut * RAISE_FACTOR, bound)))
 
 
+def _answered_upstream():
+    """Rows whose answer an upstream produced under the logged cap: not replayed from a cache."""
+    return RequestLog.finish_reason.is_not(None) & func.coalesce(RequestLog.cache_outcome, "").not_in(
+        ("exact", "semantic"))
+
+
 def _cap_kind_and_cut():
     """The SQL expressions of a request's cap kind (``none``: the caller's own limit) and of the number
     of answers cut at their limit (``finish_reason == "length"``), summed over a group."""
@@ -143,11 +149,12 @@ def _cap_kind_and_cut():
 
 
 async def cap_report(engine: AsyncEngine) -> list[tuple[str, int, int]]:
-    """``(cap kind, requests, cut)`` over the whole request log: how often each kind of cap
+    """``(cap kind, requests, cut)`` over the request log's upstream answers (cache replays excluded:
+    their cut happened, and was counted, when the answer was first produced): how often each kind of cap
     (``default``, ``learned``, ``clamped``, or ``none`` for the caller's own limit) ended an answer
     that would have gone on (``finish_reason == "length"``)."""
     kind, cut = _cap_kind_and_cut()
-    query = select(kind, func.count(), cut).where(RequestLog.finish_reason.is_not(None)).group_by(kind).order_by(kind)
+    query = select(kind, func.count(), cut).where(_answered_upstream()).group_by(kind).order_by(kind)
     async with engine.connect() as conn:
         return [(str(k), int(n), int(c or 0)) for k, n, c in (await conn.execute(query)).all()]
 
@@ -159,7 +166,7 @@ async def cap_breakdown(engine: AsyncEngine, limit: int = 50) -> list[tuple[str,
     kind, cut = _cap_kind_and_cut()
     cluster = func.coalesce(RequestLog.prompt_cluster, "-")
     query = (select(RequestLog.key_id, cluster, kind, func.count(), cut)
-             .where(RequestLog.finish_reason.is_not(None))
+             .where(_answered_upstream())
              .group_by(RequestLog.key_id, cluster, kind)
              .order_by(cut.desc(), func.count().desc(), RequestLog.key_id, cluster, kind)
              .limit(limit))

@@ -22,6 +22,7 @@ from proxy.settings import (
     UpstreamConfig,
 )
 from proxy.supervisor import free_port
+from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}], "temperature": 0}
@@ -112,6 +113,12 @@ def test_requests_cache_and_latency_are_counted(make_settings, tmp_path):
     # the upstream was called twice (the two misses), both answered
     assert value(after, "thrifty_upstream_request_duration_seconds_count", upstream="fake") == 2
     assert total(after, "thrifty_upstream_errors_total") == 0
+    # finish reasons of the upstream's answers (the cache hit is not counted again), by the cap put on them
+    assert total(after, "thrifty_finish_reasons_total") - total(before, "thrifty_finish_reasons_total") == 2
+    assert total(after, "thrifty_finish_reasons_total", model="gpt-test", finish_reason="stop", cap="default") == 2
+    # the request log: the miss reused 2 prompt tokens upstream, the hit made no upstream call
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cache_outcome, cached_tokens", 5)
+    assert ("miss", 2) in rows and ("exact", 0) in rows
     # the request log's counters are still there
     assert ("thrifty_proxy_request_log_written_total", frozenset()) in after
     assert value(after, "thrifty_proxy_request_log_dropped_total") == 0

@@ -180,3 +180,36 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
     assert len(clusters) == 2  # one prompt template per key here
     learned = [g for g in groups if g[2] == "learned"]
     assert learned and all(cut == 0 for *_, cut in learned)
+
+
+def test_cache_replays_are_not_counted_as_cut_answers(tmp_path) -> None:
+    """A cut answer replayed from the cache was counted when it was produced; the report counts the
+    upstream answers only (migrated SQLite, rows as the proxy writes them)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert
+
+    from proxy.db import RequestLog
+    from proxy.migrate import upgrade
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'caps.db'}"
+    upgrade(url)
+    common = {"created_at": datetime(2026, 3, 1, tzinfo=UTC), "key_id": "key-a", "endpoint": "chat",
+              "model_requested": "m", "stream": False, "status_code": 200, "cap": "default", "max_tokens": 512}
+    rows = [{**common, "id": "a", "finish_reason": "length", "cache_outcome": "miss"},
+            {**common, "id": "b", "finish_reason": "length", "cache_outcome": "exact"},
+            {**common, "id": "c", "finish_reason": "length", "cache_outcome": "semantic"},
+            {**common, "id": "d", "finish_reason": "stop", "cache_outcome": None}]
+
+    async def run():
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(insert(RequestLog), rows)
+            return await cap_report(engine), await cap_breakdown(engine)
+        finally:
+            await engine.dispose()
+
+    report, groups = asyncio.run(run())
+    assert report == [("default", 2, 1)]
+    assert [g[2:] for g in groups] == [("default", 2, 1)]
