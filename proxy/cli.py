@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
@@ -75,6 +76,17 @@ def cmd_proxy_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unused_speculative_flags(args: argparse.Namespace, method: str) -> str | None:
+    """Why a speculative flag given on the command line would do nothing with ``method``, or None."""
+    needs = {"num_speculative_tokens": ("--num-speculative-tokens", ("ngram", "draft", "self")),
+             "speculative_max_step_rows": ("--speculative-max-step-rows", ("ngram", "draft", "self")),
+             "speculative_draft_layers": ("--speculative-draft-layers", ("self",))}
+    for attr, (flag, methods) in needs.items():
+        if getattr(args, attr, None) is not None and method not in methods:
+            return f"{flag} only applies with --speculative {' | '.join(methods)} (speculative is {method!r})"
+    return None
+
+
 def cmd_backend_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -107,6 +119,14 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         return 2
     if engine_config.speculative.enabled and args.engine == "serial":
         print("thrifty backend serve: --speculative needs the paged engine (--engine paged)", file=sys.stderr)
+        return 2
+    unused = _unused_speculative_flags(args, engine_config.speculative.method)
+    if unused:
+        print(f"thrifty backend serve: {unused}", file=sys.stderr)
+        return 2
+    draft_path = engine_config.speculative.model
+    if engine_config.speculative.method == "draft" and draft_path and not Path(draft_path).expanduser().exists():
+        print(f"thrifty backend serve: --speculative-model {draft_path!r}: no such file or folder", file=sys.stderr)
         return 2
 
     def build() -> tuple[Any, Any, str | None]:
@@ -206,8 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--served-model-name")
     bserve.add_argument("--dtype", help="float32 | bfloat16 | float16")
     bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
-                        help="linear layers' weights: fp32 (default), bf16, int8, int4, or auto (int4 for a "
-                             "Q4 GGUF on the CPU, else bf16 on CPUs with native bf16, else fp32)")
+                        help="linear layers' weights: auto (default: int4 for a Q4 GGUF on the CPU, else bf16 on "
+                             "CPUs with native bf16, else fp32), fp32, bf16, int8 or int4")
     bserve.add_argument("--device", help="cpu | cuda")
     bserve.add_argument("--max-model-len", type=int)
     bserve.add_argument("--max-n", type=int)

@@ -56,10 +56,12 @@ def backend_command(settings: Settings, port: int) -> list[str]:
             "--max-num-seqs", str(b.max_num_seqs), "--max-num-batched-tokens", str(b.max_num_batched_tokens),
             "--prefix-caching" if b.enable_prefix_caching else "--no-prefix-caching",
             "--chunked-prefill" if b.enable_chunked_prefill else "--no-chunked-prefill",
-            "--kv-cache-dtype", b.kv_cache_dtype, "--cuda-graphs", b.cuda_graphs,
-            "--speculative", b.speculative, "--num-speculative-tokens", str(b.num_speculative_tokens),
-            "--speculative-draft-layers", str(b.speculative_draft_layers),
-            "--speculative-max-step-rows", str(b.speculative_max_step_rows)]
+            "--kv-cache-dtype", b.kv_cache_dtype, "--cuda-graphs", b.cuda_graphs, "--speculative", b.speculative]
+    if b.speculative != "off":  # the child refuses speculative flags that would do nothing
+        cmd += ["--num-speculative-tokens", str(b.num_speculative_tokens),
+                "--speculative-max-step-rows", str(b.speculative_max_step_rows)]
+    if b.speculative == "self":
+        cmd += ["--speculative-draft-layers", str(b.speculative_draft_layers)]
     if b.kv_cache_memory:
         cmd += ["--kv-cache-memory", str(b.kv_cache_memory)]
     if b.speculative_model:

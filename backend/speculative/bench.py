@@ -125,7 +125,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="comma-separated workloads to run (default: copy,chat, or every workload of --prompts)")
     p.add_argument("--prompts", help="JSONL of your own chats, one per line: {\"workload\": \"name\", "
                    "\"messages\": [...]}; they replace the built-in copy and chat workloads")
-    p.add_argument("--modes", default="single,batched")
+    p.add_argument("--modes", default="single,batched",
+                   help="comma-separated: single (one request at a time) and/or batched (all prompts at once)")
     p.add_argument("--output", help="also write the markdown table to this file")
 
 
@@ -181,6 +182,13 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
     args = parser.parse_args(argv)
+    bad_modes = [m for m in args.modes.split(",") if m not in ("single", "batched")]
+    problem = (f"--modes: unknown mode(s) {', '.join(map(repr, bad_modes))}; use single and/or batched" if bad_modes
+               else "--max-tokens must be at least 2 (decode speed needs tokens after the first)"
+               if args.max_tokens < 2 else "--batch must be at least 1" if args.batch < 1 else None)
+    if problem:
+        print(f"thrifty bench speculative: {problem}", file=sys.stderr)
+        return 2
     try:
         from backend.speculative.config import SpeculativeConfig
 

@@ -45,3 +45,14 @@ def test_cli_refuses_a_bad_file_or_an_unknown_workload(tmp_path, capsys) -> None
     good.write_text(_line(workload="edit", messages=[{"role": "user", "content": "x"}]) + "\n")
     assert main(["--prompts", str(good), "--workloads", "copy"]) == 2
     assert "unknown workload(s) copy; known: edit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--max-tokens", "1"], "--max-tokens must be at least 2"),
+    (["--max-tokens", "-5"], "--max-tokens must be at least 2"),
+    (["--batch", "0"], "--batch must be at least 1"),
+    (["--modes", "single,bogus"], "unknown mode(s) 'bogus'"),
+])
+def test_cli_refuses_values_that_leave_nothing_to_measure(argv: list[str], needle: str, capsys) -> None:
+    assert main(argv) == 2  # before the model loads
+    assert needle in capsys.readouterr().err

@@ -310,6 +310,9 @@ def test_bad_configurations_are_refused(loaded) -> None:
     (["--speculative", "ngram", "--num-speculative-tokens", "0"], "between 1 and 16"),
     (["--speculative", "draft"], "needs --speculative-model"),
     (["--speculative", "ngram", "--engine", "serial"], "needs the paged engine"),
+    (["--num-speculative-tokens", "8"], "--num-speculative-tokens only applies with --speculative"),
+    (["--speculative", "ngram", "--speculative-draft-layers", "3"], "only applies with --speculative self"),
+    (["--speculative-max-step-rows", "3"], "--speculative-max-step-rows only applies"),
 ])
 def test_serve_refuses_bad_speculative_options_at_start_up(argv: list[str], needle: str, capsys) -> None:
     from proxy.cli import main
@@ -341,7 +344,11 @@ def test_the_kv_budget_pays_for_the_draft_pool_too(loaded, method: str) -> None:
 def test_a_missing_draft_model_is_named_by_its_option(tmp_path, capsys) -> None:
     from proxy.cli import main
 
-    missing = tmp_path / "draft.gguf"
-    assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(missing)]) == 1
+    missing = tmp_path / "draft.gguf"  # refused before the target model loads
+    assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(missing)]) == 2
+    assert f"--speculative-model '{missing}': no such file or folder" in capsys.readouterr().err
+    not_a_model = tmp_path / "notes.txt"
+    not_a_model.write_text("x")
+    assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(not_a_model)]) == 1
     err = capsys.readouterr().err
-    assert f"--speculative-model '{missing}'" in err and "expected a .gguf file" in err
+    assert f"--speculative-model '{not_a_model}'" in err and "expected a .gguf file" in err
