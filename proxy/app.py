@@ -63,6 +63,16 @@ class ProxyState:
     auth: AuthService | None = None
 
 
+async def _warm_up(embedder: Any) -> None:
+    """Load the embedding model and run one forward before serving (a no-op once loaded: the
+    semantic cache's start-up loads it too). Never raises: a failure leaves it to the first request."""
+    try:
+        await asyncio.to_thread(embedder.embed, ["warm-up"])
+    except Exception as exc:  # noqa: BLE001 - the request path reports embedding failures itself
+        logging.getLogger(__name__).warning("embedding model warm-up failed; the first routed request will load it: %r",
+                                            exc)
+
+
 def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     """Build the proxy app; nothing connects until start-up.
 
@@ -181,6 +191,8 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         if cache is not None:
             await cache.start()
             background.append(asyncio.create_task(_maintain(cache, settings.cache.maintenance_interval_s)))
+        if router is not None and embedder is not None:
+            await _warm_up(embedder)  # the router's first request must not pay for loading the model
         if settings.admin.api_key:  # the web UI's rollups, so that a range's first view finds them
             background.append(asyncio.create_task(keep_rollups_fresh(engine)))
 

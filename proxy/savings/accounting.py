@@ -82,6 +82,7 @@ class Report:
     latencies_s: list[float] = field(default_factory=list)
     routed: int = 0  # requests the router (or the cascade) sent upstream
     routed_strong: int = 0  # ... of which the strong model answered
+    batch_discounted: int = 0  # requests paid at the batch price (each also counted under its primary stage)
 
     @property
     def saved_usd(self) -> float:
@@ -189,6 +190,7 @@ def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, Lo
             for name, value in attribute(book, outcome.line, row, base_cost, prices).items():
                 report.saved_by[name] += value
             cause = primary_cause(book, outcome.line, row)
+            report.batch_discounted += bool(row.batch_saved_usd)
             if row.route and row.cache_outcome not in ("exact", "semantic"):
                 report.routed += 1
                 report.routed_strong += row.model_served == book.strong_model

@@ -411,7 +411,8 @@ def format_report(parsed: ParsedTrace, runs: list[tuple[RunSpec, Report, float]]
     for cause in CAUSES:
         row(f"saved by {CAUSE_LABELS[cause]} (USD, % of all-strong; requests, answers lost)", "-",
             [f"{r.saved_by[cause]:.6f} ({100 * r.saved_by[cause] / r.baseline_usd if r.baseline_usd else 0:.1f} %); "
-             f"{r.requests_by[cause]}, {r.quality_lost_by[cause]:+d}" for r in reports])
+             + (f"{r.batch_discounted} discounted (counted under their stage above), +0" if cause == "batch" else
+                f"{r.requests_by[cause]}, {r.quality_lost_by[cause]:+d}") for r in reports])
     row("sum of the stages = total saving", "-",
         [f"{sum(r.saved_by.values()):.6f} = {r.saved_usd:.6f}" for r in reports])
     return "\n".join(out)
@@ -602,6 +603,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(args.write_trace).write_text("".join(line.to_json() + "\n" for line in parsed.lines), encoding="utf-8")
     for problem in parsed.problems:
         print(f"skipped {problem}", file=sys.stderr)
+    if not parsed.lines:
+        print(format_report(parsed, []))  # the composition: 0 requests and every skipped line
+        print(f"thrifty eval savings: nothing to replay: the trace has no usable line ({len(parsed.problems)} "
+              "skipped, listed above)", file=sys.stderr)
+        return 2
     prices = {WEAK_MODEL: ModelPrice(WEAK_MODEL, *args.weak_price),
               STRONG_MODEL: ModelPrice(STRONG_MODEL, *args.strong_price)}
     thresholds = {"direct_threshold": args.direct_threshold, "escalation_threshold": args.escalation_threshold}
@@ -617,11 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[tuple[RunSpec, Report, float]] = []
     curve: list[tuple[float | tuple[float, float], Report]] = []
     learned: list[str] = []
-    if parsed.lines:
-        try:
-            _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve, learned)
-        except Exception as exc:  # the summary of the runs that completed is still printed
-            print(f"thrifty eval savings: the replay stopped early: {_describe(exc)}", file=sys.stderr)
+    try:
+        _run_all(book, parsed.lines, specs, curve_specs, args, prices, results, curve, learned)
+    except Exception as exc:  # the summary of the runs that completed is still printed
+        print(f"thrifty eval savings: the replay stopped early: {_describe(exc)}", file=sys.stderr)
     print()
     print(format_report(parsed, results))
     if curve:
@@ -638,7 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for spec, report, _ in results:
         if not spec.all_strong:
             print(f"{spec.label}: {verdict(report)}")
-    return 0 if results or curve or not parsed.lines else 1
+    return 0 if results or curve else 1
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ A line::
 
 - ``t``: arrival time in seconds from the start of the replay (required, finite, >= 0);
 - ``key``: the API key the request is sent with (required, printable ASCII: it travels in a header);
-- ``body``: the OpenAI chat-completions body (required: ``model`` and a ``messages`` list); with a
+- ``body``: the OpenAI chat-completions body (required: ``model``, one the evaluation's proxy serves:
+  ``thrifty-auto`` for the router, or the weak or strong model by name; and a ``messages`` list); with a
   ``source`` reference its last user message must ask that row's question (see :func:`asks`);
-- ``batch``: optional, true to send the line through the Files/Batches API;
+- ``batch``: optional boolean, true to send the line through the Files/Batches API;
 - ``ref``: how the answer is graded (required): ``{"source": "mmlu"|"gsm8k"|"gptcache", "id": ...}``
   naming a row of the public data, or ``{"expected": "..."}`` (not empty; a letter A-D: the answer's first
   letter; a number: the answer's last number; otherwise: contained in the answer, ignoring case);
@@ -103,7 +104,12 @@ def _check_line(item: dict[str, Any], book: ReplayBook | None) -> str | None:
         return "'key' must be a non-empty string"
     if not (key.isascii() and key.isprintable()):
         return "'key' must be printable ASCII (it is sent in the Authorization header)"
+    if not isinstance(item.get("batch", False), bool):
+        return "'batch' must be true or false"
     problem = _check_body(body) or _check_ref(ref, book)
+    if problem is None and book is not None and body["model"] not in (ROUTED_MODEL, book.weak_model, book.strong_model):
+        return (f"invalid body: model {body['model']!r} is not served in the evaluation; use {ROUTED_MODEL!r}, "
+                f"{book.weak_model!r} or {book.strong_model!r}")
     if problem is None and book is not None and "expected" not in ref and not asks(book, ref, body):
         return "the body does not ask the referenced question"
     return problem
@@ -134,7 +140,7 @@ def parse_trace(text: str, book: ReplayBook | None = None) -> ParsedTrace:
             out.problems.append(f"line {n}: {problem}")
             continue
         out.lines.append(TraceLine(n, float(item["t"]), item["key"], item["body"], item["ref"],
-                                   bool(item.get("batch", False)), str(item.get("kind", "custom"))))
+                                   item.get("batch", False), str(item.get("kind", "custom"))))
     out.lines.sort(key=lambda line: (line.t, line.line_no))
     return out
 

@@ -147,3 +147,22 @@ def test_a_failed_routed_request_keeps_no_prompt_text(make_settings, tmp_path):
     with sqlite3.connect(tmp_path / "proxy.db") as db:
         stored = [row[0] for row in db.execute("select request_id from router_request")]
     assert stored == [answered.headers["x-request-id"]]
+
+
+def test_the_embedding_model_is_warmed_up_before_serving_when_the_router_needs_it(make_settings, embedder,
+                                                                                   tmp_path):
+    """With caches off the semantic cache does not load the model at start-up; the learned router's
+    first request must not pay for it either."""
+    calls: list[list[str]] = []
+
+    class Counting:
+        dim = embedder.dim
+
+        def embed(self, texts):
+            calls.append(list(texts))
+            return embedder.embed(texts)
+
+    with serve_in_thread(ScriptedUpstream()) as up:
+        settings = _settings(make_settings, up, tmp_path, kind="learned")
+        with serve_in_thread(create_app(settings, embedder=Counting())):
+            assert calls == [["warm-up"]]  # before any request

@@ -71,7 +71,7 @@ def test_too_little_data_for_the_default_trace_is_a_clear_error(data_dir: Path,
     assert "cannot build the default trace" in capsys.readouterr().err
 
 
-def test_a_trace_of_only_bad_lines_still_ends_with_a_summary(data_dir: Path, tmp_path: Path,
+def test_a_trace_of_only_bad_lines_ends_with_a_summary_and_an_error(data_dir: Path, tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "bad.jsonl"
     trace.write_text("\n".join(["[1, 2]", _line(1.0, 0).replace('"key"', '"kee"'),
@@ -80,9 +80,9 @@ def test_a_trace_of_only_bad_lines_still_ends_with_a_summary(data_dir: Path, tmp
                                 _line(1.0, 0).replace("sk-test", "sk-t\u00e9st"),
                                 _line(1.0, 0).replace('"id": "0"', '"id": "1"'),
                                 _line(1.0, 0).replace('{"source": "gsm8k", "id": "0"}', '{"expected": ""}')]))
-    assert main(["--trace", str(trace), "--data-dir", str(data_dir)]) == 0
+    assert main(["--trace", str(trace), "--data-dir", str(data_dir)]) == 2  # nothing to replay is an error
     captured = capsys.readouterr()
-    assert "skipped lines: 7" in captured.out
+    assert "skipped lines: 7" in captured.out and "nothing to replay" in captured.err
     assert "line 1: not a JSON object" in captured.err and "line 2: missing field 'key'" in captured.err
     assert "line 3: invalid body" in captured.err
     assert "line 4: 't' must be a finite number" in captured.err and "line 5: 'key' must be printable" in captured.err
@@ -190,6 +190,7 @@ def test_real_proxy_run_on_a_tiny_trace(data_dir: Path, tmp_path: Path, capsys: 
     assert saved("exact cache") == pytest.approx(0.000210, abs=1e-6)  # the repeat cost nothing
     batch = saved("batch discount")
     assert batch in (pytest.approx(5.5e-6, abs=1e-6), pytest.approx(105e-6, abs=1e-6))  # half of weak or strong
+    assert "1 discounted (counted under their stage above)" in out  # the batch line
     total = re.search(r"sum of the stages = total saving \| - \| (-?[\d.]+) = (-?[\d.]+)", out)
     assert total and float(total.group(1)) == pytest.approx(float(total.group(2)), abs=2e-6)
 
@@ -210,3 +211,10 @@ def test_the_all_strong_baseline_can_be_replayed_for_its_latency(data_dir: Path,
     latency = re.search(r"\| latency p50 / p95 ms \(interactive, client\) \| - \| (\d+) / (\d+) \|", out)
     assert latency and int(latency.group(1)) >= 0
     assert "all strong, replayed: target" not in out  # no verdict for the baseline itself
+
+
+def test_an_empty_trace_is_an_error(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "empty.jsonl"
+    trace.write_text("\n  \n")
+    assert main(["--trace", str(trace), "--data-dir", str(data_dir)]) == 2
+    assert "nothing to replay: the trace has no usable line (0 skipped" in capsys.readouterr().err

@@ -52,6 +52,21 @@ def test_bad_lines_are_reported_with_their_number_and_skipped(book: ReplayBook) 
     assert parsed.problems[3].startswith("line 5: not JSON")
 
 
+@pytest.mark.parametrize(("item", "fragment"), [
+    ({**GOOD, "batch": "false"}, "line 2: 'batch' must be true or false"),
+    ({**GOOD, "batch": 1}, "line 2: 'batch' must be true or false"),
+    ({**GOOD, "body": {**GOOD["body"], "model": "no-such-model"}}, "line 2: invalid body: model 'no-such-model'"),
+])
+def test_a_line_the_evaluation_cannot_serve_as_meant_is_skipped(book: ReplayBook, item: dict, fragment: str) -> None:
+    problems = _problems(book, item)
+    assert len(problems) == 1 and problems[0].startswith(fragment)
+
+
+def test_the_impersonated_models_may_be_asked_by_name(book: ReplayBook) -> None:
+    for model in (book.weak_model, book.strong_model):
+        assert not _parse(book, {**GOOD, "body": {**GOOD["body"], "model": model}}).problems
+
+
 def test_grading_by_expected_answer() -> None:
     assert grade(None, {"expected": "B"}, "B. Kidney") and not grade(None, {"expected": "B"}, "C. Lung")
     assert grade(None, {"expected": "1,200"}, "So the total is $1,200.") and not grade(None, {"expected": "12"}, "120")
