@@ -31,7 +31,7 @@ from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.request_log import RequestLogWriter
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
-from proxy.settings import Settings
+from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.shaping.replicas import ReplicaClient
 from proxy.ui import ui_handlers
 from proxy.ui.rollups import keep_rollups_fresh
@@ -193,6 +193,11 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
             background.append(asyncio.create_task(_maintain(cache, settings.cache.maintenance_interval_s)))
         if router is not None and embedder is not None:
             await _warm_up(embedder)  # the router's first request must not pay for loading the model
+        bundled = next((u for u in settings.upstreams if u.name == BUNDLED_UPSTREAM), None)
+        bundled_models = [m.name for m in settings.models if m.upstream == BUNDLED_UPSTREAM]
+        if bundled is not None and bundled_models:  # a default cap is fitted to the context it reports
+            background.append(asyncio.create_task(pipeline.shaping.learn_context_windows(
+                bundled.base_url or bundled.base_urls[0], bundled.api_key, bundled_models)))
         if settings.admin.api_key:  # the web UI's rollups, so that a range's first view finds them
             background.append(asyncio.create_task(keep_rollups_fresh(engine)))
 

@@ -39,6 +39,10 @@ _OTHER = "other"  # the model label of a name that is not a configured public mo
 _NONE = "none"  # a label whose value is absent (no route, no cache lookup)
 
 
+#: finish reasons counted by name (OpenAI's, and the bundled backend's abort); any other is counted as "other"
+FINISH_REASONS = frozenset({"stop", "length", "tool_calls", "content_filter", "function_call", "abort"})
+
+
 class ProxyMetrics:
     """Counters and histograms of one proxy app, and the Prometheus text of all of them."""
 
@@ -104,7 +108,8 @@ class ProxyMetrics:
         if entry.route:
             self.router_decisions.labels(entry.route).inc()
         if entry.finish_reason and entry.cache_outcome not in CACHE_HIT_KINDS:
-            self.finishes.labels(model, entry.finish_reason, entry.cap or "none").inc()
+            reason = entry.finish_reason if entry.finish_reason in FINISH_REASONS else _OTHER  # bounded labels
+            self.finishes.labels(model, reason, entry.cap or "none").inc()
 
     def upstream_answered(self, upstream: str, seconds: float, status: int) -> None:
         """One upstream call that got an HTTP answer; 429 and 5xx also count as errors."""

@@ -142,7 +142,12 @@ class Pipeline:
         try:
             alias = await self._route(data, entry, headers)
             call = _Call(ctx, data, alias, entry, headers)
-            self._shape(call)
+            if ctx.body_bytes > LARGE_BODY_BYTES:  # shaping and counting megabytes stays off the event loop
+                await asyncio.to_thread(self._shape, call)
+            else:
+                self._shape(call)
+            if self._shaping.learned_refresh_due():
+                self.spawn(self._shaping.learned.refresh(self._log.engine))
         except ThriftyError as exc:
             self._finish(ctx, entry, exc.status, error=exc.message)
             raise
@@ -154,6 +159,11 @@ class Pipeline:
             return self._serve_hit(call, hit)
         return await self._forward(call)
 
+    @property
+    def shaping(self) -> ShapingStage:
+        """The shaping stage (caps, prompt shaping, trimming) this pipeline applies."""
+        return self._shaping
+
     def _shape(self, call: _Call) -> None:
         """Output cap and prompt shaping (``[shaping]``), before the cache key is made: the key holds
         the effective ``max_tokens`` and the shaped prompt. In cascade mode both tiers get the
@@ -164,8 +174,6 @@ class Pipeline:
         call.entry.cap, call.entry.max_tokens, call.entry.shaping = result.cap.kind, result.cap.max_tokens, \
             result.summary
         call.entry.prompt_cluster = result.cluster
-        if self._shaping.learned_refresh_due():
-            self.spawn(self._shaping.learned.refresh(self._log.engine))
 
     def _use_alias(self, call: _Call, alias: ModelAlias) -> None:
         call.alias = alias

@@ -170,8 +170,10 @@ def _check_tools(tools: list[dict[str, Any]] | None, tool_choice: Any) -> None:
     for i, tool in enumerate(tools or []):
         where = f"tools[{i}]"
         kind = tool.get("type")
+        if not isinstance(kind, str) or not kind:
+            raise InvalidRequest(f"'{where}.type' must be a string such as \"function\"", param=f"{where}.type")
         if kind not in TOOL_TYPES:
-            raise InvalidRequest(f"'{where}.type' must be one of {list(TOOL_TYPES)}, got {kind!r}", param=f"{where}.type")
+            continue  # a provider's own tool (e.g. a built-in search): the upstream judges it
         spec = tool.get(kind)
         if not isinstance(spec, dict):
             raise InvalidRequest(f"'{where}.{kind}' must be an object with a 'name'", param=f"{where}.{kind}")
@@ -189,13 +191,13 @@ def _check_tools(tools: list[dict[str, Any]] | None, tool_choice: Any) -> None:
             if not isinstance(parameters, dict):
                 raise InvalidRequest(f"'{where}.function.parameters' must be a JSON schema object",
                                      param=f"{where}.function.parameters")
-            if not isinstance(parameters.get("properties", {}), dict):
+            if not isinstance(parameters.get("properties") or {}, dict):
                 raise InvalidRequest(f"'{where}.function.parameters.properties' must be an object of named "
                                      "schemas", param=f"{where}.function.parameters.properties")
-    if tool_choice is None or tool_choice in ("none", "auto", "required"):
-        return
+    if tool_choice is None or isinstance(tool_choice, str):
+        return  # "none", "auto", "required", or a provider's own word (Mistral's "any"): the upstream judges it
     if not isinstance(tool_choice, dict) or not isinstance(tool_choice.get("type"), str):
-        raise InvalidRequest("'tool_choice' must be \"none\", \"auto\", \"required\" or an object such as "
+        raise InvalidRequest("'tool_choice' must be a string such as \"auto\" or an object such as "
                              "{\"type\": \"function\", \"function\": {\"name\": ...}}", param="tool_choice")
     if tool_choice["type"] not in TOOL_TYPES:
         return  # another kind of choice (e.g. allowed_tools): the upstream judges it

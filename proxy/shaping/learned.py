@@ -97,6 +97,7 @@ class LearnedCaps:
         query = (select(RequestLog.key_id, RequestLog.prompt_cluster, RequestLog.completion_tokens,
                         RequestLog.finish_reason)
                  .where(or_(RequestLog.finish_reason == "stop", cut), RequestLog.prompt_cluster.is_not(None),
+                        func.coalesce(RequestLog.cache_outcome, "").not_in(("exact", "semantic")),  # no replays
                         RequestLog.completion_tokens.is_not(None), RequestLog.created_at >= since)
                  .order_by(RequestLog.created_at.desc()).limit(self.max_rows))
         try:

@@ -56,23 +56,22 @@ CONTEXT_LABEL = re.compile(
     r"last updated )?(?:date (?:and |& )?time|datetime|date|time ?stamp|time|today|now|(?:request |session |trace |"
     r"conversation |thread |run |correlation |user )?id)"
     r"|session|conversation|thread|(?:last |latest )?(?:login|log in|seen|active|activity|sign in|visit)"
-    r"|(?:generated|created|updated|last updated|rendered|fetched|retrieved|sent)(?: at| on)?|as of")
+    r"|(?:generated|rendered|fetched|retrieved|sent) (?:at|on)|as of")
 _LABEL_END = re.compile(r"[:=]|\bis\b", re.IGNORECASE)
 _LABEL_MAX_CHARS = 48
 #: Words a context value may carry besides its volatile spans (``Tuesday, 2026-12-02 at 14:03 UTC``).
 _VALUE_FILLER = re.compile(r"\b(?:" + _WEEKDAYS + r"|utc|gmt|at|on|the|of|local|server|time|zone|timezone)\b",
                            re.IGNORECASE)
-_FURTHER_SENTENCE = re.compile(r"[.!?;]\s*\w")
-_WORD = re.compile(r"[^\W\d_]+|\d+")
-_VALUE_MAX_OTHER_WORDS = 2
+#: What else a context value may hold: time-zone names (``Europe/Paris``, ``CET``, ``UTC+1``) and punctuation.
+_VALUE_EXTRA = re.compile(r"[A-Z][A-Za-z]+/[A-Za-z_]+(?:/[A-Za-z_]+)?|\b[A-Z]{2,5}\b|[+-]\d{1,2}(?::?\d{2})?|[\s,.()\[\]-]+")
 
 
 def is_context_line(line: str) -> bool:
     """True for a ``<label>: <value>`` line whose label is about time or identity and whose value is
-    a volatile span and little else: besides its spans, weekday and time-zone words and punctuation,
-    at most two words (``(Europe/Paris)``) and no further sentence. So ``Today is 2026-12-02 and you
-    must answer in French`` is *not* context (moving it would move an instruction); neither is
-    ``Current date: 2026-12-02. Be brief.``. Linear in the line's length."""
+    a volatile span and nothing else but weekday and time-zone words (``Tuesday``, ``UTC``,
+    ``(Europe/Paris)``) and punctuation. So ``Today is 2026-12-02 and you must answer in French`` is
+    *not* context (moving it would move an instruction), nor is ``Current date: 2026-12-02, be
+    brief``. Linear in the line's length."""
     end = _LABEL_END.search(line, 0, _LABEL_MAX_CHARS + 4)
     if end is None:
         return False
@@ -83,7 +82,7 @@ def is_context_line(line: str) -> bool:
     if VOLATILE_SPAN.search(value) is None:
         return False
     rest = _VALUE_FILLER.sub(" ", VOLATILE_SPAN.sub(" ", value))
-    return _FURTHER_SENTENCE.search(rest) is None and len(_WORD.findall(rest)) <= _VALUE_MAX_OTHER_WORDS
+    return not _VALUE_EXTRA.sub("", rest).strip()
 
 
 def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str = "system") -> list[str]:
@@ -229,9 +228,9 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
             without chat messages; a mark naming no message, a range outside it, both or neither of
             ``parts`` and ``separator``, or two marks on the same message.
     """
-    if "thrifty" not in data:
+    ext = data.get("thrifty")
+    if ext is None:  # absent, or null as some clients send unset optional fields
         return []
-    ext = data["thrifty"]
     if not isinstance(ext, dict):
         raise InvalidRequest("'thrifty' must be an object, e.g. {\"documents\": [...]}", param="thrifty")
     unknown = sorted(set(ext) - set(EXTENSION_KEYS))
@@ -249,6 +248,7 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
         raise InvalidRequest("'thrifty.documents' must be a list of {message, parts | separator} objects",
                              param="thrifty.documents")
     out: list[DocumentMark] = []
+    taken: dict[int, list[tuple[int, int] | None]] = {}  # message -> its marked part ranges (None: all of it)
     for j, mark in enumerate(marks):
         where = f"thrifty.documents[{j}]"
         index = mark.get("message") if isinstance(mark, dict) else None
@@ -256,8 +256,6 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
                 or not isinstance(messages[index], dict):
             raise InvalidRequest(f"'{where}.message' must be the index of a message (0 to {len(messages) - 1})",
                                  param=where)
-        if any(m.message == index for m in out):
-            raise InvalidRequest(f"'{where}' marks message {index} again; give one mark per message", param=where)
         if ("parts" in mark) == ("separator" in mark):
             raise InvalidRequest(f"'{where}' needs exactly one of 'parts': [start, end] or a non-empty 'separator'",
                                  param=where)
@@ -269,6 +267,7 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
                     and 0 <= span[0] <= span[1] <= len(content)):
                 raise InvalidRequest(f"'{where}.parts' must be [start, end] within message {index}'s list of "
                                      "content parts", param=where)
+            _claim(taken, index, (span[0], span[1]), where)
             out.append(DocumentMark(index, parts=(span[0], span[1])))
         else:
             if not isinstance(mark["separator"], str) or not mark["separator"]:
@@ -276,8 +275,21 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
             if not isinstance(content, str):
                 raise InvalidRequest(f"'{where}.separator' needs message {index} to have a string content",
                                      param=where)
+            _claim(taken, index, None, where)
             out.append(DocumentMark(index, separator=mark["separator"]))
     return out
+
+
+def _claim(taken: dict[int, list[tuple[int, int] | None]], index: int, span: tuple[int, int] | None,
+           where: str) -> None:
+    """Record a mark's range on message ``index``; a 400 when it overlaps an earlier mark there (a
+    separator mark takes the whole message; part ranges may sit side by side)."""
+    earlier = taken.setdefault(index, [])
+    for other in earlier:
+        if span is None or other is None or (span[0] < other[1] and other[0] < span[1]):
+            raise InvalidRequest(f"'{where}' overlaps an earlier mark on message {index}; give each document "
+                                 "list once", param=where)
+    earlier.append(span)
 
 
 def order_documents(data: dict[str, Any]) -> int:

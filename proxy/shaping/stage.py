@@ -91,8 +91,38 @@ class ShapingStage:
 
         counter = LazyModelTokenizer(load)
         bundled = {alias.name: counter for alias in settings.models if alias.upstream == BUNDLED_UPSTREAM}
-        windows = dict.fromkeys(bundled, settings.backend.max_model_len)
-        return cls(settings.shaping, bundled, late_system_models=bundled, context_windows=windows)
+        # context windows are learned from the backend's model card once it answers (learn_context_windows)
+        return cls(settings.shaping, bundled, late_system_models=bundled)
+
+    async def learn_context_windows(self, base_url: str, api_key: str = "", models: Collection[str] = (),
+                                    interval_s: float = 2.0, attempts: int = 300) -> int | None:
+        """Read the bundled backend's context length from its model card (``GET {base_url}/models``,
+        ``max_model_len``: the limit it enforces, model and KV pool included) and use it for
+        ``models``, retrying while the backend starts; returns it, or None when it never answered.
+        Until then no added limit is fitted. Also starts loading the tokenizer in the background."""
+        import asyncio
+
+        import httpx
+
+        for counter in {id(c): c for c in self._counters.values()}.values():
+            start = getattr(counter, "load_in_background", None)
+            if start is not None:
+                start()
+        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+        async with httpx.AsyncClient(timeout=5.0) as client:
+            for _ in range(attempts):
+                try:
+                    response = await client.get(base_url.rstrip("/") + "/models", headers=headers)
+                    cards = response.json().get("data") if response.status_code == 200 else None
+                    limits = [c.get("max_model_len") for c in cards or [] if isinstance(c, dict)]
+                    window = min((v for v in limits if isinstance(v, int) and v > 0), default=None)
+                except (httpx.HTTPError, ValueError, AttributeError):
+                    window = None
+                if window is not None:
+                    self._windows.update(dict.fromkeys(models, window))
+                    return window
+                await asyncio.sleep(interval_s)
+        return None
 
     def apply(self, data: dict[str, Any], *, tenant: str, model: str, tier: str | None,
               endpoint: str) -> ShapeResult:

@@ -56,6 +56,7 @@ class LazyModelTokenizer:
         self._lock = threading.Lock()
         self._tokenizer: Any = None
         self._failed = False
+        self._loader: threading.Thread | None = None
         self.name = "tokenizer"
 
     def count(self, text: str) -> int:
@@ -69,9 +70,9 @@ class LazyModelTokenizer:
         with its template (tools and response format included, as ``backend.chat_sections`` puts
         them) or a completion's string prompt; ``None`` when the tokenizer is unavailable or the
         body is not one the backend would accept (it then answers with its own error)."""
-        tokenizer = self._get()
+        tokenizer = self._get(wait=False)
         if tokenizer is None:
-            return None
+            return None  # not loaded yet (loading in the background now) or unavailable
         try:
             if endpoint == "chat":
                 from backend.chat_sections import with_request_sections
@@ -84,7 +85,21 @@ class LazyModelTokenizer:
         except Exception:  # noqa: BLE001 - a body the backend will refuse with its own message
             return None
 
-    def _get(self) -> Any:
+    def load_in_background(self) -> None:
+        """Start loading the tokenizer on a daemon thread (once), so that no request waits for it."""
+        with self._lock:
+            if self._tokenizer is not None or self._failed or self._loader is not None:
+                return
+            self._loader = threading.Thread(target=self._get, name="thrifty-tokenizer-load", daemon=True)
+            self._loader.start()
+
+    def _get(self, wait: bool = True) -> Any:
+        """The tokenizer; loads it here when ``wait`` (the first caller pays), else starts the
+        background load and returns None until it is ready."""
+        if not wait:
+            if self._tokenizer is None:
+                self.load_in_background()
+            return self._tokenizer
         with self._lock:
             if self._tokenizer is None and not self._failed:
                 try:

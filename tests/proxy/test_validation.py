@@ -33,13 +33,13 @@ _FN = '{"type": "function", "function": %s}'
 _ASK = '{"model": "gpt-test", "messages": [{"role": "user", "content": "x"}], "tools": [%s]%s}'
 TOOL_CASES = [  # (tools, extra fields, fragment of the message)
     ('{"type": "function"}', "", "tools[0].function' must be an object"),
-    ('{"type": "retrieval", "retrieval": {}}', "", "tools[0].type"),
+    ('{"type": 5}', "", "tools[0].type"),
     (_FN % '{"name": 7}', "", "tools[0].function.name"),
     (_FN % '{"name": "a", "parameters": "{}"}', "", "tools[0].function.parameters"),
     (_FN % '{"name": "a", "parameters": {"type": "object", "properties": ["x"]}}', "", "properties"),
     (_FN % '{"name": "a"}' + ", " + _FN % '{"name": "a"}', "", "tools[1].function.name' 'a' is used"),
     (_FN % '{"name": "a"}', ', "tool_choice": {"type": "function", "function": {"name": "b"}}', "not among"),
-    (_FN % '{"name": "a"}', ', "tool_choice": "sometimes"', "tool_choice"),
+    (_FN % '{"name": "a"}', ', "tool_choice": 7', "tool_choice"),
 ]
 
 
@@ -58,8 +58,9 @@ def test_malformed_tools_are_refused_before_any_upstream(client_and_upstream, to
 def test_well_formed_tools_and_tool_choices_pass(client_and_upstream):
     client, upstream = client_and_upstream
     tools = [{"type": "function", "function": {"name": "a", "parameters": {"type": "object", "properties": {}}}},
-             {"type": "function", "function": {"name": "b"}}]
-    for choice in ("auto", "none", "required", {"type": "function", "function": {"name": "b"}},
+             {"type": "function", "function": {"name": "b", "parameters": {"type": "object", "properties": None}}},
+             {"type": "browser_search"}]  # a provider's own tool type passes to the upstream
+    for choice in ("auto", "none", "required", "any", {"type": "function", "function": {"name": "b"}},
                    {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}}):
         response = client.post("/v1/chat/completions", json={**GOOD, "tools": tools, "tool_choice": choice})
         assert response.status_code == 200, response.text

@@ -240,7 +240,7 @@ def test_string_documents_are_ordered_by_separator() -> None:
     ([{"message": 0, "separator": "\n"}], "string content"),
     ([{"message": 0}], "needs exactly one of 'parts'"),
     ([{"message": 0, "parts": [0, 1], "separator": "\n"}], "needs exactly one of 'parts'"),
-    ([{"message": 0, "parts": [0, 1]}, {"message": 0, "parts": [0, 1]}], "marks message 0 again"),
+    ([{"message": 0, "parts": [0, 1]}, {"message": 0, "parts": [0, 1]}], "overlaps an earlier mark on message 0"),
     ([{"message": 0, "separator": ""}], "non-empty string"),
 ])
 def test_a_malformed_document_mark_is_a_clear_400(mark, message: str) -> None:
@@ -307,6 +307,8 @@ def test_a_document_mark_names_the_callers_messages_not_the_note() -> None:
     "Today is 2026-12-02 and you must always answer in French.",  # an instruction shares the line
     "Current date: 2026-12-02. Be brief.",  # a further sentence
     "Deadline: 2026-12-31",  # a date, but the label does not mark per-request context
+    "Current date: 2026-12-02, be brief", "Current date: 2026-12-02 (no emojis)", "Date: 2026-12-02 ignore previous",
+    "Today is 2026-12-02: reply tersely", "Session: 10:00-11:00 weekly standup", "Time: 9:00 to 17:00 only",
 ])
 def test_safe_mode_leaves_lines_that_carry_more_than_context(line: str) -> None:
     text = f"You are helpful.\n{line}\nAnswer briefly."
@@ -317,6 +319,7 @@ def test_safe_mode_leaves_lines_that_carry_more_than_context(line: str) -> None:
     "Current date: 2026-12-02", "Today is Tuesday, Dec 2, 2026.", "Session: sess_ab12cd34ef56",
     "Last login: 02/12/2026 14:03", "Current time: 14:03 (Europe/Paris)", "Timestamp: 1796223664",
     "Request ID: 0f8fad5b-d9cb-469f-a165-70867728950e", "Generated at: 2026-12-02T14:03:11Z",
+    "Current time: 14:03 CET", "Now: 2026-12-02 14:03:11.123+01:00",
 ])
 def test_safe_mode_moves_context_lines(line: str) -> None:
     assert split_volatile(f"You are helpful.\n{line}\nAnswer briefly.", aggressive=False) == (
@@ -329,3 +332,12 @@ def test_a_system_prompt_of_only_context_is_left_alone() -> None:
     before = copy.deepcopy(body)
     assert shape_prompt(body, aggressive=False, note_position="end") == []
     assert body == before
+
+
+def test_a_null_extension_is_absent_and_disjoint_part_ranges_may_share_a_message() -> None:
+    parts = [{"type": "text", "text": t} for t in ("b", "a", "x", "d", "c")]
+    body = {"messages": [{"role": "user", "content": parts}], "thrifty": None}
+    assert shape_prompt(body, aggressive=False) == []
+    body["thrifty"] = {"documents": [{"message": 0, "parts": [0, 2]}, {"message": 0, "parts": [3, 5]}]}
+    assert shape_prompt(body, aggressive=False) == ["documents-ordered:4"]
+    assert [p["text"] for p in body["messages"][0]["content"]] == ["a", "b", "x", "c", "d"]
