@@ -78,8 +78,9 @@ def cmd_proxy_serve(args: argparse.Namespace) -> int:
 
 def _unused_speculative_flags(args: argparse.Namespace, method: str) -> str | None:
     """Why a speculative flag given on the command line would do nothing with ``method``, or None."""
-    needs = {"num_speculative_tokens": ("--num-speculative-tokens", ("ngram", "draft", "self")),
-             "speculative_max_step_rows": ("--speculative-max-step-rows", ("ngram", "draft", "self")),
+    drafting = tuple(m for m in SPECULATIVE_METHODS if m != "off")
+    needs = {"num_speculative_tokens": ("--num-speculative-tokens", drafting),
+             "speculative_max_step_rows": ("--speculative-max-step-rows", drafting),
              "speculative_draft_layers": ("--speculative-draft-layers", ("self",))}
     for attr, (flag, methods) in needs.items():
         if getattr(args, attr, None) is not None and method not in methods:

@@ -14,6 +14,7 @@ from proxy.errors import InvalidRequest
 from proxy.shaping.config import ShapingPolicy
 
 LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
+ADDED_KINDS = ("default", "learned")  # caps that added a limit the caller did not send
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +26,13 @@ class CapOutcome:
     kind: str | None
     max_tokens: int | None
     requested: int | None = None
-    context_room: int | None = None  # set when the added limit was lowered to what the context has left
+    fitted: bool = False  # the added limit was lowered to what the context has left
 
     @property
     def header(self) -> str | None:
         """The ``x-thrifty-cap`` header value, or ``None`` when nothing changed."""
-        if self.kind in ("default", "learned"):
-            fitted = "; fitted-to-context" if self.context_room is not None else ""
+        if self.kind in ADDED_KINDS:
+            fitted = "; fitted-to-context" if self.fitted else ""
             return f"{self.kind}; max_tokens={self.max_tokens}{fitted}"
         if self.kind == "clamped":
             return f"clamped; max_tokens={self.max_tokens}; requested={self.requested}"
@@ -86,13 +87,13 @@ def fit_added_limit(data: dict[str, Any], outcome: CapOutcome, prompt_tokens: in
     into a "context length exceeded" error. A caller's own limit is never changed (too large a
     request is the caller's to fix), nor is a prompt that alone fills the context (the upstream
     says so)."""
-    if outcome.kind not in ("default", "learned") or prompt_tokens is None or not context_window:
+    if outcome.kind not in ADDED_KINDS or prompt_tokens is None or not context_window:
         return outcome
     room = context_window - prompt_tokens
     if room < 1 or outcome.max_tokens is None or room >= outcome.max_tokens:
         return outcome
     data["max_tokens"] = room
-    return CapOutcome(outcome.kind, room, context_room=room)
+    return CapOutcome(outcome.kind, room, fitted=True)
 
 
 def _limits(data: dict[str, Any]) -> dict[str, int]:

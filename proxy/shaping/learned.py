@@ -97,7 +97,7 @@ class LearnedCaps:
         query = (select(RequestLog.key_id, RequestLog.prompt_cluster, RequestLog.completion_tokens,
                         RequestLog.finish_reason)
                  .where(or_(RequestLog.finish_reason == "stop", cut), RequestLog.prompt_cluster.is_not(None),
-                        func.coalesce(RequestLog.cache_outcome, "").not_in(("exact", "semantic")),  # no replays
+                        _not_replayed(),
                         RequestLog.completion_tokens.is_not(None), RequestLog.created_at >= since)
                  .order_by(RequestLog.created_at.desc()).limit(self.max_rows))
         try:
@@ -136,10 +136,14 @@ def learned_cap(finished: Sequence[int], cut: Sequence[int], quantile: float) ->
     return max(MIN_LEARNED_CAP, top_cut, math.ceil(min(top_cut * RAISE_FACTOR, bound)))
 
 
+def _not_replayed():
+    """Rows whose answer an upstream produced under the logged cap, not a cache's replay of one."""
+    return func.coalesce(RequestLog.cache_outcome, "").not_in(("exact", "semantic"))
+
+
 def _answered_upstream():
-    """Rows whose answer an upstream produced under the logged cap: not replayed from a cache."""
-    return RequestLog.finish_reason.is_not(None) & func.coalesce(RequestLog.cache_outcome, "").not_in(
-        ("exact", "semantic"))
+    """Finished rows whose answer an upstream produced (:func:`_not_replayed`)."""
+    return RequestLog.finish_reason.is_not(None) & _not_replayed()
 
 
 def _cap_kind_and_cut():

@@ -22,6 +22,7 @@ documents the caller marked, and never adds or removes a tool.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,10 +86,12 @@ def is_context_line(line: str) -> bool:
     return not _VALUE_EXTRA.sub("", rest).strip()
 
 
-def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str = "system") -> list[str]:
+def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str = "system",
+                 marks: list[DocumentMark] | None = None) -> list[str]:
     """Shape a chat request body in place (nested values replaced, not mutated); returns the
     actions taken (e.g. ``["tools-canonical", "volatile-moved:1"]``). ``note_position``: where the
-    volatile spans go (see :func:`move_volatile_spans`)."""
+    volatile spans go (see :func:`move_volatile_spans`). ``marks``: the body's document marks when
+    the caller has already checked them (:func:`document_marks`)."""
     actions: list[str] = []
     tools = data.get("tools")
     if isinstance(tools, list) and tools:
@@ -103,7 +106,7 @@ def shape_prompt(data: dict[str, Any], *, aggressive: bool, note_position: str =
             actions.append("response-format-canonical")
         data["response_format"] = canonical_format
     if isinstance(data.get("messages"), list):
-        ordered = order_documents(data)  # first: the caller's indexes name the caller's messages, not our note
+        ordered = order_documents(data, marks)  # first: the caller's indexes name the caller's messages
         if ordered:
             actions.append(f"documents-ordered:{ordered}")
         moved = move_volatile_spans(data["messages"], aggressive=aggressive, position=note_position)
@@ -226,7 +229,7 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
     Raises:
         InvalidRequest: ``thrifty`` not an object or with an unknown field; ``documents`` on an endpoint
             without chat messages; a mark naming no message, a range outside it, both or neither of
-            ``parts`` and ``separator``, or two marks on the same message.
+            ``parts`` and ``separator``, or two marks that overlap on one message.
     """
     ext = data.get("thrifty")
     if ext is None:  # absent, or null as some clients send unset optional fields
@@ -248,7 +251,6 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
         raise InvalidRequest("'thrifty.documents' must be a list of {message, parts | separator} objects",
                              param="thrifty.documents")
     out: list[DocumentMark] = []
-    taken: dict[int, list[tuple[int, int] | None]] = {}  # message -> its marked part ranges (None: all of it)
     for j, mark in enumerate(marks):
         where = f"thrifty.documents[{j}]"
         index = mark.get("message") if isinstance(mark, dict) else None
@@ -267,7 +269,6 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
                     and 0 <= span[0] <= span[1] <= len(content)):
                 raise InvalidRequest(f"'{where}.parts' must be [start, end] within message {index}'s list of "
                                      "content parts", param=where)
-            _claim(taken, index, (span[0], span[1]), where)
             out.append(DocumentMark(index, parts=(span[0], span[1])))
         else:
             if not isinstance(mark["separator"], str) or not mark["separator"]:
@@ -275,33 +276,38 @@ def document_marks(data: dict[str, Any], *, chat: bool) -> list[DocumentMark]:
             if not isinstance(content, str):
                 raise InvalidRequest(f"'{where}.separator' needs message {index} to have a string content",
                                      param=where)
-            _claim(taken, index, None, where)
             out.append(DocumentMark(index, separator=mark["separator"]))
+    _refuse_overlaps(out)
     return out
 
 
-def _claim(taken: dict[int, list[tuple[int, int] | None]], index: int, span: tuple[int, int] | None,
-           where: str) -> None:
-    """Record a mark's range on message ``index``; a 400 when it overlaps an earlier mark there (a
-    separator mark takes the whole message; part ranges may sit side by side)."""
-    earlier = taken.setdefault(index, [])
-    for other in earlier:
-        if span is None or other is None or (span[0] < other[1] and other[0] < span[1]):
+def _refuse_overlaps(marks: list[DocumentMark]) -> None:
+    """A 400 when two marks overlap on one message (a separator mark takes the whole message; part
+    ranges may sit side by side). Sorted per message, so linear-logarithmic in the marks."""
+    whole = (-1, sys.maxsize)
+    spans = sorted((m.message, *(m.parts or whole), j) for j, m in enumerate(marks))
+    reach, reach_mark, message = -1, -1, -1  # furthest end so far on ``message`` and the mark that set it
+    for index, start, end, j in spans:
+        if index != message:
+            reach, reach_mark, message = -1, -1, index
+        elif start < reach:
+            where = f"thrifty.documents[{max(j, reach_mark)}]"
             raise InvalidRequest(f"'{where}' overlaps an earlier mark on message {index}; give each document "
                                  "list once", param=where)
-    earlier.append(span)
+        if end > reach:
+            reach, reach_mark = end, j
 
 
-def order_documents(data: dict[str, Any]) -> int:
+def order_documents(data: dict[str, Any], marks: list[DocumentMark] | None = None) -> int:
     """Sort the documents the caller marked as unordered; returns how many were ordered.
 
     The mark is ``"thrifty": {"documents": [{"message": i, "parts": [start, end]}]}`` for a message
     whose content is a list of parts (parts ``start`` to ``end - 1`` are documents), or
     ``{"message": i, "separator": "\\n\\n"}`` for a string content made only of documents joined by
     the separator. Documents are sorted by their text; each keeps its exact content. A malformed
-    mark is a 400 that says what to fix (:func:`document_marks`).
+    mark is a 400 that says what to fix (:func:`document_marks`, unless ``marks`` holds its result).
     """
-    marks = document_marks(data, chat=True)
+    marks = document_marks(data, chat=True) if marks is None else marks
     if not marks:
         return 0
     messages = list(data["messages"])

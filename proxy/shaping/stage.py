@@ -11,7 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from proxy.shaping.caps import CapOutcome, apply_cap, fit_added_limit
+from proxy.shaping.caps import ADDED_KINDS, CapOutcome, apply_cap, fit_added_limit
 from proxy.shaping.config import ShapingSettings, resolve
 from proxy.shaping.learned import LearnedCaps, prompt_cluster
 from proxy.shaping.prompt import NOTE_HEADER, document_marks, shape_prompt
@@ -132,13 +132,13 @@ class ShapingStage:
         policy = resolve(self._settings, tenant=tenant, model=model, tier=tier)
         result = ShapeResult(cap=CapOutcome(None, None), mode=policy.mode)
         chat = endpoint == "chat" and isinstance(data.get("messages"), list)
-        document_marks(data, chat=chat)  # the extension is checked under every mode, shaping or not
+        marks = document_marks(data, chat=chat)  # the extension is checked under every mode, shaping or not
         if policy.stop and data.get("stop") is None:
             data["stop"] = list(policy.stop)
             result.actions.append("stops-default")
         if policy.mode != "off" and chat:
             result.actions += shape_prompt(data, aggressive=policy.mode == "aggressive",
-                                           note_position=self.note_position(policy.note_position, model))
+                                           note_position=self.note_position(policy.note_position, model), marks=marks)
         if policy.concise and chat:
             data["messages"] = with_instruction(data["messages"], self._settings.concise_instruction)
             result.actions.append("concise")
@@ -152,7 +152,7 @@ class ShapingStage:
         result.cluster = prompt_cluster(data, model)
         learned = self.learned.cap_for(tenant, result.cluster) if policy.learned_caps else None
         result.cap = apply_cap(data, policy, learned)
-        if result.cap.kind in ("default", "learned") and model in self._windows:
+        if result.cap.kind in ADDED_KINDS and model in self._windows:
             result.cap = fit_added_limit(data, result.cap, self._prompt_tokens(data, model, endpoint, result.cap),
                                          self._windows[model])
         if result.cap.header is not None:
@@ -161,7 +161,6 @@ class ShapingStage:
             result.headers["x-thrifty-shaping"] = "; ".join([policy.mode, *result.actions]) if result.actions \
                 else f"{policy.mode}; unchanged"
         return result
-
 
     def _prompt_tokens(self, data: dict[str, Any], model: str, endpoint: str, cap: CapOutcome) -> int | None:
         """The exact prompt tokens of ``data`` for a model with a known context, or ``None``. Skipped

@@ -241,6 +241,9 @@ def test_string_documents_are_ordered_by_separator() -> None:
     ([{"message": 0}], "needs exactly one of 'parts'"),
     ([{"message": 0, "parts": [0, 1], "separator": "\n"}], "needs exactly one of 'parts'"),
     ([{"message": 0, "parts": [0, 1]}, {"message": 0, "parts": [0, 1]}], "overlaps an earlier mark on message 0"),
+    ([{"message": 0, "parts": [0, 1]}, {"message": 0, "parts": [1, 1]}, {"message": 0, "parts": [0, 0]},
+      {"message": 0, "parts": [0, 1]}], "documents\\[3\\]' overlaps an earlier mark"),  # empty ranges touch; 3 hits 0
+
     ([{"message": 0, "separator": ""}], "non-empty string"),
 ])
 def test_a_malformed_document_mark_is_a_clear_400(mark, message: str) -> None:
