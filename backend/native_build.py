@@ -1,15 +1,21 @@
-"""Building our small C++ CPU operators at run time (``torch.utils.cpp_extension.load_inline``), shared by
+"""Building our small C++ CPU operators at run time (``torch.utils.cpp_extension.load``), shared by
 :mod:`backend.attention_cpu`, :mod:`backend.layer_ops_cpu` and :mod:`backend.quant.native_mm`: one build per CPU (the code is compiled with
 ``-march=native``), cached by PyTorch under ``TORCH_EXTENSIONS_DIR`` (default ``~/.cache/torch_extensions``),
 and any failure (no compiler, no ninja) a logged fallback rather than an error. Every build gets OpenMP:
 the operators split their rows with ``at::parallel_for``, whose pragma is compiled out without it (the
-block matmul and the layer ops ran on one thread until they had it)."""
+block matmul and the layer ops ran on one thread until they had it).
+
+The sources register their operators with ``TORCH_LIBRARY`` and include only the ATen headers they use:
+``load_inline`` would prepend ``<torch/extension.h>`` (pybind11 and the whole C++ frontend), which made
+each build take ~35 s instead of ~10 s. So the source is written to a file of its own in the build
+directory (rewritten only when it changed, since ninja rebuilds on a newer file) and built with ``load``."""
 
 from __future__ import annotations
 
 import logging
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +43,38 @@ def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fal
     if os.environ.get(disable_env, "1") == "0":
         return False
     try:
-        from torch.utils.cpp_extension import load_inline
+        from torch.utils.cpp_extension import load
 
-        log.info("loading %s (the first start on a machine compiles it, ~30 s)", what)
-        load_inline(name=name, cpp_sources=source, is_python_module=False, extra_cflags=[*cflags, "-fopenmp"],
-                    extra_ldflags=["-fopenmp"])
+        log.info("loading %s (the first start on a machine compiles it, ~10 s)", what)
+        load(name=name, sources=[str(_source_file(name, source))], is_python_module=False,
+             extra_cflags=[*cflags, "-fopenmp"], extra_ldflags=["-fopenmp"], build_directory=str(_build_dir(name)))
         return True
     except Exception as exc:  # noqa: BLE001 - any build failure means: the caller's fallback
         log.warning("%s unavailable (%s); using %s", what, exc, fallback)
         return False
+
+
+def _build_dir(name: str) -> Path:
+    """Where PyTorch keeps extension ``name``'s build (``$TORCH_EXTENSIONS_DIR/name``; without the variable,
+    under ``~/.cache/torch_extensions/<python>_<cuda>``): PyTorch's own rule, so that the first start and
+    later ones agree."""
+    from torch.utils import cpp_extension
+
+    path = Path(cpp_extension._get_build_directory(name, verbose=False))  # noqa: SLF001 - the rule load() uses
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _source_file(name: str, source: str) -> Path:
+    """``source`` as ``<build dir>/<name>.cpp``, written (atomically) only when missing or different: a
+    rewritten file would be newer than the build and make ninja compile again."""
+    path = _build_dir(name) / f"{name}.cpp"
+    try:
+        if path.read_text() == source:
+            return path
+    except OSError:
+        pass
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(source)
+    os.replace(temporary, path)
+    return path
