@@ -126,9 +126,20 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
         print(f"thrifty backend serve: {unused}", file=sys.stderr)
         return 2
     draft_path = engine_config.speculative.model
-    if engine_config.speculative.method == "draft" and draft_path and not Path(draft_path).expanduser().exists():
-        print(f"thrifty backend serve: --speculative-model {draft_path!r}: no such file or folder", file=sys.stderr)
-        return 2
+    if engine_config.speculative.method == "draft" and draft_path:
+        # refused before the target model loads (a minute on a small CPU): a missing path or one that is
+        # not a model
+        if not Path(draft_path).expanduser().exists():
+            print(f"thrifty backend serve: --speculative-model {draft_path!r}: no such file or folder",
+                  file=sys.stderr)
+            return 2
+        from backend.weights import WeightsError, resolve_model
+
+        try:
+            resolve_model(draft_path, option="--speculative-model")
+        except WeightsError as exc:
+            print(f"thrifty backend serve: {exc}", file=sys.stderr)
+            return 2
 
     def build() -> tuple[Any, Any, str | None]:
         """(loaded model, generation service, why the engine refused the configuration)."""

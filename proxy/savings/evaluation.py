@@ -65,6 +65,7 @@ class RunSpec:
     direct_threshold: float = COMBINED_DIRECT_THRESHOLD  # combined mode: prompt score sent straight to strong
     escalation_threshold: float = COMBINED_ESCALATION_THRESHOLD  # combined mode: fixed escalation threshold
     escalation_path: str | None = None  # the escalation artifact (None: the shipped one)
+    router_path: str | None = None  # the prompt router's artifact (None: the shipped one)
     store_requests: bool = False  # [router] store_requests: keep routed bodies and cascaded weak answers
     all_strong: bool = False  # every line sent interactively, naming the strong model (the baseline, replayed)
 
@@ -84,6 +85,8 @@ def proxy_config(spec: RunSpec, *, port: int, upstream: str, prices: dict[str, t
                 f"fixed_threshold = {spec.escalation_threshold}\n") if spec.router_mode == "combined" else ""
     if spec.escalation_path:
         combined += f"escalation_path = {json.dumps(spec.escalation_path)}\n"
+    if spec.router_path:
+        combined += f"artifact_path = {json.dumps(spec.router_path)}\n"
     if spec.store_requests:
         combined += "store_requests = true\n"
     return f"""
@@ -497,12 +500,15 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
                   flush=True)
             learned = learn_escalation(book, upstream, training, lines, args, prices, args.resolved_data_dir,
                                        Path(tmp))
+            router_path = str(learned.router_artifact) if learned.router_artifact else None
             specs = [replace(spec, escalation_path=str(learned.artifact), escalation_threshold=learned.threshold,
-                             direct_threshold=learned.direct_threshold) for spec in specs]
-            curve_specs = [(share, replace(spec, escalation_path=str(learned.artifact)))
+                             direct_threshold=learned.direct_threshold, router_path=router_path) for spec in specs]
+            curve_specs = [(share, replace(spec, escalation_path=str(learned.artifact), router_path=router_path))
                            for share, spec in curve_specs]
+            direct = ("the direct route's prompt router retrained from the same traffic" if router_path
+                      else "the shipped prompt router for the direct route")
             notes.append(f"escalation model retrained from the training trace's traffic ({learned.provenance}); "
-                         f"direct threshold {learned.direct_threshold:.2f} and escalation threshold "
+                         f"{direct}; direct threshold {learned.direct_threshold:.2f} and escalation threshold "
                          f"{learned.threshold:.3f} chosen on that traffic")
         for spec in specs:
             done = _try_run(spec, book, upstream, lines, args, prices)

@@ -12,14 +12,24 @@
 3. **Retraining** from that request log, as ``thrifty router train-escalation --logs`` does
    (:func:`proxy.router_logs.load_small_answers`, then :func:`router.escalation.train_escalation`), with
    the public GSM8K rows minus the evaluation trace's questions.
-4. **The thresholds, from the training traffic only**: out-of-fold escalation scores of the logged
-   answers (5 folds) and the prompt router's score of each request (its ``x-thrifty-route-score``
-   header); for each direct threshold on a grid of ten, the highest escalation threshold that leaves
-   at most the quality budget's worth of bad weak answers served (``--quality-budget`` points of the
-   training requests, default 1: the issue's target), and the cheapest such pair wins
-   (:func:`choose_thresholds`).
+   The out-of-fold scores of step 5 come from models fitted without the public rows of any question
+   the training trace asks (else a public row would score its own twin in the logs).
+4. **The direct route, from the same traffic**: the request is worth the weak call only when that
+   call's answer can be served, so a prompt router is fitted on the training requests (embedding +
+   request statistics, :func:`router.training.fit_classifier`) with the label "the weak call was of
+   no use": the cascade alone (escalation threshold chosen as in step 5 with nothing sent direct)
+   escalates the answer, or the answer is bad. Requests of a kind the cascade nearly always
+   escalates then skip the wasted weak call (and its latency); the shipped prompt router, trained
+   on "large model needed", cannot say that. Its scores on the training requests are out of fold
+   (:func:`fit_direct_route`).
+5. **The thresholds, from the training traffic only**: out-of-fold escalation scores of the logged
+   answers (5 folds) and the out-of-fold direct-route score of each request; for each direct
+   threshold on a grid, the highest escalation threshold that leaves at most the quality budget's
+   worth of bad weak answers served (``--quality-budget`` points of the training requests, default
+   1: the issue's target), and the cheapest such pair wins (:func:`choose_thresholds`).
 
-The evaluation runs then load the new artifact (``[router] escalation_path``) with those thresholds.
+The evaluation runs then load both new artifacts (``[router] escalation_path`` and ``artifact_path``)
+with those thresholds.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import numpy as np
@@ -41,6 +52,10 @@ from proxy.pricing import ModelPrice
 from proxy.savings.accounting import Outcome, baseline
 from proxy.savings.replay import ReplayBook, last_user_text
 from proxy.savings.trace import TraceLine, default_trace, grade
+
+if TYPE_CHECKING:
+    from caches.embedder import Embedder
+    from router.classifier import DifficultyClassifier
 
 FOLDS = 5
 
@@ -51,6 +66,7 @@ class LearnedEscalation:
 
     artifact: Path
     threshold: float  # the escalation threshold
+    router_artifact: Path | None  # the direct route's prompt router (None: the shipped one)
     direct_threshold: float
     provenance: str
     judged: int  # logged weak answers with feedback
@@ -85,7 +101,7 @@ DIRECT_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 class TrafficRow:
     """One judged request of the exploration run, as the threshold choice sees it."""
 
-    prompt_score: float  # the prompt router's score (-inf when unknown: the proxy then cascades the request)
+    prompt_score: float  # the direct route's score (-inf when unknown: the proxy then cascades the request)
     escalation_score: float  # out of fold
     bad: bool  # the weak answer was judged bad
     weak_usd: float  # what the weak call cost
@@ -167,6 +183,54 @@ def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: n
     return scores
 
 
+def fit_direct_route(bodies: Sequence[Mapping[str, object]], useless: np.ndarray, groups: Sequence[str],
+                     embedder: Embedder | None = None, seed: int = 0,
+                     folds: int = FOLDS) -> tuple[DifficultyClassifier, np.ndarray]:
+    """The direct route's prompt router: fitted on request ``bodies`` with ``useless`` ``(n,)`` (1: the
+    weak call was of no use) as the label "large tier needed", with the proxy's own features (routing
+    text embedded by the installed embedder, request statistics). Returns the classifier fitted on
+    every row and each row's out-of-fold score ``(n,)`` (``groups`` share a fold, as in
+    :func:`out_of_fold_scores`; a fold whose complement holds one class gets that class's rate).
+    ``embedder``: the proxy's (default: the installed all-MiniLM-L6-v2).
+
+    Raises:
+        RouterDataError: ``useless`` holds one class only.
+    """
+    from caches.embedder import SentenceTransformerEmbedder
+    from router.data import LabelledExample
+    from router.errors import RouterDataError
+    from router.training import embed_texts, embedder_name, featurize, fit_classifier, single_threaded
+
+    examples = [LabelledExample(body=body, source="logs", group=str(group), weak=None, strong=None,
+                                label=float(label), key=f"logs:{i}")
+                for i, (body, label, group) in enumerate(zip(bodies, useless, groups, strict=True))]
+    texts, stats = featurize(examples)
+    embedder = embedder or SentenceTransformerEmbedder()
+    with single_threaded():
+        embeddings = embed_texts(embedder, texts, progress=False)
+    labels = np.asarray(useless, dtype=np.float64)
+    sources, group_list = ["logs"] * len(examples), [str(g) for g in groups]
+    distinct = sorted(set(group_list))
+    random.Random(seed).shuffle(distinct)
+    fold_of_group = {key: position % folds for position, key in enumerate(distinct)}
+    fold_of = np.array([fold_of_group[key] for key in group_list], dtype=int)
+    scores = np.empty(len(examples), dtype=np.float64)
+    for fold in range(folds):
+        held = fold_of == fold
+        if not held.any():
+            continue
+        train = ~held
+        try:
+            model = fit_classifier(embeddings[train], stats[train], labels[train], [sources[0]] * int(train.sum()),
+                                   [g for g, t in zip(group_list, train, strict=True) if t], progress=False)
+            scores[held] = model.predict(embeddings[held], stats[held])
+        except RouterDataError:
+            scores[held] = float(labels[train].mean()) if train.any() else 0.0
+    final = fit_classifier(embeddings, stats, labels, sources, group_list, embedder=embedder_name(embedder),
+                           progress=False, training_info={"trained_on": "proxy traffic: the weak call was of no use"})
+    return final, scores
+
+
 def send_feedback(base: str, book: ReplayBook, outcomes: Sequence[Outcome]) -> tuple[int, int]:
     """``POST /v1/feedback`` for every answered outcome (score 1 right, 0 wrong, with the line's key);
     returns (sent, failed)."""
@@ -200,7 +264,14 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     """
     from proxy.router_logs import load_small_answers
     from proxy.savings.evaluation import RunSpec, read_log, replay_trace, running_proxy
-    from router.escalation import DEFAULT_C, escalation_rows, fit_escalation_artifact, save_escalation
+    from router.classifier import save_artifact
+    from router.escalation import (
+        DEFAULT_C,
+        escalation_rows,
+        fit_escalation_artifact,
+        public_escalation_rows,
+        save_escalation,
+    )
 
     lines = [replace(line, batch=False) for line in training]  # interactive: the headers carry the prompt score
     print(f"[learn escalation] training trace: {len(lines)} requests; "
@@ -226,29 +297,48 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     assert rows.logged is not None  # ``logged`` is not empty
     logged_x, logged_y = rows.logged
     questions_of = [last_user_text(ex.request.get("messages") or []) for ex in examples]
-    scores = out_of_fold_scores(rows.public, logged_x, logged_y, DEFAULT_C, groups=questions_of)
+    # the scores that choose the thresholds must not come from a model that saw the same question's public
+    # row (the training trace asks public GSM8K questions): those rows are left out of every fold's fit
+    oof_public = None if rows.public is None else public_escalation_rows(
+        data_dir, evaluation_questions(book, evaluation) | evaluation_questions(book, training) | set(questions_of))
+    scores = out_of_fold_scores(oof_public, logged_x, logged_y, DEFAULT_C, groups=questions_of)
     by_request = {o.request_id: o for o in outcomes if o.request_id}
-    traffic = []
+    traffic, matched = [], []
     by_kind: dict[str, list[tuple[float, float]]] = {}
-    for example, score, label in zip(examples, scores, logged_y, strict=True):
+    for index, (example, score, label) in enumerate(zip(examples, scores, logged_y, strict=True)):
         outcome, row = by_request.get(example.request_id), log_rows.get(example.request_id)
         kind = outcome.line.kind.removesuffix(" (batch)") if outcome is not None else "unknown"
         by_kind.setdefault(kind, []).append((score, label))
         if outcome is None or row is None:
             continue
-        # a failed first-step decision falls back to the small tier, i.e. the cascade (proxy/components.py)
+        matched.append(index)
+        # the shipped router's score until the direct route is fitted; a failed first-step decision falls
+        # back to the small tier, i.e. the cascade (proxy/components.py)
         prompt_score = outcome.route_score if outcome.route_score is not None else -math.inf
         traffic.append(TrafficRow(prompt_score, float(score), bool(label >= 0.5), row.cost_usd or 0.0,
                                   baseline(book, outcome.line, prices)[0]))
     if not traffic:
         raise RuntimeError("no judged answer of the exploration run could be matched to its request")
     allowed = allowed_bad_answers(len(traffic), args.quality_budget)
+    cascade_alone, _ = choose_thresholds(traffic, allowed, grid=(math.inf,))
+    useless = np.array([row.bad or row.escalation_score >= cascade_alone.escalation for row in traffic])
+    router_path: Path | None = None
+    direct_router = None
+    if useless.any() and not useless.all():  # else nothing to learn: the shipped router decides the direct route
+        print(f"[learn escalation] fitting the direct route: {int(useless.sum())} of {len(traffic)} weak calls "
+              f"of no use (escalated at {cascade_alone.escalation:.3f}, or a bad answer) ...", flush=True)
+        direct_router, direct_scores = fit_direct_route([examples[i].request for i in matched], useless,
+                                                        [questions_of[i] for i in matched])
+        traffic = [replace(row, prompt_score=float(s)) for row, s in zip(traffic, direct_scores, strict=True)]
     choice, candidates = choose_thresholds(traffic, allowed)
     path = Path(args.escalation_out) if args.escalation_out else workdir / "learned_escalation.json"
+    if direct_router is not None:
+        router_path = path.with_name(f"{path.stem}.direct-router.joblib")
+        save_artifact(direct_router, router_path)
     save_escalation(artifact, path, trained_on=rows.provenance, c=DEFAULT_C)
     summary_by_kind = {kind: (len(group), int(sum(label for _, label in group)), float(np.mean([s for s, _ in group])))
                        for kind, group in sorted(by_kind.items())}
-    learned = LearnedEscalation(path, choice.escalation, choice.direct, rows.provenance, len(logged),
+    learned = LearnedEscalation(path, choice.escalation, router_path, choice.direct, rows.provenance, len(logged),
                                 int(logged_y.sum()), summary_by_kind, sent, failed, candidates)
     print(format_learned(learned, allowed, len(traffic)), flush=True)
     return learned

@@ -344,11 +344,11 @@ def test_the_kv_budget_pays_for_the_draft_pool_too(loaded, method: str) -> None:
 def test_a_missing_draft_model_is_named_by_its_option(tmp_path, capsys) -> None:
     from proxy.cli import main
 
-    missing = tmp_path / "draft.gguf"  # refused before the target model loads
+    missing = tmp_path / "draft.gguf"  # both refused before the target model loads
     assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(missing)]) == 2
     assert f"--speculative-model '{missing}': no such file or folder" in capsys.readouterr().err
     not_a_model = tmp_path / "notes.txt"
     not_a_model.write_text("x")
-    assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(not_a_model)]) == 1
+    assert main(["backend", "serve", "--speculative", "draft", "--speculative-model", str(not_a_model)]) == 2
     err = capsys.readouterr().err
     assert f"--speculative-model '{not_a_model}'" in err and "expected a .gguf file" in err
