@@ -19,11 +19,11 @@ import asyncio
 import json
 import re
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from proxy.db import Feedback, RequestLog, RouterRequest, create_engine
 
 USER_SOURCE = "user"
+_T = TypeVar("_T")
 _RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -281,12 +282,77 @@ def load_small_answers(database_url: str, since: str | None = None
     Raises:
         ExportError: bad ``since`` or an unreadable database.
     """
+    return _read(database_url, since, read_small_answers)
+
+
+@dataclass(frozen=True, slots=True)
+class CascadedRequest:
+    """One cascaded request as the direct route learns from it (:func:`read_cascaded_requests`)."""
+
+    request: dict
+    outcome: str  # accepted | escalated | escalation_failed
+    quality: float | None  # the small answer's judged quality, None when nothing judged it
+
+    @property
+    def small_call_of_no_use(self) -> bool:
+        """The small tier's answer was escalated, or judged bad (below 0.5)."""
+        return self.outcome == "escalated" or (self.quality is not None and self.quality < 0.5)
+
+
+def _cascaded_query(since: datetime | None):
+    query = (
+        select(RequestLog.id, RequestLog.cascade_outcome, RouterRequest.request,
+               Feedback.score, Feedback.source, Feedback.created_at)
+        .join(RouterRequest, RouterRequest.request_id == RequestLog.id)
+        .outerjoin(Feedback, and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id))
+        .where(RequestLog.cascade_outcome.is_not(None), RequestLog.status_code < 400)
+        .order_by(RequestLog.created_at, RequestLog.id, Feedback.id)
+    )
+    return query.where(RequestLog.created_at >= since) if since is not None else query
+
+
+async def read_cascaded_requests(engine: AsyncEngine, since: datetime | None = None) -> list[CascadedRequest]:
+    """Every cascaded request whose body was kept (``[router] store_requests``), oldest first, with the
+    cascade's decision and the small answer's judged quality when feedback or a check judged it (as
+    :func:`small_answer_quality`). Feedback is not needed: the decision alone says whether the small
+    call was escalated.
+
+    Raises:
+        ExportError: the database cannot be read (unreachable, or the schema is not migrated).
+    """
+    out: list[CascadedRequest] = []
+    try:
+        async for (_, outcome, body), signals in _grouped(engine, _cascaded_query(since)):
+            judged_by = [s for s in signals if s[0] is not None]  # the outer join's row when none
+            judged = small_answer_quality(outcome, judged_by) if judged_by else None
+            try:
+                request = json.loads(body)
+            except ValueError:
+                continue  # cannot happen for rows the proxy wrote
+            quality = None if judged is None else min(max(judged[0], 0.0), 1.0)
+            out.append(CascadedRequest(request, outcome, quality))
+    except Exception as exc:  # noqa: BLE001 - driver errors differ per database; all mean "cannot read"
+        raise _cannot_read(exc, ("router_request", "no such", "does not exist")) from exc
+    return out
+
+
+def load_cascaded_requests(database_url: str, since: str | None = None) -> list[CascadedRequest]:
+    """:func:`read_cascaded_requests` from ``database_url`` (``since``: as ``--since`` of the export).
+
+    Raises:
+        ExportError: bad ``since`` or an unreadable database.
+    """
+    return _read(database_url, since, read_cascaded_requests)
+
+
+def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, datetime | None], Awaitable[_T]]) -> _T:
+    """Run ``reader`` on a fresh engine for ``database_url`` with ``since`` parsed, and dispose of it."""
     moment = parse_since(since)
 
-    async def run() -> tuple[list[SmallAnswerExample], SmallAnswerSummary]:
+    async def run() -> _T:
         engine = create_engine(database_url)
         try:
-            return await read_small_answers(engine, moment)
+            return await reader(engine, moment)
         finally:
             await engine.dispose()
 

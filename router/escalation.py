@@ -274,9 +274,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "(needs [router] store_requests = true) judged by feedback or automatic checks")
     parser.add_argument("--since", default=None, help="with --logs: only requests since (2026-11-30, 7d, 12h)")
     parser.add_argument("--logs-only", action="store_true", help="with --logs: leave the public GSM8K rows out")
+    parser.add_argument("--direct-out", type=Path, default=None,
+                        help="with --logs: also learn combined mode's direct route from the same log (a prompt "
+                             "router whose label is 'the small call was of no use': escalated, or judged bad) and "
+                             "write it here, for [router] artifact_path")
     args = parser.parse_args(argv)
-    if args.logs_only and not args.logs:
-        print("error: --logs-only needs --logs DATABASE_URL", file=sys.stderr)
+    if (args.logs_only or args.direct_out) and not args.logs:
+        print("error: --logs-only and --direct-out need --logs DATABASE_URL", file=sys.stderr)
         return 2
     from router.training import resolve_data_dir  # not at import: the proxy loads this module
 
@@ -308,9 +312,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     save_escalation(artifact, args.out, trained_on=provenance, c=args.c)
     print(f"wrote {args.out} ({provenance})", file=sys.stderr)
+    if args.direct_out is not None and _train_direct_route(args.logs, args.since, args.direct_out) != 0:
+        return 2
     if args.expect is not None and not (args.expect.is_file() and args.expect.read_bytes() == args.out.read_bytes()):
         print(f"error: {args.out} differs from {args.expect}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _train_direct_route(database_url: str, since: str | None, out: Path) -> int:
+    """``--direct-out``: fit the direct route on every cascaded request of the log and write it to ``out``."""
+    from proxy.router_logs import ExportError, load_cascaded_requests
+    from router.classifier import save_artifact
+    from router.training import auroc, fit_direct_route
+
+    try:
+        requests = load_cascaded_requests(database_url, since)
+    except ExportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    useless = np.array([r.small_call_of_no_use for r in requests], dtype=np.float64)
+    print(f"fitting the direct route on {len(requests)} cascaded requests, {int(useless.sum())} of whose small "
+          f"calls were of no use ...", file=sys.stderr)
+    try:
+        router, scores = fit_direct_route([r.request for r in requests], useless,
+                                          [_question(r.request) for r in requests])
+    except RouterDataError as exc:
+        print(f"error: direct route: {exc}", file=sys.stderr)
+        return 2
+    save_artifact(router, out)
+    quality = auroc(useless, scores)
+    auc = "n/a" if quality is None else f"{quality:.3f}"
+    print(f"wrote {out} (out-of-fold AUROC {auc}); use it as [router] artifact_path in mode = \"combined\", with "
+          f"direct_threshold the probability of a useless small call above which the large tier is asked at "
+          f"once (1 - small/large price is where the small call stops paying for itself)", file=sys.stderr)
     return 0
 
 

@@ -21,7 +21,7 @@
    escalates the answer, or the answer is bad. Requests of a kind the cascade nearly always
    escalates then skip the wasted weak call (and its latency); the shipped prompt router, trained
    on "large model needed", cannot say that. Its scores on the training requests are out of fold
-   (:func:`fit_direct_route`).
+   (:func:`router.training.fit_direct_route`, also behind ``thrifty router train-escalation --direct-out``).
 5. **The thresholds, from the training traffic only**: out-of-fold escalation scores of the logged
    answers (5 folds) and the out-of-fold direct-route score of each request; for each direct
    threshold on a grid, the highest escalation threshold that leaves at most the quality budget's
@@ -36,14 +36,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import httpx
 import numpy as np
@@ -52,10 +50,6 @@ from proxy.pricing import ModelPrice
 from proxy.savings.accounting import Outcome, baseline
 from proxy.savings.replay import ReplayBook, last_user_text
 from proxy.savings.trace import TraceLine, default_trace, grade
-
-if TYPE_CHECKING:
-    from caches.embedder import Embedder
-    from router.classifier import DifficultyClassifier
 
 FOLDS = 5
 
@@ -160,12 +154,10 @@ def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: n
     repeat is never scored by a model that saw its twin."""
     from router.cascade import fit_escalation
     from router.errors import RouterDataError
+    from router.training import group_folds
 
     keys = list(groups) if groups is not None else [str(i) for i in range(len(logged_y))]
-    distinct = sorted(set(keys))
-    random.Random(seed).shuffle(distinct)
-    fold_of_group = {key: position % folds for position, key in enumerate(distinct)}
-    fold_of = np.array([fold_of_group[key] for key in keys], dtype=int)
+    fold_of = group_folds(keys, folds, seed)
     scores = np.empty(len(logged_y), dtype=np.float64)
     for fold in range(folds):
         held = fold_of == fold
@@ -181,54 +173,6 @@ def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: n
         except RouterDataError:  # the other folds hold one class only (tiny traces): their base rate
             scores[held] = float(labels.mean())
     return scores
-
-
-def fit_direct_route(bodies: Sequence[Mapping[str, object]], useless: np.ndarray, groups: Sequence[str],
-                     embedder: Embedder | None = None, seed: int = 0,
-                     folds: int = FOLDS) -> tuple[DifficultyClassifier, np.ndarray]:
-    """The direct route's prompt router: fitted on request ``bodies`` with ``useless`` ``(n,)`` (1: the
-    weak call was of no use) as the label "large tier needed", with the proxy's own features (routing
-    text embedded by the installed embedder, request statistics). Returns the classifier fitted on
-    every row and each row's out-of-fold score ``(n,)`` (``groups`` share a fold, as in
-    :func:`out_of_fold_scores`; a fold whose complement holds one class gets that class's rate).
-    ``embedder``: the proxy's (default: the installed all-MiniLM-L6-v2).
-
-    Raises:
-        RouterDataError: ``useless`` holds one class only.
-    """
-    from caches.embedder import SentenceTransformerEmbedder
-    from router.data import LabelledExample
-    from router.errors import RouterDataError
-    from router.training import embed_texts, embedder_name, featurize, fit_classifier, single_threaded
-
-    examples = [LabelledExample(body=body, source="logs", group=str(group), weak=None, strong=None,
-                                label=float(label), key=f"logs:{i}")
-                for i, (body, label, group) in enumerate(zip(bodies, useless, groups, strict=True))]
-    texts, stats = featurize(examples)
-    embedder = embedder or SentenceTransformerEmbedder()
-    with single_threaded():
-        embeddings = embed_texts(embedder, texts, progress=False)
-    labels = np.asarray(useless, dtype=np.float64)
-    sources, group_list = ["logs"] * len(examples), [str(g) for g in groups]
-    distinct = sorted(set(group_list))
-    random.Random(seed).shuffle(distinct)
-    fold_of_group = {key: position % folds for position, key in enumerate(distinct)}
-    fold_of = np.array([fold_of_group[key] for key in group_list], dtype=int)
-    scores = np.empty(len(examples), dtype=np.float64)
-    for fold in range(folds):
-        held = fold_of == fold
-        if not held.any():
-            continue
-        train = ~held
-        try:
-            model = fit_classifier(embeddings[train], stats[train], labels[train], [sources[0]] * int(train.sum()),
-                                   [g for g, t in zip(group_list, train, strict=True) if t], progress=False)
-            scores[held] = model.predict(embeddings[held], stats[held])
-        except RouterDataError:
-            scores[held] = float(labels[train].mean()) if train.any() else 0.0
-    final = fit_classifier(embeddings, stats, labels, sources, group_list, embedder=embedder_name(embedder),
-                           progress=False, training_info={"trained_on": "proxy traffic: the weak call was of no use"})
-    return final, scores
 
 
 def send_feedback(base: str, book: ReplayBook, outcomes: Sequence[Outcome]) -> tuple[int, int]:
@@ -327,6 +271,8 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     if useless.any() and not useless.all():  # else nothing to learn: the shipped router decides the direct route
         print(f"[learn escalation] fitting the direct route: {int(useless.sum())} of {len(traffic)} weak calls "
               f"of no use (escalated at {cascade_alone.escalation:.3f}, or a bad answer) ...", flush=True)
+        from router.training import fit_direct_route
+
         direct_router, direct_scores = fit_direct_route([examples[i].request for i in matched], useless,
                                                         [questions_of[i] for i in matched])
         traffic = [replace(row, prompt_score=float(s)) for row, s in zip(traffic, direct_scores, strict=True)]

@@ -10,7 +10,9 @@ from dataclasses import replace
 from proxy.app import create_app
 from proxy.cli import main as thrifty
 from proxy.settings import CacheSettings, ModelAlias, RouterSettings
+from router.classifier import load_artifact
 from router.escalation import load_escalation
+from router.features import extract_features, stats_matrix
 from tests.proxy.test_router_retraining import _ask, _feedback
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -33,7 +35,7 @@ def _score(artifact, text: str) -> float:
     return artifact.model.score({"messages": [{"role": "user", "content": text}]}, "echo: " + text)
 
 
-def test_train_escalation_from_the_proxys_own_small_answers(make_settings, tmp_path, capsys):
+def test_train_escalation_from_the_proxys_own_small_answers(make_settings, tmp_path, capsys, embedder):
     shipped = load_escalation()
     # the traffic contradicts the shipped model: worked answers turn out wrong, hedged ones right
     assert _score(shipped, WORKED[0]) < _score(shipped, HEDGED[0])
@@ -79,6 +81,23 @@ def test_train_escalation_from_the_proxys_own_small_answers(make_settings, tmp_p
     retrained = load_escalation(artifact_path)
     assert all(_score(retrained, w) > _score(retrained, h) for w, h in zip(WORKED, HEDGED, strict=True))
 
+    # the direct route from the same log: every stored cascaded request, feedback or not; of no use are the
+    # 8 worked answers judged bad and the 2 escalated ones
+    direct = tmp_path / "direct.joblib"
+    assert thrifty(["router", "train-escalation", "--logs", url, "--logs-only", "--out", str(tmp_path / "e.json"),
+                    "--direct-out", str(direct)]) == 0
+    said = capsys.readouterr().err
+    assert "fitting the direct route on 19 cascaded requests, 10 of whose small calls were of no use" in said
+    assert f"wrote {direct} (out-of-fold AUROC" in said
+    router = load_artifact(direct)
+    assert router.training["rows"] == 19 and router.training["useless"] == 10
+
+    def route(text: str) -> float:
+        features = extract_features({"messages": [{"role": "user", "content": text}]})
+        return router.predict_one(embedder.embed([features.text])[0], stats_matrix([features.stats])[0])
+
+    assert min(route(w) for w in WORKED[:8]) > max(route(h) for h in HEDGED[:8])
+
     # with the public GSM8K rows as well (the default), the logged rows are added to them
     assert thrifty(["router", "train-escalation", "--logs", url, "--data-dir", str(tmp_path / "no-data"),
                     "--out", str(tmp_path / "both.json")]) == 2
@@ -93,4 +112,6 @@ def test_train_escalation_reports_a_bad_log_plainly(tmp_path, capsys):
     said = capsys.readouterr().err
     assert "cannot read the request log" in said and "thrifty db upgrade" in said
     assert thrifty(["router", "train-escalation", "--logs-only", "--out", str(tmp_path / "x.json")]) == 2
-    assert "--logs-only needs --logs" in capsys.readouterr().err
+    assert "--logs-only and --direct-out need --logs" in capsys.readouterr().err
+    assert thrifty(["router", "train-escalation", "--direct-out", str(tmp_path / "d.joblib")]) == 2
+    assert "--logs-only and --direct-out need --logs" in capsys.readouterr().err

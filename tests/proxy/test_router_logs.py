@@ -19,6 +19,7 @@ from proxy.router_logs import (
     combine_feedback,
     export_logs,
     parse_since,
+    read_cascaded_requests,
     read_small_answers,
     run_export,
 )
@@ -186,3 +187,32 @@ def test_small_answers_on_sqlite(tmp_path):
 
 def test_small_answers_on_postgresql(pg_database):
     _check_small_answers(pg_database)
+
+
+def _check_cascaded_requests(url: str) -> None:
+    asyncio.run(_seed_cascade(url))
+
+    async def read():
+        engine = create_engine(url)
+        try:
+            return await read_cascaded_requests(engine)
+        finally:
+            await engine.dispose()
+
+    got = [(r.request["messages"][0]["content"], r.outcome, r.quality, r.small_call_of_no_use) for r in asyncio.run(read())]
+    assert got == [
+        ("question 0", "accepted", 1.0, False),  # the user's score outranks the check
+        ("question 1", "escalated", 0.0, True),
+        ("question 2", "escalated", None, True),  # the user judged the large answer: escalation alone says it
+        ("question 3", "escalation_failed", 0.2, True),  # served and judged bad
+        ("question 4", "accepted", 1.0, False),  # no stored answer: still a cascaded request
+        ("question 5", "accepted", None, False),  # another tenant's feedback does not judge it
+    ]
+
+
+def test_cascaded_requests_on_sqlite(tmp_path):
+    _check_cascaded_requests(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+
+
+def test_cascaded_requests_on_postgresql(pg_database):
+    _check_cascaded_requests(pg_database)

@@ -8,8 +8,17 @@ import pytest
 
 from router.classifier import load_artifact
 from router.errors import RouterDataError
-from router.features import STAT_NAMES, prompt_body
-from router.training import TrainingConfig, embed_texts, fit_classifier, main, resolve_data_dir
+from router.features import STAT_NAMES, extract_features, prompt_body, stats_matrix
+from router.training import (
+    DIRECT_ROUTE_LABEL,
+    TrainingConfig,
+    embed_texts,
+    fit_classifier,
+    fit_direct_route,
+    group_folds,
+    main,
+    resolve_data_dir,
+)
 
 
 def test_main_trains_and_writes_artifact(synthetic_data: Path, embedder, tmp_path: Path) -> None:
@@ -126,3 +135,45 @@ def test_embedding_cache(embedder, tmp_path: Path) -> None:
 
     again = embed_texts(NoCalls(), texts, progress=False, cache_path=cache)
     np.testing.assert_allclose(first, again)
+
+
+def test_direct_route_learns_which_requests_waste_the_weak_call(embedder) -> None:
+    """Multiple-choice prompts whose weak answer is always escalated rank above help-desk prompts the weak
+    model answers, out of fold (no row scores itself) and in the fitted router alike."""
+    rng = np.random.default_rng(0)
+    topics = ["rivers", "proteins", "tariffs", "sonnets", "glaciers", "enzymes", "treaties", "voltage", "orbits",
+              "fungi", "mortgages", "verbs"]
+    quiz = [{"messages": [{"role": "user", "content": f"Which statement about {t} is true?\nA. one\nB. two\n"
+                                                       f"C. three\nD. four\nAnswer:"}]} for t in topics]
+    desk = [{"messages": [{"role": "user", "content": f"How do I change the {t} setting in my account?"}]}
+            for t in topics]
+    bodies = quiz + desk
+    useless = np.array([1.0] * len(quiz) + [0.0] * len(desk))
+    order = rng.permutation(len(bodies))
+    bodies, useless = [bodies[i] for i in order], useless[order]
+    groups = [str(i) for i in range(len(bodies))]
+    router, scores = fit_direct_route(bodies, useless, groups, embedder=embedder)
+    assert scores[useless == 1].min() > scores[useless == 0].max()
+    assert router.training["trained_on"] == DIRECT_ROUTE_LABEL and router.training["useless"] == len(quiz)
+    fitted = np.array([router.predict_one(*_features(embedder, b)) for b in bodies])
+    assert fitted[useless == 1].min() > fitted[useless == 0].max()
+
+
+def _features(embedder, body):
+    features = extract_features(body)
+    return embedder.embed([features.text])[0], stats_matrix([features.stats])[0]
+
+
+def test_group_folds_keep_a_group_together_and_use_every_fold() -> None:
+    groups = [f"q{i % 7}" for i in range(30)]
+    folds = group_folds(groups, 5, seed=3)
+    for g in set(groups):
+        assert len({int(f) for f, x in zip(folds, groups, strict=True) if x == g}) == 1
+    assert set(folds.tolist()) == set(range(5))
+    assert (group_folds(groups, 5, seed=3) == folds).all()
+
+
+def test_direct_route_refuses_one_class(embedder) -> None:
+    bodies = [{"messages": [{"role": "user", "content": f"question {i}"}]} for i in range(4)]
+    with pytest.raises(RouterDataError, match="of use and some whose was not"):
+        fit_direct_route(bodies, np.ones(4), [str(i) for i in range(4)], embedder=embedder)

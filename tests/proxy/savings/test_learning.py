@@ -21,14 +21,12 @@ from proxy.savings.learning import (
     allowed_bad_answers,
     choose_thresholds,
     evaluation_questions,
-    fit_direct_route,
     learn_escalation,
     out_of_fold_scores,
 )
 from proxy.savings.replay import ReplayBook, load_book, make_app
 from proxy.savings.trace import TraceLine, default_trace
 from router.escalation import load_escalation, public_escalation_rows
-from router.features import extract_features, stats_matrix
 from tests.proxy.savings.conftest import GSM_ROWS
 
 
@@ -129,32 +127,6 @@ def test_exploration_run_retrains_from_feedback(data_dir: Path, tmp_path: Path) 
     # and there is no request class to learn a direct route from: none is saved, the shipped prompt router
     # keeps deciding (the test below learns one)
     assert learned.router_artifact is None
-
-
-def test_direct_route_learns_which_requests_waste_the_weak_call(embedder) -> None:
-    """Multiple-choice prompts whose weak answer is always escalated rank above help-desk prompts the weak
-    model answers, out of fold (no row scores itself) and in the fitted router alike."""
-    rng = np.random.default_rng(0)
-    topics = ["rivers", "proteins", "tariffs", "sonnets", "glaciers", "enzymes", "treaties", "voltage", "orbits",
-              "fungi", "mortgages", "verbs"]
-    quiz = [{"messages": [{"role": "user", "content": f"Which statement about {t} is true?\nA. one\nB. two\n"
-                                                       f"C. three\nD. four\nAnswer:"}]} for t in topics]
-    desk = [{"messages": [{"role": "user", "content": f"How do I change the {t} setting in my account?"}]}
-            for t in topics]
-    bodies = quiz + desk
-    useless = np.array([1.0] * len(quiz) + [0.0] * len(desk))
-    order = rng.permutation(len(bodies))
-    bodies, useless = [bodies[i] for i in order], useless[order]
-    groups = [str(i) for i in range(len(bodies))]
-    router, scores = fit_direct_route(bodies, useless, groups, embedder=embedder)
-    assert scores[useless == 1].min() > scores[useless == 0].max()
-    fitted = np.array([router.predict_one(*_features(embedder, b)) for b in bodies])
-    assert fitted[useless == 1].min() > fitted[useless == 0].max()
-
-
-def _features(embedder, body):
-    features = extract_features(body)
-    return embedder.embed([features.text])[0], stats_matrix([features.stats])[0]
 
 
 def test_learning_needs_combined_mode_and_a_sane_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
