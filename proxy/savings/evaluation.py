@@ -495,8 +495,9 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
         if args.learn_escalation:
             from proxy.savings.learning import learn_escalation, training_trace
 
-            training = training_trace(book, lines, args.train_seed)
-            print(f"[learn escalation] the training trace: seed {args.train_seed}, no row of the evaluated trace",
+            training = training_trace(book, lines, args.train_seed, args.train_scale)
+            print(f"[learn escalation] the training trace: seed {args.train_seed}, {args.train_scale}x the default "
+                  f"mix, no row of the evaluated trace",
                   flush=True)
             learned = learn_escalation(book, upstream, training, lines, args, prices, args.resolved_data_dir,
                                        Path(tmp))
@@ -555,6 +556,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "evaluate with it")
     parser.add_argument("--train-seed", type=int, default=None,
                         help="with --learn-escalation: seed of the training trace (default: --seed + 1)")
+    parser.add_argument("--train-scale", type=int, default=1,
+                        help="with --learn-escalation: the training trace holds this many times the default mix")
     parser.add_argument("--quality-budget", type=float, default=1.0,
                         help="with --learn-escalation: points of the training traffic's requests the chosen thresholds "
                              "may leave with a bad weak answer served (default 1: the target's quality loss)")
@@ -571,6 +574,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.learn_escalation and args.router_mode != "combined":
         print("thrifty eval savings: --learn-escalation needs --router-mode combined", file=sys.stderr)
+        return 2
+    if not 1 <= args.train_scale <= 10:
+        print("thrifty eval savings: --train-scale must lie in [1, 10]", file=sys.stderr)
         return 2
     if not 0.0 <= args.quality_budget <= 100.0:
         print("thrifty eval savings: --quality-budget must lie in [0, 100] (points)", file=sys.stderr)

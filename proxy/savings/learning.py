@@ -71,9 +71,10 @@ class LearnedEscalation:
     candidates: list[ThresholdChoice] = field(default_factory=list)
 
 
-def training_trace(book: ReplayBook, evaluation: Sequence[TraceLine], seed: int) -> list[TraceLine]:
-    """The default trace's mix drawn with ``seed`` from rows that no line of ``evaluation`` uses."""
-    return default_trace(book, seed, exclude=[line.ref for line in evaluation])
+def training_trace(book: ReplayBook, evaluation: Sequence[TraceLine], seed: int, scale: int = 1) -> list[TraceLine]:
+    """The default trace's mix drawn with ``seed`` from rows that no line of ``evaluation`` uses, ``scale``
+    times as many of each kind (more traffic: thresholds chosen on more than a handful of bad answers)."""
+    return default_trace(book, seed, exclude=[line.ref for line in evaluation], scale=scale)
 
 
 def evaluation_questions(book: ReplayBook, evaluation: Sequence[TraceLine]) -> set[str]:

@@ -257,14 +257,15 @@ def _body(question: str, system: str | None, max_tokens: int | None = None) -> d
 
 def default_trace(book: ReplayBook, seed: int = 0, *, mmlu: int = 130, gsm8k: int = 50, faq: int = 40,
                   repeats: int = 30, paraphrases: int = 30, batch_share: float = 0.2,
-                  mean_gap_s: float = 0.25, exclude: Iterable[dict[str, Any]] = ()) -> list[TraceLine]:
+                  mean_gap_s: float = 0.25, exclude: Iterable[dict[str, Any]] = (), scale: int = 1) -> list[TraceLine]:
     """A seeded trace from the public data: MMLU and GSM8K questions (random rows, so of mixed
     difficulty) from a tutor app, a math app (each with its own long system prompt) and a plain
     client; help-desk questions from the GPTCache pairs, later asked again verbatim and paraphrased;
     earlier questions repeated by the same app; a share of the MMLU/GSM8K questions sent as batch
     jobs. Arrival gaps are exponential with mean ``mean_gap_s``. ``exclude``: references (``ref``
     of other lines) whose rows must not be drawn, e.g. to build a training trace disjoint from an
-    evaluation trace."""
+    evaluation trace. ``scale``: that many times each kind's count (same arrival rate)."""
+    mmlu, gsm8k, faq, repeats, paraphrases = (n * scale for n in (mmlu, gsm8k, faq, repeats, paraphrases))
     rng = random.Random(seed)
     taken = {(str(ref.get("source")), str(ref.get("id"))) for ref in exclude}
     mmlu_refs = sorted(ref for ref in book.by_ref if ref[0] == "mmlu" and ref not in taken)

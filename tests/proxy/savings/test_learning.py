@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +83,13 @@ def test_training_trace_is_disjoint_from_the_evaluated_one(book: ReplayBook) -> 
     assert not refs & {json.dumps(line.ref, sort_keys=True) for line in training}
     with pytest.raises(ValueError):  # the tiny data has 5 GSM8K rows: 2 taken, 3 left
         default_trace(book, 1, exclude=[line.ref for line in evaluated], **{**sizes, "gsm8k": 4})
+    # --train-scale: each kind's count scaled, still disjoint
+    small = {"mmlu": 1, "gsm8k": 1, "faq": 0, "repeats": 1, "paraphrases": 0}
+    evaluated = default_trace(book, 0, **small)
+    scaled = default_trace(book, 1, exclude=[line.ref for line in evaluated], scale=2, **small)
+    assert Counter(line.kind.removesuffix(" (batch)") for line in scaled) == {"mmlu": 2, "gsm8k": 2, "repeat": 2}
+    assert not {json.dumps(line.ref, sort_keys=True) for line in evaluated} & {
+        json.dumps(line.ref, sort_keys=True) for line in scaled if line.kind != "repeat"}
 
 
 def test_public_rows_asked_by_the_evaluated_trace_are_left_out(data_dir: Path) -> None:
@@ -137,6 +145,9 @@ def test_learning_needs_combined_mode_and_a_sane_budget(tmp_path: Path, capsys: 
     assert evaluation.main(["--data-dir", str(data), "--router-mode", "combined", "--learn-escalation",
                             "--quality-budget", "-1"]) == 2
     assert "--quality-budget must lie in [0, 100]" in capsys.readouterr().err
+    assert evaluation.main(["--data-dir", str(data), "--router-mode", "combined", "--learn-escalation",
+                            "--train-scale", "0"]) == 2
+    assert "--train-scale must lie in [1, 10]" in capsys.readouterr().err
 
 
 def test_an_unknown_prompt_score_is_cascaded_not_sent_direct() -> None:
