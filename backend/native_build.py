@@ -70,11 +70,14 @@ def _source_file(name: str, source: str) -> Path:
     rewritten file would be newer than the build and make ninja compile again."""
     path = _build_dir(name) / f"{name}.cpp"
     try:
-        if path.read_text() == source:
+        if path.read_text(encoding="utf-8") == source:
             return path
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         pass
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(source)
-    os.replace(temporary, path)
+    try:
+        temporary.write_text(source, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
     return path

@@ -16,7 +16,7 @@ import contextlib
 import hashlib
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -228,15 +228,17 @@ def _fit_mixture(
     return experts, gate, gate_classes
 
 
-def _folds(sources: np.ndarray, groups: np.ndarray, k: int, seed: int) -> np.ndarray:
-    """Fold id of every row: MMLU rows by domain, other rows at random (seeded)."""
+def _folds(sources: np.ndarray, groups: np.ndarray, k: int, seed: int,
+           grouped_sources: Collection[str] = ("mmlu",)) -> np.ndarray:
+    """Fold id of every row: rows of ``grouped_sources`` by group (MMLU: by domain), other rows at random
+    (seeded)."""
     rng = np.random.default_rng(seed)
     fold = np.zeros(sources.shape[0], dtype=int)
-    mmlu = sources == "mmlu"
-    domains = sorted(set(groups[mmlu].tolist()))
+    grouped = np.isin(sources, list(grouped_sources))
+    domains = sorted(set(groups[grouped].tolist()))
     for i, domain in enumerate(rng.permutation(len(domains))):
-        fold[mmlu & (groups == domains[domain])] = i % k
-    rest = np.flatnonzero(~mmlu)
+        fold[grouped & (groups == domains[domain])] = i % k
+    rest = np.flatnonzero(~grouped)
     fold[rest[rng.permutation(rest.size)]] = np.arange(rest.size) % k
     return fold
 
@@ -275,6 +277,7 @@ def fit_classifier(
     embedder: str = "unknown",
     progress: bool = True,
     training_info: dict[str, Any] | None = None,
+    grouped_sources: Collection[str] = ("mmlu",),
 ) -> DifficultyClassifier:
     """Fit the mixture-of-experts classifier and its out-of-fold Platt calibrator.
 
@@ -284,6 +287,8 @@ def fit_classifier(
         labels: ``(n,)`` targets P(large needed) in [0, 1].
         sources: source of each row (``"mmlu"``, ``"gsm8k"``, ``"mt_bench"``, ``"logs"``...).
         groups: group of each row (MMLU domain) for the calibration folds.
+        grouped_sources: sources whose rows are folded by group (a group never straddles two folds); the
+            other sources' rows are folded at random.
         config: hyper-parameters.
         embedder: embedder identity stored in the feature spec.
         progress: show a progress bar on stderr.
@@ -333,7 +338,7 @@ def fit_classifier(
     identity = (1.0, 0.0)
     flat = np.linspace(0.0, 1.0, 101)
     k = max(2, cfg.calibration_folds) if cfg.calibration_folds > 0 else 0  # 0: uncalibrated (evaluation)
-    fold = _folds(src, grp, k, cfg.seed) if k else np.zeros(n, dtype=int)
+    fold = _folds(src, grp, k, cfg.seed, grouped_sources) if k else np.zeros(n, dtype=int)
     oof = np.full(n, np.nan)
     final: DifficultyClassifier | None = None
     calibrator = identity
@@ -419,8 +424,9 @@ def fit_direct_route(bodies: Sequence[Mapping[str, Any]], useless: np.ndarray, g
     ``embedder``, default the installed all-MiniLM-L6-v2, and request statistics). Request kinds the
     cascade nearly always escalates then go straight to the large tier, without the wasted small call.
 
-    Returns the classifier fitted on every row and each row's out-of-fold score ``(n,)`` (rows of one of
-    ``groups`` share a fold; a fold whose complement holds one class gets that class's rate).
+    Returns the classifier fitted on every row and each row's out-of-fold score ``(n,)``: rows of one of
+    ``groups`` (e.g. a question, its repeats and paraphrases) share a fold, here and in the calibration
+    folds inside each fit; a fold whose complement holds one class gets that class's rate.
 
     Raises:
         RouterDataError: ``useless`` holds one class only, or the lengths differ.
@@ -450,12 +456,13 @@ def fit_direct_route(bodies: Sequence[Mapping[str, Any]], useless: np.ndarray, g
             continue
         try:
             model = fit_classifier(embeddings[train], stats[train], labels[train], ["logs"] * int(train.sum()),
-                                   [g for g, t in zip(group_list, train, strict=True) if t], progress=False)
+                                   [g for g, t in zip(group_list, train, strict=True) if t], progress=False,
+                                   grouped_sources=("logs",))
             scores[held] = model.predict(embeddings[held], stats[held])
         except RouterDataError:  # the other folds hold one class only
             scores[held] = float(labels[train].mean())
     final = fit_classifier(embeddings, stats, labels, ["logs"] * len(examples), group_list,
-                           embedder=embedder_name(embedder), progress=False,
+                           embedder=embedder_name(embedder), progress=False, grouped_sources=("logs",),
                            training_info={"trained_on": DIRECT_ROUTE_LABEL, "rows": len(examples),
                                           "useless": int(labels.sum())})
     return final, scores

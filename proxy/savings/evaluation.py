@@ -504,8 +504,9 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
             router_path = str(learned.router_artifact) if learned.router_artifact else None
             specs = [replace(spec, escalation_path=str(learned.artifact), escalation_threshold=learned.threshold,
                              direct_threshold=learned.direct_threshold, router_path=router_path) for spec in specs]
-            curve_specs = [(share, replace(spec, escalation_path=str(learned.artifact), router_path=router_path))
-                           for share, spec in curve_specs]
+            # the curve's direct thresholds are on the shipped router's scale ("large model needed"), so its
+            # runs keep that router; only the escalation model is the retrained one
+            curve_specs = [(share, replace(spec, escalation_path=str(learned.artifact))) for share, spec in curve_specs]
             direct = ("the direct route's prompt router retrained from the same traffic" if router_path
                       else "the shipped prompt router for the direct route")
             notes.append(f"escalation model retrained from the training trace's traffic ({learned.provenance}); "

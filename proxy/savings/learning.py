@@ -35,6 +35,7 @@ with those thresholds.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import tempfile
 import time
@@ -75,6 +76,10 @@ def training_trace(book: ReplayBook, evaluation: Sequence[TraceLine], seed: int,
     """The default trace's mix drawn with ``seed`` from rows that no line of ``evaluation`` uses, ``scale``
     times as many of each kind (more traffic: thresholds chosen on more than a handful of bad answers)."""
     return default_trace(book, seed, exclude=[line.ref for line in evaluation], scale=scale)
+
+
+def _reference_key(ref: Mapping[str, object]) -> str:
+    return json.dumps(ref, sort_keys=True, default=str)
 
 
 def evaluation_questions(book: ReplayBook, evaluation: Sequence[TraceLine]) -> set[str]:
@@ -242,12 +247,16 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     assert rows.logged is not None  # ``logged`` is not empty
     logged_x, logged_y = rows.logged
     questions_of = [last_user_text(ex.request.get("messages") or []) for ex in examples]
+    by_request = {o.request_id: o for o in outcomes if o.request_id}
+    # folds by the trace line's reference: a question, its repeats and its paraphrases (other text, same
+    # row) share a fold, so none is scored by a model that saw its twin
+    groups = [_reference_key(by_request[ex.request_id].line.ref) if ex.request_id in by_request else question
+              for ex, question in zip(examples, questions_of, strict=True)]
     # the scores that choose the thresholds must not come from a model that saw the same question's public
     # row (the training trace asks public GSM8K questions): those rows are left out of every fold's fit
     oof_public = None if rows.public is None else public_escalation_rows(
         data_dir, evaluation_questions(book, evaluation) | evaluation_questions(book, training) | set(questions_of))
-    scores = out_of_fold_scores(oof_public, logged_x, logged_y, DEFAULT_C, groups=questions_of)
-    by_request = {o.request_id: o for o in outcomes if o.request_id}
+    scores = out_of_fold_scores(oof_public, logged_x, logged_y, DEFAULT_C, groups=groups)
     traffic, matched = [], []
     by_kind: dict[str, list[tuple[float, float]]] = {}
     for index, (example, score, label) in enumerate(zip(examples, scores, logged_y, strict=True)):
@@ -265,6 +274,8 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     if not traffic:
         raise RuntimeError("no judged answer of the exploration run could be matched to its request")
     allowed = allowed_bad_answers(len(traffic), args.quality_budget)
+    # the label's escalation threshold is one number chosen on every row (held-out folds included): a
+    # small leak, left because each fold's own choice would give each fold another label
     cascade_alone, _ = choose_thresholds(traffic, allowed, grid=(math.inf,))
     useless = np.array([row.bad or row.escalation_score >= cascade_alone.escalation for row in traffic])
     router_path: Path | None = None
@@ -275,13 +286,16 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
         from router.training import fit_direct_route
 
         direct_router, direct_scores = fit_direct_route([examples[i].request for i in matched], useless,
-                                                        [questions_of[i] for i in matched])
+                                                        [groups[i] for i in matched])
         traffic = [replace(row, prompt_score=float(s)) for row, s in zip(traffic, direct_scores, strict=True)]
     choice, candidates = choose_thresholds(traffic, allowed)
     path = Path(args.escalation_out) if args.escalation_out else workdir / "learned_escalation.json"
+    router_path = path.with_name(f"{path.stem}.direct-router.joblib")
     if direct_router is not None:
-        router_path = path.with_name(f"{path.stem}.direct-router.joblib")
         save_artifact(direct_router, router_path)
+    else:
+        router_path.unlink(missing_ok=True)  # an earlier run's route must not pass for this one's
+        router_path = None
     save_escalation(artifact, path, trained_on=rows.provenance, c=DEFAULT_C)
     summary_by_kind = {kind: (len(group), int(sum(label for _, label in group)), float(np.mean([s for s, _ in group])))
                        for kind, group in sorted(by_kind.items())}

@@ -1,7 +1,7 @@
 """Greedy equality of the engine with the single-request path on the real SmolLM2-135M weights.
 
-32 chat prompts (several sharing a long context, so prefix caching really hits), at batch sizes 1 and
-16, prefix caching on and off, chunked prefill on (a 32-token step budget, so prompts are split and
+32 chat prompts (several sharing a long context, so prefix caching really hits) at batch size 16 and every
+other one at batch size 1, prefix caching on and off, chunked prefill on (a 32-token step budget, so prompts are split and
 mixed with decodes) and off. Any divergence from ``generate_tokens`` must be a near-tie: the oracle's
 top-two logit margin at the first divergent token below 1e-3. Plus KV sizing on the real model.
 """

@@ -115,3 +115,28 @@ def test_train_escalation_reports_a_bad_log_plainly(tmp_path, capsys):
     assert "--logs-only and --direct-out need --logs" in capsys.readouterr().err
     assert thrifty(["router", "train-escalation", "--direct-out", str(tmp_path / "d.joblib")]) == 2
     assert "--logs-only and --direct-out need --logs" in capsys.readouterr().err
+
+
+def test_direct_route_needs_no_feedback(make_settings, tmp_path, capsys):
+    """A log of cascaded requests without any feedback: the escalation model cannot be retrained, the direct
+    route still can (the cascade's own decisions label it) and is written alone."""
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as up:
+        with serve_in_thread(create_app(_settings(make_settings, up, fixed_threshold=0.0,
+                                                  store_requests=True))) as proxy:
+            for text in WORKED[:5]:
+                assert _ask(proxy, text).headers["x-thrifty-cascade"] == "escalated"
+        with serve_in_thread(create_app(_settings(make_settings, up, fixed_threshold=1.0,
+                                                  store_requests=True))) as proxy:
+            for text in HEDGED[:5]:
+                assert _ask(proxy, text).headers["x-thrifty-cascade"] == "accepted"
+    url = f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}"
+    direct, escalation = tmp_path / "direct.joblib", tmp_path / "escalation.json"
+    capsys.readouterr()
+    assert thrifty(["router", "train-escalation", "--logs", url, "--logs-only", "--out", str(escalation),
+                    "--direct-out", str(direct)]) == 0
+    said = capsys.readouterr().err
+    assert "no judged small answers in the log: the escalation model is not retrained" in said
+    assert "fitting the direct route on 10 cascaded requests, 5 of whose small calls were of no use" in said
+    assert direct.is_file() and not escalation.exists()
+    assert load_artifact(direct).training["useless"] == 5

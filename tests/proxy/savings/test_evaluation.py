@@ -40,7 +40,8 @@ def test_generated_config_is_a_valid_thrifty_config(tmp_path: Path) -> None:
 
 
 def test_combined_mode_config_carries_both_thresholds(tmp_path: Path) -> None:
-    spec = RunSpec("x", caches=True, router_mode="combined", direct_threshold=0.35, escalation_threshold=0.6)
+    spec = RunSpec("x", caches=True, router_mode="combined", direct_threshold=0.35, escalation_threshold=0.6,
+                   escalation_path=str(tmp_path / "e.json"), router_path=str(tmp_path / "d.joblib"))
     text = proxy_config(spec, port=8123, upstream="http://127.0.0.1:9",
                         prices={"mixtral-8x7b-instruct": (0.6, 0.6), "gpt-4-1106-preview": (10.0, 30.0)},
                         discount=0.5)
@@ -48,6 +49,8 @@ def test_combined_mode_config_carries_both_thresholds(tmp_path: Path) -> None:
     router = load_settings(tmp_path / "c.toml", {}).router
     assert (router.mode, router.direct_threshold, router.threshold_mode, router.fixed_threshold) == (
         "combined", 0.35, "fixed", 0.6)
+    # the learned artifacts: the escalation model and the direct route's prompt router
+    assert (router.escalation_path, router.artifact_path) == (str(tmp_path / "e.json"), str(tmp_path / "d.joblib"))
 
 
 def test_bad_thresholds_and_curve_points_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
