@@ -163,17 +163,22 @@ async def _seed_cascade(url: str) -> None:
     await engine.dispose()
 
 
-def _check_small_answers(url: str) -> None:
-    asyncio.run(_seed_cascade(url))
+def _read_with(url: str, reader):
+    """``reader(engine)`` on a fresh engine for ``url``."""
 
     async def read():
         engine = create_engine(url)
         try:
-            return await read_small_answers(engine)
+            return await reader(engine)
         finally:
             await engine.dispose()
 
-    examples, summary = asyncio.run(read())
+    return asyncio.run(read())
+
+
+def _check_small_answers(url: str) -> None:
+    asyncio.run(_seed_cascade(url))
+    examples, summary = _read_with(url, read_small_answers)
     assert [(x.answer, x.quality, x.source, x.outcome) for x in examples] == [
         ("#### 4", 1.0, "user", "accepted"), ("not json", 0.0, "small_json_check", "escalated"),
         ("kept 5", 0.2, "user", "escalation_failed")]
@@ -191,15 +196,8 @@ def test_small_answers_on_postgresql(pg_database):
 
 def _check_cascaded_requests(url: str) -> None:
     asyncio.run(_seed_cascade(url))
-
-    async def read():
-        engine = create_engine(url)
-        try:
-            return await read_cascaded_requests(engine)
-        finally:
-            await engine.dispose()
-
-    got = [(r.request["messages"][0]["content"], r.outcome, r.quality, r.small_call_of_no_use) for r in asyncio.run(read())]
+    got = [(r.request["messages"][0]["content"], r.outcome, r.quality, r.small_call_of_no_use)
+           for r in _read_with(url, read_cascaded_requests)]
     assert got == [
         ("question 0", "accepted", 1.0, False),  # the user's score outranks the check
         ("question 1", "escalated", 0.0, True),
