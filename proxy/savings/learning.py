@@ -1,9 +1,11 @@
-"""The escalation model learned from the proxy's own traffic, measured end to end (issue 18, item 6).
+"""The escalation model and the direct route learned from the proxy's own traffic, measured end to end
+(issue 18, items 4 and 6).
 
 ``thrifty eval savings --learn-escalation`` runs this before the evaluation runs:
 
-1. **A training trace** disjoint from the evaluation trace: the default trace's mix with another seed,
-   drawn from the rows the evaluation trace does not use (:func:`training_trace`).
+1. **A training trace** disjoint from the evaluation trace: the default trace's mix with another seed
+   (``--train-scale`` times as large), drawn from the rows the evaluation trace does not use
+   (:func:`training_trace`).
 2. **An exploration run**: the training trace through a fresh ``thrifty proxy serve`` in combined mode
    with both thresholds at 1.0 (nothing goes straight to the strong model, no weak answer is
    escalated), caches off and ``[router] store_requests = true``, so every request's weak answer is
@@ -13,7 +15,8 @@
    (:func:`proxy.router_logs.load_small_answers`, then :func:`router.escalation.train_escalation`), with
    the public GSM8K rows minus the evaluation trace's questions.
    The out-of-fold scores of step 5 come from models fitted without the public rows of any question
-   the training trace asks (else a public row would score its own twin in the logs).
+   the training trace asks (else a public row would score its own twin in the logs), and the folds
+   keep a question with its repeats and paraphrases (same trace reference).
 4. **The direct route, from the same traffic**: the request is worth the weak call only when that
    call's answer can be served, so a prompt router is fitted on the training requests (embedding +
    request statistics, :func:`router.training.fit_classifier`) with the label "the weak call was of
