@@ -305,17 +305,20 @@ def _cascaded_query(since: datetime | None):
                Feedback.score, Feedback.source, Feedback.created_at)
         .join(RouterRequest, RouterRequest.request_id == RequestLog.id)
         .outerjoin(Feedback, and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id))
-        .where(RequestLog.cascade_outcome.is_not(None), RequestLog.status_code < 400)
+        .where(RequestLog.cascade_outcome.is_not(None), RouterRequest.small_answer.is_not(None),
+               RequestLog.status_code < 400)
         .order_by(RequestLog.created_at, RequestLog.id, Feedback.id)
     )
     return query.where(RequestLog.created_at >= since) if since is not None else query
 
 
 async def read_cascaded_requests(engine: AsyncEngine, since: datetime | None = None) -> list[CascadedRequest]:
-    """Every cascaded request whose body was kept (``[router] store_requests``), oldest first, with the
-    cascade's decision and the small answer's judged quality when feedback or a check judged it (as
-    :func:`small_answer_quality`). Feedback is not needed: the decision alone says whether the small
-    call was escalated.
+    """Every cascaded request whose body and small answer were kept (``[router] store_requests``), oldest
+    first, with the cascade's decision and the small answer's judged quality when feedback or a check
+    judged it (as :func:`small_answer_quality`). Feedback is not needed: the decision alone says whether
+    the small call was escalated. A request without a small answer is left out: its small call failed
+    (an outage must not teach the direct route that the small tier is of no use) or an earlier
+    escalation's cached answer served it.
 
     Raises:
         ExportError: the database cannot be read (unreachable, or the schema is not migrated).
@@ -346,11 +349,25 @@ def load_cascaded_requests(database_url: str, since: str | None = None) -> list[
 
 
 def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, datetime | None], Awaitable[_T]]) -> _T:
-    """Run ``reader`` on a fresh engine for ``database_url`` with ``since`` parsed, and dispose of it."""
+    """Run ``reader`` on a fresh engine for ``database_url`` with ``since`` parsed, and dispose of it.
+
+    Raises:
+        ExportError: bad ``since``, a URL that is not an async SQLAlchemy URL, a SQLite file that does not
+            exist (reading must not create one), or an unreadable database.
+    """
     moment = parse_since(since)
+    if database_url.startswith("sqlite") and ":///" in database_url:
+        path = database_url.split(":///", 1)[1].split("?", 1)[0]
+        if path and path != ":memory:" and not Path(path).expanduser().is_file():
+            raise ExportError(f"no database file at {path}")
+    try:
+        probe = create_engine(database_url)
+    except Exception as exc:  # noqa: BLE001 - SQLAlchemy's URL and driver errors differ; all mean a bad URL
+        raise ExportError(f"cannot use DATABASE_URL {database_url!r}: {str(exc).splitlines()[0]} (an async URL "
+                          f"such as sqlite+aiosqlite:///path/proxy.db or postgresql+asyncpg://host/db)") from exc
 
     async def run() -> _T:
-        engine = create_engine(database_url)
+        engine = probe
         try:
             return await reader(engine, moment)
         finally:

@@ -188,8 +188,11 @@ def save_artifact(classifier: DifficultyClassifier, path: str | Path) -> Path:
         "training": dict(classifier.training),
     }
     tmp = target.with_name(target.name + ".tmp")
-    joblib.dump(payload, tmp, compress=3)
-    tmp.replace(target)
+    try:
+        joblib.dump(payload, tmp, compress=3)
+        tmp.replace(target)
+    finally:
+        tmp.unlink(missing_ok=True)
     return target
 
 

@@ -265,7 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``thrifty router train-escalation``: write the cascade's escalation artifact."""
     parser = argparse.ArgumentParser(prog="thrifty router train-escalation", description=main.__doc__)
     parser.add_argument("--data-dir", default=None, help="benchmark data (default: ../shared/data)")
-    parser.add_argument("--out", type=Path, default=default_escalation_path())
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where to write the artifact (default: the shipped one, which is refused with --logs: "
+                             "a model fitted on your traffic must not silently replace it; with --direct-out and no "
+                             "--out only the direct route is trained)")
     parser.add_argument("--c", type=float, default=DEFAULT_C, help="inverse L2 strength of the logistic regression")
     parser.add_argument("--expect", type=Path, default=None,
                         help="exit 1 unless the written artifact is byte-identical to this file")
@@ -282,6 +285,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (args.logs_only or args.direct_out) and not args.logs:
         print("error: --logs-only and --direct-out need --logs DATABASE_URL", file=sys.stderr)
         return 2
+    for option, path in (("--out", args.out), ("--direct-out", args.direct_out)):
+        if path is not None and (path.is_dir() or not path.parent.is_dir()):
+            print(f"error: {option} {str(path)!r}: not a file in an existing folder", file=sys.stderr)
+            return 2
+    if args.out is None and args.direct_out is not None:  # the direct route alone
+        return _train_direct_route(args.logs, args.since, args.direct_out)
+    if args.out is None and args.logs:
+        print("error: --logs needs --out FILE (the default is the shipped escalation model)", file=sys.stderr)
+        return 2
+    args.out = args.out or default_escalation_path()
     from router.training import resolve_data_dir  # not at import: the proxy loads this module
 
     logged: list[tuple[Mapping[str, Any], str, float]] = []
@@ -313,7 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"fitting the escalation model on {data_dir}/router/gsm8k ...", file=sys.stderr)
         artifact, provenance = train_escalation(data_dir, args.c, logged)
     except RouterDataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        hint = "" if args.logs_only or not args.logs else " (--logs-only trains on the log alone)"
+        print(f"error: {exc}{hint}", file=sys.stderr)
         return 2
     save_escalation(artifact, args.out, trained_on=provenance, c=args.c)
     print(f"wrote {args.out} ({provenance})", file=sys.stderr)
@@ -337,21 +351,34 @@ def _train_direct_route(database_url: str, since: str | None, out: Path) -> int:
     except ExportError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if not requests:
+        print("error: direct route: the log holds no cascaded request with its small answer (run cascade mode with "
+              "[router] store_requests = true; requests sent direct in combined mode are not cascaded)",
+              file=sys.stderr)
+        return 2
     useless = np.array([r.small_call_of_no_use for r in requests], dtype=np.float64)
     print(f"fitting the direct route on {len(requests)} cascaded requests, {int(useless.sum())} of whose small "
           f"calls were of no use ...", file=sys.stderr)
     try:
         router, scores = fit_direct_route([r.request for r in requests], useless,
                                           [_question(r.request) for r in requests])
+        save_artifact(router, out)
     except RouterDataError as exc:
         print(f"error: direct route: {exc}", file=sys.stderr)
         return 2
-    save_artifact(router, out)
+    except OSError as exc:
+        print(f"error: cannot write {out}: {exc}", file=sys.stderr)
+        return 2
     quality = auroc(useless, scores)
     auc = "n/a" if quality is None else f"{quality:.3f}"
-    print(f"wrote {out} (out-of-fold AUROC {auc}); use it as [router] artifact_path in mode = \"combined\", with "
-          f"direct_threshold the probability of a useless small call above which the large tier is asked at "
-          f"once (1 - small/large price is where the small call stops paying for itself)", file=sys.stderr)
+    print(f"wrote {out} (out-of-fold AUROC {auc}, folds by prompt text: near-duplicate prompts make it optimistic); "
+          f"use it as [router] artifact_path in mode = \"combined\" and set direct_threshold on its scale (the "
+          f"default 0.217 is the shipped router's): a request whose probability of a useless small call is at or "
+          f"above it goes straight to the large tier (1 - small/large price is where the small call stops paying "
+          f"for itself)", file=sys.stderr)
+    if len(requests) < 100:
+        print(f"warning: {len(requests)} cascaded requests are few for a router; its scores will be extreme",
+              file=sys.stderr)
     return 0
 
 

@@ -551,18 +551,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--details", help="write one JSONL line per request and run (cause, cost, grades) to "
                                           "FILE, with the run's name added to the file name")
     parser.add_argument("--learn-escalation", action="store_true",
-                        help="combined mode: first retrain the escalation model from the proxy's own traffic (a "
-                             "training trace disjoint from the evaluated one, every weak answer served and judged by "
-                             "feedback; see proxy/savings/learning.py), choose its threshold on that traffic, and "
-                             "evaluate with it")
+                        help="combined mode: first retrain the escalation model and learn the direct route (which "
+                             "requests skip the weak call) from the proxy's own traffic (a training trace disjoint "
+                             "from the evaluated one, every weak answer served and judged by feedback; see "
+                             "proxy/savings/learning.py), choose both thresholds on that traffic, and evaluate "
+                             "with them")
     parser.add_argument("--train-seed", type=int, default=None,
                         help="with --learn-escalation: seed of the training trace (default: --seed + 1)")
     parser.add_argument("--train-scale", type=int, default=1,
-                        help="with --learn-escalation: the training trace holds this many times the default mix")
+                        help="with --learn-escalation: the training trace holds this many times the default mix "
+                             "(a whole number from 1 to 10; default 1)")
     parser.add_argument("--quality-budget", type=float, default=1.0,
                         help="with --learn-escalation: points of the training traffic's requests the chosen thresholds "
                              "may leave with a bad weak answer served (default 1: the target's quality loss)")
-    parser.add_argument("--escalation-out", help="with --learn-escalation: keep the retrained artifact in this file")
+    parser.add_argument("--escalation-out", help="with --learn-escalation: keep the retrained artifact in this file "
+                                                 "(and the learned direct route beside it, as "
+                                                 "<stem>.direct-router.joblib)")
     parser.add_argument("--logs-only", action="store_true",
                         help="with --learn-escalation: train on the logged answers only (no public GSM8K rows)")
     parser.add_argument("--curve", help="comma-separated target large shares (e.g. 0.3,0.5,0.7,0.9); combined mode: "

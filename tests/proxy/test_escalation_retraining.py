@@ -115,6 +115,19 @@ def test_train_escalation_reports_a_bad_log_plainly(tmp_path, capsys):
     assert "--logs-only and --direct-out need --logs" in capsys.readouterr().err
     assert thrifty(["router", "train-escalation", "--direct-out", str(tmp_path / "d.joblib")]) == 2
     assert "--logs-only and --direct-out need --logs" in capsys.readouterr().err
+    # the shipped model is never the silent target of a retrain on a log
+    assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{empty}", "--logs-only"]) == 2
+    assert "--logs needs --out FILE" in capsys.readouterr().err
+    # paths checked before any work; a bad URL or a missing file is a plain error, not a traceback
+    for bad in (tmp_path, tmp_path / "no-such-folder" / "d.joblib"):
+        assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{empty}",
+                        "--direct-out", str(bad)]) == 2
+        assert "not a file in an existing folder" in capsys.readouterr().err
+    assert thrifty(["router", "train-escalation", "--logs", "notaurl", "--direct-out", str(tmp_path / "d.joblib")]) == 2
+    assert "cannot use DATABASE_URL 'notaurl'" in capsys.readouterr().err
+    assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{tmp_path / 'none.db'}",
+                    "--direct-out", str(tmp_path / "d.joblib")]) == 2
+    assert "no database file at" in capsys.readouterr().err and not (tmp_path / "none.db").exists()
 
 
 def test_direct_route_needs_no_feedback(make_settings, tmp_path, capsys):
@@ -138,5 +151,24 @@ def test_direct_route_needs_no_feedback(make_settings, tmp_path, capsys):
     said = capsys.readouterr().err
     assert "no judged small answers in the log: the escalation model is not retrained" in said
     assert "fitting the direct route on 10 cascaded requests, 5 of whose small calls were of no use" in said
+    assert "warning: 10 cascaded requests are few for a router" in said
     assert direct.is_file() and not escalation.exists()
     assert load_artifact(direct).training["useless"] == 5
+    # the direct route alone: no --out, no escalation model
+    alone = tmp_path / "alone.joblib"
+    assert thrifty(["router", "train-escalation", "--logs", url, "--direct-out", str(alone)]) == 0
+    assert alone.is_file() and "escalation" not in capsys.readouterr().err.split("fitting the direct route")[0]
+
+
+def test_direct_route_from_a_log_without_cascaded_requests_says_so(make_settings, tmp_path, capsys):
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as up:
+        settings = make_settings(up, router=RouterSettings(enabled=True, small_model="small-m", large_model="large-m",
+                                                           store_requests=True), cache=CacheSettings(enabled=False))
+        settings = replace(settings, models=(ModelAlias("small-m", "fake", "tiny-upstream"),
+                                             ModelAlias("large-m", "fake", "huge-upstream")))
+        with serve_in_thread(create_app(settings)) as proxy:  # prompt mode: nothing is cascaded
+            _ask(proxy, WORKED[0])
+    assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}",
+                    "--direct-out", str(tmp_path / "d.joblib")]) == 2
+    assert "the log holds no cascaded request with its small answer" in capsys.readouterr().err

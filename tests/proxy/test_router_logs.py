@@ -18,6 +18,8 @@ from proxy.router_logs import (
     ExportError,
     combine_feedback,
     export_logs,
+    load_cascaded_requests,
+    load_small_answers,
     parse_since,
     read_cascaded_requests,
     read_small_answers,
@@ -203,7 +205,7 @@ def _check_cascaded_requests(url: str) -> None:
         ("question 1", "escalated", 0.0, True),
         ("question 2", "escalated", None, True),  # the user judged the large answer: escalation alone says it
         ("question 3", "escalation_failed", 0.2, True),  # served and judged bad
-        ("question 4", "accepted", 1.0, False),  # no stored answer: still a cascaded request
+        # question 4 has no stored small answer (a failed small call looks so): left out
         ("question 5", "accepted", None, False),  # another tenant's feedback does not judge it
     ]
 
@@ -214,3 +216,16 @@ def test_cascaded_requests_on_sqlite(tmp_path):
 
 def test_cascaded_requests_on_postgresql(pg_database):
     _check_cascaded_requests(pg_database)
+
+
+def test_readers_refuse_a_bad_url_and_a_missing_file_without_creating_it(tmp_path):
+    missing = tmp_path / "nope" / "x.db"
+    with pytest.raises(ExportError, match="no database file at"):
+        load_cascaded_requests(f"sqlite+aiosqlite:///{missing}")
+    assert not missing.parent.exists()
+    with pytest.raises(ExportError, match="cannot use DATABASE_URL 'notaurl'"):
+        load_small_answers("notaurl")
+    sync = tmp_path / "sync.db"
+    sync.touch()
+    with pytest.raises(ExportError, match="an async URL"):
+        load_cascaded_requests(f"sqlite:///{sync}")
