@@ -235,16 +235,18 @@ def small_answer_quality(outcome: str, signals: list[tuple[float, str, datetime]
     return float(worst[0]), worst[1]
 
 
-def _small_answer_query(since: datetime | None):
-    query = (
-        select(RequestLog.id, RequestLog.cascade_outcome, RouterRequest.request, RouterRequest.small_answer,
-               Feedback.score, Feedback.source, Feedback.created_at)
-        .join(RouterRequest, RouterRequest.request_id == RequestLog.id)
-        .join(Feedback, and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id))
-        .where(RouterRequest.small_answer.is_not(None), RequestLog.cascade_outcome.is_not(None),
-               RequestLog.status_code < 400)
-        .order_by(RequestLog.created_at, RequestLog.id, Feedback.id)
-    )
+def _cascade_query(since: datetime | None, *columns, feedback_optional: bool = False):
+    """Cascaded requests with a stored body and small answer (their id, cascade outcome, body, then
+    ``columns``) joined with their caller's feedback rows (outer join when ``feedback_optional``: one row of
+    NULLs for a request without feedback), ordered by request."""
+    same_caller = and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id)
+    query = (select(RequestLog.id, RequestLog.cascade_outcome, RouterRequest.request, *columns,
+                    Feedback.score, Feedback.source, Feedback.created_at)
+             .join(RouterRequest, RouterRequest.request_id == RequestLog.id))
+    query = query.outerjoin(Feedback, same_caller) if feedback_optional else query.join(Feedback, same_caller)
+    query = (query.where(RouterRequest.small_answer.is_not(None), RequestLog.cascade_outcome.is_not(None),
+                         RequestLog.status_code < 400)
+             .order_by(RequestLog.created_at, RequestLog.id, Feedback.id))
     return query.where(RequestLog.created_at >= since) if since is not None else query
 
 
@@ -258,7 +260,8 @@ async def read_small_answers(engine: AsyncEngine, since: datetime | None = None
     examples: list[SmallAnswerExample] = []
     cascaded = unjudged = 0
     try:
-        async for (request_id, outcome, body, answer), signals in _grouped(engine, _small_answer_query(since)):
+        query = _cascade_query(since, RouterRequest.small_answer)
+        async for (request_id, outcome, body, answer), signals in _grouped(engine, query):
             cascaded += 1
             judged = small_answer_quality(outcome, signals)
             if judged is None:
@@ -299,19 +302,6 @@ class CascadedRequest:
         return self.outcome == "escalated" or (self.quality is not None and self.quality < 0.5)
 
 
-def _cascaded_query(since: datetime | None):
-    query = (
-        select(RequestLog.id, RequestLog.cascade_outcome, RouterRequest.request,
-               Feedback.score, Feedback.source, Feedback.created_at)
-        .join(RouterRequest, RouterRequest.request_id == RequestLog.id)
-        .outerjoin(Feedback, and_(Feedback.request_id == RequestLog.id, Feedback.key_id == RequestLog.key_id))
-        .where(RequestLog.cascade_outcome.is_not(None), RouterRequest.small_answer.is_not(None),
-               RequestLog.status_code < 400)
-        .order_by(RequestLog.created_at, RequestLog.id, Feedback.id)
-    )
-    return query.where(RequestLog.created_at >= since) if since is not None else query
-
-
 async def read_cascaded_requests(engine: AsyncEngine, since: datetime | None = None) -> list[CascadedRequest]:
     """Every cascaded request whose body and small answer were kept (``[router] store_requests``), oldest
     first, with the cascade's decision and the small answer's judged quality when feedback or a check
@@ -325,7 +315,7 @@ async def read_cascaded_requests(engine: AsyncEngine, since: datetime | None = N
     """
     out: list[CascadedRequest] = []
     try:
-        async for (_, outcome, body), signals in _grouped(engine, _cascaded_query(since)):
+        async for (_, outcome, body), signals in _grouped(engine, _cascade_query(since, feedback_optional=True)):
             judged_by = [s for s in signals if s[0] is not None]  # the outer join's row when none
             judged = small_answer_quality(outcome, judged_by) if judged_by else None
             try:
