@@ -85,6 +85,8 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
                 # (and a failed decision, which falls back to the small tier) enters the cascade
                 first = build_router(replace(config, threshold_mode="fixed", fixed_threshold=r.direct_threshold,
                                              default_tier="small"), embedder)
+                if r.explore_share > 0.0:
+                    first = ExploringRouter(first, r.explore_share, seed=config.seed)
             else:
                 # the prompt router is not consulted in cascade mode: a fixed router stands in so that
                 # decisions keep one shape (and a missing learned-router artifact does not matter)
@@ -95,6 +97,31 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
         log.error("router unavailable, every %r request goes to the %r tier: %s", r.public_model, r.default_tier, exc)
         return RouterStage(FixedTierRouter(r.default_tier, f"error: router unavailable: {exc}"), r.public_model,
                            tiers, error=str(exc))
+
+
+class ExploringRouter:
+    """Combined mode's first step with exploration: a ``share`` of the requests ``inner`` sends straight to
+    the large tier are cascaded instead (small tier first, reason ``explore: ...``), so that the request log
+    keeps judging the small tier on the kinds of request the direct route takes away from it; without
+    them, a direct route retrained on its own log would forget why it sends them direct."""
+
+    def __init__(self, inner, share: float, seed: int = 0) -> None:
+        import random
+
+        self._inner, self._share = inner, share
+        self._rng = random.Random(seed)
+        self.kind, self.needs_embedding = inner.kind, inner.needs_embedding
+
+    def _explore(self, decision):
+        if decision.tier != "large" or self._rng.random() >= self._share:
+            return decision
+        return replace(decision, tier="small", reason=f"explore: {decision.reason} (cascaded anyway)")
+
+    def decide(self, body, embedding=None):
+        return self._explore(self._inner.decide(body, embedding))
+
+    async def decide_async(self, body, embedding=None):
+        return self._explore(await self._inner.decide_async(body, embedding))
 
 
 class FixedTierRouter:

@@ -281,7 +281,8 @@ class Pipeline:
         headers["x-thrifty-cascade"] = entry.cascade_outcome = "escalated" if escalate else "accepted"
         headers["x-thrifty-cascade-score"] = _header_number(score)
         headers["x-thrifty-cascade-threshold"] = _header_number(threshold)
-        headers["x-thrifty-route-reason"] = _header_text("cascade: " + reason)
+        explored = headers.get("x-thrifty-route-reason", "").startswith("explore: ")  # combined mode's explore_share
+        headers["x-thrifty-route-reason"] = _header_text(("explore; " if explored else "") + "cascade: " + reason)
         entry.route_score = None if math.isnan(score) else score
         if not escalate:
             assert payload is not None

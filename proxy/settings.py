@@ -182,6 +182,10 @@ class RouterSettings:
     mode: str = "prompt"
     escalation_path: str = ""  # cascade mode's escalation artifact; empty: the shipped default
     direct_threshold: float = 0.217  # combined mode: prompt score (calibrated P(large needed)) sent straight to large
+    # combined mode: this share of the requests the prompt router would send straight to the large tier is
+    # cascaded anyway, so the request log keeps evidence about them for retraining the direct route
+    # (`thrifty router train-escalation --direct-out`); each costs a small call that is usually escalated
+    explore_share: float = 0.0
     # Privacy choice, off by default: keep each routed request's messages (plus tools and
     # response_format) in the router_request table so `thrifty router export-logs` can turn them,
     # joined with feedback, into retraining data. This stores prompt text in the database.
@@ -559,4 +563,6 @@ def _with_defaults(settings: Settings) -> Settings:
         raise SettingsError(f"[router] mode must be one of {', '.join(ROUTER_MODES)}, got {router.mode!r}")
     if not 0.0 <= router.direct_threshold <= 1.0:
         raise SettingsError(f"[router] direct_threshold must lie in [0, 1], got {router.direct_threshold!r}")
+    if not 0.0 <= router.explore_share <= 1.0:
+        raise SettingsError(f"[router] explore_share must lie in [0, 1], got {router.explore_share!r}")
     return settings

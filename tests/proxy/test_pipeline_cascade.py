@@ -11,6 +11,7 @@ import openai
 import pytest
 
 from proxy.app import create_app
+from proxy.components import ExploringRouter
 from proxy.pricing import ModelPrice
 from proxy.settings import (
     AdminConfig,
@@ -330,6 +331,45 @@ def test_combined_mode_sends_clearly_hard_prompts_straight_to_large_and_cascades
     assert (route_h, outcome_h, route_e, outcome_e) == ("large", None, "large", "escalated")
     assert cost_h == pytest.approx(large_cost) and saved_h == pytest.approx(0.0)
     assert cost_e == pytest.approx(large_cost + small_cost) and saved_e == pytest.approx(-small_cost)
+
+
+def test_combined_mode_explores_a_share_of_its_direct_route(make_settings, tmp_path):
+    """explore_share: requests the prompt router sends direct are cascaded anyway at that rate (reason
+    'explore'), so the request log keeps evidence about them; 0 sends them all direct."""
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK, "huge-upstream": BEST})
+    reasons = {}
+    with serve_in_thread(script) as up:
+        for share in (0.0, 1.0):
+            settings = _settings(make_settings, up, mode="combined", kind="heuristic", direct_threshold=0.0,
+                                 threshold_mode="fixed", fixed_threshold=_midpoint_threshold(), explore_share=share,
+                                 store_requests=True)
+            with serve_in_thread(create_app(settings)) as proxy:
+                client = openai.OpenAI(base_url=f"{proxy}/v1", api_key="k", max_retries=0, timeout=30)
+                response = client.chat.completions.with_raw_response.create(
+                    model="thrifty-auto", messages=[{"role": "user", "content": HARD}])
+                reasons[share] = (response.headers.get("x-thrifty-cascade"),
+                                  response.headers.get("x-thrifty-route-reason", ""))
+    assert reasons[0.0][0] is None  # every request sent direct at threshold 0
+    assert reasons[1.0][0] == "escalated" and reasons[1.0][1].startswith("explore; cascade: ")
+    assert _upstream_calls(script) == [("huge-upstream", False), ("tiny-upstream", False), ("huge-upstream", False)]
+    # the explored request is in the log as a cascaded one: the direct route can be retrained on it
+    assert [row[-1] for row in _log_rows(tmp_path, 2)] == [None, "escalated"]
+
+
+def test_exploring_router_keeps_the_inner_decision_otherwise():
+    inner = build_router(RouterConfig(kind="heuristic", threshold_mode="fixed", fixed_threshold=0.0))
+    body = {"messages": [{"role": "user", "content": QUESTION}]}
+    never, always = ExploringRouter(inner, 0.0), ExploringRouter(inner, 1.0)
+    assert never.decide(body) == inner.decide(body) and inner.decide(body).tier == "large"
+    assert always.decide(body).tier == "small" and always.kind == inner.kind
+    half = ExploringRouter(inner, 0.5, seed=3)
+    tiers = [half.decide(body).tier for _ in range(400)]
+    assert 150 < tiers.count("small") < 250  # seeded: the same run every time
+
+
+def test_an_explore_share_outside_zero_to_one_is_a_settings_error(tmp_path):
+    with pytest.raises(SettingsError, match=r"explore_share must lie in \[0, 1\]"):
+        load_settings(None, environ={"THRIFTY_ROUTER__EXPLORE_SHARE": "-0.1", "THRIFTY_DATA_DIR": str(tmp_path)})
 
 
 def test_a_direct_threshold_outside_zero_to_one_is_a_settings_error(tmp_path):
