@@ -76,6 +76,9 @@ def build_router_stage(settings: Settings, embedder: Embedder | None) -> RouterS
                         "routed requests go to it directly", r.mode, r.small_model)
             return RouterStage(FixedTierRouter("small", f"{r.mode}: one tier only", kind=r.mode), r.public_model,
                                tiers)
+        if r.explore_share > 0.0 and r.mode != "combined":
+            log.warning("[router] explore_share = %s does nothing in mode = %r (combined mode only)",
+                        r.explore_share, r.mode)
         if r.mode in ("cascade", "combined"):
             from router.escalation import Escalator
 
@@ -112,16 +115,26 @@ class ExploringRouter:
         self._rng = random.Random(seed)
         self.kind, self.needs_embedding = inner.kind, inner.needs_embedding
 
-    def _explore(self, decision):
-        if decision.tier != "large" or self._rng.random() >= self._share:
+    def _explore(self, decision, body):
+        # only a request the cascade can take (a chat body it can judge): another would be answered by the
+        # small tier alone
+        if decision.tier != "large" or not isinstance(body.get("messages"), list) or not cascadable(body):
+            return decision
+        if self._rng.random() >= self._share:
             return decision
         return replace(decision, tier="small", reason=f"explore: {decision.reason} (cascaded anyway)")
 
     def decide(self, body, embedding=None):
-        return self._explore(self._inner.decide(body, embedding))
+        return self._explore(self._inner.decide(body, embedding), body)
 
     async def decide_async(self, body, embedding=None):
-        return self._explore(await self._inner.decide_async(body, embedding))
+        return self._explore(await self._inner.decide_async(body, embedding), body)
+
+
+def cascadable(body) -> bool:
+    """Whether the cascade can judge this request's answer: one choice (``n`` > 1 would need every choice
+    judged) and no tools (an answer made of tool calls cannot be judged)."""
+    return (body.get("n") or 1) == 1 and not body.get("tools") and not body.get("functions")
 
 
 class FixedTierRouter:

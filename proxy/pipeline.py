@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from proxy.components import RouterStage
+from proxy.components import RouterStage, cascadable
 from proxy.errors import NotFound, ThriftyError, UpstreamError
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.logs import log_access
@@ -241,10 +241,8 @@ class Pipeline:
         would need every choice judged, and an answer made of tool calls cannot be judged: those
         take the tier the first routing step chose). In combined mode the first step sends clearly
         hard prompts to the large tier directly; only those it leaves on the small tier cascade."""
-        data = call.data
         return (self._router is not None and self._router.escalator is not None and call.entry.route == "small"
-                and call.ctx.endpoint == "chat" and (data.get("n") or 1) == 1
-                and not data.get("tools") and not data.get("functions"))
+                and call.ctx.endpoint == "chat" and cascadable(call.data))
 
     async def _cascade(self, call: _Call) -> Reply | StreamReply:
         """The large tier's cached answer if there is one; else the small tier's answer (its cache,
@@ -261,7 +259,7 @@ class Pipeline:
         if hit is not None:
             entry.route, entry.cascade_outcome = "large", "escalated"
             headers.update({"x-thrifty-route": "large", "x-thrifty-cascade": "escalated",
-                            "x-thrifty-route-reason": "cascade: large-tier answer cached"})
+                            "x-thrifty-route-reason": _cascade_reason(headers, "large-tier answer cached")})
             return self._serve_hit(call, hit)
         large_lookup = (call.cache_request, call.model_version, headers["x-thrifty-cache"], entry.cache_outcome)
         self._use_alias(call, small)
@@ -281,8 +279,7 @@ class Pipeline:
         headers["x-thrifty-cascade"] = entry.cascade_outcome = "escalated" if escalate else "accepted"
         headers["x-thrifty-cascade-score"] = _header_number(score)
         headers["x-thrifty-cascade-threshold"] = _header_number(threshold)
-        explored = headers.get("x-thrifty-route-reason", "").startswith("explore: ")  # combined mode's explore_share
-        headers["x-thrifty-route-reason"] = _header_text(("explore; " if explored else "") + "cascade: " + reason)
+        headers["x-thrifty-route-reason"] = _cascade_reason(headers, reason)
         entry.route_score = None if math.isnan(score) else score
         if not escalate:
             assert payload is not None
@@ -306,7 +303,7 @@ class Pipeline:
             log.warning("cascade: the large tier failed after escalation (%s); serving the small answer", exc.message)
             entry.route, entry.cascade_outcome, entry.extra_cost_usd = "small", "escalation_failed", None
             headers.update({"x-thrifty-route": "small", "x-thrifty-cascade": "escalation_failed",
-                            "x-thrifty-route-reason": _header_text(f"cascade: large tier failed: {exc.message}")})
+                            "x-thrifty-route-reason": _cascade_reason(headers, f"large tier failed: {exc.message}")})
             self._use_alias(call, small)
             self._restore_lookup(call, small_lookup)
             if small_hit is not None:
@@ -640,6 +637,13 @@ def _first_choice(payload: dict[str, Any]) -> tuple[str | None, str | None]:
     finish_reason = choices[0].get("finish_reason")
     return (content if isinstance(content, str) else None,
             finish_reason if isinstance(finish_reason, str) else None)
+
+
+def _cascade_reason(headers: dict[str, str], reason: str) -> str:
+    """The cascade's route-reason header, still saying ``explore;`` when combined mode's explore_share sent
+    the request into the cascade."""
+    explored = headers.get("x-thrifty-route-reason", "").startswith(("explore: ", "explore; "))
+    return _header_text(("explore; " if explored else "") + "cascade: " + reason)
 
 
 def _header_text(text: str, limit: int = 200) -> str:

@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, make_url, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.db import Feedback, RequestLog, RouterRequest, create_engine
@@ -346,12 +346,15 @@ def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, d
             exist (reading must not create one), or an unreadable database.
     """
     moment = parse_since(since)
-    if database_url.startswith("sqlite") and ":///" in database_url:
-        path = database_url.split(":///", 1)[1].split("?", 1)[0]
-        if path and path != ":memory:" and not Path(path).expanduser().is_file():
-            raise ExportError(f"no database file at {path}")
     try:
+        url = make_url(database_url)
+        sqlite_file = url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and (
+            not url.query.get("uri"))
+        if sqlite_file and not Path(str(url.database)).is_file():
+            raise ExportError(f"no database file at {url.database}")
         probe = create_engine(database_url)
+    except ExportError:
+        raise
     except Exception as exc:  # noqa: BLE001 - SQLAlchemy's URL and driver errors differ; all mean a bad URL
         raise ExportError(f"cannot use DATABASE_URL {database_url!r}: {str(exc).splitlines()[0]} (an async URL "
                           f"such as sqlite+aiosqlite:///path/proxy.db or postgresql+asyncpg://host/db)") from exc

@@ -285,11 +285,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (args.logs_only or args.direct_out) and not args.logs:
         print("error: --logs-only and --direct-out need --logs DATABASE_URL", file=sys.stderr)
         return 2
+    if args.out is not None and args.direct_out is not None and args.out.resolve() == args.direct_out.resolve():
+        print("error: --out and --direct-out name the same file", file=sys.stderr)
+        return 2
     for option, path in (("--out", args.out), ("--direct-out", args.direct_out)):
         if path is not None and (path.is_dir() or not path.parent.is_dir()):
             print(f"error: {option} {str(path)!r}: not a file in an existing folder", file=sys.stderr)
             return 2
     if args.out is None and args.direct_out is not None:  # the direct route alone
+        print("no --out: the escalation model is not retrained, only the direct route is learned", file=sys.stderr)
         return _train_direct_route(args.logs, args.since, args.direct_out)
     if args.out is None and args.logs:
         print("error: --logs needs --out FILE (the default is the shipped escalation model)", file=sys.stderr)

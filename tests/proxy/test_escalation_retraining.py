@@ -157,7 +157,11 @@ def test_direct_route_needs_no_feedback(make_settings, tmp_path, capsys):
     # the direct route alone: no --out, no escalation model
     alone = tmp_path / "alone.joblib"
     assert thrifty(["router", "train-escalation", "--logs", url, "--direct-out", str(alone)]) == 0
-    assert alone.is_file() and "escalation" not in capsys.readouterr().err.split("fitting the direct route")[0]
+    said = capsys.readouterr().err
+    assert alone.is_file() and "no --out: the escalation model is not retrained" in said
+    assert "reading judged small answers" not in said
+    assert thrifty(["router", "train-escalation", "--logs", url, "--out", str(alone), "--direct-out", str(alone)]) == 2
+    assert "--out and --direct-out name the same file" in capsys.readouterr().err
 
 
 def test_direct_route_from_a_log_without_cascaded_requests_says_so(make_settings, tmp_path, capsys):

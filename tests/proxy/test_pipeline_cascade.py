@@ -362,6 +362,10 @@ def test_exploring_router_keeps_the_inner_decision_otherwise():
     never, always = ExploringRouter(inner, 0.0), ExploringRouter(inner, 1.0)
     assert never.decide(body) == inner.decide(body) and inner.decide(body).tier == "large"
     assert always.decide(body).tier == "small" and always.kind == inner.kind
+    # a request the cascade cannot judge (tools, n > 1, no chat messages) keeps the direct route
+    for other in ({**body, "tools": [{"type": "function", "function": {"name": "f"}}]}, {**body, "n": 2},
+                  {"prompt": QUESTION}):
+        assert always.decide(other).tier == "large"
     half = ExploringRouter(inner, 0.5, seed=3)
     tiers = [half.decide(body).tier for _ in range(400)]
     assert 150 < tiers.count("small") < 250  # seeded: the same run every time
