@@ -46,8 +46,9 @@ def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fal
         from torch.utils.cpp_extension import load
 
         log.info("loading %s (the first start on a machine compiles it, ~10 s)", what)
-        load(name=name, sources=[str(_source_file(name, source))], is_python_module=False,
-             extra_cflags=[*cflags, "-fopenmp"], extra_ldflags=["-fopenmp"], build_directory=str(_build_dir(name)))
+        directory = _build_dir(name)
+        load(name=name, sources=[str(_source_file(directory / f"{name}.cpp", source))], is_python_module=False,
+             extra_cflags=[*cflags, "-fopenmp"], extra_ldflags=["-fopenmp"], build_directory=str(directory))
         return True
     except Exception as exc:  # noqa: BLE001 - any build failure means: the caller's fallback
         log.warning("%s unavailable (%s); using %s", what, exc, fallback)
@@ -65,10 +66,9 @@ def _build_dir(name: str) -> Path:
     return path
 
 
-def _source_file(name: str, source: str) -> Path:
-    """``source`` as ``<build dir>/<name>.cpp``, written (atomically) only when missing or different: a
-    rewritten file would be newer than the build and make ninja compile again."""
-    path = _build_dir(name) / f"{name}.cpp"
+def _source_file(path: Path, source: str) -> Path:
+    """``source`` written to ``path`` (atomically) only when missing or different: a rewritten file would be
+    newer than the build and make ninja compile again."""
     try:
         if path.read_text(encoding="utf-8") == source:
             return path

@@ -352,7 +352,7 @@ def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, d
             not url.query.get("uri"))
         if sqlite_file and not Path(str(url.database)).is_file():
             raise ExportError(f"no database file at {url.database}")
-        probe = create_engine(database_url)
+        engine = create_engine(database_url)
     except ExportError:
         raise
     except Exception as exc:  # noqa: BLE001 - SQLAlchemy's URL and driver errors differ; all mean a bad URL
@@ -360,7 +360,6 @@ def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, d
                           f"such as sqlite+aiosqlite:///path/proxy.db or postgresql+asyncpg://host/db)") from exc
 
     async def run() -> _T:
-        engine = probe
         try:
             return await reader(engine, moment)
         finally:

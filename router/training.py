@@ -447,6 +447,7 @@ def fit_direct_route(bodies: Sequence[Mapping[str, Any]], useless: np.ndarray, g
     with single_threaded():
         embeddings = embed_texts(embedder, texts, progress=False)
     group_list = [str(g) for g in groups]
+    group_array = np.asarray(group_list, dtype=object)
     fold_of = group_folds(group_list, folds, seed)
     scores = np.empty(len(examples), dtype=np.float64)
     for fold in range(folds):
@@ -456,7 +457,7 @@ def fit_direct_route(bodies: Sequence[Mapping[str, Any]], useless: np.ndarray, g
             continue
         try:
             model = fit_classifier(embeddings[train], stats[train], labels[train], ["logs"] * int(train.sum()),
-                                   [g for g, t in zip(group_list, train, strict=True) if t], progress=False,
+                                   group_array[train], progress=False,
                                    grouped_sources=("logs",))
             scores[held] = model.predict(embeddings[held], stats[held])
         except RouterDataError:  # the other folds hold one class only

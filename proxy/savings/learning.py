@@ -38,7 +38,6 @@ with those thresholds.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import tempfile
 import time
@@ -53,7 +52,7 @@ import numpy as np
 from proxy.pricing import ModelPrice
 from proxy.savings.accounting import Outcome, baseline
 from proxy.savings.replay import ReplayBook, last_user_text
-from proxy.savings.trace import TraceLine, default_trace, grade
+from proxy.savings.trace import TraceLine, default_trace, grade, reference_key
 
 FOLDS = 5
 
@@ -79,10 +78,6 @@ def training_trace(book: ReplayBook, evaluation: Sequence[TraceLine], seed: int,
     """The default trace's mix drawn with ``seed`` from rows that no line of ``evaluation`` uses, ``scale``
     times as many of each kind (more traffic: thresholds chosen on more than a handful of bad answers)."""
     return default_trace(book, seed, exclude=[line.ref for line in evaluation], scale=scale)
-
-
-def _reference_key(ref: Mapping[str, object]) -> str:
-    return json.dumps(ref, sort_keys=True, default=str)
 
 
 def evaluation_questions(book: ReplayBook, evaluation: Sequence[TraceLine]) -> set[str]:
@@ -253,7 +248,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     by_request = {o.request_id: o for o in outcomes if o.request_id}
     # folds by the trace line's reference: a question, its repeats and its paraphrases (other text, same
     # row) share a fold, so none is scored by a model that saw its twin
-    groups = [_reference_key(by_request[ex.request_id].line.ref) if ex.request_id in by_request else question
+    groups = [reference_key(by_request[ex.request_id].line.ref) if ex.request_id in by_request else question
               for ex, question in zip(examples, questions_of, strict=True)]
     # the scores that choose the thresholds must not come from a model that saw the same question's public
     # row (the training trace asks public GSM8K questions): those rows are left out of every fold's fit
@@ -281,7 +276,6 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     # small leak, left because each fold's own choice would give each fold another label
     cascade_alone, _ = choose_thresholds(traffic, allowed, grid=(math.inf,))
     useless = np.array([row.bad or row.escalation_score >= cascade_alone.escalation for row in traffic])
-    router_path: Path | None = None
     direct_router = None
     if useless.any() and not useless.all():  # else nothing to learn: the shipped router decides the direct route
         print(f"[learn escalation] fitting the direct route: {int(useless.sum())} of {len(traffic)} weak calls "
@@ -293,7 +287,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
         traffic = [replace(row, prompt_score=float(s)) for row, s in zip(traffic, direct_scores, strict=True)]
     choice, candidates = choose_thresholds(traffic, allowed)
     path = Path(args.escalation_out) if args.escalation_out else workdir / "learned_escalation.json"
-    router_path = path.with_name(f"{path.stem}.direct-router.joblib")
+    router_path: Path | None = path.with_name(f"{path.stem}.direct-router.joblib")
     if direct_router is not None:
         save_artifact(direct_router, router_path)
     else:

@@ -321,15 +321,19 @@ def _merge(a: list, b: list, rng: random.Random) -> list:
     return out
 
 
+def reference_key(ref: dict[str, Any]) -> str:
+    """A hashable key of a line's reference: a question, its repeats and its paraphrases share it."""
+    return json.dumps(ref, sort_keys=True)
+
+
 def _fix_repeat_order(lines: list[TraceLine]) -> list[TraceLine]:
     """Make every repeat/paraphrase arrive at least a second after the first ask of its question."""
-    originals = {json.dumps(line.ref, sort_keys=True): line.t for line in lines
-                 if line.kind not in ("repeat", "paraphrase")}
+    originals = {reference_key(line.ref): line.t for line in lines if line.kind not in ("repeat", "paraphrase")}
     end = max((line.t for line in lines), default=0.0)
     fixed = []
     for line in lines:
         if line.kind in ("repeat", "paraphrase"):
-            first_t = originals.get(json.dumps(line.ref, sort_keys=True), 0.0)
+            first_t = originals.get(reference_key(line.ref), 0.0)
             if line.t <= first_t + 1.0:
                 end += 0.25
                 line = TraceLine(line.line_no, round(end, 3), line.key, line.body, line.ref, line.batch, line.kind)
