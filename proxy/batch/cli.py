@@ -24,8 +24,7 @@ class BatchClient:
     """The few Files/Batches calls the CLI makes."""
 
     def __init__(self, base_url: str, api_key: str, timeout: float = 600.0) -> None:
-        self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout,
-                                  headers={"authorization": f"Bearer {api_key}"})
+        self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, headers=_auth_headers(api_key))
 
     def _call(self, method: str, path: str, **kwargs) -> httpx.Response:
         try:
@@ -62,6 +61,13 @@ class BatchClient:
         data = self._call("GET", f"/files/{file_id}/content").content
         out.write_bytes(data)
         return data.count(b"\n")
+
+
+def _auth_headers(api_key: str) -> dict[str, str]:
+    """``Authorization: Bearer <key>``, or no header at all without a key (a proxy in ``open``
+    auth mode takes such calls; an empty bearer token is not a valid header value)."""
+    api_key = (api_key or "").strip()
+    return {"authorization": f"Bearer {api_key}"} if api_key else {}
 
 
 def _summary(batch: dict[str, Any]) -> str:

@@ -8,7 +8,9 @@ renamed into place and only then recorded, so a failed or refused upload leaves 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import re
 import uuid
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
@@ -21,11 +23,15 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from proxy.batch.validation import JSON_WHITESPACE, jsonl_lines
 from proxy.db import StoredFile
 from proxy.errors import InvalidRequest, NotFound, PayloadTooLarge
 
 UPLOAD_PURPOSES = ("batch",)  # what clients may upload; batch_output files are made by the worker
 CHUNK_BYTES = 1 << 20
+UTF8_BOM = b"\xef\xbb\xbf"
+_JSON_WHITESPACE_BYTES = JSON_WHITESPACE.encode()
+_CONTENT_LINE = re.compile(b"[^%s\n][^\n]*" % re.escape(_JSON_WHITESPACE_BYTES))  # a non-blank line
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,26 +91,27 @@ class FileStore:
             temporary.unlink(missing_ok=True)
 
     async def _receive(self, temporary: Path, chunks: AsyncIterator[bytes]) -> tuple[int, int]:
-        size = lines = 0
-        last = b"\n"
+        """Write the upload to ``temporary``; ``(bytes, request lines)``, refused past the limits.
+        Blank lines are not counted: validation ignores them too."""
+        size = 0
+        counter = LineCounter()
         with temporary.open("wb") as out:
             async for chunk in chunks:
                 size += len(chunk)
                 if size > self.limits.max_bytes:
                     raise PayloadTooLarge(f"file is larger than the limit of {self.limits.max_bytes} bytes "
                                           "([batch] max_file_bytes)", code="file_too_large")
-                lines += chunk.count(b"\n")
-                if chunk:
-                    last = chunk[-1:]
-                if lines > self.limits.max_lines:
-                    raise PayloadTooLarge(f"file has more than the limit of {self.limits.max_lines} lines "
-                                          "([batch] max_lines)", code="too_many_lines")
+                counter.feed(chunk)
+                self._check_lines(counter.lines)
                 out.write(chunk)
-        lines += last != b"\n"  # a last line without a newline
+        lines = counter.finish()
+        self._check_lines(lines)
+        return size, lines
+
+    def _check_lines(self, lines: int) -> None:
         if lines > self.limits.max_lines:
             raise PayloadTooLarge(f"file has more than the limit of {self.limits.max_lines} lines ([batch] max_lines)",
                                   code="too_many_lines")
-        return size, lines
 
     async def save_generated(self, key_id: str, file_id: str, filename: str, purpose: str,
                              lines: Iterable[bytes]) -> StoredFile | None:
@@ -170,6 +177,43 @@ class FileStore:
         return self.content_path(row).read_text(encoding="utf-8")
 
 
+class LineCounter:
+    """Counts the non-blank lines of JSONL bytes fed in chunks, as :func:`jsonl_lines` sees them:
+    lines end at a line feed, a line of JSON whitespace only is blank, a leading UTF-8 BOM is no
+    content (it must arrive whole in the first chunk, as uploads are read in large chunks)."""
+
+    __slots__ = ("_content", "_started", "lines")
+
+    def __init__(self) -> None:
+        self.lines = 0  # complete non-blank lines so far
+        self._content = False  # whether the line under way has a non-blank byte
+        self._started = False
+
+    def feed(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        if not self._started:
+            chunk = chunk.removeprefix(UTF8_BOM)
+            self._started = True
+        first_end, last_end = chunk.find(b"\n"), chunk.rfind(b"\n")
+        if first_end < 0:  # the line under way goes on
+            self._content = self._content or _has_content(chunk)
+            return
+        self.lines += self._content or _has_content(chunk[:first_end])
+        self.lines += len(_CONTENT_LINE.findall(chunk, first_end + 1, last_end))  # whole lines in between
+        self._content = _has_content(chunk[last_end + 1:])
+
+    def finish(self) -> int:
+        """The count, with a last line that has no line feed."""
+        self.lines += self._content
+        self._content = False
+        return self.lines
+
+
+def _has_content(segment: bytes) -> bool:
+    return bool(segment.strip(_JSON_WHITESPACE_BYTES))
+
+
 def _columns(row: StoredFile) -> dict[str, Any]:
     return {c.name: getattr(row, c.name) for c in StoredFile.__table__.columns}
 
@@ -181,8 +225,8 @@ def _clean_name(filename: str) -> str:
 
 def _check_jsonl(path: Path) -> None:
     """Refuse what is not JSONL text: not UTF-8, binary (NUL bytes), or not one line that is a JSON
-    value. A JSONL file with some bad lines is accepted here; the batch's validation reports each
-    bad line by number."""
+    value (lines as :func:`jsonl_lines` splits them: a leading BOM is ignored). A JSONL file with
+    some bad lines is accepted here; the batch's validation reports each bad line by number."""
     raw = path.read_bytes()
     if b"\x00" in raw:
         raise InvalidRequest("file is binary, not JSONL text", param="file", code="invalid_file_format")
@@ -191,10 +235,10 @@ def _check_jsonl(path: Path) -> None:
     except UnicodeDecodeError as exc:
         raise InvalidRequest(f"file is not UTF-8 text (byte {exc.start}); upload JSONL: one JSON object per line",
                              param="file", code="invalid_file_format") from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
+    first = [line for _, line in itertools.islice(jsonl_lines(text), 1000)]
+    if not first:
         return  # an empty file is stored; a batch made from it fails with empty_file
-    for line in lines[:1000]:
+    for line in first:
         try:
             msgspec.json.decode(line)
             return

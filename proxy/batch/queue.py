@@ -14,7 +14,9 @@ schedules jobs but has no leases. So lines live in ``batch_line``:
   becomes claimable again when its lease runs out.
 - ``running`` → ``done`` only by the lease owner (conditional on ``lease_owner``), with the output
   or error line stored in the row; a retried line overwrites nothing.
-- ``skipped``: never ran (the batch was cancelled or expired); its error line is stored too.
+- ``skipped``: never ran (the batch was cancelled or expired); its error line is stored too. A
+  cancel skips every line no worker holds, at once and again on each worker pass, so a line handed
+  back or left by a dead worker after the cancel cannot keep the batch ``cancelling``.
 
 The output and error files are written from these rows in line order, so each ``custom_id``
 appears exactly once, whatever crashed and was retried before.
@@ -39,6 +41,7 @@ ACTIVE = ("validating", "in_progress", "finalizing", "cancelling")
 FINAL = ("completed", "failed", "expired", "cancelled")
 WINDOWS = {"24h": timedelta(hours=24)}
 INSERT_CHUNK = 500
+CANCELLED = ("batch_cancelled", "The batch was cancelled before this request ran.")  # code, message
 
 
 def now_utc() -> datetime:
@@ -102,6 +105,8 @@ class BatchQueue:
         return Batch(**row._mapping) if row is not None else None
 
     async def list(self, key_id: str, after: str | None, limit: int) -> tuple[list[Batch], bool]:
+        """``key_id``'s batches after the cursor ``after``, newest first; ``(batches, has_more)``.
+        The service refuses a cursor that is not one of the key's batches before calling this."""
         query = select(Batch).where(Batch.key_id == key_id)
         if after:
             anchor = await self.get(after)
@@ -155,10 +160,24 @@ class BatchQueue:
             if status in ("validating", "in_progress"):
                 await conn.execute(update(Batch).where(Batch.id == batch_id, Batch.status == status)
                                    .values(status="cancelling", cancelling_at=now))
-                await self._skip_waiting(conn, batch_id, "batch_cancelled",
-                                         "The batch was cancelled before this request ran.", now)
+                await self._skip_waiting(conn, batch_id, *CANCELLED, now)
                 return "cancelling"
             return str(status)
+
+    async def skip_abandoned(self, now: datetime) -> list[str]:
+        """Skip the lines of ``cancelling`` batches that no worker holds any more: lines handed back
+        after the cancel (a retry after a transient failure, a graceful shutdown) and lines whose
+        lease ran out (their worker was killed). :meth:`cancel` skips the waiting lines only once,
+        and claims take lines of ``in_progress`` batches only, so without this pass such a batch
+        would stay ``cancelling`` forever. Returns the batches looked at."""
+        async with self._engine.connect() as conn:
+            cancelling = list((await conn.execute(select(Batch.id).where(Batch.status == "cancelling"))).scalars())
+        if not cancelling:
+            return []
+        async with self._engine.begin() as conn:
+            for batch_id in cancelling:
+                await self._skip_waiting(conn, batch_id, *CANCELLED, now)
+        return cancelling
 
     async def expire_due(self, now: datetime) -> list[str]:
         """Batches past their completion window: waiting lines are skipped as expired (running ones
@@ -176,17 +195,16 @@ class BatchQueue:
         return due
 
     async def _skip_waiting(self, conn, batch_id: str, code: str, message: str, now: datetime) -> None:
-        waiting = select(BatchLine.line_no, BatchLine.custom_id).where(
-            BatchLine.batch_id == batch_id, or_(BatchLine.state == "pending",
-                                                and_(BatchLine.state == "running", BatchLine.lease_owner.is_(None))))
-        rows = (await conn.execute(waiting)).all()
+        """Store an error line for every line of ``batch_id`` that no worker holds (see :func:`_unheld`)."""
+        unheld = _unheld(now)
+        rows = (await conn.execute(select(BatchLine.line_no, BatchLine.custom_id).where(
+            BatchLine.batch_id == batch_id, unheld))).all()
         for line_no, custom_id in rows:
             result = error_line(custom_id, code, message)
             await conn.execute(update(BatchLine).where(BatchLine.batch_id == batch_id, BatchLine.line_no == line_no,
-                                                       or_(BatchLine.state == "pending",
-                                                           BatchLine.lease_owner.is_(None)))
+                                                       unheld)
                                .values(state="skipped", is_error=True, result=result, finished_at=now,
-                                       lease_until=None))
+                                       lease_owner=None, lease_until=None))
 
     async def counts(self, batch_id: str) -> LineCounts:
         done = BatchLine.state.in_(("done", "skipped"))
@@ -316,6 +334,14 @@ class BatchQueue:
                 status=status, output_file_id=output_file_id, error_file_id=error_file_id, total=counts.total,
                 completed=counts.completed, failed=counts.failed, **stamp))
         return status
+
+
+def _unheld(now: datetime):
+    """Lines no worker holds at ``now``: waiting, handed back (``running`` without an owner: a retry
+    is due later, or a worker shut down), or ``running`` with a lease that ran out (a killed worker).
+    A line whose worker still holds its lease finishes; its answer is kept."""
+    return or_(BatchLine.state == "pending",
+               and_(BatchLine.state == "running", or_(BatchLine.lease_owner.is_(None), BatchLine.lease_until < now)))
 
 
 def output_line(custom_id: str, request_id: str, status: int, body: dict[str, Any]) -> str:

@@ -38,7 +38,8 @@ class BatchService:
         self.files = FileStore(engine, Path(root).expanduser(), FileLimits(config.max_file_bytes, config.max_lines))
         self.queue = BatchQueue(engine, lease_s=config.lease_s)
         self.window = BatchWindow.parse(config.window, config.timezone)
-        self.worker = BatchWorker(self.queue, self.files, pipeline, config, self.window, clock, admit)
+        self.worker = BatchWorker(self.queue, self.files, pipeline, config, self.window, clock, admit,
+                                  max_body_bytes=settings.proxy.max_body_bytes)
         self._clock = clock
         self._task: asyncio.Task | None = None
 
@@ -98,10 +99,11 @@ class BatchService:
         self.worker.wake()
         return batch_object(batch, LineCounts(0, 0, 0, 0))
 
-    async def _owned(self, key_id: str, batch_id: str) -> Batch:
+    async def _owned(self, key_id: str, batch_id: str, param: str = "batch_id") -> Batch:
+        """The caller's batch; any other key's batch, or none, is a 404."""
         batch = await self.queue.get(batch_id)
         if batch is None or batch.key_id != key_id:
-            raise NotFound(f"no batch with id {batch_id!r}", param="batch_id", code="batch_not_found")
+            raise NotFound(f"no batch with id {batch_id!r}", param=param, code="batch_not_found")
         return batch
 
     async def get(self, key_id: str, batch_id: str) -> dict[str, Any]:
@@ -109,6 +111,10 @@ class BatchService:
         return batch_object(batch, await self._counts(batch))
 
     async def list(self, key_id: str, after: str | None, limit: int) -> dict[str, Any]:
+        """The caller's batches, newest first; an ``after`` cursor that is not one of them is a 404
+        (as for files)."""
+        if after:
+            await self._owned(key_id, after, param="after")
         batches, has_more = await self.queue.list(key_id, after, limit)
         return _page([batch_object(b, await self._counts(b)) for b in batches], has_more)
 

@@ -1,13 +1,18 @@
 """Line-by-line validation of a batch input file, before any line runs.
 
 Each line must be ``{"custom_id": str, "method": "POST", "url": <the batch's endpoint>, "body": {...}}``
-with a unique ``custom_id``, a known model and a body the endpoint accepts. Every problem is
-reported with its 1-based line number, as OpenAI reports them in ``batch.errors``.
+with a unique ``custom_id``, a known model and a body the endpoint accepts, no larger than an
+interactive request may be (``[proxy] max_body_bytes``). Every problem is reported with its 1-based
+line number, as OpenAI reports them in ``batch.errors``.
+
+Lines end at a line feed only (CR LF is tolerated): JSON strings may hold raw U+2028, U+2029 or
+U+0085, which :meth:`str.splitlines` would also break at. Blank lines are ignored, and so is a
+leading UTF-8 byte-order mark.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +27,8 @@ ENDPOINTS: dict[str, tuple[str, Callable[[dict[str, Any]], Any]]] = {
 }
 MAX_REPORTED_ERRORS = 1000  # like OpenAI, a hopeless file is not reported line by line to the end
 MAX_CUSTOM_ID = 512
+BOM = "\ufeff"
+JSON_WHITESPACE = " \t\r"  # what may stand around a JSON value on one line; a line of only this is blank
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +53,28 @@ class LineError:
         return {"code": self.code, "message": self.message, "param": self.param, "line": self.line}
 
 
-def validate_batch_input(text: str, endpoint: str, known_models: Collection[str],
-                         max_lines: int) -> tuple[list[BatchLineSpec], list[LineError]]:
-    """Parse and check every line; the batch may run only when the error list is empty."""
+def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of JSONL text with their 1-based line numbers (blank lines count in the
+    numbering). Lines end at a line feed (a carriage return before it is dropped); a leading BOM
+    is ignored."""
+    for number, raw in enumerate(text.removeprefix(BOM).split("\n"), start=1):
+        line = raw.removesuffix("\r")
+        if line.strip(JSON_WHITESPACE):
+            yield number, line
+
+
+def validate_batch_input(text: str, endpoint: str, known_models: Collection[str], max_lines: int,
+                         max_body_bytes: int | None = None) -> tuple[list[BatchLineSpec], list[LineError]]:
+    """Parse and check every line; the batch may run only when the error list is empty.
+    ``max_body_bytes``: the largest request body (as JSON) a line may hold; None: no limit."""
     _, check_body = ENDPOINTS[endpoint]
     specs: list[BatchLineSpec] = []
     errors: list[LineError] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in jsonl_lines(text):
         if len(errors) >= MAX_REPORTED_ERRORS:
             break
-        if not raw.strip():
-            continue
-        spec, error = _check_line(number, raw, endpoint, check_body, known_models)
+        spec, error = _check_line(number, raw, endpoint, check_body, known_models, max_body_bytes)
         if error is not None:
             errors.append(error)
             continue
@@ -77,8 +93,8 @@ def validate_batch_input(text: str, endpoint: str, known_models: Collection[str]
     return specs, errors
 
 
-def _check_line(number: int, raw: str, endpoint: str, check_body, known_models: Collection[str]
-                ) -> tuple[BatchLineSpec | None, LineError | None]:
+def _check_line(number: int, raw: str, endpoint: str, check_body, known_models: Collection[str],
+                max_body_bytes: int | None) -> tuple[BatchLineSpec | None, LineError | None]:
     try:
         item = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
@@ -100,6 +116,9 @@ def _check_line(number: int, raw: str, endpoint: str, check_body, known_models: 
     body = item.get("body")
     if not isinstance(body, dict):
         return None, LineError("invalid_body", "body must be a JSON object (the request)", number, "body")
+    too_large = _size_error(number, body, max_body_bytes)
+    if too_large is not None:
+        return None, too_large
     try:
         check_body(body)
     except ThriftyError as exc:
@@ -111,3 +130,14 @@ def _check_line(number: int, raw: str, endpoint: str, check_body, known_models: 
         return None, LineError("model_not_found", f"model {body['model']!r} does not exist; available models: "
                                f"{sorted(known_models)}", number, "body.model")
     return BatchLineSpec(number, custom_id, body), None
+
+
+def _size_error(number: int, body: dict[str, Any], max_body_bytes: int | None) -> LineError | None:
+    """The line's request is refused when its body, sent on its own, would be refused with a 413."""
+    if max_body_bytes is None:
+        return None
+    size = len(msgspec.json.encode(body))
+    if size <= max_body_bytes:
+        return None
+    return LineError("request_too_large", f"the request body is {size} bytes; the limit is {max_body_bytes} bytes "
+                     "per request ([proxy] max_body_bytes)", number, "body")

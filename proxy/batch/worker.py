@@ -39,12 +39,14 @@ def result_file_id(batch_id: str, kind: str) -> str:
 
 
 class BatchWorker:
-    """Runs batch lines through ``pipeline`` (``handle``, ``public_models``, ``upstream_for``)."""
+    """Runs batch lines through ``pipeline`` (``handle``, ``public_models``, ``upstream_for``);
+    ``max_body_bytes`` is the proxy's request size limit, which each line's body must keep too."""
 
     def __init__(self, queue: BatchQueue, files: FileStore, pipeline: Any, config: BatchSettings,
                  window: BatchWindow, clock: Callable[[], datetime] = now_utc,
-                 admit: LineAdmission | None = None) -> None:
+                 admit: LineAdmission | None = None, max_body_bytes: int | None = None) -> None:
         self.queue = queue
+        self._max_body_bytes = max_body_bytes
         self._admit = admit
         self._files = files
         self._pipeline = pipeline
@@ -84,8 +86,8 @@ class BatchWorker:
             self._wake.clear()
 
     async def tick(self) -> None:
-        """One round: validate, expire, renew leases, claim and start lines, finalize. With no
-        batch in flight anywhere, a round is one query."""
+        """One round: validate, expire, renew leases, skip what cancelled batches left, claim and
+        start lines, finalize. With no batch in flight anywhere, a round is one query."""
         if not self._inflight and not await self.queue.any_active():
             return
         now = self._clock()
@@ -96,6 +98,7 @@ class BatchWorker:
         if time.monotonic() - self._last_renewal > self.queue.lease.total_seconds() / 3:
             await self.queue.renew(list(self._inflight.values()), now)
             self._last_renewal = time.monotonic()
+        await self.queue.skip_abandoned(now)  # after renewing: this worker's own lines stay held
         capacity = self._lines_allowed() * max(1, len(self._upstream_names())) - len(self._inflight)
         if self._passthrough() is not None:  # lines waiting in an upstream batch cost nothing here
             capacity += self._config.passthrough_max_lines
@@ -155,7 +158,7 @@ class BatchWorker:
             return
         models = list(self._pipeline.public_models)
         specs, errors = await asyncio.to_thread(validate_batch_input, text, batch.endpoint, models,
-                                                self._config.max_lines)
+                                                self._config.max_lines, self._max_body_bytes)
         if errors:
             log.warning("batch %s failed validation: %d error(s), first: line %s: %s", batch_id, len(errors),
                         errors[0].line, errors[0].message)

@@ -259,3 +259,57 @@ def test_bad_uploads_are_refused_and_leave_nothing_behind(upstream, make_setting
     assert sorted(p.name for p in files_dir.iterdir()) == [f"{uploaded.id}.jsonl"]  # no temporary left
     with sqlite3.connect(tmp_path / "proxy.db") as db:
         assert db.execute("select count(*) from stored_file").fetchone()[0] == 1
+
+
+def test_bom_blank_lines_and_raw_line_separators_through_the_api(upstream, make_settings):
+    settings = replace(make_settings(upstream.url), batch=BatchSettings(poll_interval_s=0.05, max_lines=2))
+    with serve_in_thread(create_app(settings)) as proxy:
+        client = _client(proxy)
+        first = json.dumps(_line("a", "one\u2028two\x85three"), ensure_ascii=False)
+        content = "\ufeff" + first + "\n\n  \n" + json.dumps(_line("b", "plain")) + "\r\n\n"
+        # a BOM, blank lines (not counted against max_lines = 2) and raw separators inside a string
+        uploaded = client.files.create(file=("bom.jsonl", io.BytesIO(content.encode())), purpose="batch")
+        done = _wait(client, client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions",
+                                                   completion_window="24h").id)
+        assert done.status == "completed", done
+        assert (done.request_counts.total, done.request_counts.completed) == (2, 2)
+        answers = {x["custom_id"]: x["response"]["body"]["choices"][0]["message"]["content"]
+                   for x in map(json.loads, client.files.content(done.output_file_id).text.split("\n")[:-1])}
+        assert answers == {"a": "echo: one\u2028two\x85three", "b": "echo: plain"}
+        with pytest.raises(openai.APIStatusError) as too_many:  # three request lines are still too many
+            client.files.create(file=("three.jsonl", io.BytesIO(_jsonl([_line(c, c) for c in "xyz"]))),
+                                purpose="batch")
+        assert too_many.value.status_code == 413
+
+
+def test_a_line_larger_than_the_proxy_body_limit_fails_validation_like_an_interactive_413(upstream, make_settings):
+    settings = replace(make_settings(upstream.url, max_body_bytes=4000),
+                       batch=BatchSettings(poll_interval_s=0.05))
+    with serve_in_thread(create_app(settings)) as proxy:
+        client = _client(proxy)
+        big = _line("big", "x" * 5000)
+        interactive = httpx.post(f"{proxy}/v1/chat/completions", json=big["body"],
+                                 headers={"authorization": "Bearer sk-alice"})
+        assert interactive.status_code == 413
+        uploaded = client.files.create(file=("in.jsonl", io.BytesIO(_jsonl([_line("small", "hi"), big]))),
+                                       purpose="batch")
+        batch = _wait(client, client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions",
+                                                    completion_window="24h").id)
+        assert batch.status == "failed"
+        assert [(e.line, e.code, e.param) for e in batch.errors.data] == [(2, "request_too_large", "body")]
+        assert upstream.requests == []
+
+
+def test_an_unknown_after_cursor_is_a_404_for_batches_as_for_files(proxy):
+    alice, bob = _client(proxy, "sk-alice"), _client(proxy, "sk-bob")
+    uploaded = alice.files.create(file=("in.jsonl", io.BytesIO(_jsonl([_line("x", "y")]))), purpose="batch")
+    first = alice.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions", completion_window="24h")
+    second = alice.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions", completion_window="24h")
+    assert [b.id for b in alice.batches.list(after=second.id).data] == [first.id]
+    for path in ("/v1/batches?after=batch_nope", "/v1/files?after=file-nope", f"/v1/batches?after={second.id}"):
+        key = "sk-bob" if second.id in path else "sk-alice"  # another key's batch is no cursor either
+        answer = httpx.get(proxy + path, headers={"authorization": f"Bearer {key}"})
+        assert answer.status_code == 404, path
+        assert answer.json()["error"]["type"] == "invalid_request_error"
+    with pytest.raises(openai.NotFoundError):
+        bob.batches.list(after=first.id)

@@ -63,3 +63,13 @@ def test_clear_messages_for_a_missing_file_and_an_unreachable_proxy(tmp_path, ca
     assert "cannot reach" in capsys.readouterr().err
     assert main(["submit", str(tmp_path / "nope.jsonl")]) == 1
     assert "is not a file" in capsys.readouterr().err
+
+
+def test_without_an_api_key_no_authorization_header_is_sent(proxy, capsys):
+    from proxy.batch.cli import BatchClient
+
+    assert "authorization" not in BatchClient(proxy, "")._http.headers
+    assert BatchClient(proxy, "sk-x")._http.headers["authorization"] == "Bearer sk-x"
+    # the proxy is in open auth mode: a call without a key is answered (not "Illegal header value")
+    assert main(["--base-url", proxy, "--api-key", "", "list"]) == 0
+    assert capsys.readouterr().err == ""
