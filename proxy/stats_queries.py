@@ -399,10 +399,21 @@ def percentile(values: list[float], q: float) -> float | None:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
+#: cache outcomes of requests answered from a cache: they never reached an upstream, even when their
+#: row names the upstream that the model maps to
+CACHE_HITS = ("exact", "semantic")
+
+
+def _reached_upstream():
+    """Rows of requests that were forwarded to an upstream (not answered from a cache)."""
+    return and_(RequestLog.upstream.is_not(None),
+                or_(RequestLog.cache_outcome.is_(None), RequestLog.cache_outcome.not_in(CACHE_HITS)))
+
+
 def _sample(rng: TimeRange, sample: int, *where):
     """The ``sample`` most recent rows of the range (a backward scan of the created_at index)."""
     model = func.coalesce(RequestLog.model_served, RequestLog.model_requested).label("model")
-    source = case((RequestLog.cache_outcome.in_(("exact", "semantic")), "cache"), else_="upstream").label("source")
+    source = case((RequestLog.cache_outcome.in_(CACHE_HITS), "cache"), else_="upstream").label("source")
     return (select(model, source, RequestLog.upstream, RequestLog.created_at, RequestLog.error,
                    (RequestLog.status_code >= 400).label("failed"), RequestLog.latency_ms, RequestLog.ttft_ms)
             .where(_in_range(rng), *where).order_by(RequestLog.created_at.desc()).limit(sample)
@@ -447,8 +458,9 @@ async def latency_by_model(conn: AsyncConnection, rng: TimeRange, sample: int = 
 
 
 async def upstream_stats(conn: AsyncConnection, rng: TimeRange, sample: int = LATENCY_SAMPLE) -> list[UpstreamRow]:
-    """Per upstream, over the ``sample`` most recent forwarded requests of the range."""
-    s = _sample(rng, sample, RequestLog.upstream.is_not(None))
+    """Per upstream, over the ``sample`` most recent forwarded requests of the range (cache hits
+    are not forwarded: they are left out)."""
+    s = _sample(rng, sample, _reached_upstream())
     last_error: dict[str, str | None] = {}
     for name, error in (await conn.execute(
             select(s.c.upstream, s.c.error).where(s.c.failed).order_by(s.c.created_at.desc()))).all():

@@ -20,6 +20,12 @@ LOGIN_COOKIE = "thrifty_ui_login"
 LOGIN_COOKIE_LIFETIME_S = 1800
 
 
+def _same(given: str, expected: str) -> bool:
+    """Constant-time comparison of a client's token with the expected one; any text is allowed
+    (``hmac.compare_digest`` refuses non-ASCII ``str``, so both are compared as UTF-8 bytes)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8"))
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     """A valid session: its token, expiry (epoch seconds) and the CSRF token its forms carry."""
@@ -45,11 +51,11 @@ class SessionSigner:
         self._secret = hmac.new(self.admin_key.encode(), b"thrifty-ui-session-v1", hashlib.sha256).digest()
 
     def _mac(self, *parts: str) -> str:
-        return hmac.new(self._secret, "|".join(parts).encode(), hashlib.sha256).hexdigest()
+        return hmac.new(self._secret, "|".join(parts).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
     def check_key(self, candidate: str) -> bool:
         """Whether ``candidate`` is the admin key (constant time)."""
-        return bool(self.admin_key) and hmac.compare_digest(candidate.encode(), self.admin_key.encode())
+        return bool(self.admin_key) and _same(candidate, self.admin_key)
 
     def issue(self, now: float | None = None) -> Session:
         """A new session valid for ``lifetime_s``."""
@@ -63,7 +69,7 @@ class SessionSigner:
         if not token or token.count(".") != 2:
             return None
         expires, nonce, mac = token.split(".")
-        if not expires.isdigit() or not hmac.compare_digest(mac, self._mac("session", expires, nonce)):
+        if not (expires.isascii() and expires.isdigit()) or not _same(mac, self._mac("session", expires, nonce)):
             return None
         now = time.time() if now is None else now
         if int(expires) <= now or nonce in self.revoked:
@@ -87,8 +93,8 @@ class SessionSigner:
         return self._mac("login", nonce)
 
     def check_login_csrf(self, nonce: str | None, token: str | None) -> bool:
-        return bool(nonce) and bool(token) and hmac.compare_digest(str(token), self.login_csrf(str(nonce)))
+        return bool(nonce) and bool(token) and _same(str(token), self.login_csrf(str(nonce)))
 
     @staticmethod
     def check_csrf(session: Session, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(str(token), session.csrf)
+        return bool(token) and _same(str(token), session.csrf)

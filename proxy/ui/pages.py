@@ -23,11 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from proxy import stats_queries as q
 from proxy.settings import Settings
 from proxy.ui import charts
+from proxy.ui.masking import mask_text, mask_url
 from proxy.ui.params import (
     CACHE_OUTCOMES,
     PRESETS,
     ROUTES,
     BadParameter,
+    ascii_int,
     make_cursor,
     parse_cursor,
     parse_range,
@@ -41,6 +43,9 @@ MAX_GROUPS = 100  # cache groups listed (most entries first)
 #: a filtered request search without a From time looks this far back (an unindexed filter that
 #: matches nothing would otherwise read the whole log)
 SEARCH_WINDOW = timedelta(hours=24)
+#: characters of a stored prompt the request page shows (all messages together); the rest is
+#: counted, not sent: a 300,000-character prompt would make a page the browser cannot lay out
+MAX_PROMPT_CHARS = 20_000
 
 
 class PageNotFound(LookupError):
@@ -134,7 +139,7 @@ async def load_cache(ctx: PageContext) -> dict[str, Any]:
     rng, preset = parse_range(ctx.query, ctx.now)
     cache = ctx.state.cache
     removed = ctx.query.get("removed", "")
-    if removed and not removed.isdigit():
+    if removed and ascii_int(removed, 0, 2**63 - 1) is None:
         raise BadParameter("removed must be a count")
     buckets = await q.time_series(ctx.conn, rng)
     total = q.totals(buckets)
@@ -149,7 +154,7 @@ async def load_cache(ctx: PageContext) -> dict[str, Any]:
         try:
             stats = await cache.stats()
         except Exception as exc:  # noqa: BLE001 - shown on the page, the rest still renders
-            stats_error = f"{type(exc).__name__}: {exc}"
+            stats_error = mask_text(f"{type(exc).__name__}: {exc}")
     groups = await q.cache_groups(ctx.conn)
     return {
         **_range_vars(rng, preset),
@@ -319,13 +324,55 @@ def _pretty_request(stored: str | None) -> list[tuple[str, str]] | None:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class ShownMessage:
+    """One message of a stored prompt as the request page shows it: its role, the text shown and
+    how many characters of it were left out."""
+
+    role: str
+    text: str
+    omitted: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShownPrompt:
+    """A stored prompt cut to a character budget: the messages shown, and the messages (and their
+    characters) after the budget ran out."""
+
+    messages: list[ShownMessage]
+    hidden_messages: int = 0
+    hidden_chars: int = 0
+
+    @property
+    def omitted_chars(self) -> int:
+        """Characters left out in all: cut from shown messages and in hidden ones."""
+        return self.hidden_chars + sum(m.omitted for m in self.messages)
+
+
+def clip_prompt(messages: list[tuple[str, str]], budget: int = MAX_PROMPT_CHARS) -> ShownPrompt:
+    """The first ``budget`` characters of ``messages`` (in order); a message that starts after the
+    budget is spent is only counted."""
+    shown: list[ShownMessage] = []
+    hidden_messages = hidden_chars = 0
+    for role, text in messages:
+        if budget <= 0 and shown:
+            hidden_messages += 1
+            hidden_chars += len(text)
+            continue
+        part = text[:max(budget, 0)]
+        shown.append(ShownMessage(role, part, len(text) - len(part)))
+        budget -= len(part)
+    return ShownPrompt(shown, hidden_messages, hidden_chars)
+
+
 async def load_request_detail(ctx: PageContext) -> dict[str, Any]:
     request_id = str(ctx.path_params.get("request_id", ""))
     detail = await q.request_detail(ctx.conn, request_id)
     if detail is None:
         raise PageNotFound(f"no request with id {request_id!r} in the request log")
-    return {"detail": detail, "row": detail.row, "prompt": _pretty_request(detail.routing_request),
-            "store_requests": ctx.settings.router.store_requests}
+    pretty = _pretty_request(detail.routing_request)
+    return {"detail": detail, "row": detail.row, "prompt": None if pretty is None else clip_prompt(pretty),
+            "max_prompt_chars": MAX_PROMPT_CHARS, "store_requests": ctx.settings.router.store_requests}
 
 
 # --- 5 upstreams ------------------------------------------------------------------------------
@@ -350,7 +397,7 @@ async def _probe(client: httpx.AsyncClient, upstream) -> dict[str, Any]:
     """A live look at one upstream: ``GET <base>/models`` and the server's ``/metrics``."""
     headers = {"authorization": f"Bearer {upstream.api_key}"} if upstream.api_key else {}
     base = upstream.base_url.rstrip("/")
-    out: dict[str, Any] = {"name": upstream.name, "base_url": base, "healthy": False, "status": None,
+    out: dict[str, Any] = {"name": upstream.name, "base_url": mask_url(base), "healthy": False, "status": None,
                            "probe_ms": None, "metrics": None, "detail": None}
     started = asyncio.get_running_loop().time()
     try:
@@ -358,7 +405,7 @@ async def _probe(client: httpx.AsyncClient, upstream) -> dict[str, Any]:
         out["status"], out["healthy"] = reply.status_code, reply.status_code < 400
         out["probe_ms"] = (asyncio.get_running_loop().time() - started) * 1000
     except httpx.HTTPError as exc:
-        out["detail"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        out["detail"] = mask_text(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
         return out
     parts = urlsplit(base)
     try:

@@ -15,6 +15,11 @@ MAX_BUCKETS = 24 * 31  # hour buckets: at most a month
 CACHE_OUTCOMES = ("exact", "semantic", "miss", "bypass")
 ROUTES = ("small", "large", "none")
 MAX_TEXT = 200
+# the times a page accepts: the request log holds nothing outside them, and the range arithmetic
+# (a date's whole day, a default start, bucket steps) stays far from datetime's year 1 and 9999
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
+MAX_DIGITS = 32  # longer digit strings are refused before int() (which gives up past 4300 digits)
 
 
 class BadParameter(ValueError):
@@ -25,14 +30,32 @@ def _one(query: Mapping[str, str], name: str) -> str:
     return (query.get(name) or "").strip()
 
 
+def ascii_int(value: str, low: int, high: int) -> int | None:
+    """``value`` as an integer when it is plain ASCII digits within ``[low, high]``, else ``None``
+    (``str.isdigit`` alone lets ``²`` or ``٢`` through, which ``int()`` then refuses or accepts)."""
+    if not value or len(value) > MAX_DIGITS or not (value.isascii() and value.isdigit()):
+        return None
+    number = int(value)
+    return number if low <= number <= high else None
+
+
 def parse_time(value: str, name: str) -> datetime:
-    """``YYYY-MM-DD``, ``YYYY-MM-DDTHH:MM[:SS]`` (UTC unless an offset is given)."""
+    """``YYYY-MM-DD``, ``YYYY-MM-DDTHH:MM[:SS]`` (UTC unless an offset is given), from
+    :data:`EARLIEST` up to (not including) :data:`LATEST`."""
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
         raise BadParameter(f"{name} must be a date or time like 2026-01-31 or 2026-01-31T14:00, "
                            f"got {value!r}") from None
-    return t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+    out_of_range = BadParameter(f"{name} must be between {EARLIEST:%Y-%m-%d} and "
+                                f"{LATEST - timedelta(days=1):%Y-%m-%d}, got {value!r}")
+    try:
+        t = t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00+14:00 is before year 1 in UTC
+        raise out_of_range from None
+    if not EARLIEST <= t < LATEST:
+        raise out_of_range
+    return t
 
 
 def parse_range(query: Mapping[str, str], now: datetime | None = None) -> tuple[TimeRange, str]:
@@ -78,7 +101,7 @@ def parse_request_filter(query: Mapping[str, str]) -> RequestFilter:
     if cache and cache not in CACHE_OUTCOMES:
         raise BadParameter(f"cache must be one of {', '.join(CACHE_OUTCOMES)}, got {cache!r}")
     status = _one(query, "status")
-    if status and status not in ("ok", "error") and not (status.isdigit() and 100 <= int(status) <= 599):
+    if status and status not in ("ok", "error") and ascii_int(status, 100, 599) is None:
         raise BadParameter(f"status must be ok, error or an HTTP status code (100-599), got {status!r}")
     start = parse_time(_one(query, "start"), "start") if _one(query, "start") else None
     end = parse_time(_one(query, "end"), "end") if _one(query, "end") else None

@@ -20,8 +20,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from proxy.settings import Settings
 from proxy.ui.auth import LOGIN_COOKIE, LOGIN_COOKIE_LIFETIME_S, SESSION_COOKIE, Session, SessionSigner
+from proxy.ui.masking import mask_text
 from proxy.ui.pages import Page, PageContext, PageNotFound, default_pages
-from proxy.ui.params import BadParameter
+from proxy.ui.params import BadParameter, ascii_int
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,8 @@ SECURITY_HEADERS = MappingProxyType({
     "cache-control": "no-store",
 })
 INVALIDATION_TARGETS = ("entry", "model", "tenant", "all")
+MAX_ENTRY_KEY = 64  # an exact-cache key (caches.models.ExactCacheEntry.key)
+SEMANTIC_ID_MAX = 2**63 - 1  # a semantic-cache row id: a signed 64-bit integer in SQLite and PostgreSQL
 
 
 def _fmt_money(v: float | None) -> str:
@@ -54,6 +57,18 @@ def _fmt_pct(v: float | None) -> str:
     return "–" if v is None else f"{v:.1%}"
 
 
+def _mask(v: Any) -> Any:
+    """A text value with the credentials of the URLs in it masked; other values as they are."""
+    return mask_text(v) if isinstance(v, str) else v
+
+
+def _clip(v: Any, limit: int) -> Any:
+    """A text value cut to ``limit`` characters, saying how many were left out."""
+    if not isinstance(v, str) or len(v) <= limit:
+        return v
+    return f"{v[:limit]} … ({len(v) - limit:,} more characters not shown)"
+
+
 def _fmt_time(v: datetime | float | None) -> str:
     if v is None:
         return "–"
@@ -66,9 +81,21 @@ def template_env() -> Environment:
     """Jinja2 with autoescaping on for every template: database values are always escaped."""
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(money=_fmt_money, num=_fmt_num, pct=_fmt_pct, time=_fmt_time,
+    env.filters.update(money=_fmt_money, num=_fmt_num, pct=_fmt_pct, time=_fmt_time, masked=_mask, clip=_clip,
                        qs=lambda params: urlencode({k: v for k, v in params.items() if v not in (None, "")}))
     return env
+
+
+def entry_problem(kind: str, entry_id: str) -> str | None:
+    """Why ``kind``/``entry_id`` cannot name a cache entry, or ``None`` when they can: an exact key
+    of at most :data:`MAX_ENTRY_KEY` characters, or a semantic row id (ASCII digits, 64-bit)."""
+    if kind not in ("exact", "semantic") or not entry_id:
+        return "an entry needs kind exact or semantic and its id"
+    if kind == "exact" and len(entry_id) > MAX_ENTRY_KEY:
+        return f"an exact-cache key has at most {MAX_ENTRY_KEY} characters"
+    if kind == "semantic" and ascii_int(entry_id, 0, SEMANTIC_ID_MAX) is None:
+        return f"a semantic entry id is an integer from 0 to {SEMANTIC_ID_MAX}, got {entry_id[:40]!r}"
+    return None
 
 
 def _query(request: Request) -> dict[str, str]:
@@ -184,7 +211,11 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
                 return error_page(session, 404, "Not found", str(exc))
             except (SQLAlchemyError, OSError) as exc:
                 log.exception("UI page %s failed", page.path)
-                return error_page(session, 503, "Database unavailable", f"{type(exc).__name__}: {exc}")
+                return error_page(session, 503, "Database unavailable", mask_text(f"{type(exc).__name__}: {exc}"))
+            except (OverflowError, ValueError):  # a value out of range that the parameter checks let through
+                log.exception("UI page %s refused its parameters", page.path)
+                return error_page(session, 400, "Bad parameter", "A parameter of this page is out of range; "
+                                  "check the dates and numbers in the address.")
             loaded = time.perf_counter()
             body = env.get_template(page.template).render(session=session, nav=nav, current=page.name, page=page,
                                                           query=_query(request), **data)
@@ -210,10 +241,8 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
         if target not in INVALIDATION_TARGETS:
             return error_page(session, 400, "Bad parameter",
                               f"target must be one of {', '.join(INVALIDATION_TARGETS)}, got {target!r}")
-        if target == "entry" and (fields["kind"] not in ("exact", "semantic") or not fields["entry_id"]
-                                  or (fields["kind"] == "semantic" and not fields["entry_id"].isdigit())):
-            return error_page(session, 400, "Bad parameter", "an entry needs kind exact or semantic and its id "
-                              "(semantic ids are integers)")
+        if target == "entry" and (message := entry_problem(fields["kind"], fields["entry_id"])):
+            return error_page(session, 400, "Bad parameter", message)
         if target in ("model", "tenant") and not fields[target]:
             return error_page(session, 400, "Bad parameter", f"choose a {target}")
         if form.get("confirm") != "yes":
@@ -231,7 +260,7 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
                 removed = result.exact + result.semantic
         except Exception as exc:  # noqa: BLE001 - the database's trouble is shown, not raised
             log.exception("UI cache invalidation failed")
-            return error_page(session, 503, "Invalidation failed", f"{type(exc).__name__}: {exc}")
+            return error_page(session, 503, "Invalidation failed", mask_text(f"{type(exc).__name__}: {exc}"))
         log.info("UI cache invalidation %s removed %d entries", fields, removed)
         return redirect(f"/ui/cache?removed={removed}")
 

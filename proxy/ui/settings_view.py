@@ -5,33 +5,22 @@ from __future__ import annotations
 import dataclasses
 import re
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from proxy.settings import Settings
+from proxy.ui.masking import MASK, mask_url, mask_value
 
-MASK = "••••••"
+__all__ = ["MASK", "mask_url", "masked_settings"]
+
 # a setting whose name ends in one of these words holds a secret (``api_key_env`` names a variable)
 _SECRET_NAME = re.compile(r"(^|_)(api_key|key|secret|password|passwd|token|credentials?)(_sha256)?$", re.IGNORECASE)
 
 
-def mask_url(url: str) -> str:
-    """A URL with its password (``user:password@``) masked."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return MASK
-    if parts.password is None:
-        return url
-    netloc = f"{parts.username or ''}:{MASK}@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 def _value(name: str, value: Any) -> str:
+    """How a setting shows: a secret as ``••••••``, anything else with the URLs in it masked (in
+    strings, and inside lists, tuples and dicts such as ``base_urls``)."""
     if _SECRET_NAME.search(name):
         return MASK if value else "(not set)"
-    if isinstance(value, str) and "://" in value:
-        return mask_url(value)
-    return str(value)
+    return str(mask_value(value))
 
 
 def _rows(prefix: str, obj: Any) -> list[tuple[str, str]]:
@@ -60,6 +49,6 @@ def masked_settings(settings: Settings) -> list[tuple[str, list[tuple[str, str]]
         elif isinstance(value, tuple):
             rows: list[tuple[str, str]] = []
             for i, item in enumerate(value):
-                rows += _rows(f"[{i}].", item) if dataclasses.is_dataclass(item) else [(f"[{i}]", str(item))]
+                rows += _rows(f"[{i}].", item) if dataclasses.is_dataclass(item) else [(f"[{i}]", _value("", item))]
             sections.append((f.name, rows))
     return sections

@@ -128,7 +128,8 @@ def test_latency_percentiles_by_model_and_source(db_url):
     assert q.percentile([float(v) for v in range(1, 101)], 95) == pytest.approx(95.05)
     assert q.percentile([], 50) is None
     ups = asyncio.run(_run(db_url, lambda c: q.upstream_stats(c, rng)))
-    assert [(u.upstream, u.requests, u.errors, u.last_error) for u in ups] == [("up", 7, 1, "upstream down")]
+    # the exact and semantic hits (req-0000, req-0001) name the upstream but never reached it
+    assert [(u.upstream, u.requests, u.errors, u.last_error) for u in ups] == [("up", 5, 1, "upstream down")]
 
 
 def test_request_list_filters_and_pages_with_a_cursor(db_url):
@@ -241,3 +242,37 @@ def test_background_rollups_store_settled_hours(tmp_path):
 
     stored = asyncio.run(run())
     assert stored[hour] == 1 and len(stored) == 24 and sum(stored.values()) == 1
+
+
+def test_upstream_stats_count_only_requests_that_reached_the_upstream(tmp_path):
+    """Cache hits carry the upstream their model maps to; the Upstreams page must not count them
+    (nor their latency, nor their time) as forwarded requests."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'u.db'}"
+    upgrade(url)
+    rows = [
+        _row(1, upstream="a", cache_outcome="exact", latency_ms=0.5),
+        _row(2, upstream="a", cache_outcome="semantic", latency_ms=0.7),
+        _row(3, upstream="a", cache_outcome="miss", latency_ms=100.0),
+        _row(4, upstream="a", cache_outcome=None, latency_ms=300.0),  # caching off: forwarded
+        _row(5, upstream="a", cache_outcome="bypass", status_code=500, error="boom", latency_ms=None),
+        _row(6, upstream="b", cache_outcome="exact", latency_ms=1.0),  # only hits: b never asked
+        _row(7, upstream="a", cache_outcome="exact", status_code=200, latency_ms=0.1),  # newest, a hit
+        _row(8, upstream=None, cache_outcome="miss", status_code=400, error="bad body"),  # refused up front
+    ]
+
+    async def run():
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(insert(RequestLog), rows)
+            async with engine.connect() as conn:
+                return await q.upstream_stats(conn, q.TimeRange(T0, T0 + timedelta(days=1)))
+        finally:
+            await engine.dispose()
+
+    ups = asyncio.run(run())
+    assert [u.upstream for u in ups] == ["a"]
+    a = ups[0]
+    assert (a.requests, a.errors, a.last_error) == (3, 1, "boom")
+    assert a.p50_ms == pytest.approx(200.0) and a.p95_ms == pytest.approx(290.0)  # the hits' 0.1-0.7 ms left out
+    assert a.last_seen == rows[4]["created_at"]  # the newest forwarded row, not the newer hit

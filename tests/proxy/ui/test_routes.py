@@ -113,6 +113,15 @@ def test_invalidation_asks_for_confirmation_first(ui_proxy):
     ("/ui/requests?before=%00", "before must look like"),
     ("/ui/requests?q=" + "x" * 300, "limited to 200 characters"),
     ("/ui/cache?removed=lots", "removed must be a count"),
+    # datetime's edges and Unicode digits: once an OverflowError or ValueError, a 500
+    ("/ui/overview?end=9999-12-31", "end must be between 1970-01-01 and 9998-12-31"),
+    ("/ui/overview?end=0001-01-01", "end must be between"),
+    ("/ui/overview?start=0001-01-01T00:00%2B14:00", "start must be between"),
+    ("/ui/requests?end=9999-12-31", "end must be between"),
+    ("/ui/requests?before=9999-12-31T23:59:59~x", "before must be between"),
+    ("/ui/requests?status=%C2%B2", "status must be ok, error or an HTTP status code"),
+    ("/ui/requests?status=99999999999999999999999", "status must be ok, error or an HTTP status code"),
+    ("/ui/cache?removed=%C2%B2", "removed must be a count"),
 ])
 def test_malformed_parameters_get_a_clear_400_page(ui_proxy, path, message):
     with httpx.Client(base_url=ui_proxy.url) as client:
@@ -205,3 +214,54 @@ def test_request_search_finds_an_id_and_says_how_far_back_it_looks(ui_proxy):
     assert f">{request_id}</a>" in by_text
     assert "No request matches" in nothing and 'id="search-window"' not in nothing
     assert 'id="search-window"' not in everything and f">{request_id}</a>" in everything
+
+
+def _invalidate(client: httpx.Client, csrf: str, **fields: str) -> httpx.Response:
+    return client.post("/ui/cache/invalidate", data={"csrf": csrf, "target": "entry", **fields})
+
+
+@pytest.mark.parametrize("kind, entry_id", [
+    ("semantic", "²"), ("semantic", "99999999999999999999999999"), ("semantic", str(2**63)), ("semantic", "-1"),
+    ("semantic", "1e3"), ("semantic", "٣"), ("exact", "k" * 65), ("other", "1"), ("exact", ""),
+])
+def test_invalidating_a_malformed_entry_id_gets_a_400_page(ui_proxy, kind, entry_id):
+    with httpx.Client(base_url=ui_proxy.url) as client:
+        login(client)
+        csrf = _csrf(client.get("/ui/cache").text)
+        for confirm in ("", "yes"):
+            response = _invalidate(client, csrf, kind=kind, entry_id=entry_id, confirm=confirm)
+            assert response.status_code == 400, response.text
+            assert "Bad parameter" in response.text and "ValueError" not in response.text
+            assert "too large" not in response.text
+
+
+def test_invalidating_a_well_formed_entry_id_asks_then_deletes(ui_proxy):
+    with httpx.Client(base_url=ui_proxy.url) as client:
+        login(client)
+        csrf = _csrf(client.get("/ui/cache").text)
+        for kind, entry_id in [("semantic", str(2**63 - 1)), ("exact", "k" * 64)]:
+            ask = _invalidate(client, csrf, kind=kind, entry_id=entry_id)
+            assert ask.status_code == 200 and "Yes, delete" in ask.text and entry_id in ask.text
+            done = _invalidate(client, csrf, kind=kind, entry_id=entry_id, confirm="yes")
+            assert done.status_code == 303 and done.headers["location"] == "/ui/cache?removed=0"
+
+
+@pytest.mark.parametrize("error", [OverflowError("date value out of range"), ValueError("year 0 is out of range")])
+def test_a_loader_overflow_is_a_400_page_not_a_500(tmp_path, error):
+    from litestar import Litestar
+
+    from proxy.ui import Page, default_pages, ui_handlers
+
+    async def load_broken(ctx):
+        raise error
+
+    pages = [*default_pages(), Page("Broken", "/ui/broken", "settings.html", load_broken)]
+    settings = ui_settings("http://127.0.0.1:9", tmp_path, semantic=False)
+    app = create_app(settings)
+    ui_app = Litestar(route_handlers=ui_handlers(settings, app.state.thrifty, pages=pages))
+    with serve_in_thread(ui_app) as url, httpx.Client(base_url=url) as client:
+        login(client)
+        response = client.get("/ui/broken")
+    assert response.status_code == 400 and response.headers["content-type"].startswith("text/html")
+    assert "Bad parameter" in response.text and "out of range" in response.text
+    assert str(error) not in response.text  # internal text stays in the log
