@@ -7,6 +7,7 @@ never replayed to a request that asked for 2,000.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,9 @@ from proxy.errors import InvalidRequest
 from proxy.shaping.config import ShapingPolicy
 
 LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
+# OpenAI's reasoning families (o1, o3-mini, o4-mini, gpt-5, ...): they refuse ``max_tokens`` and count
+# their hidden reasoning against ``max_completion_tokens``
+_REASONING_MODEL = re.compile(r"^(?:[\w.-]+/)?(?:o\d+(?:-|$)|gpt-5)", re.IGNORECASE)
 ADDED_KINDS = ("default", "learned")  # caps that added a limit the caller did not send
 
 
@@ -49,9 +53,20 @@ def requested_limit(data: dict[str, Any]) -> tuple[str | None, int | None]:
     return None, None
 
 
+def is_reasoning_model(name: object) -> bool:
+    """Whether ``name`` (optionally ``provider/``-prefixed) is one of OpenAI's reasoning models, which
+    take ``max_completion_tokens`` only and spend part of it on reasoning the answer never shows."""
+    return isinstance(name, str) and _REASONING_MODEL.match(name.strip()) is not None
+
+
 def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None = None) -> CapOutcome:
     """Add the default limit (``learned`` instead when given) or enforce the hard maximum on
     ``data`` (changed in place).
+
+    A reasoning model (:func:`is_reasoning_model` of ``data["model"]``) gets no default or learned
+    limit: its reasoning tokens count against the limit, so a cap sized for chat answers could leave
+    no visible answer at all; the hard maximum still applies, written as ``max_completion_tokens``,
+    the only field those models accept.
 
     Over the maximum: ``over_limit = "clamp"`` lowers every limit field above it (both
     ``max_completion_tokens`` and ``max_tokens``, as upstreams differ in which one they read),
@@ -61,13 +76,15 @@ def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None =
     _, requested = requested_limit(data)
     limit = policy.max_tokens_limit or None
     if requested is None:
-        default = learned or policy.default_max_tokens or None
+        reasoning = is_reasoning_model(data.get("model"))
+        default = None if reasoning else learned or policy.default_max_tokens or None
         if default is None and limit is None:
             return CapOutcome(None, None)
         value = min(v for v in (default, limit) if v is not None)
-        data["max_tokens"] = value
-        data.pop("max_completion_tokens", None)  # an explicit null
-        return CapOutcome("learned" if learned else "default", value)
+        field, other = ("max_completion_tokens", "max_tokens") if reasoning else ("max_tokens", "max_completion_tokens")
+        data[field] = value
+        data.pop(other, None)  # an explicit null
+        return CapOutcome("learned" if learned and not reasoning else "default", value)
     over = {name: value for name, value in _limits(data).items() if value > limit} if limit is not None else {}
     if over:
         name, value = next(iter(over.items()))

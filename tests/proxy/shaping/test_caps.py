@@ -104,3 +104,21 @@ def test_an_added_limit_is_fitted_to_the_context(kind, prompt, window, expected)
     outcome = fit_added_limit(data, CapOutcome(kind, 512), prompt, window)
     assert outcome.max_tokens == expected and data["max_tokens"] == expected
     assert (outcome.header or "").endswith("fitted-to-context") == (expected != 512)
+
+
+@pytest.mark.parametrize("model", ["o1", "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5-mini", "openai/gpt-5.1",
+                                   "O3"])
+def test_a_reasoning_model_gets_no_default_and_only_max_completion_tokens(model: str) -> None:
+    data: dict = {"model": model, "max_tokens": None}
+    outcome = apply_cap(data, policy(default=512))
+    assert outcome.kind is None and data == {"model": model, "max_tokens": None}  # no chat-sized default
+    data = {"model": model}
+    outcome = apply_cap(data, policy(default=512, limit=4000))
+    assert data == {"model": model, "max_completion_tokens": 4000} and outcome.max_tokens == 4000
+
+
+@pytest.mark.parametrize("model", ["gpt-4o", "gpt-4.1-mini", "smollm2-135m-instruct", "llama-3-o1-finetune", "omni"])
+def test_other_models_get_the_default_as_max_tokens(model: str) -> None:
+    data: dict = {"model": model}
+    assert apply_cap(data, policy(default=300)).kind == "default" and data["max_tokens"] == 300
+
