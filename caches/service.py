@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.config import CacheConfig, PolicyConfig
@@ -28,9 +29,10 @@ from caches.db import as_sessionmaker
 from caches.embedder import Embedder
 from caches.exact import ExactCache
 from caches.keys import RequestKeys, request_keys
+from caches.models import ExactCacheEntry, SemanticCacheEntry
 from caches.policy import CacheDecision, decide, is_cacheable_response
 from caches.semantic import SemanticCache
-from caches.types import CacheHit, CacheRequest, CacheStats
+from caches.types import CacheError, CacheHit, CacheRequest, CacheStats
 
 __all__ = ["InvalidationResult", "ResponseCache"]
 
@@ -66,7 +68,7 @@ class ResponseCache:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._config = config or CacheConfig()
-        sessions = as_sessionmaker(db)
+        sessions = self._sessions = as_sessionmaker(db)
         self.exact: ExactCache | None = (
             ExactCache(sessions, self._config.exact, clock=clock) if self._config.exact.enabled else None
         )
@@ -211,10 +213,73 @@ class ResponseCache:
     # --- invalidation (raise caches.types.CacheError on database failure) -------------------
 
     async def delete_entry(self, kind: Literal["exact", "semantic"], entry_id: str) -> int:
-        """Delete one entry: an exact key, or a semantic row id (``CacheHit.entry_id``)."""
+        """Delete one entry, an exact key or a semantic row id (``CacheHit.entry_id``), and the
+        other cache's copy of the same question, so that the next identical request misses
+        (deleting only the semantic row would leave the exact entry answering it, and the other
+        way round). Returns how many entries of ``kind`` were removed (0 or 1): the copy is the
+        same cached answer, counted in the log line only.
+
+        The copy is found by scope and stored answer: one write-back stores the same bytes in
+        both caches, and the scope (tenant, model, parameters, conversation) is part of the
+        match, so no other scope is touched."""
         if kind == "exact":
-            return 0 if self.exact is None else await self.exact.delete(entry_id)
-        return 0 if self.semantic is None else await self.semantic.delete(int(entry_id))
+            if self.exact is None:
+                return 0
+            answer = await self._answer_of(ExactCacheEntry, ExactCacheEntry.key == entry_id)
+            removed = await self.exact.delete(entry_id)
+            copies = await self._delete_semantic_answer(answer)
+        else:
+            if self.semantic is None:
+                return 0
+            row_id = int(entry_id)
+            answer = await self._answer_of(SemanticCacheEntry, SemanticCacheEntry.id == row_id)
+            removed = await self.semantic.delete(row_id)
+            copies = await self._delete_exact_answer(answer)
+        if copies:
+            logger.info("deleting %s cache entry %s also removed %d copy(ies) from the other cache",
+                        kind, entry_id, copies)
+        return removed
+
+    async def _answer_of(self, table: type[ExactCacheEntry | SemanticCacheEntry],
+                         condition: Any) -> tuple[str, str] | None:
+        """``(scope, response_sha256)`` of the entry matching ``condition`` (``None``: no entry)."""
+        try:
+            async with self._sessions() as session:
+                row = (
+                    await session.execute(select(table.scope, table.response_sha256).where(condition))
+                ).one_or_none()
+        except Exception as exc:
+            raise CacheError(f"cache entry lookup failed: {exc!r}") from exc
+        return None if row is None else (row.scope, row.response_sha256)
+
+    async def _companions(self, table: type[ExactCacheEntry | SemanticCacheEntry], id_column: Any,
+                          answer: tuple[str, str] | None) -> list[Any]:
+        """Ids of ``table``'s entries in the scope of ``answer`` that store the same answer bytes."""
+        if answer is None:
+            return []
+        scope, sha = answer
+        try:
+            async with self._sessions() as session:
+                result = await session.execute(
+                    select(id_column).where(table.scope == scope, table.response_sha256 == sha)
+                )
+                return list(result.scalars().all())
+        except Exception as exc:
+            raise CacheError(f"cache entry lookup failed: {exc!r}") from exc
+
+    async def _delete_exact_answer(self, answer: tuple[str, str] | None) -> int:
+        """Delete the exact entries that answer the same question as a deleted semantic row."""
+        if self.exact is None:
+            return 0
+        keys = await self._companions(ExactCacheEntry, ExactCacheEntry.key, answer)
+        return sum([await self.exact.delete(key) for key in keys])
+
+    async def _delete_semantic_answer(self, answer: tuple[str, str] | None) -> int:
+        """Delete the semantic rows that store the same question as a deleted exact entry."""
+        if self.semantic is None:
+            return 0
+        ids = await self._companions(SemanticCacheEntry, SemanticCacheEntry.id, answer)
+        return sum([await self.semantic.delete(row_id) for row_id in ids])
 
     async def delete_scope(self, scope: str) -> InvalidationResult:
         """Delete every entry of a scope (``CacheRequest.keys.scope``) from both caches."""

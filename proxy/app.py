@@ -23,7 +23,7 @@ from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import AuthenticationFailed, NotFound, ThriftyError
-from proxy.feedback import FeedbackRecord, parse_feedback, store_feedback
+from proxy.feedback import FeedbackRecord, accept_feedback, parse_feedback, store_feedback
 from proxy.identity import body_timeout_middleware, request_id_from_header, request_id_middleware
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
@@ -147,7 +147,7 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         body = parse_feedback(parse_json_object(await request.body()))
         record = FeedbackRecord(body.request_id, await auth.identify(request.headers.get("authorization")),
                                 body.score, "user", body.comment)
-        await store_feedback(engine, [record])
+        await accept_feedback(engine, record, flush_interval_s=settings.proxy.log_flush_interval_s)
         return _json({"object": "feedback", "request_id": body.request_id, "score": body.score})
 
     @get("/v1/models")

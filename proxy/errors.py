@@ -97,3 +97,59 @@ class RequestTimeout(ThriftyError):
 
     status = 408
     type = "invalid_request_error"
+
+
+def default_error_type(status: int) -> str:
+    """The OpenAI error ``type`` of an HTTP status, for an error body that names none."""
+    if status == 401:
+        return "authentication_error"
+    if status == 403:
+        return "permission_error"
+    if status == 429:
+        return "requests"
+    if status >= 500:
+        return "server_error"
+    return "invalid_request_error"
+
+
+def _error_fields(payload: Any) -> dict[str, Any]:
+    """The part of an upstream's error body that holds message, type, param and code: OpenAI's
+    ``{"error": {...}}``, ``{"error": "text"}``, vLLM's top-level ``{"message", "type", "code"}``
+    or FastAPI's ``{"detail": ...}``."""
+    if not isinstance(payload, dict):
+        return {}
+    error = payload.get("error")
+    if isinstance(error, dict):
+        return error
+    if isinstance(error, str):
+        return {"message": error}
+    if "message" in payload:
+        return payload
+    if "detail" in payload:
+        return {"message": payload["detail"]}
+    return {}
+
+
+def openai_error_body(payload: Any, status: int) -> dict[str, Any]:
+    """A complete OpenAI error object (``message``, ``type``, ``param``, ``code``) for an upstream's
+    error answer with HTTP ``status``, keeping what the upstream said where it said it; a missing
+    type comes from the status (a 429 is ``requests`` / ``rate_limit_exceeded``, as OpenAI's)."""
+    fields = _error_fields(payload)
+    message = fields.get("message")
+    if isinstance(message, str) and message.strip():
+        text = message
+    elif message is not None and message != "":
+        text = str(message)
+    else:
+        text = f"the upstream answered with status {status}"
+    kind = fields.get("type")
+    param = fields.get("param")
+    code = fields.get("code")
+    if isinstance(code, int | float) and not isinstance(code, bool):
+        code = str(code)  # vLLM's numeric code; OpenAI's codes are strings
+    if not isinstance(code, str) or not code:
+        code = "rate_limit_exceeded" if status == 429 else None
+    return {"error": {"message": text,
+                      "type": kind if isinstance(kind, str) and kind else default_error_type(status),
+                      "param": param if isinstance(param, str) else None,
+                      "code": code}}

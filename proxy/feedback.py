@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import Feedback
-from proxy.errors import InvalidRequest
+from proxy.db import Feedback, RequestLog
+from proxy.errors import InvalidRequest, NotFound
 
 MAX_COMMENT_CHARS = 4000
+LOG_WRITE_ALLOWANCE_S = 1.0  # beyond one flush interval, how long a queued log entry may take to be written
+LOG_POLL_S = 0.05  # how often a request not logged yet is looked for again
 
 
 class FeedbackBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -69,3 +73,35 @@ async def store_feedback(engine: AsyncEngine, records: list[FeedbackRecord]) -> 
         await conn.execute(insert(Feedback), [
             {"request_id": r.request_id, "key_id": r.key_id, "score": r.score, "source": r.source,
              "comment": r.comment} for r in records])
+
+
+async def request_logged(engine: AsyncEngine, request_id: str, key_id: str) -> bool:
+    """Whether the request log holds request ``request_id`` made by caller ``key_id``."""
+    query = select(RequestLog.id).where(RequestLog.id == request_id, RequestLog.key_id == key_id).limit(1)
+    async with engine.connect() as conn:
+        return (await conn.execute(query)).first() is not None
+
+
+async def _await_logged(engine: AsyncEngine, request_id: str, key_id: str, wait_s: float) -> bool:
+    """:func:`request_logged`, asked again until it is true or ``wait_s`` has passed."""
+    deadline = time.monotonic() + wait_s
+    while not await request_logged(engine, request_id, key_id):
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(LOG_POLL_S)
+    return True
+
+
+async def accept_feedback(engine: AsyncEngine, record: FeedbackRecord, *, flush_interval_s: float) -> None:
+    """Store a caller's explicit feedback (``POST /v1/feedback``) on one of its own requests.
+
+    Raises :class:`NotFound` (404) unless the request log holds ``record.request_id`` made by
+    ``record.key_id``: an unknown id and another key's request get the same answer, so a caller can
+    neither score nor discover other tenants' requests. A request answered a moment ago may still
+    be queued for the log (written every ``flush_interval_s``, ``[proxy] log_flush_interval_s``):
+    it is looked for until one flush interval and :data:`LOG_WRITE_ALLOWANCE_S` have passed."""
+    wait_s = flush_interval_s + LOG_WRITE_ALLOWANCE_S
+    if not await _await_logged(engine, record.request_id, record.key_id, wait_s):
+        raise NotFound(f"no request {record.request_id!r} was made with this API key",
+                       param="request_id", code="request_not_found")
+    await store_feedback(engine, [record])

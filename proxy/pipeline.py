@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from proxy.components import RouterStage, cascadable
-from proxy.errors import NotFound, ThriftyError, UpstreamError
+from proxy.errors import NotFound, ThriftyError, UpstreamError, openai_error_body
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.logs import log_access
 from proxy.model_versions import ModelVersions
@@ -26,7 +26,7 @@ from proxy.settings import ModelAlias, Settings
 from proxy.shaping.caps import finish_reason_of
 from proxy.shaping.stage import ShapingStage
 from proxy.sse import StreamAssembler, response_to_chunks
-from proxy.upstream import UpstreamClient, UpstreamReply, UpstreamReplyError
+from proxy.upstream import UpstreamClient, UpstreamReply, UpstreamReplyError, passed_error_headers
 
 log = logging.getLogger(__name__)
 
@@ -138,19 +138,24 @@ class Pipeline:
                          batch_id=ctx.batch_id)
         if ctx.batch_id is None:
             self.interactive_seen = time.monotonic()
-        headers: dict[str, str] = {}
         try:
-            alias = await self._route(data, entry, headers)
-            call = _Call(ctx, data, alias, entry, headers)
-            if ctx.body_bytes > LARGE_BODY_BYTES:  # shaping and counting megabytes stays off the event loop
-                await asyncio.to_thread(self._shape, call)
-            else:
-                self._shape(call)
-            if self._shaping.learned_refresh_due():
-                self.spawn(self._shaping.learned.refresh(self._log.engine))
-        except ThriftyError as exc:
-            self._finish(ctx, entry, exc.status, error=exc.message)
+            return await self._answer(ctx, data, entry)
+        except Exception as exc:
+            if not entry.status_code:  # not logged on the way: every request still gets its row
+                self._finish(ctx, entry, *_failure_of(exc))
             raise
+
+    async def _answer(self, ctx: CallContext, data: dict[str, Any], entry: LogEntry) -> Reply | StreamReply:
+        """Route, shape, look up, then serve the hit or forward (the stages of :meth:`handle`)."""
+        headers: dict[str, str] = {}
+        alias = await self._route(data, entry, headers)
+        call = _Call(ctx, data, alias, entry, headers)
+        if ctx.body_bytes > LARGE_BODY_BYTES:  # shaping and counting megabytes stays off the event loop
+            await asyncio.to_thread(self._shape, call)
+        else:
+            self._shape(call)
+        if self._shaping.learned_refresh_due():
+            self.spawn(self._shaping.learned.refresh(self._log.engine))
         if self._cascades(call):
             return await self._cascade(call)
         self._use_alias(call, alias)
@@ -203,7 +208,7 @@ class Pipeline:
             else:
                 reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id,
                                                   priority=_priority(ctx))
-            status, payload = self._pass_status(alias, reply)
+            status, payload = self._pass_status(call, reply)
         except ThriftyError as exc:
             backup = self._fallback_alias(call, exc)
             if backup is not None:
@@ -416,8 +421,10 @@ class Pipeline:
             return StreamReply(_iterate(response_to_chunks(payload, include_usage)), call.headers)
         return Reply(200, payload, call.headers)
 
-    def _pass_status(self, alias: ModelAlias, reply: UpstreamReply) -> tuple[int, dict[str, Any]]:
-        """4xx answers pass through; 5xx become a 502 that names the upstream."""
+    def _pass_status(self, call: _Call, reply: UpstreamReply) -> tuple[int, dict[str, Any]]:
+        """4xx answers pass through as complete OpenAI error objects, with the upstream's
+        ``retry-after`` and ``x-ratelimit-*`` headers; 5xx become a 502 that names the upstream."""
+        alias = call.alias
         if reply.status >= 500:
             raise UpstreamError(f"upstream {alias.upstream!r} failed with status {reply.status}: "
                                 f"{_error_message(reply.body)}", code="upstream_error", status=502)
@@ -425,6 +432,9 @@ class Pipeline:
             # never returned, logged as a success or cached: the client would choke on it too
             raise UpstreamError(f"upstream {alias.upstream!r} returned a malformed answer: {problem}",
                                 code="upstream_malformed", status=502)
+        if reply.status >= 400:
+            call.headers.update(passed_error_headers(reply.headers))
+            return reply.status, openai_error_body(reply.body, reply.status)
         return reply.status, reply.body
 
     async def _stream(self, call: _Call, body: dict[str, Any]) -> Reply | StreamReply:
@@ -434,7 +444,7 @@ class Pipeline:
             response = await self._upstream.stream(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
                                                     call.ctx.request_id, priority=_priority(call.ctx))
         except UpstreamReplyError as exc:
-            status, payload = self._pass_status(call.alias, exc.reply)
+            status, payload = self._pass_status(call, exc.reply)
             self._finish(call.ctx, call.entry, status, error=_error_message(payload))
             return Reply(status, payload, call.headers)
         return StreamReply(self._relay(call, response, want_usage), call.headers)
@@ -480,6 +490,11 @@ class Pipeline:
         except ThriftyError as exc:
             status, error = exc.status, exc.message
             yield b"data: " + msgspec.json.encode(exc.body()) + b"\n\n"
+        except Exception as exc:  # a bug of ours mid-stream: a 500 in the log and an error event, not a 499
+            log.exception("relaying the stream of request %s failed", call.ctx.request_id)
+            status, error = _failure_of(exc)
+            failure = ThriftyError("the proxy failed while relaying the answer", code="internal_error")
+            yield b"data: " + msgspec.json.encode(failure.body()) + b"\n\n"
         except BaseException:
             status, error = 499, "client disconnected"
             raise
@@ -609,6 +624,15 @@ def _priority(ctx: CallContext) -> str | None:
 async def _iterate(chunks) -> AsyncIterator[bytes]:
     for chunk in chunks:
         yield chunk
+
+
+def _failure_of(exc: Exception) -> tuple[int, str]:
+    """Status and log text of a request that failed with ``exc`` before it was logged: a
+    ``ThriftyError``'s own, else a 500 naming only the exception's type (its text, which may hold
+    internals, is in the proxy log with the request id)."""
+    if isinstance(exc, ThriftyError):
+        return exc.status, exc.message
+    return 500, f"internal error ({type(exc).__name__}); see the proxy log"
 
 
 def _error_message(payload: dict[str, Any]) -> str:

@@ -10,8 +10,10 @@ pass-through (:meth:`UpstreamClient.raw`) keep an ``httpx.AsyncClient`` for its 
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -102,11 +104,58 @@ def _lower_headers(response: aiohttp.ClientResponse) -> dict[str, str]:
     return {name.lower(): value for name, value in response.headers.items()}
 
 
+@dataclass(frozen=True, slots=True)
+class UpstreamTarget:
+    """Where an upstream's requests go: ``prefix + path + suffix`` (``suffix``: the base URL's
+    query, ``?api-version=...``), and the ``authorization`` header value, if any."""
+
+    prefix: str
+    suffix: str = ""
+    authorization: str | None = None
+
+    def url(self, path: str) -> str:
+        return self.prefix + path + self.suffix
+
+
+def upstream_target(config: UpstreamConfig) -> UpstreamTarget:
+    """The target of ``config``: ``user:password@`` in ``base_url`` never stays in the URL (aiohttp
+    refuses a URL with credentials next to an ``Authorization`` header, and a URL leaks into logs);
+    it becomes HTTP basic auth when no ``api_key`` is set, and is ignored, with a warning, when one
+    is (the key is sent as ``Bearer``)."""
+    parts = urllib.parse.urlsplit(config.base_url)
+    prefix = urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path.rstrip("/"), "", ""))
+    suffix = "?" + parts.query if parts.query else ""
+    if config.api_key:
+        if parts.username is not None:
+            log.warning("upstream %r: base_url carries user:password and an api key is set; the api key is sent "
+                        "and the URL's credentials are ignored", config.name)
+        return UpstreamTarget(prefix, suffix, f"Bearer {config.api_key}")
+    if parts.username is None:
+        return UpstreamTarget(prefix, suffix)
+    user = urllib.parse.unquote(parts.username)
+    password = urllib.parse.unquote(parts.password or "")
+    token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+    return UpstreamTarget(prefix, suffix, f"Basic {token}")
+
+
+#: Upstream headers an error answer passes on to the client (when to retry, what the limits are).
+PASSED_ERROR_HEADERS = ("retry-after", "retry-after-ms")
+PASSED_ERROR_HEADER_PREFIXES = ("x-ratelimit-",)
+
+
+def passed_error_headers(headers: dict[str, str]) -> dict[str, str]:
+    """The headers of an upstream's error answer (lower-cased names) that the client gets too:
+    ``retry-after``, ``retry-after-ms`` and ``x-ratelimit-*``."""
+    return {name: value for name, value in headers.items()
+            if name in PASSED_ERROR_HEADERS or name.startswith(PASSED_ERROR_HEADER_PREFIXES)}
+
+
 class UpstreamClient:
     """Sends OpenAI requests to named upstreams over a shared connection pool."""
 
     def __init__(self, config: ProxyConfig, upstreams: tuple[UpstreamConfig, ...], metrics: Any = None) -> None:
         self._upstreams = {u.name: u for u in upstreams}
+        self._targets = {u.name: upstream_target(u) for u in upstreams}
         self._config = config
         self._retry = RetryPolicy(config.max_retries, config.retry_backoff_s, config.max_retry_wait_s)
         self.deadline_s = config.request_timeout_s  # a whole non-streamed exchange, retries included
@@ -136,15 +185,15 @@ class UpstreamClient:
              priority: str | None = None) -> tuple[str, dict[str, str]]:
         """The upstream's URL for ``path`` and the request headers: JSON, its API key, the request id
         and the priority (``x-thrifty-priority``) when given."""
-        config = self._upstreams[upstream]
+        target = self._targets[upstream]
         headers = {"content-type": "application/json"}
         if request_id:
             headers["x-request-id"] = request_id
         if priority:
             headers["x-thrifty-priority"] = priority
-        if config.api_key:
-            headers["authorization"] = f"Bearer {config.api_key}"
-        return config.base_url.rstrip("/") + path, headers
+        if target.authorization:
+            headers["authorization"] = target.authorization
+        return target.url(path), headers
 
     def _failure(self, upstream: str, exc: Exception) -> UpstreamError:
         if isinstance(exc, httpx.TimeoutException | TimeoutError):
@@ -158,6 +207,15 @@ class UpstreamClient:
         if self._metrics is not None:
             self._metrics.upstream_failed(upstream, (error.code or "error").removeprefix("upstream_"))
         return error
+
+    def _stream_broken(self, upstream: str, exc: Exception) -> UpstreamError:
+        """A stream the upstream stopped sending part-way: a 502 with a plain message (the transport
+        exception's text, aiohttp internals, goes to the proxy log only)."""
+        log.info("upstream %r stream broke mid-answer: %r", upstream, exc)
+        if self._metrics is not None:
+            self._metrics.upstream_failed(upstream, "stream_broken")
+        return UpstreamError(f"upstream {upstream!r} stream ended early (the connection was cut mid-answer)",
+                             code="upstream_stream_broken", status=502)
 
     def _answered(self, upstream: str, started: float, status: int) -> None:
         if self._metrics is not None:
@@ -277,8 +335,12 @@ class UpstreamClient:
             read_whole = True
             for event in decoder.flush():
                 yield event
-        except _TRANSPORT_ERRORS as exc:
+        # a gap longer than request_timeout_s is a 504; aiohttp's read timeout is also a ClientError,
+        # hence this order; any other transport failure cut the answer short: 502
+        except TimeoutError as exc:
             raise self._failure(upstream, exc) from None
+        except aiohttp.ClientError as exc:
+            raise self._stream_broken(upstream, exc) from None
         finally:
             if read_whole:
                 response.release()  # back to the pool

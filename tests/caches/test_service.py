@@ -124,10 +124,7 @@ async def test_invalidation_across_both_caches(cache: ResponseCache) -> None:
     res = await cache.delete_model("large")
     assert res.total == 2
     hit = await cache.lookup(reqs[2], model_version="v")
-    assert hit is not None and await cache.delete_entry("exact", hit.entry_id) == 1
-    sem_hit = await cache.lookup(reqs[2], model_version="v")
-    assert sem_hit is not None and sem_hit.kind == "semantic"
-    assert await cache.delete_entry("semantic", sem_hit.entry_id) == 1
+    assert hit is not None and await cache.delete_entry("exact", hit.entry_id) == 1  # its semantic row goes too
     assert await cache.lookup(reqs[2], model_version="v") is None
     await cache.store(reqs[0], completion("x"), model_version="v")
     assert (await cache.delete_tenant("a")).total == 2
@@ -135,6 +132,56 @@ async def test_invalidation_across_both_caches(cache: ResponseCache) -> None:
     assert (await cache.clear()).total == 2
     await cache.maintenance()
     assert (await cache.purge_expired()).total == 0
+
+
+async def test_deleting_an_entry_makes_the_identical_question_miss_in_both_caches(cache: ResponseCache) -> None:
+    """Deleting a semantic row also deletes the exact entry of the same question and scope (the
+    UI's Delete button), and the other way round; other scopes and other questions stay."""
+    await _check_delete_entry_removes_both_copies(cache)
+
+
+async def test_deleting_an_entry_removes_both_copies_on_postgresql(
+    pg_engine: AsyncEngine, embedder: SentenceTransformerEmbedder
+) -> None:
+    rc = ResponseCache(pg_engine, CacheConfig(), embedder=embedder)
+    await rc.start()
+    try:
+        await _check_delete_entry_removes_both_copies(rc)
+    finally:
+        await rc.aclose()
+
+
+async def _check_delete_entry_removes_both_copies(cache: ResponseCache) -> None:
+    question = "Who painted the Mona Lisa?"
+    mine = cache.prepare(chat_body(question), model="small", tenant="a")
+    other_tenant = cache.prepare(chat_body(question), model="small", tenant="b")
+    neighbour = cache.prepare(chat_body("Who painted the Night Watch?"), model="small", tenant="a")
+    assert mine.keys.scope == neighbour.keys.scope != other_tenant.keys.scope
+    await cache.store(mine, completion("Leonardo"), model_version="v")
+    await cache.store(other_tenant, completion("Leonardo"), model_version="v")
+    await cache.store(neighbour, completion("Rembrandt"), model_version="v")
+    assert cache.semantic is not None and cache.exact is not None
+
+    row = await cache.semantic.get(mine.keys, model_version="v")  # the row the UI lists and deletes
+    assert row is not None and row.kind == "semantic"
+    assert await cache.delete_entry("semantic", row.entry_id) == 1  # the entry asked for; its copy goes too
+    assert await cache.exact.get(mine.keys.exact, model_version="v") is None
+    assert await cache.semantic.get(mine.keys, model_version="v") is None
+    assert await cache.lookup(mine, model_version="v") is None
+
+    for kept in (other_tenant, neighbour):  # another scope, another question of the scope: untouched
+        hit = await cache.lookup(kept, model_version="v")
+        assert hit is not None and hit.kind == "exact"
+        assert await cache.semantic.get(kept.keys, model_version="v") is not None
+
+    await cache.store(mine, completion("Leonardo da Vinci"), model_version="v")
+    exact_hit = await cache.lookup(mine, model_version="v")
+    assert exact_hit is not None and exact_hit.kind == "exact"
+    assert await cache.delete_entry("exact", exact_hit.entry_id) == 1
+    assert await cache.semantic.get(mine.keys, model_version="v") is None
+    assert await cache.lookup(mine, model_version="v") is None
+    assert (await cache.stats())["exact"].entries == 2 and (await cache.stats())["semantic"].entries == 2
+    assert await cache.delete_entry("semantic", "999999") == 0  # an unknown id removes nothing
 
 
 async def test_exact_only_without_embedder(sqlite_engine: AsyncEngine) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from proxy.app import create_app
 from proxy.settings import CacheSettings
+from proxy.upstream import SSEEvent, UpstreamClient
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan
 
@@ -267,3 +268,62 @@ def test_header_and_body_timeouts_must_be_positive(tmp_path):
     config.write_text("[proxy]\nheader_timeout_s = 0\n")
     with pytest.raises(SettingsError, match="header_timeout_s must be > 0"):
         load_settings(config)
+
+
+class CuttingUpstream(OddUpstream):
+    """Streams one chunk, then fails: uvicorn drops the connection mid-answer (no closing chunk)."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan" or scope["method"] != "POST":
+            await super().__call__(scope, receive, send)
+            return
+        await read_body(receive)
+        self.calls += 1
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+        await send({"type": "http.response.body", "body": _chunk("half an ans"), "more_body": True})
+        raise RuntimeError("the upstream died mid-answer")
+
+
+def test_a_stream_cut_mid_answer_is_logged_502_with_a_plain_message(make_settings, tmp_path):
+    upstream = CuttingUpstream()
+    with serve_in_thread(upstream) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False), max_retries=0)
+        with serve_in_thread(create_app(settings)) as proxy:
+            streamed = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "stream": True}, timeout=30).text
+    events = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
+    assert events[0]["choices"][0]["delta"]["content"] == "half an ans"
+    error = events[-1]["error"]
+    assert error["code"] == "upstream_stream_broken" and "ended early" in error["message"]
+    (status, message), = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 1)
+    assert status == 502 and "ended early" in message
+    assert "payload" not in message.lower() and "TransferEncoding" not in message
+
+
+def _explode(*args, **kwargs):
+    raise RuntimeError("internal detail /srv/secret")
+
+
+def test_an_unexpected_error_while_forwarding_is_a_500_and_still_logged(make_settings, tmp_path, monkeypatch):
+    upstream = OddUpstream(body={"choices": []})
+    monkeypatch.setattr(UpstreamClient, "post", _explode)
+    with serve_in_thread(upstream) as up, serve_in_thread(create_app(make_settings(up))) as proxy:
+        reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, headers={"x-request-id": "boom-1"}, timeout=30)
+    assert reply.status_code == 500 and set(reply.json()["error"]) == {"message", "type", "param", "code"}
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "id, status_code, error, upstream", 1)
+    assert rows == [("boom-1", 500, "internal error (RuntimeError); see the proxy log", "fake")]
+
+
+def test_an_unexpected_error_mid_stream_is_logged_500_not_as_a_disconnect(make_settings, tmp_path, monkeypatch):
+    async def events_then_explode(self, upstream, stream):
+        stream.response.close()
+        yield SSEEvent(_chunk("one"), json.loads(_chunk("one")[6:]))
+        raise RuntimeError("internal detail")
+
+    monkeypatch.setattr(UpstreamClient, "iter_events", events_then_explode)
+    upstream = OddUpstream(chunks=[_chunk("one", "stop"), b"data: [DONE]\n\n"])
+    with serve_in_thread(upstream) as up, serve_in_thread(create_app(make_settings(up))) as proxy:
+        streamed = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "stream": True}, timeout=30).text
+    events = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
+    assert events[-1]["error"]["code"] == "internal_error" and "internal detail" not in streamed
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 1)
+    assert rows == [(500, "internal error (RuntimeError); see the proxy log")]

@@ -101,6 +101,9 @@ def test_a_corrupt_router_artifact_is_reported_and_the_default_tier_serves(make_
 def test_feedback_is_stored_and_malformed_feedback_is_a_400(make_settings, tmp_path):
     script = ScriptedUpstream()
     with serve_in_thread(script) as up, serve_in_thread(create_app(make_settings(up))) as proxy:
+        asked = httpx.post(f"{proxy}/v1/chat/completions", headers={"x-request-id": "req-1"}, timeout=30,
+                           json={"model": "gpt-test", "messages": [{"role": "user", "content": EASY}]})
+        assert asked.headers["x-request-id"] == "req-1"
         ok = httpx.post(f"{proxy}/v1/feedback", json={"request_id": "req-1", "score": 0.0, "comment": "wrong"})
         bad_score = httpx.post(f"{proxy}/v1/feedback", json={"request_id": "req-1", "score": 7})
         missing = httpx.post(f"{proxy}/v1/feedback", json={"score": 1})

@@ -9,6 +9,7 @@ import httpx
 from openai import OpenAI
 
 from proxy.app import create_app
+from proxy.errors import openai_error_body
 from proxy.resilience import CircuitBreaker, RetryPolicy
 from proxy.settings import ModelAlias, UpstreamConfig
 from proxy.supervisor import free_port
@@ -111,3 +112,64 @@ def test_a_failing_model_falls_back_and_a_dead_upstream_opens_its_circuit(make_s
             assert httpx.post(f"{proxy}/v1/chat/completions", json=CHAT).status_code == 200
     rows = wait_for_log_rows(tmp_path / "proxy.db", "model_requested, upstream, status_code", 4)
     assert rows[0] == ("gpt-test", "fake", 200)
+
+
+class RefusingUpstream:
+    """Answers every request with ``status``, ``body`` and ``headers`` (the model lookup included)."""
+
+    def __init__(self, status: int, body: dict, headers: list[tuple[bytes, bytes]]) -> None:
+        self.status, self.body, self.headers, self.calls = status, body, headers, 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        await read_body(receive)
+        self.calls += scope["method"] == "POST"
+        await send({"type": "http.response.start", "status": self.status,
+                    "headers": [(b"content-type", b"application/json"), *self.headers]})
+        await send({"type": "http.response.body", "body": json.dumps(self.body).encode()})
+
+
+def test_a_429_after_the_retries_keeps_retry_after_and_is_a_complete_openai_error(make_settings, tmp_path):
+    limited = RefusingUpstream(429, {"error": {"message": "slow down"}},
+                               [(b"retry-after", b"1"), (b"x-ratelimit-remaining-requests", b"0"),
+                                (b"x-upstream-secret", b"internal")])
+    with serve_in_thread(limited) as up:
+        settings = make_settings(up, max_retries=1, retry_backoff_s=0.01)
+        with serve_in_thread(create_app(settings)) as proxy:
+            plain = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+            streamed = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "stream": True}, timeout=30)
+    assert limited.calls == 4  # each request: the first try and one retry after the upstream's retry-after
+    expected = {"error": {"message": "slow down", "type": "requests", "param": None, "code": "rate_limit_exceeded"}}
+    for reply in (plain, streamed):
+        assert reply.status_code == 429
+        assert reply.json() == expected
+        assert reply.headers["retry-after"] == "1" and reply.headers["x-ratelimit-remaining-requests"] == "0"
+        assert "x-upstream-secret" not in reply.headers
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 2)
+    assert rows == [(429, "slow down"), (429, "slow down")]
+
+
+def test_upstream_error_bodies_of_other_servers_become_openai_errors(make_settings):
+    vllm_style = RefusingUpstream(400, {"object": "error", "message": "context too long", "type": "BadRequestError",
+                                        "param": None, "code": 400}, [])
+    with serve_in_thread(vllm_style) as up, serve_in_thread(create_app(make_settings(up))) as proxy:
+        reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=30)
+    assert reply.status_code == 400
+    assert reply.json() == {"error": {"message": "context too long", "type": "BadRequestError", "param": None,
+                                      "code": "400"}}
+    assert "retry-after" not in reply.headers
+
+
+def test_openai_error_body_fills_every_field():
+    assert openai_error_body({"detail": "Not authenticated"}, 401) == {"error": {
+        "message": "Not authenticated", "type": "authentication_error", "param": None, "code": None}}
+    assert openai_error_body({"error": "quota"}, 403)["error"] == {
+        "message": "quota", "type": "permission_error", "param": None, "code": None}
+    assert openai_error_body({"unrelated": 1}, 404)["error"] == {
+        "message": "the upstream answered with status 404", "type": "invalid_request_error", "param": None,
+        "code": None}
+    full = {"error": {"message": "bad temperature", "type": "invalid_request_error", "param": "temperature",
+                      "code": "invalid_value"}}
+    assert openai_error_body(full, 400) == full  # a complete OpenAI error passes unchanged
