@@ -405,8 +405,9 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"thrifty: configuration error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 0
+    except KeyboardInterrupt:  # servers stop on Ctrl-C by themselves (uvicorn); this is any other command
+        print("thrifty: interrupted", file=sys.stderr)
+        return 130
     except Exception as exc:  # noqa: BLE001 - the CLI reports, it does not dump a traceback
         from backend.weights import WeightsError
 

@@ -16,6 +16,11 @@ The parts add up to ``baseline - cost`` by construction, so the causes sum to th
 The quality a stage cost: the requests whose primary cause it is (the cache that answered; else
 capping when the answer was cut by ``max_tokens`` the caller did not set; else the cascade or the
 routing that chose the model), strong-model right minus served right.
+
+A failed request (an HTTP error, or no answer at all) still counts in quality, graded wrong: a user
+who sent it got no right answer, and leaving it out would hide failures the proxy causes. It is
+charged to ``other`` and counted apart (by status, with its first messages, and the answers lost to
+failures), so the report says how much of the quality loss is failures rather than worse answers.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from proxy.savings.replay import ReplayBook, complete
 from proxy.savings.trace import TraceLine, grade
 
 CAUSES = ("exact_cache", "semantic_cache", "routing", "cascade", "batch", "capping", "other")
+MAX_FAILURE_SAMPLES = 3  # failure messages kept per run
 CAUSE_LABELS = {"exact_cache": "exact cache", "semantic_cache": "semantic cache", "routing": "routing",
                 "cascade": "cascade", "batch": "batch discount", "capping": "shaping/capping", "other": "other"}
 
@@ -44,6 +50,8 @@ class Outcome:
     latency_s: float | None = None
     error: str | None = None
     route_score: float | None = None  # the prompt router's score (``x-thrifty-route-score``), when sent
+    cache: str | None = None  # the proxy's ``x-thrifty-cache`` header (exact, semantic, miss, bypass), when sent
+    response_id: str | None = None  # the answer's ``id``
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +91,13 @@ class Report:
     routed: int = 0  # requests the router (or the cascade) sent upstream
     routed_strong: int = 0  # ... of which the strong model answered
     batch_discounted: int = 0  # requests paid at the batch price (each also counted under its primary stage)
+    failed_by_status: dict[int, int] = field(default_factory=dict)  # failed requests (HTTP status >= 400)
+    failed_lost: int = 0  # ... of which the strong model's answer was right: answers lost to failures
+    failure_samples: list[str] = field(default_factory=list)  # the first few failures, "line N: status S: why"
+
+    @property
+    def failed(self) -> int:
+        return sum(self.failed_by_status.values())
 
     @property
     def saved_usd(self) -> float:
@@ -196,14 +211,25 @@ def account(book: ReplayBook, outcomes: Sequence[Outcome], rows: Mapping[str, Lo
                 report.routed_strong += row.model_served == book.strong_model
         report.requests_by[cause] += 1
         report.quality_lost_by[cause] += int(base_right) - int(right)
+        if outcome.status >= 400:
+            _count_failure(report, outcome, base_right)
         if details is not None:
             details.append({"line": outcome.line.line_no, "kind": outcome.line.kind, "key": outcome.line.key,
                             "ref": outcome.line.ref, "cause": cause, "status": outcome.status,
                             "model": row.model_served if row else None,
                             "cache": row.cache_outcome if row else None, "baseline_usd": base_cost,
                             "cost_usd": row.cost_usd if row else None, "strong_right": base_right,
-                            "right": right, "answer": (outcome.answer or "")[:200]})
+                            "right": right, "answer": (outcome.answer or "")[:200], "error": outcome.error})
     return report
+
+
+def _count_failure(report: Report, outcome: Outcome, base_right: bool) -> None:
+    """Count a failed request: by status, the answer it lost, and its message among the first few."""
+    report.failed_by_status[outcome.status] = report.failed_by_status.get(outcome.status, 0) + 1
+    report.failed_lost += base_right
+    if len(report.failure_samples) < MAX_FAILURE_SAMPLES:
+        report.failure_samples.append(f"line {outcome.line.line_no}: status {outcome.status}: "
+                                      f"{(outcome.error or 'no error message')[:300]}")
 
 
 def composition(lines: Sequence[TraceLine]) -> dict[str, Any]:

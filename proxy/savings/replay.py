@@ -12,8 +12,12 @@ Answers are deterministic functions of (model, request):
 - Any other prompt (GPTCache questions, custom traces) gets a generic answer whose length is
   derived from the prompt's hash.
 
-``usage`` counts tokens as ``ceil(characters / 4)`` of the prompt (every message's text) and of
-the answer; ``max_tokens`` truncates the answer (``finish_reason = "length"``).
+``usage`` counts tokens by this exact rule: each message costs 4 tokens of framing plus
+``ceil(characters / 4)`` of its text (string content, or its text parts joined; rounded up per
+message), summed over the messages; the answer costs ``ceil(characters / 4)``.
+``max_completion_tokens`` (else ``max_tokens``) cuts the answer to that many tokens x 4 characters
+(``finish_reason = "length"``). A request with ``n`` > 1 gets ``n`` identical choices and is billed ``n``
+answers' tokens.
 """
 
 from __future__ import annotations
@@ -176,39 +180,51 @@ class Completion:
 
     text: str
     prompt_tokens: int
-    completion_tokens: int
+    completion_tokens: int  # all ``choices`` together
     finish_reason: str
+    choices: int = 1  # ``n``: that many identical choices
+
+
+def choices_asked(body: dict[str, Any]) -> int:
+    """The ``n`` of a request: a whole number from 1 to 128, else 1."""
+    n = body.get("n")
+    return n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 128 else 1
 
 
 def complete(book: ReplayBook, body: dict[str, Any]) -> Completion:
-    """The replayed completion of a chat request ``body`` (its ``model`` must be weak or strong)."""
+    """The replayed completion of a chat request ``body`` (its ``model`` must be weak or strong); with
+    ``n`` > 1, that many identical choices, each billed."""
     messages = body.get("messages") or []
     text = model_answer(book, str(body.get("model")), last_user_text(messages))
     limit = body.get("max_completion_tokens") or body.get("max_tokens")
     finish = "stop"
     if isinstance(limit, int) and limit > 0 and count_tokens(text) > limit:
         text, finish = text[: limit * CHARS_PER_TOKEN], "length"
-    return Completion(text, prompt_tokens(messages), count_tokens(text), finish)
+    n = choices_asked(body)
+    return Completion(text, prompt_tokens(messages), n * count_tokens(text), finish, n)
 
 
 def _response(body: dict[str, Any], done: Completion) -> dict[str, Any]:
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:24]
     return {"id": f"chatcmpl-replay-{digest}", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": done.text},
-                         "finish_reason": done.finish_reason}],
+            "choices": [{"index": i, "message": {"role": "assistant", "content": done.text},
+                         "finish_reason": done.finish_reason} for i in range(done.choices)],
             "usage": {"prompt_tokens": done.prompt_tokens, "completion_tokens": done.completion_tokens,
                       "total_tokens": done.prompt_tokens + done.completion_tokens}}
 
 
 def _stream(response: dict[str, Any]) -> bytes:
     base = {k: response[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
-    choice = response["choices"][0]
-    chunks = [
-        base | {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]},
-        base | {"choices": [{"index": 0, "delta": {"content": choice["message"]["content"]}, "finish_reason": None}]},
-        base | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
-        base | {"choices": [], "usage": response["usage"]},
-    ]
+    chunks = []
+    for choice in response["choices"]:
+        i = choice["index"]
+        chunks += [
+            base | {"choices": [{"index": i, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]},
+            base | {"choices": [{"index": i, "delta": {"content": choice["message"]["content"]},
+                                 "finish_reason": None}]},
+            base | {"choices": [{"index": i, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+        ]
+    chunks.append(base | {"choices": [], "usage": response["usage"]})
     return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
 
 

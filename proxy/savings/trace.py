@@ -5,16 +5,22 @@ A line::
     {"t": 1.25, "key": "sk-tutor", "body": {"model": "thrifty-auto", "messages": [...]},
      "batch": false, "ref": {"source": "mmlu", "id": "anatomy:3"}, "kind": "mmlu"}
 
-- ``t``: arrival time in seconds from the start of the replay (required, finite, >= 0);
+- ``t``: arrival time in seconds from the start of the replay (required, a finite number >= 0);
 - ``key``: the API key the request is sent with (required, printable ASCII: it travels in a header);
 - ``body``: the OpenAI chat-completions body (required: ``model``, one the evaluation's proxy serves:
-  ``thrifty-auto`` for the router, or the weak or strong model by name; and a ``messages`` list); with a
-  ``source`` reference its last user message must ask that row's question (see :func:`asks`);
-- ``batch``: optional boolean, true to send the line through the Files/Batches API;
+  ``thrifty-auto`` for the router, or the weak or strong model by name; and a ``messages`` list), one the
+  proxy accepts (:func:`proxy.schemas.validate_chat`: e.g. ``max_tokens`` a whole number, ``stream`` a
+  boolean); with a ``source`` reference its last user message must ask that row's question (see :func:`asks`);
+- ``batch``: optional boolean, true to send the line through the Files/Batches API (its body must then
+  also pass the batch input check, :func:`proxy.batch.validation.validate_batch_input`: no ``stream``);
 - ``ref``: how the answer is graded (required): ``{"source": "mmlu"|"gsm8k"|"gptcache", "id": ...}``
-  naming a row of the public data, or ``{"expected": "..."}`` (not empty; a letter A-D: the answer's first
-  letter; a number: the answer's last number; otherwise: contained in the answer, ignoring case);
-- ``kind``: optional label shown in the trace's composition.
+  naming a row of the public data (an id may be a number or its decimal string), or ``{"expected": ...}``
+  (not empty; a letter A-D: the answer's first letter; a number such as ``18``, ``"18.50"`` or ``1,200``:
+  the answer's last number, both normalised alike; otherwise: contained in the answer, ignoring case);
+- ``kind``: optional label (a string; null: none) shown in the trace's composition.
+
+Lines end at a line feed only (a carriage return before it is dropped), so a JSON string may hold a
+raw U+2028, U+2029 or U+0085; a leading UTF-8 byte-order mark is ignored.
 """
 
 from __future__ import annotations
@@ -23,14 +29,20 @@ import json
 import math
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from proxy.batch.validation import validate_batch_input
+from proxy.errors import ThriftyError
 from proxy.savings.replay import ReplayBook, generic_answer, key_letter, last_user_text
+from proxy.schemas import validate_chat
 
 ROUTED_MODEL = "thrifty-auto"
+BATCH_ENDPOINT = "/v1/chat/completions"
+BOM = "\ufeff"
+MAX_PROBLEM_CHARS = 300  # a problem quoting a huge value is cut to this length
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +81,29 @@ def _check_ref(ref: Any, book: ReplayBook | None) -> str | None:
     if book is None:
         return None
     if source == "gptcache":
-        ok = isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < len(book.gptcache)
+        ok = gptcache_index(ident, len(book.gptcache)) is not None
     else:
         ok = (source, str(ident)) in book.by_ref
     return None if ok else f"unknown reference {source}:{ident}"
 
 
+def gptcache_index(ident: Any, pairs: int) -> int | None:
+    """The GPTCache pair an ``id`` names: a whole number, or its decimal string (``"3"``, as MMLU and
+    GSM8K ids may be given), below ``pairs``; None when it names none."""
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        return None
+    text = str(ident)
+    if not (text.isascii() and text.isdigit()) or str(int(text)) != text:
+        return None
+    index = int(text)
+    return index if index < pairs else None
+
+
 def _check_expected(expected: Any) -> str | None:
     if not isinstance(expected, str | int | float) or isinstance(expected, bool):
         return "'ref.expected' must be a string"
+    if isinstance(expected, float) and not math.isfinite(expected):
+        return "'ref.expected' must be a string or a finite number"
     if not str(expected).strip():
         return "'ref.expected' must not be empty"
     return None
@@ -95,24 +121,65 @@ def asks(book: ReplayBook, ref: dict[str, Any], body: dict[str, Any]) -> bool:
     return text.strip() == question_of(book, ref).strip()
 
 
+def _check_time(t: Any) -> str | None:
+    """Why ``t`` is not an arrival time (None: it is); a whole number too large for a float is refused."""
+    if not isinstance(t, int | float) or isinstance(t, bool):
+        return "'t' must be a finite number of seconds >= 0"
+    try:
+        ok = math.isfinite(t) and t >= 0 and math.isfinite(float(t))
+    except OverflowError:  # an integer beyond the float range
+        ok = False
+    return None if ok else "'t' must be a finite number of seconds >= 0"
+
+
 def _check_line(item: dict[str, Any], book: ReplayBook | None) -> str | None:
     """Why a JSON object with every required field is not a usable trace line (None: it is)."""
-    t, key, body, ref = item["t"], item["key"], item["body"], item["ref"]
-    if not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
-        return "'t' must be a finite number of seconds >= 0"
+    key, body, ref = item["key"], item["body"], item["ref"]
+    problem = _check_time(item["t"])
+    if problem is not None:
+        return problem
     if not isinstance(key, str) or not key:
         return "'key' must be a non-empty string"
     if not (key.isascii() and key.isprintable()):
         return "'key' must be printable ASCII (it is sent in the Authorization header)"
     if not isinstance(item.get("batch", False), bool):
         return "'batch' must be true or false"
+    if not isinstance(item.get("kind"), str | None):
+        return "'kind' must be a string"
     problem = _check_body(body) or _check_ref(ref, book)
-    if problem is None and book is not None and body["model"] not in (ROUTED_MODEL, book.weak_model, book.strong_model):
+    if problem is None and book is not None and body["model"] not in served_models(book):
         return (f"invalid body: model {body['model']!r} is not served in the evaluation; use {ROUTED_MODEL!r}, "
                 f"{book.weak_model!r} or {book.strong_model!r}")
+    if problem is None and item.get("batch", False):
+        problem = _check_batch_body(body, served_models(book) if book is not None else (body["model"],))
     if problem is None and book is not None and "expected" not in ref and not asks(book, ref, body):
         return "the body does not ask the referenced question"
     return problem
+
+
+def served_models(book: ReplayBook) -> tuple[str, str, str]:
+    """The public model names the evaluation's proxy serves."""
+    return ROUTED_MODEL, book.weak_model, book.strong_model
+
+
+def _check_batch_body(body: dict[str, Any], models: Sequence[str]) -> str | None:
+    """Why the proxy's batch validation would refuse ``body`` as a line of a chat batch (which fails
+    the whole job), by the proxy's own check (:func:`proxy.batch.validation.validate_batch_input`)."""
+    line = json.dumps({"custom_id": "1", "method": "POST", "url": BATCH_ENDPOINT, "body": body})
+    _, errors = validate_batch_input(line, BATCH_ENDPOINT, list(models), 1)
+    return f"invalid batch line: {errors[0].message}" if errors else None
+
+
+def split_lines(text: str) -> list[str]:
+    """JSONL text's lines: split at line feeds only (a JSON string may hold a raw U+2028, U+2029 or
+    U+0085, which :meth:`str.splitlines` would also break at), a carriage return before the line feed
+    dropped, a leading byte-order mark ignored."""
+    return [raw.removesuffix("\r") for raw in text.removeprefix(BOM).split("\n")]
+
+
+def _cut(problem: str) -> str:
+    """``problem`` cut to :data:`MAX_PROBLEM_CHARS` (it may quote a huge value)."""
+    return problem if len(problem) <= MAX_PROBLEM_CHARS else problem[:MAX_PROBLEM_CHARS] + "..."
 
 
 def parse_trace(text: str, book: ReplayBook | None = None) -> ParsedTrace:
@@ -120,13 +187,13 @@ def parse_trace(text: str, book: ReplayBook | None = None) -> ParsedTrace:
 
     With ``book``, references must name known rows whose question the body asks."""
     out = ParsedTrace()
-    for n, raw in enumerate(text.splitlines(), start=1):
+    for n, raw in enumerate(split_lines(text), start=1):
         if not raw.strip():
             continue
         try:
             item = json.loads(raw)
-        except ValueError as exc:
-            out.problems.append(f"line {n}: not JSON ({exc.msg})")
+        except (ValueError, RecursionError) as exc:  # also a huge integer, or nesting too deep to parse
+            out.problems.append(_cut(f"line {n}: not JSON ({getattr(exc, 'msg', str(exc))})"))
             continue
         if not isinstance(item, dict):
             out.problems.append(f"line {n}: not a JSON object")
@@ -137,10 +204,10 @@ def parse_trace(text: str, book: ReplayBook | None = None) -> ParsedTrace:
             continue
         problem = _check_line(item, book)
         if problem is not None:
-            out.problems.append(f"line {n}: {problem}")
+            out.problems.append(_cut(f"line {n}: {problem}"))
             continue
         out.lines.append(TraceLine(n, float(item["t"]), item["key"], item["body"], item["ref"],
-                                   item.get("batch", False), str(item.get("kind", "custom"))))
+                                   item.get("batch", False), item.get("kind") or "custom"))
     out.lines.sort(key=lambda line: (line.t, line.line_no))
     return out
 
@@ -155,6 +222,14 @@ def _check_body(body: Any) -> str | None:
         return "invalid body: 'messages' must be a non-empty list"
     if not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages):
         return "invalid body: every message needs a 'role'"
+    try:
+        validate_chat(body)  # what the proxy checks first: types and ranges of every field, nesting depth
+    except ThriftyError as exc:
+        return f"invalid body: {exc.message.removeprefix('invalid request: ')}"
+    try:
+        json.dumps(body, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError):  # UnicodeEncodeError included
+        return "invalid body: it holds NaN, Infinity or a lone surrogate, which JSON over HTTP cannot carry"
     return None
 
 
@@ -170,6 +245,13 @@ def last_number(text: str) -> str | None:
     if "." in value:
         value = value.rstrip("0").rstrip(".")
     return value
+
+
+def expected_text(expected: Any) -> str:
+    """An ``expected`` reference as text: a whole-valued JSON number such as ``18.0`` as ``18``."""
+    if isinstance(expected, float) and expected.is_integer() and abs(expected) < 1e15:
+        return str(int(expected))
+    return str(expected).strip()
 
 
 def gsm8k_expected(book: ReplayBook, ident: str) -> str | None:
@@ -188,10 +270,10 @@ def grade(book: ReplayBook | None, ref: dict[str, Any], answer: str | None) -> b
         return False
     text = answer.strip()
     if "expected" in ref:
-        expected = str(ref["expected"]).strip()
+        expected = expected_text(ref["expected"])
         if len(expected) == 1 and expected.upper() in "ABCD":
             return text[:1].upper() == expected.upper()
-        if last_number(expected) == expected.replace(",", ""):
+        if _NUMBER.fullmatch(expected):  # a bare number: compared with the answer's last, both normalised
             return last_number(text) == last_number(expected)
         return expected.lower() in text.lower()
     assert book is not None

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from proxy.pricing import ModelPrice
-from proxy.savings.accounting import CAUSES, LogRow, Outcome, account, attribute
+from proxy.savings.accounting import CAUSES, LogRow, Outcome, account, attribute, baseline
 from proxy.savings.replay import ReplayBook, complete
 from proxy.savings.trace import TraceLine
 from tests.proxy.savings.conftest import GSM_ROWS, STRONG, WEAK
@@ -108,3 +108,32 @@ def test_combined_mode_charges_the_wasted_weak_call_of_an_escalation_to_the_casc
     assert report.saved_by["routing"] == pytest.approx(0.0)
     assert report.saved_by["cascade"] == pytest.approx((199 - 11) * M)  # kept weak answer minus the wasted call
     assert report.saved_usd == pytest.approx(188 * M) and sum(report.saved_by.values()) == pytest.approx(188 * M)
+
+
+def test_a_request_for_n_answers_costs_n_answers_in_the_baseline_and_the_replay(book: ReplayBook) -> None:
+    # the strong answer is 4 tokens; n = 3 bills 12 output tokens, in the computed baseline as in the replay
+    line = _line(1)
+    line = TraceLine(1, 1.0, "sk-a", {**line.body, "n": 3}, line.ref, False, "gsm8k")
+    cost, right = baseline(book, line, PRICES)
+    assert cost == pytest.approx((9 * 10 + 3 * 4 * 30) * M) and right
+    row = _row(1, STRONG, "large", "miss", cost, 9, 12)
+    parts = attribute(book, line, row, cost, PRICES)
+    assert parts["capping"] == pytest.approx(0.0) and sum(parts.values()) == pytest.approx(0.0)
+
+
+def test_failed_requests_are_counted_by_status_with_their_messages(book: ReplayBook) -> None:
+    lines = [_line(n) for n in range(1, 5)]
+    outcomes = [Outcome(lines[0], "r1", 200, "The answer is 12", 0.01),
+                Outcome(lines[1], "r2", 400, None, 0.01, "'max_tokens' must be between 1 and 1048576"),
+                Outcome(lines[2], "r3", 400, None, 0.01, "invalid request"),
+                Outcome(lines[3], "r4", 599, None, None, "batch b ended failed without it")]
+    rows = {"r1": _row(1, STRONG, "large", "miss", 210 * M, 9, 4)}
+    details: list[dict] = []
+    report = account(book, outcomes, rows, PRICES, details)
+    assert report.failed_by_status == {400: 2, 599: 1} and report.failed == 3
+    assert report.failed_lost == 3  # all strong is right on rows 2-4: every lost answer is a failure here
+    assert report.baseline_right - report.right == 3
+    assert report.failure_samples[0] == "line 2: status 400: 'max_tokens' must be between 1 and 1048576"
+    assert len(report.failure_samples) == 3
+    assert [d["error"] for d in details] == [None, "'max_tokens' must be between 1 and 1048576", "invalid request",
+                                             "batch b ended failed without it"]

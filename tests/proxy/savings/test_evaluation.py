@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -221,3 +222,292 @@ def test_an_empty_trace_is_an_error(data_dir: Path, tmp_path: Path, capsys: pyte
     trace.write_text("\n  \n")
     assert main(["--trace", str(trace), "--data-dir", str(data_dir)]) == 2
     assert "nothing to replay: the trace has no usable line (0 skipped" in capsys.readouterr().err
+
+
+# --- audit fixes ---------------------------------------------------------------------------------------------------
+
+
+def test_a_batch_job_that_fails_as_a_whole_prints_its_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/files":
+            return httpx.Response(200, json={"id": "in-1"})
+        if request.url.path == "/v1/batches":
+            return httpx.Response(200, json={"id": "batch-1"})
+        return httpx.Response(200, json={"status": "failed", "errors": {"object": "list", "data": [
+            {"code": "invalid_body", "message": "stream is not supported in a batch", "param": "body.stream",
+             "line": 2}]}})
+
+    lines = [_trace_line(1, 0, batch=True), _trace_line(2, 1, batch=True)]
+    with httpx.Client(transport=httpx.MockTransport(handle), base_url="http://batch.test") as client:
+        outcomes = run_batch(client, lines, "p", timeout_s=5.0)
+    out = capsys.readouterr().out
+    assert "batch batch-1 (2 lines) failed: 1 error(s): line 2: stream is not supported in a batch" in out
+    assert all(o.status == 599 and "line 2: stream is not supported" in o.error for o in outcomes)
+
+
+def test_a_line_answered_with_an_error_in_a_batch_keeps_its_status_and_message() -> None:
+    output = {"custom_id": "1", "response": {"status_code": 200, "request_id": "r1", "body": {
+        "choices": [{"message": {"content": "ok \u2028 still ok"}}]}}, "error": None}
+    refused = {"custom_id": "2", "response": {"status_code": 400, "request_id": "r2", "body": {
+        "error": {"message": "'n' must be between 1 and 128"}}}, "error": None}
+    expired = {"custom_id": "3", "response": None, "error": {"code": "batch_expired", "message": "expired"}}
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/v1/files":
+            return httpx.Response(200, json={"id": "in-1"})
+        if path == "/v1/batches":
+            return httpx.Response(200, json={"id": "batch-1"})
+        if path.startswith("/v1/batches/"):
+            return httpx.Response(200, json={"status": "completed", "output_file_id": "out", "error_file_id": "err"})
+        items = [output, refused] if "/out/" in path else [expired]
+        return httpx.Response(200, text="".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items))
+
+    lines = [_trace_line(n, n - 1, batch=True) for n in (1, 2, 3)]
+    with httpx.Client(transport=httpx.MockTransport(handle), base_url="http://batch.test") as client:
+        outcomes = {o.line.line_no: o for o in run_batch(client, lines, "p", timeout_s=5.0)}
+    assert (outcomes[1].status, outcomes[1].answer) == (200, "ok \u2028 still ok")  # one line despite U+2028
+    assert (outcomes[2].status, outcomes[2].request_id, outcomes[2].error) == (400, "r2", "'n' must be between 1 and 128")
+    assert (outcomes[3].status, outcomes[3].request_id, outcomes[3].error) == (599, "p-missing-3", "expired")
+
+
+def test_the_report_counts_failed_requests_and_quotes_their_first_messages() -> None:
+    report = Report(requests=3, baseline_usd=1.0, cost_usd=1.0, baseline_right=3, right=1,
+                    failed_by_status={400: 1, 599: 1}, failed_lost=2,
+                    failure_samples=["line 2: status 400: 'max_tokens' must be ...", "line 3: status 599: boom"])
+    text = evaluation.format_report(evaluation.ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
+    assert "| failed requests (HTTP error); right answers they lost | - | 2; 2 |" in text
+    assert "[run] 2 failed requests (400 x1, 599 x1), 2 of them right under all strong" in text
+    assert "  line 2: status 400: 'max_tokens' must be ..." in text
+
+
+def test_cosmetics_of_the_report() -> None:
+    # the stages' sum and the total differ by float rounding only, across a rounding boundary of the 6th decimal:
+    # one value, printed twice (never "0.012473 = 0.012474")
+    low, high = 0.0124734, 0.0124736  # two neighbouring floats that round apart, by bisection
+    while math.nextafter(low, 1) < high:
+        middle = (low + high) / 2
+        low, high = (middle, high) if f"{middle:.6f}" == f"{low:.6f}" else (low, middle)
+    assert f"{low:.6f} = {high:.6f}" == "0.012473 = 0.012474"  # what the row used to print
+    report = Report(requests=1, baseline_usd=high, cost_usd=0.0)
+    report.saved_by["routing"] = low
+    text = evaluation.format_report(evaluation.ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
+    first, second = re.search(r"\| sum of the stages = total saving \| - \| (\S+) = (\S+) \|", text).groups()
+    assert first == second
+    assert "| latency p50 / p95 ms (interactive, client) | - | - |" in text  # every line a batch line
+    report.saved_by["other"] = 0.001  # a real mismatch shows both
+    text = evaluation.format_report(evaluation.ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
+    assert re.search(r"\| sum of the stages = total saving \| - \| 0\.01347\d != 0\.01247\d \|", text)
+    empty = evaluation.format_report(evaluation.ParsedTrace(problems=["line 1: not JSON (x)"]), [])
+    assert empty.splitlines()[1] == "  skipped line 1: not JSON (x)"  # no blank composition line
+
+
+def test_a_trace_that_is_not_utf8_is_a_plain_error(data_dir: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "latin.jsonl"
+    trace.write_bytes(b'\xff\xfe{"t":0}\n')  # a UTF-16 byte-order mark
+    assert main(["--trace", str(trace), "--data-dir", str(data_dir)]) == 2
+    assert "is not UTF-8 text (byte 0xff at offset 0)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--details", "--write-trace"])
+def test_an_unwritable_output_path_is_refused_before_any_run(data_dir: Path, tmp_path: Path, option: str,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    def no_run(*args, **kwargs):
+        raise AssertionError("a run started")
+
+    monkeypatch.setattr(evaluation, "run_once", no_run)
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(_line(0.0, 0) + "\n")
+    for path, why in ((tmp_path / "nowhere" / "d.jsonl", "does not exist"), (tmp_path, "is a folder")):
+        target = path if option == "--write-trace" or why != "is a folder" else tmp_path / "d"
+        if why == "is a folder" and option == "--details":
+            (tmp_path / "d-thrifty--every-stage").mkdir()
+        assert main(["--trace", str(trace), "--data-dir", str(data_dir), option, str(target)]) == 2
+        err = capsys.readouterr().err
+        assert f"thrifty eval savings: {option}: " in err and why in err and "Traceback" not in err
+
+
+def test_a_failure_to_write_the_details_keeps_the_run(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "gone" / "d.jsonl"
+    evaluation._write_details(path, [{"line": 1}], "run")  # the folder vanished during the run: no exception
+    assert "[run] cannot write the per-request details to" in capsys.readouterr().err
+
+
+def test_write_trace_round_trips_raw_line_separators_and_runs_none_exits_0(
+        data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = {"t": 0.25, "key": "sk-u", "body": {"model": "thrifty-auto", "messages": [
+        {"role": "user", "content": "one\u2028two\u2029three\u0085four\x1cfive \u00e9"}]}, "ref": {"expected": "one"},
+           "kind": "odd"}
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("\ufeff" + _line(0.0, 0) + "\r\n" + json.dumps(odd, ensure_ascii=False) + "\n", encoding="utf-8")
+    written = tmp_path / "again.jsonl"
+    assert main(["--trace", str(trace), "--data-dir", str(data_dir), "--runs", "none",
+                 "--write-trace", str(written)]) == 0
+    captured = capsys.readouterr()
+    assert "2 requests" in captured.out and "no run asked (--runs none)" in captured.out and not captured.err
+    assert "\u2028" in written.read_text(encoding="utf-8")  # written raw (ensure_ascii=False) ...
+    again = tmp_path / "third.jsonl"
+    assert main(["--trace", str(written), "--data-dir", str(data_dir), "--runs", "none",
+                 "--write-trace", str(again)]) == 0  # ... and read back as the same two lines
+    assert again.read_text(encoding="utf-8") == written.read_text(encoding="utf-8")
+    assert len(written.read_text(encoding="utf-8").split("\n")) == 3 and "skipped lines: 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("options", "fragment"), [
+    (["--target-large-share", "5"], "--target-large-share must lie in [0, 1]"),
+    (["--target-large-share", "nan"], "--target-large-share must lie in [0, 1]"),
+    (["--weak-price", "-1", "-1"], "--weak-price takes two finite numbers >= 0"),
+    (["--strong-price", "10", "inf"], "--strong-price takes two finite numbers >= 0"),
+    (["--batch-discount", "2"], "--batch-discount must lie in [0, 1)"),
+    (["--batch-discount", "1"], "--batch-discount must lie in [0, 1)"),
+    (["--concurrency", "0"], "--concurrency must be at least 1"),
+    (["--time-scale", "-1"], "--time-scale must be a finite number >= 0"),
+    (["--batch-timeout", "0"], "--batch-timeout must be a finite number of seconds > 0"),
+])
+def test_bad_option_values_are_refused_up_front(tmp_path: Path, options: list[str], fragment: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    (data / "router").mkdir(parents=True)
+    assert main(["--data-dir", str(data), *options]) == 2
+    assert f"thrifty eval savings: {fragment}" in capsys.readouterr().err
+
+
+def test_a_child_proxy_that_does_not_start_has_its_log_quoted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+
+    @contextlib.contextmanager
+    def failing_child(command, port, what, timeout_s, env, stdout):
+        stdout.write("thrifty: configuration error: [batch] discount must be in [0, 1)\n")
+        stdout.flush()
+        raise RuntimeError(f"{what} exited with status 2 during start-up")
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(evaluation, "child_server", failing_child)
+    with pytest.raises(RuntimeError) as info, evaluation.running_proxy(RunSpec("x", False), tmp_path,
+                                                                         "http://127.0.0.1:9", {}, 0.5):
+        pass
+    assert "exited with status 2 during start-up; the end of its log:" in str(info.value)
+    assert "[batch] discount must be in [0, 1)" in str(info.value)
+
+
+def _timed_app(events: list[tuple[str, str, float]]):
+    """An upstream that takes 0.3 s per answer and records when each request (by x-request-id) starts and ends."""
+    import asyncio
+    import time
+
+    from proxy.localserver import read_body, serve_lifespan
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        await read_body(receive)
+        request_id = dict(scope["headers"]).get(b"x-request-id", b"").decode()
+        events.append(("start", request_id, time.monotonic()))
+        await asyncio.sleep(0.3)
+        events.append(("end", request_id, time.monotonic()))
+        body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}}]}).encode()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+
+    return app
+
+
+def test_an_identical_request_waits_for_the_one_in_flight() -> None:
+    # three identical requests (same key and body) and one other, all due at once: the identical ones go one
+    # after the other, in trace order, so which misses the exact cache never depends on thread timing
+    events: list[tuple[str, str, float]] = []
+    lines = [_trace_line(n, 0) for n in (1, 2, 3)] + [_trace_line(4, 0, key="sk-other")]
+    with serve_in_thread(_timed_app(events)) as base:
+        outcomes = replay_trace(base, lines, "p", concurrency=4, time_scale=1.0, batch_timeout_s=1.0)
+    assert [o.status for o in outcomes] == [200] * 4
+    at = {(kind, request_id): when for kind, request_id, when in events}
+    assert at[("end", "p-1")] <= at[("start", "p-2")] and at[("end", "p-2")] <= at[("start", "p-3")]
+    assert at[("start", "p-4")] < at[("end", "p-1")]  # other requests are not held back
+
+
+def test_ctrl_c_stops_the_replay_at_once(book: ReplayBook) -> None:
+    import signal
+    import threading
+    import time
+
+    lines = [_trace_line(n, n - 1, t=60.0) for n in (1, 2, 3)]  # due in a minute
+    timer = threading.Timer(0.5, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    started = time.monotonic()
+    with serve_in_thread(make_app(book)) as upstream:
+        timer.start()
+        with pytest.raises(evaluation.Interrupted) as info:
+            replay_trace(upstream, lines, "p", concurrency=2, time_scale=1.0, batch_timeout_s=1.0)
+    assert time.monotonic() - started < 10
+    assert info.value.where == "0 of 3 requests had been answered"
+
+
+def test_ctrl_c_prints_the_summary_of_the_completed_runs_and_exits_130(
+        data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def fake_run(spec: RunSpec, *args, **kwargs) -> tuple[Report, float]:
+        if not spec.caches:
+            raise evaluation.Interrupted("2 of 5 requests had been answered")
+        return Report(requests=1, baseline_usd=1.0, cost_usd=0.25, baseline_right=1, right=1), 2.0
+
+    monkeypatch.setattr(evaluation, "run_once", fake_run)
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(_line(0.0, 0) + "\n")
+    assert main(["--trace", str(trace), "--data-dir", str(data_dir), "--curve", "0.5"]) == 130
+    captured = capsys.readouterr()
+    assert "| cost reduction | 0 % | 75.0 % |" in captured.out  # the completed run
+    assert ("interrupted (Ctrl-C) during the run [thrifty, caches off (routing alone)]: 2 of 5 requests had been "
+            "answered; 1 of 3 runs had completed") in captured.err
+
+
+def test_an_identical_request_also_waits_for_the_settle_of_the_answer_it_repeats() -> None:
+    import time
+
+    events: list[tuple[str, str, float]] = []
+    settled: dict[str, float] = {}
+
+    def settle(outcome) -> None:  # e.g. the proxy's cache write-back, which runs after the response
+        time.sleep(0.2)
+        settled[outcome.request_id] = time.monotonic()
+
+    lines = [_trace_line(1, 0), _trace_line(2, 0), _trace_line(3, 1)]
+    with serve_in_thread(_timed_app(events)) as base:
+        replay_trace(base, lines, "p", concurrency=3, time_scale=1.0, batch_timeout_s=1.0, settle=settle)
+    at = {(kind, request_id): when for kind, request_id, when in events}
+    assert list(settled) == ["p-1"]  # only an answer another line waits for is settled
+    assert settled["p-1"] <= at[("start", "p-2")]
+
+
+def test_exact_cache_settle_waits_for_the_write_back(tmp_path: Path) -> None:
+    import contextlib
+    import sqlite3
+    import threading
+    import time
+
+    from proxy.savings.accounting import Outcome
+
+    database = tmp_path / "thrifty.db"
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        conn.execute("CREATE TABLE thrifty_exact_cache (key TEXT, response BLOB)")
+        conn.commit()
+
+    def write_back() -> None:
+        with contextlib.closing(sqlite3.connect(database)) as conn:
+            conn.execute("INSERT INTO thrifty_exact_cache VALUES ('k', ?)", (b'{"id": "chatcmpl-1", "choices": []}',))
+            conn.commit()
+
+    line = _trace_line(1, 0)
+    settle = evaluation.exact_cache_settle(database, timeout_s=5.0)
+    threading.Timer(0.3, write_back).start()
+    started = time.monotonic()
+    settle(Outcome(line, "r1", 200, "ok", cache="miss", response_id="chatcmpl-1"))
+    assert 0.25 <= time.monotonic() - started < 4.0
+    started = time.monotonic()
+    settle(Outcome(line, "r2", 200, "ok", cache="exact", response_id="chatcmpl-2"))  # a hit: nothing to wait for
+    evaluation.exact_cache_settle(database, timeout_s=0.2)(Outcome(line, "r3", 200, "ok", cache="miss",
+                                                                    response_id="chatcmpl-3"))  # never stored
+    evaluation.exact_cache_settle(tmp_path / "none.db", timeout_s=0.1)(Outcome(line, "r4", 200, "ok", cache="miss",
+                                                                               response_id="x"))  # no database yet
+    assert time.monotonic() - started < 2.0

@@ -75,3 +75,24 @@ def test_openai_sdk_against_the_server_both_models_streamed_and_not(book: Replay
         chunks = list(stream)
         assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == strong_text
         assert chunks[-1].usage.completion_tokens == math.ceil(len(strong_text) / 4)
+
+
+def test_n_choices_are_returned_and_each_is_billed(book: ReplayBook) -> None:
+    question, _, _, _, strong_text = GSM_ROWS[0]
+    one, three = complete(book, _body(STRONG, question)), complete(book, _body(STRONG, question, n=3))
+    assert three.text == one.text and three.choices == 3
+    assert (three.prompt_tokens, three.completion_tokens) == (one.prompt_tokens, 3 * one.completion_tokens)
+    status, payload, _ = handle(book, "POST", "/v1/chat/completions", json.dumps(_body(STRONG, question, n=3)).encode())
+    answer = json.loads(payload)
+    assert status == 200 and [c["index"] for c in answer["choices"]] == [0, 1, 2]
+    assert {c["message"]["content"] for c in answer["choices"]} == {strong_text}
+    assert answer["usage"]["completion_tokens"] == 3 * math.ceil(len(strong_text) / 4)
+    status, payload, _ = handle(book, "POST", "/v1/chat/completions",
+                                json.dumps(_body(STRONG, question, n=2, stream=True)).encode())
+    chunks = [json.loads(raw[6:]) for raw in payload.decode().split("\n\n") if raw.startswith("data: {")]
+    texts = {}
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            texts[choice["index"]] = texts.get(choice["index"], "") + (choice["delta"].get("content") or "")
+    assert texts == {0: strong_text, 1: strong_text} and chunks[-1]["usage"]["completion_tokens"] == 2 * math.ceil(
+        len(strong_text) / 4)

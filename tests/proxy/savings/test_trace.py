@@ -139,3 +139,86 @@ def test_an_empty_or_boolean_expected_answer_is_refused(book: ReplayBook, expect
     problems = _problems(book, {**GOOD, "ref": {"expected": expected}})
     assert len(problems) == 1 and problems[0].startswith("line 2: 'ref.expected' must")
     assert grade(None, {"expected": ""}, "anything")  # why: an empty expected answer would grade everything right
+
+
+# --- audit fixes: bodies and batch lines the proxy would refuse, odd numbers, line ends, ids, kinds ---------------
+
+
+def test_a_batch_line_the_proxys_batch_validation_refuses_is_skipped(book: ReplayBook) -> None:
+    # a streamed body is fine interactively, but it fails a whole batch job at the proxy's validation
+    streamed = {**GOOD, "body": {**GOOD["body"], "stream": True}}
+    problems = _problems(book, {**streamed, "batch": True})
+    assert problems == ["line 2: invalid batch line: stream is not supported in a batch; each answer is written whole"]
+    assert not _parse(book, streamed).problems
+
+
+@pytest.mark.parametrize(("extra", "param"), [
+    ({"max_tokens": 20.0}, "max_tokens"), ({"max_completion_tokens": "30"}, "max_completion_tokens"),
+    ({"n": "2"}, "n"), ({"n": 0}, "n"), ({"stream": "true"}, "stream"), ({"temperature": "0"}, "temperature"),
+    ({"temperature": 3}, "temperature"), ({"max_tokens": True}, "max_tokens"),
+])
+def test_a_body_the_proxy_would_refuse_is_skipped(book: ReplayBook, extra: dict, param: str) -> None:
+    problems = _problems(book, {**GOOD, "body": {**GOOD["body"], **extra}})
+    assert len(problems) == 1 and problems[0].startswith("line 2: invalid body: ") and param in problems[0]
+
+
+@pytest.mark.parametrize("raw", ['"temperature": NaN', '"x_extra": Infinity', '"user": "\\ud800"'])
+def test_a_body_json_cannot_carry_is_skipped(book: ReplayBook, raw: str) -> None:
+    line = json.dumps(GOOD).replace('"model": "thrifty-auto"', f'"model": "thrifty-auto", {raw}')
+    problems = _problems(book, line)
+    assert len(problems) == 1 and problems[0].startswith("line 2: invalid body: ")
+
+
+@pytest.mark.parametrize("t", ["1" + "0" * 400, "-1" + "0" * 400])
+def test_a_huge_integer_arrival_time_is_a_bad_line(book: ReplayBook, t: str) -> None:
+    line = json.dumps(GOOD).replace('"t": 0.5', f'"t": {t}')
+    assert _problems(book, line) == ["line 2: 't' must be a finite number of seconds >= 0"]
+
+
+def test_an_integer_too_long_to_parse_or_nesting_too_deep_is_not_json(book: ReplayBook) -> None:
+    problems = _problems(book, json.dumps(GOOD).replace('"t": 0.5', '"t": 1' + "0" * 5000), "[" * 100_000)
+    assert [p[:19] for p in problems] == ["line 2: not JSON (E", "line 3: not JSON (m"]
+    assert all(len(p) <= 310 for p in problems)
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085", "\x1c", "\x1d", "\x1e", "\x0b", "\x0c"])
+def test_lines_end_at_a_line_feed_only(book: ReplayBook, separator: str) -> None:
+    # a raw separator inside a JSON string (json.dumps(ensure_ascii=False) writes it raw) must not split the line
+    odd = {**GOOD, "body": _body(f"one{separator}two"), "ref": {"expected": "one"}}
+    text = "\ufeff" + json.dumps(GOOD) + "\r\n" + json.dumps(odd, ensure_ascii=False) + "\r\n\r\n" + json.dumps(GOOD)
+    parsed = parse_trace(text, book)
+    assert not parsed.problems
+    assert [line.line_no for line in parsed.lines] == [1, 2, 4]
+    assert parsed.lines[1].body["messages"][-1]["content"] == f"one{separator}two"
+
+
+def test_a_byte_order_mark_alone_or_a_carriage_return_does_not_spoil_a_line(book: ReplayBook) -> None:
+    parsed = parse_trace("\ufeff" + json.dumps(GOOD) + "\r\n", book)
+    assert not parsed.problems and [line.line_no for line in parsed.lines] == [1]
+
+
+@pytest.mark.parametrize(("expected", "answer", "right"), [
+    (18.0, "So she pays $18", True), ("18.0", "So she pays 18.", True), ("18.50", "It costs 18.5", True),
+    (18.5, "It costs 18.50 dollars", True), ("1,200.00", "The total is 1200", True), (18, "It is 18.0", True),
+    ("18.0", "It is 180", False), (-3.0, "It is -3", True), ("18.5", "It is 18", False),
+])
+def test_a_numeric_expected_answer_is_normalised_like_the_answer(expected: object, answer: str, right: bool) -> None:
+    assert grade(None, {"expected": expected}, answer) is right
+
+
+def test_a_gptcache_id_may_be_given_as_its_decimal_string(book: ReplayBook) -> None:
+    item = {**GOOD, "body": _body(PAIRS[1]["origin"]), "ref": {"source": "gptcache", "id": "1"}}
+    parsed = _parse(book, item)
+    assert not parsed.problems and parsed.lines[1].ref["id"] == "1"
+    from proxy.savings.replay import generic_answer
+
+    assert grade(book, {"source": "gptcache", "id": "1"}, generic_answer(book.weak_model, PAIRS[1]["origin"]))
+    for ident in ("01", "1.0", "-1", "x", "2", 1.0, "\u0661"):  # "\u0661": an Arabic-Indic digit one
+        problems = _problems(book, {**item, "ref": {"source": "gptcache", "id": ident}})
+        assert problems == [f"line 2: unknown reference gptcache:{ident}"], ident
+
+
+def test_a_null_kind_is_no_kind_and_another_type_is_refused(book: ReplayBook) -> None:
+    parsed = _parse(book, {**GOOD, "kind": None}, {**GOOD, "kind": ""})
+    assert not parsed.problems and [line.kind for line in parsed.lines] == ["custom", "custom", "custom"]
+    assert _problems(book, {**GOOD, "kind": 3}) == ["line 2: 'kind' must be a string"]
