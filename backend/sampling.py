@@ -1,10 +1,13 @@
-"""Sampling parameters and the token sampler (greedy, temperature, top-k, top-p, seeded)."""
+"""Sampling parameters and the token sampler (greedy, temperature, top-k, top-p, logit bias, seeded)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import torch
+
+#: ``torch.Generator.manual_seed`` takes [-2**63, 2**64 - 1]; choice seeds live in [0, 2**64).
+SEED_SPACE = 1 << 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,27 +25,68 @@ class SamplingParams:
     n: int = 1
     logprobs: bool = False
     top_logprobs: int = 0
+    logit_bias: tuple[tuple[int, float], ...] = ()  # (token id, value added to its logit), OpenAI's logit_bias
     extra: dict = field(default_factory=dict)
 
     @property
-    def greedy(self) -> bool:
+    def zero_temperature(self) -> bool:
+        """Always the most likely token (of the biased logits when there is a ``logit_bias``)."""
         return self.temperature <= 1e-5
+
+    @property
+    def greedy(self) -> bool:
+        """The argmax of the raw logits will do: temperature 0 and no ``logit_bias``. A biased temperature-0
+        request is not ``greedy``: it goes through :func:`sample` / :func:`sampling_probs`, which apply the
+        bias and then pick (or put all the mass on) the argmax."""
+        return self.zero_temperature and not self.logit_bias
+
+
+def generator_seed(seed: int, index: int = 0) -> int:
+    """The torch seed of choice ``index``: SplitMix64's mix of ``(seed + index) mod 2**64``.
+
+    Taken modulo 2**64, any signed 64-bit seed plus an index fits ``manual_seed`` (never an overflow).
+    The mix is a bijection of 64-bit values, so distinct seeds stay distinct generators on CUDA (Philox
+    uses all 64 bits); it also spreads the high bits into the low 32, the only ones the CPU generator's
+    Mersenne Twister keeps, so seeds that differ only above bit 31 (-1 and 2**63 - 1) do not collide there.
+    """
+    value = (seed + index) % SEED_SPACE
+    value = (value + 0x9E3779B97F4A7C15) % SEED_SPACE
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) % SEED_SPACE
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) % SEED_SPACE
+    return value ^ (value >> 31)
 
 
 def make_generator(params: SamplingParams, device: torch.device | str, index: int = 0) -> torch.Generator | None:
-    """A per-request RNG; choice ``index`` of an ``n > 1`` request gets seed + index."""
+    """A per-request RNG; choice ``index`` of an ``n > 1`` request gets :func:`generator_seed` (seed + index)."""
     if params.seed is None:
         return None
     gen = torch.Generator(device=device)
-    gen.manual_seed(params.seed + index)
+    gen.manual_seed(generator_seed(params.seed, index))
     return gen
 
 
-def sampling_probs(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
-    """The distribution a sampled request draws from: temperature, then top-k, then top-p.
+def apply_logit_bias(logits: torch.Tensor, bias: tuple[tuple[int, float], ...]) -> torch.Tensor:
+    """``logits: [..., V]`` with each ``(token id, value)`` of ``bias`` added (a new tensor; the input as is
+    without a bias)."""
+    if not bias:
+        return logits
+    ids = torch.tensor([i for i, _ in bias], dtype=torch.int64, device=logits.device)  # [B]
+    values = torch.tensor([v for _, v in bias], dtype=logits.dtype, device=logits.device)  # [B]
+    biased = logits.clone()  # [..., V]
+    biased[..., ids] += values
+    return biased
 
-    ``logits: [..., V]`` fp32 → probabilities ``[..., V]`` (each row sums to 1). Not for greedy params.
+
+def sampling_probs(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
+    """The distribution a request draws from: logit bias, temperature, then top-k, then top-p.
+
+    ``logits: [..., V]`` fp32 → probabilities ``[..., V]`` (each row sums to 1). At temperature 0 (a
+    biased request that is not ``greedy``) all the mass is on the biased argmax.
     """
+    logits = apply_logit_bias(logits, params.logit_bias)  # [..., V]
+    if params.zero_temperature:
+        best = logits.argmax(dim=-1, keepdim=True)  # [..., 1]
+        return torch.zeros_like(logits).scatter(-1, best, 1.0)
     scaled = logits / params.temperature  # [..., V]
     if params.top_k and params.top_k < scaled.shape[-1]:
         kth = torch.topk(scaled, params.top_k).values[..., -1:]  # [..., 1]
@@ -61,6 +105,8 @@ def sample(logits: torch.Tensor, params: SamplingParams, generator: torch.Genera
     """Pick the next token from fp32 ``logits: [vocab]``."""
     if params.greedy:
         return int(torch.argmax(logits))
+    if params.zero_temperature:
+        return int(torch.argmax(apply_logit_bias(logits, params.logit_bias)))
     probs = sampling_probs(logits, params)  # [V]
     return int(torch.multinomial(probs, 1, generator=generator))
 

@@ -8,10 +8,11 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from litestar import Litestar, Request, Response, get, post
+from litestar import Litestar, Request, Response, get, head, post
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
@@ -26,8 +27,12 @@ from backend.protocol import (
     CompletionBody,
     Limits,
     RequestError,
+    chat_top_logprobs,
+    check_tool_choice,
+    completion_logprobs,
     decode_body,
     parse_priority,
+    parse_prompt,
     sampling_params,
     validate_messages,
 )
@@ -77,11 +82,63 @@ def _sse(data: Any) -> bytes:
     return b"data: " + msgspec.json.encode(data) + b"\n\n"
 
 
-def _logprobs_chat(event: TokenEvent) -> dict[str, Any] | None:
-    if event.logprob is None:
-        return None
-    return {"content": [{"token": event.token_text, "logprob": event.logprob, "bytes": None,
-                         "top_logprobs": [{"token": t, "logprob": lp, "bytes": None} for t, lp in event.top_logprobs]}]}
+def _symbol_bytes(tokenizer: Any, symbol: str) -> bytes:
+    """The bytes a vocabulary symbol stands for (a tokenizer without ``symbol_bytes``: its UTF-8 text)."""
+    to_bytes = getattr(tokenizer, "symbol_bytes", None)
+    return to_bytes(symbol) if to_bytes is not None else symbol.encode("utf-8")
+
+
+def _legacy_logprobs() -> dict[str, list[Any]]:
+    """An empty legacy /v1/completions ``logprobs`` object."""
+    return {"tokens": [], "token_logprobs": [], "top_logprobs": [], "text_offset": []}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLogprobs:
+    """How one request reports token log-probabilities, as OpenAI does: ``token`` is the token's text
+    (its bytes decoded as UTF-8, a partial character as U+FFFD) and ``bytes`` its UTF-8 byte values, so
+    the choice's ``bytes`` concatenated are its content. A token that ended its choice as a stop token
+    (EOS, ``stop_token_ids``) adds no text and is not reported."""
+
+    tokenizer: Any
+    stop_ids: frozenset[int]
+
+    def reported(self, event: TokenEvent) -> bool:
+        if event.logprob is None:
+            return False
+        return not (event.finish_reason == "stop" and event.token_id in self.stop_ids)
+
+    def piece(self, symbol: str | None) -> tuple[str, list[int]]:
+        """A vocabulary symbol → (its text, its byte values)."""
+        raw = _symbol_bytes(self.tokenizer, symbol or "")
+        return raw.decode("utf-8", errors="replace"), list(raw)
+
+    def chat(self, event: TokenEvent) -> list[dict[str, Any]]:
+        """The event's chat ``logprobs.content`` entries (none or one)."""
+        if not self.reported(event):
+            return []
+        token, raw = self.piece(event.token_text)
+        top = []
+        for symbol, alternative in event.top_logprobs:
+            text, alternative_bytes = self.piece(symbol)
+            top.append({"token": text, "logprob": alternative, "bytes": alternative_bytes})
+        return [{"token": token, "logprob": event.logprob, "bytes": raw, "top_logprobs": top}]
+
+    def legacy(self, event: TokenEvent, offset: int) -> dict[str, list[Any]]:
+        """The event's legacy /v1/completions ``logprobs`` (lists of none or one item); ``offset``: where
+        the token's text starts in the choice's text. ``top_logprobs`` holds the alternatives and always
+        the sampled token (up to ``logprobs + 1`` entries, as OpenAI documents)."""
+        out = _legacy_logprobs()
+        if not self.reported(event):
+            return out
+        token, _ = self.piece(event.token_text)
+        top: dict[str, float] = {}
+        for symbol, lp in event.top_logprobs:
+            top.setdefault(self.piece(symbol)[0], lp)
+        top.setdefault(token, event.logprob)
+        out["tokens"], out["token_logprobs"] = [token], [event.logprob]
+        out["top_logprobs"], out["text_offset"] = [top], [offset]
+        return out
 
 
 async def _unless_disconnected(request: Request, work: Awaitable[None]) -> bool:
@@ -117,7 +174,8 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
     max_model_len = min(config.max_model_len, loaded.model.config.max_position_embeddings)
     max_model_len = min(max_model_len, getattr(service, "max_model_len", max_model_len))
     limits = Limits(max_model_len=max_model_len, max_n=config.max_n,
-                    kv_capacity_tokens=getattr(service, "kv_capacity_tokens", None))
+                    kv_capacity_tokens=getattr(service, "kv_capacity_tokens", None),
+                    vocab_size=min(loaded.tokenizer.vocab_size, loaded.model.config.vocab_size))
     model_name = config.served_model_name
     metrics = BackendMetrics(model_name, getattr(service, "metrics", None))
 
@@ -132,22 +190,28 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         stats = RequestStats()
         include_usage = bool((body.stream_options or {}).get("include_usage"))
         priority = parse_priority(body.priority, request.headers.get("x-thrifty-priority"))
+        stop_ids = set(params.stop_token_ids) | (set() if params.ignore_eos else loaded.eos_ids)
+        lp = TokenLogprobs(loaded.tokenizer, frozenset(stop_ids)) if params.logprobs else None
         metrics.requests += 1
         events = service.generate(request_id, prompt_ids, params, stats, priority=priority)
         if body.stream:
-            return Stream(stream_events(request_id, created, events, stats, include_usage, chat),
+            return Stream(stream_events(request_id, created, events, stats, include_usage, chat, lp),
                           media_type="text/event-stream", headers={"cache-control": "no-cache"})
         texts = [""] * params.n
         finish: list[str | None] = [None] * params.n
-        logprobs: list[list[dict[str, Any]]] = [[] for _ in range(params.n)]
+        chat_logprobs: list[list[dict[str, Any]]] = [[] for _ in range(params.n)]
+        legacy = [_legacy_logprobs() for _ in range(params.n)]
 
         async def collect() -> None:
             async for event in events:
+                if lp is not None and chat:
+                    chat_logprobs[event.index].extend(lp.chat(event))
+                elif lp is not None:
+                    for key, values in lp.legacy(event, len(texts[event.index])).items():
+                        legacy[event.index][key].extend(values)
                 texts[event.index] += event.text
                 if event.finish_reason:
                     finish[event.index] = event.finish_reason
-                if event.logprob is not None:
-                    logprobs[event.index].extend(_logprobs_chat(event)["content"])
 
         metrics.in_flight += 1
         try:
@@ -164,41 +228,51 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
             return _json(error_body("the client disconnected", "invalid_request_error"), status=499)
         if chat:
             choices = [{"index": i, "message": {"role": "assistant", "content": texts[i]},
-                        "logprobs": {"content": logprobs[i]} if params.logprobs else None,
+                        "logprobs": {"content": chat_logprobs[i]} if lp is not None else None,
                         "finish_reason": finish[i]} for i in range(params.n)]
             obj = "chat.completion"
         else:
-            choices = [{"index": i, "text": texts[i], "logprobs": None, "finish_reason": finish[i]}
-                       for i in range(params.n)]
+            choices = [{"index": i, "text": texts[i], "logprobs": legacy[i] if lp is not None else None,
+                        "finish_reason": finish[i]} for i in range(params.n)]
             obj = "text_completion"
         payload = {"id": request_id, "object": obj, "created": created, "model": model_name, "choices": choices,
                    "usage": _usage(stats), "timings": _timings(stats)}
         return _json(payload, headers=_timing_headers(stats))
 
     async def stream_events(request_id: str, created: int, events: AsyncIterator[TokenEvent], stats: RequestStats,
-                            include_usage: bool, chat: bool) -> AsyncIterator[bytes]:
+                            include_usage: bool, chat: bool, lp: TokenLogprobs | None) -> AsyncIterator[bytes]:
         obj = "chat.completion.chunk" if chat else "text_completion"
         base = {"id": request_id, "object": obj, "created": created, "model": model_name}
         started: set[int] = set()
+        emitted: dict[int, int] = {}  # choice index → characters of text sent so far (legacy text_offset)
         metrics.in_flight += 1
         try:
             async for event in events:
                 if chat:
+                    entries = lp.chat(event) if lp is not None else []
+                    if not event.text and not event.finish_reason and event.index in started and not entries:
+                        continue
                     delta: dict[str, Any] = {"content": event.text}
                     if event.index not in started:
                         started.add(event.index)
                         delta = {"role": "assistant", "content": event.text}
-                    choice = {"index": event.index, "delta": delta, "logprobs": _logprobs_chat(event),
+                    choice = {"index": event.index, "delta": delta,
+                              "logprobs": {"content": entries} if entries else None,
                               "finish_reason": event.finish_reason}
                 else:
-                    choice = {"index": event.index, "text": event.text, "logprobs": None,
+                    offset = emitted.get(event.index, 0)
+                    emitted[event.index] = offset + len(event.text)
+                    choice = {"index": event.index, "text": event.text,
+                              "logprobs": lp.legacy(event, offset) if lp is not None else None,
                               "finish_reason": event.finish_reason}
-                if not event.text and not event.finish_reason and event.index in started and chat:
-                    continue
                 yield _sse({**base, "choices": [choice], **({"usage": None} if include_usage else {})})
             if include_usage:
                 yield _sse({**base, "choices": [], "usage": _usage(stats), "timings": _timings(stats)})
             yield b"data: [DONE]\n\n"
+        except (GeneratorExit, asyncio.CancelledError):  # the client went away mid-stream: generation aborts
+            metrics.aborted += 1
+            log.info("stream %s aborted: the client disconnected", request_id)
+            raise
         except Exception as exc:  # noqa: BLE001 - report the failure in-band; headers are already sent
             metrics.errors += 1
             log.exception("stream %s failed", request_id)
@@ -213,33 +287,21 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         body: ChatBody = decode_body(await request.body(), ChatBody)
         check_model(body.model)
         validate_messages(body.messages)
+        check_tool_choice(body.tool_choice)
+        top = chat_top_logprobs(body)
         prompt_ids = loaded.tokenizer.encode_chat(with_request_sections(body.messages, body.tools,
                                                                         body.response_format))
-        top = body.top_logprobs or 0
-        params = sampling_params(body, len(prompt_ids), limits, logprobs=body.logprobs, top_logprobs=top)
+        params = sampling_params(body, len(prompt_ids), limits, logprobs=bool(body.logprobs), top_logprobs=top)
         return await run(request, prompt_ids, params, body, chat=True)
 
     @post("/v1/completions", status_code=200)
     async def completions(request: Request) -> Response:
         body: CompletionBody = decode_body(await request.body(), CompletionBody)
         check_model(body.model)
-        prompt = body.prompt
-        if isinstance(prompt, list) and prompt and all(isinstance(p, int) for p in prompt):
-            prompt_ids = [int(p) for p in prompt]
-            if any(not 0 <= p < loaded.tokenizer.vocab_size for p in prompt_ids):
-                raise RequestError("prompt token ids must be within the vocabulary", param="prompt")
-        elif isinstance(prompt, list) and all(isinstance(p, str) for p in prompt):
-            if len(prompt) != 1:
-                raise RequestError("batched prompts are not supported; send one prompt per request", param="prompt")
-            prompt_ids = loaded.tokenizer.encode(prompt[0])
-        elif isinstance(prompt, str):
-            prompt_ids = loaded.tokenizer.encode(prompt)
-        else:
-            raise RequestError("'prompt' must be a string, a list with one string, or a list of token ids",
-                               param="prompt")
-        if not prompt_ids:
-            raise RequestError("'prompt' must not be empty", param="prompt")
-        params = sampling_params(body, len(prompt_ids), limits)
+        top = completion_logprobs(body)
+        prompt_ids = parse_prompt(body.prompt, loaded.tokenizer.encode, limits.vocab_size)
+        params = sampling_params(body, len(prompt_ids), limits, logprobs=top is not None, top_logprobs=top or 0,
+                                 prompt_param="prompt")
         return await run(request, prompt_ids, params, body, chat=False)
 
     def model_card() -> dict[str, Any]:
@@ -253,7 +315,7 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
     @get("/v1/models/{model_id:path}")
     async def model(request: Request) -> Response:
         name = request.path_params["model_id"].removeprefix("/")
-        if name != model_name:
+        if name not in (model_name, "default"):  # "default" names the served model, as in requests
             raise RequestError(f"The model {name!r} does not exist; available: {model_name!r}", param="model",
                                code="model_not_found", status=404)
         return _json(model_card())
@@ -261,6 +323,10 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
     @get("/health")
     async def health() -> Response:
         return _json({"status": "ok", "model": model_name})
+
+    @head("/health", status_code=200)
+    async def health_head() -> None:
+        """HEAD /health: 200 and no body (load balancers' and curl -I's probe)."""
 
     @get("/metrics")
     async def prometheus() -> Response:
@@ -278,7 +344,7 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         return _json(error_body(f"internal error: {exc}", "server_error"), status=500)
 
     return Litestar(
-        route_handlers=[chat_completions, completions, models, model, health, prometheus],
+        route_handlers=[chat_completions, completions, models, model, health, health_head, prometheus],
         exception_handlers={RequestError: on_request_error, HTTPException: on_http_error, Exception: on_error},
         on_shutdown=[service.close],
     )

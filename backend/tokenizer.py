@@ -7,6 +7,7 @@ once under the data directory and reloaded from there on later starts.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +19,8 @@ log = logging.getLogger(__name__)
 
 
 def _content_text(content: Any) -> str:
-    """OpenAI message content (a string or a list of parts) → plain text."""
+    """OpenAI message content (a string or a list of parts) → plain text (the server refuses non-text
+    parts before rendering: backend.protocol.validate_messages)."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -30,6 +32,57 @@ def _content_text(content: Any) -> str:
     return "".join(parts)
 
 
+def _tool_call_text(call: dict[str, Any]) -> str:
+    """One tool call of an assistant message as the text the model would have written: a
+    ``<tool_call>`` block holding ``{"name": ..., "arguments": ...}`` (the arguments parsed back to JSON
+    when they are a JSON string, as Hermes-style templates render them)."""
+    function = call.get("function") or {}
+    arguments: Any = function.get("arguments", "")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            pass  # not JSON: kept as the string the client sent
+    body = json.dumps({"name": function.get("name"), "arguments": arguments}, ensure_ascii=False)
+    return f"<tool_call>\n{body}\n</tool_call>"
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """A chat message's text for the template: its content, then its tool calls (``tool_calls``, or the
+    legacy ``function_call``) so that an assistant turn that only called tools does not render empty."""
+    calls = list(message.get("tool_calls") or [])
+    if isinstance(message.get("function_call"), dict):
+        calls.append({"function": message["function_call"]})
+    pieces = [_content_text(message.get("content"))] + [_tool_call_text(c) for c in calls if isinstance(c, dict)]
+    return "\n".join(p for p in pieces if p)
+
+
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's byte-level BPE alphabet: each byte value → the printable character that stands for it
+    in vocabulary symbols (printable Latin-1 bytes stand for themselves, the rest are shifted past 255)."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table = {b: chr(b) for b in printable}
+    shifted = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + shifted)
+            shifted += 1
+    return table
+
+
+def _is_byte_level(hf_tokenizer) -> bool:
+    """Whether the tokenizer decodes with a byte-level (GPT-2 style) decoder."""
+    backend = getattr(hf_tokenizer, "backend_tokenizer", None)
+    if backend is None:
+        return False
+    try:
+        decoder = json.loads(backend.to_str()).get("decoder") or {}
+    except (ValueError, AttributeError):
+        return False
+    kinds = [decoder.get("type")] + [d.get("type") for d in decoder.get("decoders") or [] if isinstance(d, dict)]
+    return "ByteLevel" in kinds
+
+
 class Tokenizer:
     """Encodes, decodes and renders chat messages for one model."""
 
@@ -37,6 +90,8 @@ class Tokenizer:
         self._tok = hf_tokenizer
         self.eos_token_id: int | None = hf_tokenizer.eos_token_id
         self.vocab_size = len(hf_tokenizer)
+        # byte-level BPE symbol character → byte value (empty: symbols are plain text)
+        self._byte_of = {c: b for b, c in bytes_to_unicode().items()} if _is_byte_level(hf_tokenizer) else {}
 
     @classmethod
     def load(cls, source: ModelSource, cache_dir: Path | None) -> Tokenizer:
@@ -69,14 +124,23 @@ class Tokenizer:
 
     def render_chat(self, messages: Sequence[dict[str, Any]]) -> str:
         """Apply the model's chat template with a generation prompt."""
-        plain = [{"role": m.get("role", "user"), "content": _content_text(m.get("content"))} for m in messages]
+        plain = [{"role": m.get("role", "user"), "content": message_text(m)} for m in messages]
         return self._tok.apply_chat_template(plain, tokenize=False, add_generation_prompt=True)
 
     def encode_chat(self, messages: Sequence[dict[str, Any]]) -> list[int]:
         return self.encode(self.render_chat(messages))
 
     def token_text(self, token_id: int) -> str:
+        """The vocabulary symbol of ``token_id`` (byte-level BPE: "Ġthere", "Ċ"; see :meth:`symbol_bytes`)."""
         return self._tok.convert_ids_to_tokens(token_id)
+
+    def symbol_bytes(self, symbol: str) -> bytes:
+        """The bytes a vocabulary symbol stands for: byte-level BPE symbols are mapped back through
+        GPT-2's byte table ("Ġthere" → b" there", "ðŁ" → b"\\xf0\\x9f"); special tokens and other
+        tokenizers' symbols are their UTF-8 text (with SentencePiece's "▁" as a space)."""
+        if self._byte_of and all(c in self._byte_of for c in symbol):
+            return bytes(self._byte_of[c] for c in symbol)
+        return symbol.replace("\u2581", " ").encode("utf-8")
 
     @property
     def special_ids(self) -> set[int]:

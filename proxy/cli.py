@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from backend import cli_args
 from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
 from backend.speculative.config import SPECULATIVE_METHODS
 from proxy.settings import Settings, SettingsError, load_settings
@@ -233,28 +234,29 @@ def build_parser() -> argparse.ArgumentParser:
     bserve = backend.add_parser("serve", help="serve a model over the OpenAI API")
     config_arg(bserve)
     bserve.add_argument("--host", default="127.0.0.1")
-    bserve.add_argument("--port", type=int, default=8001)
+    bserve.add_argument("--port", type=cli_args.port, default=8001)
     bserve.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     bserve.add_argument("--served-model-name")
-    bserve.add_argument("--dtype", help="float32 | bfloat16 | float16")
+    bserve.add_argument("--dtype", type=cli_args.dtype, help="float32 | bfloat16 | float16")
     bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
                         help="linear layers' weights: auto (default: int4 for a Q4 GGUF on the CPU, else bf16 on "
                              "CPUs with native bf16, else fp32), fp32, bf16, int8 or int4")
-    bserve.add_argument("--device", help="cpu | cuda")
-    bserve.add_argument("--max-model-len", type=int)
-    bserve.add_argument("--max-n", type=int)
-    bserve.add_argument("--num-threads", type=int, help="torch CPU threads")
+    bserve.add_argument("--device", type=cli_args.device, help="cpu | cuda | cuda:N")
+    bserve.add_argument("--max-model-len", type=cli_args.at_least(1))
+    bserve.add_argument("--max-n", type=cli_args.at_least(1), help="most choices (n) one request may ask for")
+    bserve.add_argument("--num-threads", type=cli_args.at_least(1), help="torch CPU threads")
     bserve.add_argument("--data-dir", help="where the tokenizer cache lives")
     bserve.add_argument("--engine", choices=("paged", "serial"), default="paged",
                         help="paged: continuous batching engine (default); serial: one request at a time")
-    bserve.add_argument("--block-size", type=int, help="tokens per KV block (default 16)")
+    bserve.add_argument("--block-size", type=cli_args.at_least(1), help="tokens per KV block (default 16)")
     bserve.add_argument("--kv-cache-memory", help="KV pool budget, e.g. 2GiB or 512MB (default on CPU: what "
                         "max-num-seqs x max-model-len needs, at most 40%% of available memory; on CUDA: "
                         "--gpu-memory-utilization of free memory)")
     bserve.add_argument("--gpu-memory-utilization", type=float,
                         help="on CUDA without --kv-cache-memory: fraction of free GPU memory for the pool (0.9)")
-    bserve.add_argument("--max-num-seqs", type=int, help="sequences running at once (default 64)")
-    bserve.add_argument("--max-num-batched-tokens", type=int, help="token budget of one engine step (default 512)")
+    bserve.add_argument("--max-num-seqs", type=cli_args.at_least(1), help="sequences running at once (default 64)")
+    bserve.add_argument("--max-num-batched-tokens", type=cli_args.at_least(1),
+                        help="token budget of one engine step (default 512)")
     bserve.add_argument("--prefix-caching", action=argparse.BooleanOptionalAction, default=None,
                         help="reuse cached KV blocks of shared prompt prefixes (default on)")
     bserve.add_argument("--chunked-prefill", action=argparse.BooleanOptionalAction, default=None,

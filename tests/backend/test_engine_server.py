@@ -330,6 +330,26 @@ def test_non_streaming_disconnect_aborts_and_frees_blocks(srv: Server) -> None:
     assert _scrape(srv)[("thrifty_backend_requests_in_flight", frozenset())] == 0
 
 
+def test_streaming_disconnect_is_counted_as_aborted(srv: Server) -> None:
+    def aborted() -> float:
+        return _scrape(srv)[("thrifty_backend_aborted_requests_total", frozenset())]
+
+    before = aborted()
+    payload = {"model": MODEL, "prompt": list(range(3, 50)), "max_tokens": 12, "temperature": 0, "stream": True}
+    complete = httpx.post(f"{srv.url}/v1/completions", json=payload, timeout=30)
+    assert complete.text.rstrip().endswith("data: [DONE]")
+    assert aborted() == before  # a stream read to its end is not an abort
+    srv.step_delay[0] = 0.01  # 400 tokens would take > 4 s
+    with httpx.Client(timeout=30) as client, client.stream("POST", f"{srv.url}/v1/chat/completions", json={
+            "model": MODEL, "messages": [{"role": "user", "content": "a long story"}], "max_tokens": 400,
+            "temperature": 0, "ignore_eos": True, "stream": True}) as resp:
+        assert resp.status_code == 200
+        next(line for line in resp.iter_lines() if line.startswith("data: "))
+    _wait(lambda: srv.engine.block_manager.num_used_blocks == 0 and not srv.engine.has_unfinished(), 30)
+    _wait(lambda: aborted() == before + 1, 10)
+    assert _scrape(srv)[("thrifty_backend_requests_in_flight", frozenset())] == 0
+
+
 def test_models_retrieve_through_the_sdk(srv: Server) -> None:
     client = openai.OpenAI(base_url=f"{srv.url}/v1", api_key="unused", max_retries=0)
     card = client.models.retrieve(MODEL)

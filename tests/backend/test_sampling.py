@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
-from backend.sampling import SamplingParams, make_generator, sample, token_logprobs
+from backend.sampling import (
+    SEED_SPACE,
+    SamplingParams,
+    generator_seed,
+    make_generator,
+    sample,
+    sampling_probs,
+    token_logprobs,
+)
 from backend.stops import StopChecker
 
 
@@ -29,6 +38,57 @@ def test_seed_makes_sampling_reproducible_and_seeds_differ():
     other = [sample(logits, params, g) for g in [make_generator(params, "cpu", index=1)] for _ in range(10)]
     assert first == again
     assert first != other
+
+
+def _draws(seed: int, index: int = 0, device: str = "cpu") -> list[int]:
+    params = SamplingParams(temperature=1.0, seed=seed)
+    gen = make_generator(params, device, index)
+    return [sample(torch.zeros(50000, device=device), params, gen) for _ in range(8)]
+
+
+@pytest.mark.parametrize("seed", [-(2**63), -1, 0, 2**63 - 1])
+def test_extreme_signed_64_bit_seeds_with_any_choice_index_never_overflow(seed: int):
+    for index in (0, 1, 7):
+        assert 0 <= generator_seed(seed, index) < SEED_SPACE
+        assert _draws(seed, index) == _draws(seed, index)
+
+
+def test_seeds_that_differ_only_in_their_high_bits_give_different_draws():
+    # the CPU generator keeps only the low 32 bits of its seed: -1 (2**64 - 1 mod 2**64) and 2**63 - 1,
+    # or 5 and 5 + 2**32, collided before the seed was mixed
+    assert _draws(-1) != _draws(2**63 - 1)
+    assert _draws(-1, index=1) != _draws(2**63 - 1, index=1)
+    assert _draws(5) != _draws(5 + 2**32)
+    assert _draws(0) != _draws(-1)
+
+
+def test_generator_seed_is_injective_over_neighbouring_seeds_and_indices():
+    seeds = {generator_seed(s, i) for s in (-(2**63), -2, -1, 0, 1, 2**63 - 2, 2**63 - 1) for i in range(4)}
+    assert len(seeds) == len({(s + i) % SEED_SPACE for s in (-(2**63), -2, -1, 0, 1, 2**63 - 2, 2**63 - 1)
+                              for i in range(4)})
+    assert len({generator_seed(s) & 0xFFFFFFFF for s in range(-1000, 1000)}) == 2000  # low 32 bits too
+
+
+def test_logit_bias_steers_greedy_and_sampled_picks():
+    logits = torch.tensor([0.1, 3.0, 2.9, -1.0])
+    assert sample(logits, SamplingParams(temperature=0.0, logit_bias=((3, 5.0),)), None) == 3
+    assert sample(logits, SamplingParams(temperature=0.0, logit_bias=((1, -100.0),)), None) == 2
+    assert not SamplingParams(temperature=0.0, logit_bias=((3, 5.0),)).greedy  # the engine's raw argmax won't do
+    assert SamplingParams(temperature=0.0).greedy
+    banned = SamplingParams(temperature=1.0, seed=3, logit_bias=((1, -100.0), (2, -100.0)))
+    gen = make_generator(banned, "cpu")
+    assert {sample(logits, banned, gen) for _ in range(200)} <= {0, 3}
+    forced = SamplingParams(temperature=1.5, top_p=0.9, logit_bias=((3, 100.0),))
+    assert {sample(logits, forced, None) for _ in range(50)} == {3}
+
+
+def test_sampling_probs_apply_the_bias_per_row_and_put_all_mass_on_the_biased_argmax_at_temperature_0():
+    logits = torch.tensor([[0.1, 3.0, 2.9, -1.0], [5.0, 0.0, 0.0, 0.0]])  # [2, V]
+    probs = sampling_probs(logits, SamplingParams(temperature=0.0, logit_bias=((2, 0.5),)))
+    assert probs.tolist() == [[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0]]
+    warm = sampling_probs(logits, SamplingParams(temperature=1.0, logit_bias=((0, -100.0),)))
+    assert torch.allclose(warm.sum(-1), torch.ones(2)) and float(warm[:, 0].max()) < 1e-30
+    assert torch.equal(logits, torch.tensor([[0.1, 3.0, 2.9, -1.0], [5.0, 0.0, 0.0, 0.0]]))  # not modified
 
 
 def test_top_p_never_samples_outside_the_nucleus():

@@ -205,6 +205,28 @@ def test_a_seed_gives_the_same_text_alone_and_beside_other_requests(loaded, meth
     assert beside == alone
 
 
+@pytest.mark.parametrize("method", list(DRAFTERS))
+def test_logit_bias_at_temperature_0_gives_the_oracles_tokens_with_and_without_drafts(loaded, method: str) -> None:
+    """A biased temperature-0 request leaves the engine's raw-argmax path (``greedy`` is False): the
+    sampler, the drafters and the acceptance rule all see the biased logits, so speculation changes
+    nothing, and a token pushed to +100 or -100 is always or never picked."""
+    requests = []
+    for i, (rid, prompt, params) in enumerate(copyish_requests(6, seed=13)):
+        bias = ((prompt[0], 6.0), (7, -100.0)) if i % 2 else ((prompt[-1], 3.0), (11, 2.5))
+        requests.append((rid, prompt, replace(params, max_tokens=12, logit_bias=bias, seed=None)))
+    forced = ("forced", [3, 4, 5, 3, 4, 5], SamplingParams(max_tokens=9, temperature=0.0, ignore_eos=True,
+                                                           logit_bias=((42, 100.0),)))
+    plain = run_engine(Engine(loaded, EngineConfig(block_size=4, num_blocks=256, max_model_len=192)),
+                       [*requests, forced])
+    engine = spec_engine(loaded, DRAFTERS[method], num_blocks=256)
+    drafted = run_engine(engine, [*requests, forced])
+    assert engine.speculator.verifications > 0
+    for rid, prompt, params in [*requests, forced]:
+        assert plain[rid][0] == drafted[rid][0] == oracle_tokens(loaded, prompt, params), rid
+    assert plain["forced"][0] == [42] * 9
+    assert all(7 not in drafted[rid][0] for rid, _, params in requests if (7, -100.0) in params.logit_bias)
+
+
 def _decode_seq(tokens: list[int]) -> Sequence:
     seq = Sequence(seq_id=0, request_id="r", index=0, token_ids=list(tokens), prompt_len=len(tokens) - 1,
                    params=SamplingParams(max_tokens=10_000, temperature=0.0))
