@@ -88,13 +88,15 @@ def generate_tokens(loaded: LoadedModel, prompt_ids: Sequence[int], params: Samp
     stop_ids = set(params.stop_token_ids) | (set() if params.ignore_eos else loaded.eos_ids)
     tokens = torch.tensor(list(prompt_ids), device=loaded.device)
     positions = torch.arange(len(prompt_ids), device=loaded.device)
+    generated: list[int] = []
     for step in range(params.max_tokens):
         if cancelled is not None and cancelled.is_set():
             yield TokenEvent(index, "", finish_reason="abort")
             return
         hidden = model(tokens, positions, cache)  # [T, H]
         logits = model.compute_logits(hidden[-1:])[0]  # [V]
-        token = sample(logits, params, generator)
+        token = sample(logits, params, generator, generated)  # penalties count the tokens generated so far
+        generated.append(token)
         event = TokenEvent(index, "", token_id=token)
         if params.logprobs:
             event.logprob, alternatives = token_logprobs(logits, token, params.top_logprobs)

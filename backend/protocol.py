@@ -252,12 +252,13 @@ def sampling_params(body: _Common, prompt_len: int, limits: Limits, logprobs: bo
         raise RequestError("top_k must be -1 (disabled), 0 (disabled) or positive", param="top_k")
     if not 0 <= top_logprobs <= MAX_TOP_LOGPROBS:
         raise RequestError(f"top_logprobs must be between 0 and {MAX_TOP_LOGPROBS}", param="top_logprobs")
-    _check_penalties(body)
+    presence_penalty, frequency_penalty = _penalties(body)
     return SamplingParams(
         max_tokens=requested, temperature=temperature, top_p=top_p, top_k=max(top_k, 0), seed=_seed(body.seed),
         stop=_stops(body.stop), stop_token_ids=_stop_token_ids(body.stop_token_ids, limits.vocab_size),
         ignore_eos=body.ignore_eos, n=n, logprobs=logprobs, top_logprobs=top_logprobs,
         logit_bias=_logit_bias(body.logit_bias, limits.vocab_size),
+        presence_penalty=presence_penalty, frequency_penalty=frequency_penalty,
     )
 
 
@@ -316,17 +317,17 @@ def _stop_token_ids(ids: list[int] | None, vocab_size: int | None) -> tuple[int,
     return tuple(ids or ())
 
 
-def _check_penalties(body: _Common) -> None:
-    """presence/frequency penalties: OpenAI's range [-2, 2]; only 0 is implemented here (the sampler
-    sees one row of logits, not a sequence's generated tokens)."""
+def _penalties(body: _Common) -> tuple[float, float]:
+    """``(presence_penalty, frequency_penalty)``, each in OpenAI's range [-2, 2] (null: 0)."""
+    values = []
     for name in ("presence_penalty", "frequency_penalty"):
         value = getattr(body, name)
         if value is None:
-            continue
-        if not -2.0 <= value <= 2.0:
+            value = 0.0
+        if not -2.0 <= value <= 2.0:  # NaN fails too
             raise RequestError(f"{name} must be between -2 and 2, got {value}", param=name)
-        if value != 0:
-            raise RequestError(f"a nonzero {name} {UNSUPPORTED}", param=name)
+        values.append(float(value))
+    return values[0], values[1]
 
 
 def _logit_bias(bias: dict[str, float] | None, vocab_size: int | None) -> tuple[tuple[int, float], ...]:

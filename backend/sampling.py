@@ -1,7 +1,9 @@
-"""Sampling parameters and the token sampler (greedy, temperature, top-k, top-p, logit bias, seeded)."""
+"""Sampling parameters and the token sampler (greedy, temperature, top-k, top-p, logit bias, presence /
+frequency penalties, seeded)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -26,19 +28,28 @@ class SamplingParams:
     logprobs: bool = False
     top_logprobs: int = 0
     logit_bias: tuple[tuple[int, float], ...] = ()  # (token id, value added to its logit), OpenAI's logit_bias
+    presence_penalty: float = 0.0  # OpenAI's: subtracted once from each token already generated
+    frequency_penalty: float = 0.0  # OpenAI's: subtracted per occurrence among the generated tokens
     extra: dict = field(default_factory=dict)
 
     @property
     def zero_temperature(self) -> bool:
-        """Always the most likely token (of the biased logits when there is a ``logit_bias``)."""
+        """Always the most likely token (of the biased, penalized logits when there are any)."""
         return self.temperature <= 1e-5
 
     @property
+    def penalized(self) -> bool:
+        """A nonzero ``presence_penalty`` or ``frequency_penalty``: the logits depend on the choice's own
+        generated tokens (see :func:`apply_penalties`)."""
+        return self.presence_penalty != 0.0 or self.frequency_penalty != 0.0
+
+    @property
     def greedy(self) -> bool:
-        """The argmax of the raw logits will do: temperature 0 and no ``logit_bias``. A biased temperature-0
-        request is not ``greedy``: it goes through :func:`sample` / :func:`sampling_probs`, which apply the
-        bias and then pick (or put all the mass on) the argmax."""
-        return self.zero_temperature and not self.logit_bias
+        """The argmax of the raw logits will do: temperature 0, no ``logit_bias`` and no penalties. A biased
+        or penalized temperature-0 request is not ``greedy``: it goes through :func:`sample` /
+        :func:`sampling_probs`, which penalize and bias the logits and then pick (or put all the mass on)
+        the argmax."""
+        return self.zero_temperature and not self.logit_bias and not self.penalized
 
 
 def generator_seed(seed: int, index: int = 0) -> int:
@@ -77,11 +88,31 @@ def apply_logit_bias(logits: torch.Tensor, bias: tuple[tuple[int, float], ...]) 
     return biased
 
 
+def penalty_vector(output_ids: Sequence[int], params: SamplingParams, vocab_size: int,
+                   device: torch.device | str, dtype: torch.dtype = torch.float32) -> torch.Tensor | None:
+    """What OpenAI's penalties subtract from each logit, ``[V]``: ``frequency_penalty * count(t) +
+    presence_penalty * (count(t) > 0)``, counting ``t`` among ``output_ids`` (the choice's generated
+    tokens, never the prompt). None when there is nothing to subtract (no penalty, or nothing generated yet)."""
+    if not params.penalized or not output_ids:
+        return None
+    ids = torch.tensor(output_ids, dtype=torch.int64, device=device)  # [T]
+    counts = torch.bincount(ids, minlength=vocab_size)[:vocab_size].to(dtype)  # [V]
+    return params.frequency_penalty * counts + params.presence_penalty * (counts > 0).to(dtype)
+
+
+def apply_penalties(logits: torch.Tensor, output_ids: Sequence[int], params: SamplingParams) -> torch.Tensor:
+    """``logits: [..., V]`` less :func:`penalty_vector` (a new tensor; the input as is without one)."""
+    penalty = penalty_vector(output_ids, params, logits.shape[-1], logits.device, logits.dtype)
+    return logits if penalty is None else logits - penalty
+
+
 def sampling_probs(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
     """The distribution a request draws from: logit bias, temperature, then top-k, then top-p.
 
     ``logits: [..., V]`` fp32 → probabilities ``[..., V]`` (each row sums to 1). At temperature 0 (a
-    biased request that is not ``greedy``) all the mass is on the biased argmax.
+    biased or penalized request that is not ``greedy``) all the mass is on the biased argmax. Penalties
+    depend on the generated tokens, not on ``params`` alone: the caller applies them first
+    (:func:`apply_penalties`; :func:`sample` does).
     """
     logits = apply_logit_bias(logits, params.logit_bias)  # [..., V]
     if params.zero_temperature:
@@ -101,10 +132,13 @@ def sampling_probs(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor
     return torch.softmax(scaled, dim=-1)
 
 
-def sample(logits: torch.Tensor, params: SamplingParams, generator: torch.Generator | None) -> int:
-    """Pick the next token from fp32 ``logits: [vocab]``."""
+def sample(logits: torch.Tensor, params: SamplingParams, generator: torch.Generator | None,
+           output_ids: Sequence[int] = ()) -> int:
+    """Pick the next token from fp32 ``logits: [vocab]``; ``output_ids``: the choice's generated tokens so
+    far, which presence / frequency penalties count (ignored without them)."""
     if params.greedy:
         return int(torch.argmax(logits))
+    logits = apply_penalties(logits, output_ids, params)  # [V]
     if params.zero_temperature:
         return int(torch.argmax(apply_logit_bias(logits, params.logit_bias)))
     probs = sampling_probs(logits, params)  # [V]

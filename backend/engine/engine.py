@@ -308,7 +308,7 @@ class Engine:
                 tokens[i] = token
         for i, seq in enumerate(seqs):
             if not seq.params.greedy:
-                tokens[i] = sample(logits[i], seq.params, seq.generator)
+                tokens[i] = sample(logits[i], seq.params, seq.generator, _penalized_ids(seq))
         return tokens
 
     def _sample_around_drafts(self, logits: torch.Tensor, seqs: list[Sequence], drafts: dict[int, int],
@@ -364,7 +364,8 @@ class Engine:
                 continue
             self.runner.copy_blocks(copies)
             self.scheduler.add_running(child)
-            self._append(req, child, sample(row_logits, child.params, child.generator), row_logits, outputs)
+            token = sample(row_logits, child.params, child.generator, _penalized_ids(child))
+            self._append(req, child, token, row_logits, outputs)
 
     def _append(self, req: _Request, seq: Sequence, token: int, row_logits: torch.Tensor,
                 outputs: dict[str, EngineOutput]) -> None:
@@ -448,3 +449,9 @@ class Engine:
         c = self.speculator.counters()
         return {"spec_enabled": True, "spec_verifications": c.verifications, "spec_draft_tokens": c.draft_tokens,
                 "spec_accepted_tokens": c.accepted_tokens}
+
+
+def _penalized_ids(seq: Sequence) -> list[int]:
+    """The generated tokens that presence / frequency penalties count: ``seq``'s own (each choice of an
+    n > 1 request its own); none are copied for a request without penalties."""
+    return seq.output_ids if seq.params.penalized else []

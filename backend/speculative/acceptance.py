@@ -13,6 +13,9 @@ deterministic drafter (prompt lookup) is a point mass ``q = 1[d]``: accept with 
 else draw from ``p`` with ``d`` removed.
 
 Randomness comes from the sequence's own generator, so a seeded request is reproducible.
+
+Presence / frequency penalties are not applied here (each row would need its own prefix's counts): the
+decoder never drafts for a penalized request (:meth:`~backend.speculative.decoder.SpeculativeDecoder._budget`).
 """
 
 from __future__ import annotations
@@ -73,7 +76,10 @@ def verify_sampled(target_probs: torch.Tensor, draft: list[int], draft_probs: to
 
 def verify(target_logits: torch.Tensor, draft: list[int], draft_probs: torch.Tensor | None,
            params: SamplingParams, generator: torch.Generator | None) -> Verdict:
-    """The exact rule for ``params``: target_logits [k + 1, V] fp32, draft k ids, draft_probs [k, V] or None."""
+    """The exact rule for ``params``: target_logits [k + 1, V] fp32, draft k ids, draft_probs [k, V] or None.
+    ``params`` must not be penalized (penalized requests never draft)."""
+    if params.penalized:
+        raise ValueError("speculative verification does not apply presence / frequency penalties")
     if params.greedy:
         return verify_greedy(target_logits, draft)
     return verify_sampled(sampling_probs(target_logits, params), draft, draft_probs, generator)

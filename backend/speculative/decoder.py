@@ -1,10 +1,10 @@
 """Which sequences draft, how many tokens, and what came of it.
 
 :class:`SpeculativeDecoder` sits between the engine and a drafter. Before each step it picks the
-running sequences in decode (one uncomputed token, past their first output token), caps K by what the
-request may still produce, and asks the drafter for tokens; after the target's forward it applies the
-exact acceptance rule (:mod:`.acceptance`) and keeps the counters behind ``/metrics`` and the
-per-request usage extension.
+running sequences in decode (one uncomputed token, past their first output token, no presence /
+frequency penalty), caps K by what the request may still produce, and asks the drafter for tokens;
+after the target's forward it applies the exact acceptance rule (:mod:`.acceptance`) and keeps the
+counters behind ``/metrics`` and the per-request usage extension.
 
 Automatic off: each sequence tracks an exponential moving average of its acceptance rate. Its drafts
 are sized by it (about K × the average, at least one: a verification's cost grows with its rows, so a
@@ -89,8 +89,14 @@ class SpeculativeDecoder:
         return SpecCounters(self.verifications, self.draft_tokens, self.accepted_tokens)
 
     def _budget(self, seq: Sequence) -> int:
-        """Draft tokens ``seq`` may verify now: K, capped so accepted drafts + one token fit its limits."""
+        """Draft tokens ``seq`` may verify now: K, capped so accepted drafts + one token fit its limits.
+
+        A request with presence / frequency penalties never drafts: each verified row would need the
+        penalties of its own prefix (the generated tokens plus the drafts before it), which neither the
+        drafters nor the acceptance rule apply; it decodes one token per step, as without speculation."""
         if seq.status is not SequenceStatus.RUNNING or seq.num_uncomputed != 1 or seq.num_output < 1:
+            return 0
+        if seq.params.penalized:
             return 0
         if seq.spec is None:
             seq.spec = SpecState()

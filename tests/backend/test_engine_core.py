@@ -14,12 +14,14 @@ from backend.engine.engine import EngineRequestError
 from backend.engine.kvsize import kv_size
 from backend.engine.sequence import Priority
 from backend.generation import RequestStats, generate_tokens
-from backend.sampling import SamplingParams
+from backend.runtime import LoadedModel
+from backend.sampling import SamplingParams, make_generator, sample
 from tests.backend.test_engine_support import (
     TINY,
     check_greedy_equal,
     oracle_tokens,
     run_engine,
+    teacher_forced_logits,
     tiny_engine,
     tiny_loaded,
 )
@@ -110,6 +112,65 @@ def test_seeded_sampling_matches_oracle_per_choice(loaded) -> None:
         expected = [e.token_id for e in generate_tokens(loaded, prompt, params, index=index) if e.token_id is not None]
         assert got[index] == expected
     assert got[0] != got[1]
+
+
+def penalized_oracle_tokens(loaded: LoadedModel, prompt: list[int], params: SamplingParams,
+                            index: int = 0) -> list[int]:
+    """Choice ``index`` of a penalized request, token by token on the single-request path (the
+    ``generate_tokens`` oracle knows nothing of penalties): :func:`sample` of each teacher-forced row with
+    this choice's own generated tokens so far."""
+    generator = make_generator(params, loaded.device, index)
+    out: list[int] = []
+    for _ in range(params.max_tokens):
+        out.append(sample(teacher_forced_logits(loaded, prompt, out), params, generator, out))
+    return out
+
+
+REPEATING_PROMPT = [10, 20, 30, 40]  # the tiny model's greedy answer repeats 12 six times in a row
+
+
+def test_a_large_frequency_penalty_at_temperature_0_stops_every_repeat(loaded) -> None:
+    plain = SamplingParams(max_tokens=16, temperature=0.0, ignore_eos=True)
+    penalized = SamplingParams(max_tokens=16, temperature=0.0, ignore_eos=True, frequency_penalty=100.0)
+    mild = SamplingParams(max_tokens=16, temperature=0.0, ignore_eos=True, frequency_penalty=1.5,
+                          presence_penalty=0.5)
+    got = run_engine(tiny_engine(loaded), [("plain", REPEATING_PROMPT, plain), ("pen", REPEATING_PROMPT, penalized),
+                                           ("mild", REPEATING_PROMPT, mild)])
+    assert len(set(got["plain"][0])) < len(got["plain"][0])  # unpenalized greedy repeats itself
+    assert got["plain"][0] == oracle_tokens(loaded, REPEATING_PROMPT, plain)
+    assert len(set(got["pen"][0])) == len(got["pen"][0]) == 16  # no token twice
+    assert got["pen"][0][0] == got["plain"][0][0]  # the first token has nothing to count
+    for rid, params in (("pen", penalized), ("mild", mild)):
+        assert got[rid][0] == penalized_oracle_tokens(loaded, REPEATING_PROMPT, params), rid
+    assert got["mild"][0] != got["plain"][0]
+
+
+def test_penalties_count_each_choice_own_tokens(loaded) -> None:
+    """n = 2: each choice is penalized by its own generated tokens only. At temperature 0 both choices
+    are the single-choice answer (shared counts would steer the second away from the first's tokens);
+    seeded sampling gives each choice the oracle of its own generator and history."""
+    greedy = SamplingParams(max_tokens=12, temperature=0.0, ignore_eos=True, frequency_penalty=100.0, n=2)
+    seeded = SamplingParams(max_tokens=12, temperature=0.8, top_k=20, seed=77, ignore_eos=True,
+                            frequency_penalty=2.0, presence_penalty=2.0, n=2)
+    got = run_engine(tiny_engine(loaded), [("g", REPEATING_PROMPT, greedy), ("s", REPEATING_PROMPT, seeded)])
+    single = penalized_oracle_tokens(loaded, REPEATING_PROMPT, greedy)
+    assert len(set(single)) == 12
+    assert got["g"][0] == got["g"][1] == single
+    for index in range(2):
+        assert got["s"][index] == penalized_oracle_tokens(loaded, REPEATING_PROMPT, seeded, index), index
+    assert got["s"][0] != got["s"][1]
+
+
+def test_penalized_outputs_survive_preemption(loaded) -> None:
+    """Recomputed after preemption, a sequence keeps counting the tokens it generated before."""
+    requests = [(f"p{i}", [10 + i, 20, 30, 40 + i], SamplingParams(max_tokens=20, temperature=0.0, ignore_eos=True,
+                                                                   frequency_penalty=100.0)) for i in range(6)]
+    engine = tiny_engine(loaded, num_blocks=20, max_num_seqs=6)
+    got = run_engine(engine, requests)
+    assert engine.scheduler.num_preemptions > 0
+    for rid, prompt, params in requests:
+        assert got[rid][0] == penalized_oracle_tokens(loaded, prompt, params), rid
+    assert engine.block_manager.num_used_blocks == 0
 
 
 def _texts(engine: Engine, request_id: str) -> tuple[str, str | None, list]:
@@ -308,3 +369,12 @@ def test_kernels_attention_backend_matches_oracle(loaded) -> None:
     for rid, prompt, params in requests:
         check_greedy_equal(loaded, prompt, oracle_tokens(loaded, prompt, params), got[rid][0])
     assert engine.block_manager.prefix_hits > 0 and engine.block_manager.num_used_blocks == 0
+
+
+def test_the_serial_path_applies_penalties_as_the_engine_does(loaded) -> None:
+    """``--engine serial`` (``generate_tokens``) counts each choice's generated tokens too."""
+    for params in (SamplingParams(max_tokens=16, temperature=0.0, ignore_eos=True, frequency_penalty=100.0),
+                   SamplingParams(max_tokens=12, temperature=0.8, top_k=20, seed=77, ignore_eos=True,
+                                  frequency_penalty=2.0, presence_penalty=2.0)):
+        serial = [e.token_id for e in generate_tokens(loaded, REPEATING_PROMPT, params) if e.token_id is not None]
+        assert serial == penalized_oracle_tokens(loaded, REPEATING_PROMPT, params)

@@ -57,12 +57,21 @@ def test_null_n_means_one() -> None:
 
 
 @pytest.mark.parametrize("name", ["presence_penalty", "frequency_penalty"])
-def test_penalties_out_of_range_or_nonzero_are_refused_and_zero_is_accepted(name: str) -> None:
-    refused(lambda: sampling_params(chat(**{name: 50}), 5, LIMITS), name, "between -2 and 2")
-    refused(lambda: sampling_params(chat(**{name: -2.5}), 5, LIMITS), name, "between -2 and 2")
-    refused(lambda: sampling_params(chat(**{name: 0.5}), 5, LIMITS), name, "not supported by the bundled backend")
+def test_penalties_in_minus_2_to_2_are_kept_and_others_refused(name: str) -> None:
+    for value in (50, -2.5, 2.0001, -2.0001, float("nan"), float("inf")):
+        refused(lambda value=value: sampling_params(chat(**{name: value}), 5, LIMITS), name, "between -2 and 2")
+        refused(lambda value=value: sampling_params(completion(**{name: value}), 5, LIMITS), name)
+    for value in (-2, -2.0, -0.5, 0.5, 1, 2.0):
+        params = sampling_params(chat(**{name: value}), 5, LIMITS)
+        assert getattr(params, name) == float(value) and params.penalized
+        assert getattr(sampling_params(completion(**{name: value}), 5, LIMITS), name) == float(value)
     for value in (0, 0.0, None):
-        sampling_params(chat(**{name: value}), 5, LIMITS)
+        params = sampling_params(chat(**{name: value}), 5, LIMITS)
+        assert getattr(params, name) == 0.0 and not params.penalized
+    other = "frequency_penalty" if name == "presence_penalty" else "presence_penalty"
+    both = sampling_params(chat(**{name: 1.5, other: -1.0}), 5, LIMITS)
+    assert (getattr(both, name), getattr(both, other)) == (1.5, -1.0)
+    assert not sampling_params(chat(**{name: 1.5}, temperature=0), 5, LIMITS).greedy
 
 
 def test_logit_bias_is_checked_and_becomes_sorted_id_value_pairs() -> None:

@@ -8,8 +8,10 @@ import torch
 from backend.sampling import (
     SEED_SPACE,
     SamplingParams,
+    apply_penalties,
     generator_seed,
     make_generator,
+    penalty_vector,
     sample,
     sampling_probs,
     token_logprobs,
@@ -89,6 +91,45 @@ def test_sampling_probs_apply_the_bias_per_row_and_put_all_mass_on_the_biased_ar
     warm = sampling_probs(logits, SamplingParams(temperature=1.0, logit_bias=((0, -100.0),)))
     assert torch.allclose(warm.sum(-1), torch.ones(2)) and float(warm[:, 0].max()) < 1e-30
     assert torch.equal(logits, torch.tensor([[0.1, 3.0, 2.9, -1.0], [5.0, 0.0, 0.0, 0.0]]))  # not modified
+
+
+def test_penalties_subtract_frequency_times_count_plus_presence_by_hand():
+    params = SamplingParams(temperature=1.0, presence_penalty=0.5, frequency_penalty=0.25)
+    outputs = [2, 4, 2, 2, 0]  # counts: 0 → 1, 2 → 3, 4 → 1; 1, 3, 5 never generated
+    penalty = penalty_vector(outputs, params, 6, "cpu")
+    # t: 0.25 * count + 0.5 * (count > 0)
+    assert penalty.tolist() == [0.75, 0.0, 1.25, 0.0, 0.75, 0.0]
+    logits = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    assert apply_penalties(logits, outputs, params).tolist() == [0.25, 2.0, 1.75, 4.0, 4.25, 6.0]
+    assert logits.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]  # not modified
+    negative = SamplingParams(presence_penalty=-2.0, frequency_penalty=-1.0)  # negative values reward repeats
+    assert penalty_vector([1, 1], negative, 3, "cpu").tolist() == [0.0, -4.0, 0.0]
+    rows = apply_penalties(torch.zeros(2, 3), [1], params)  # [..., V]: the same vector on every row
+    assert rows.tolist() == [[0.0, -0.75, 0.0], [0.0, -0.75, 0.0]]
+    # nothing generated yet (the first token) or no penalty: nothing subtracted, the same tensor back
+    assert penalty_vector([], params, 6, "cpu") is None
+    assert penalty_vector(outputs, SamplingParams(), 6, "cpu") is None
+    assert apply_penalties(logits, outputs, SamplingParams(presence_penalty=0.0)) is logits
+
+
+def test_penalties_make_temperature_0_leave_the_raw_argmax_and_come_before_the_bias():
+    logits = torch.tensor([0.1, 3.0, 2.9, -1.0])
+    penalized = SamplingParams(temperature=0.0, frequency_penalty=0.2)
+    assert penalized.penalized and not penalized.greedy  # the engine's raw argmax won't do
+    assert not SamplingParams(presence_penalty=-0.0).penalized
+    assert sample(logits, penalized, None) == 1  # first token: no generated tokens, no effect
+    assert sample(logits, penalized, None, [1]) == 2  # 3.0 - 0.2 < 2.9
+    assert sample(logits, penalized, None, [1, 2]) == 1  # both penalized once
+    # presence counts a token once (3.0 - 2 > 2.9 - 2), frequency per occurrence (3.0 - 3 < 2.9 - 1)
+    assert sample(logits, SamplingParams(temperature=0.0, presence_penalty=2.0), None, [1, 1, 1, 2]) == 1
+    assert sample(logits, SamplingParams(temperature=0.0, frequency_penalty=1.0), None, [1, 1, 1, 2]) == 2
+    # penalties, then logit_bias: the bias can still force a penalized token
+    forced = SamplingParams(temperature=0.0, frequency_penalty=2.0, logit_bias=((1, 100.0),))
+    assert sample(logits, forced, None, [1] * 10) == 1
+    # sampled: a token penalized by -inf-like amounts is never drawn again
+    banned = SamplingParams(temperature=1.0, seed=3, frequency_penalty=2.0)
+    gen = make_generator(banned, "cpu")
+    assert 1 not in {sample(logits, banned, gen, [1] * 60) for _ in range(200)}
 
 
 def test_top_p_never_samples_outside_the_nucleus():

@@ -1,6 +1,7 @@
 """The backend's OpenAI surface on the tiny random-weight model (Litestar's test client, the paged engine):
 seeds over the whole signed 64-bit range, logprobs in OpenAI's chat and legacy completions formats,
-logit_bias, 400s for what the bundled backend does not implement, /v1/models/default and HEAD /health."""
+logit_bias, presence / frequency penalties, 400s for what the bundled backend does not implement,
+/v1/models/default and HEAD /health."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from litestar.testing import TestClient
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.generation import TokenEvent
+from backend.sampling import SamplingParams
 from backend.server import TokenLogprobs, create_backend_app
+from tests.backend.test_engine_core import REPEATING_PROMPT, penalized_oracle_tokens
 from tests.backend.test_engine_support import ByteTokenizer, tiny_loaded
 from tests.backend.test_tokenizer import byte_level_tokenizer
 
@@ -165,6 +168,28 @@ def test_logit_bias_steers_greedy_sampled_and_n_choices(client: TestClient) -> N
     assert texts(chat(client, temperature=0, logit_bias={"5": 0}, ignore_eos=True)) == [plain]
 
 
+# ---------------------------------------------------------------- presence / frequency penalties
+
+
+def test_penalties_follow_openai_per_choice_and_streamed(client: TestClient) -> None:
+    """The completion of a token-id prompt, at temperature 0, equals the single-request path with the
+    penalties applied by hand; each of n = 2 choices counts only its own tokens."""
+    loaded = tiny_loaded()  # the same seed: the client's weights
+    tokenizer = ByteTokenizer(96)
+    fields = {"prompt": REPEATING_PROMPT, "max_tokens": 10, "ignore_eos": True}
+    plain = texts(completion(client, **fields))[0]
+    for penalties in ({"frequency_penalty": 2.0}, {"presence_penalty": 2.0, "frequency_penalty": 1.0},
+                      {"frequency_penalty": -2.0}):
+        params = SamplingParams(max_tokens=10, temperature=0.0, ignore_eos=True, **penalties)
+        expected = tokenizer.decode(penalized_oracle_tokens(loaded, REPEATING_PROMPT, params))
+        assert texts(completion(client, **fields, **penalties)) == [expected], penalties
+        assert texts(completion(client, n=2, **fields, **penalties)) == [expected] * 2, penalties
+        streamed = sse(completion(client, stream=True, **fields, **penalties))
+        assert "".join(c["choices"][0]["text"] for c in streamed if c["choices"]) == expected
+    assert texts(completion(client, frequency_penalty=2.0, **fields)) != [plain]
+    assert texts(completion(client, frequency_penalty=0, presence_penalty=None, **fields)) == [plain]
+
+
 # ---------------------------------------------------------------- refusals
 
 
@@ -177,8 +202,9 @@ def test_logit_bias_steers_greedy_sampled_and_n_choices(client: TestClient) -> N
     ("chat", {"tool_choice": {"type": "function", "function": {"name": "get_weather"}}}, "tool_choice",
      "not supported by the bundled backend"),
     ("chat", {"presence_penalty": 50}, "presence_penalty", "between -2 and 2"),
-    ("chat", {"frequency_penalty": 1.0}, "frequency_penalty", "not supported by the bundled backend"),
-    ("completions", {"presence_penalty": -0.5}, "presence_penalty", "not supported by the bundled backend"),
+    ("chat", {"frequency_penalty": 2.5}, "frequency_penalty", "between -2 and 2"),
+    ("completions", {"presence_penalty": -2.01}, "presence_penalty", "between -2 and 2"),
+    ("completions", {"frequency_penalty": -3, "stream": True}, "frequency_penalty", "between -2 and 2"),
     ("chat", {"logit_bias": {"5": 150}}, "logit_bias", "between -100 and 100"),
     ("chat", {"logit_bias": {"96": 1}}, "logit_bias", "within the vocabulary (0 to 95)"),
     ("chat", {"top_logprobs": 2}, "top_logprobs", "requires logprobs"),

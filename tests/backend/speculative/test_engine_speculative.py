@@ -19,6 +19,7 @@ from backend.sampling import SamplingParams
 from backend.speculative.config import SpeculativeConfig
 from backend.speculative.decoder import SpeculativeDecoder
 from backend.speculative.ngram import NgramDrafter
+from tests.backend.test_engine_core import penalized_oracle_tokens
 from tests.backend.test_engine_support import TINY, check_greedy_equal, oracle_tokens, run_engine, tiny_loaded
 
 DRAFTERS = {  # max_step_rows=0: these tests batch up to 8 sequences, all of which must draft
@@ -225,6 +226,39 @@ def test_logit_bias_at_temperature_0_gives_the_oracles_tokens_with_and_without_d
         assert plain[rid][0] == drafted[rid][0] == oracle_tokens(loaded, prompt, params), rid
     assert plain["forced"][0] == [42] * 9
     assert all(7 not in drafted[rid][0] for rid, _, params in requests if (7, -100.0) in params.logit_bias)
+
+
+@pytest.mark.parametrize("method", list(DRAFTERS))
+def test_penalized_requests_do_not_draft_and_keep_their_tokens(loaded, method: str) -> None:
+    """Presence / frequency penalties depend on each verified row's own prefix, which speculation does not
+    apply: penalized requests never draft and give the same tokens as without speculation (greedy and
+    seeded), while the unpenalized requests beside them still draft."""
+    plain_requests = copyish_requests(4, seed=21)
+    penalized = [(f"pen{i}", prompt, replace(params, max_tokens=16, frequency_penalty=1.5 + i % 2 * 98.5,
+                                              presence_penalty=0.5 * (i % 2), seed=None, n=1 + i % 2))
+                 for i, (_, prompt, params) in enumerate(copyish_requests(4, seed=22))]
+    penalized.append(("sampled", [3, 4, 5, 3, 4, 5, 3, 4, 5], SamplingParams(
+        max_tokens=16, temperature=0.9, seed=5, ignore_eos=True, frequency_penalty=2.0, n=2)))
+    requests = [*plain_requests, *penalized]
+    without = run_engine(Engine(loaded, EngineConfig(block_size=4, num_blocks=256, max_model_len=192)), requests)
+    engine = spec_engine(loaded, DRAFTERS[method], num_blocks=256)
+    stats = {rid: RequestStats() for rid, _, _ in requests}
+    got: dict[str, dict[int, list[int]]] = {rid: {} for rid, _, _ in requests}
+    for rid, prompt, params in requests:
+        engine.add(rid, prompt, params, stats=stats[rid])
+    while engine.has_unfinished():
+        for out in engine.step():
+            assert out.error is None, out.error
+            for ev in out.events:
+                got[out.request_id].setdefault(ev.index, []).append(ev.token_id)
+    assert engine.speculator.verifications > 0  # the unpenalized requests drafted
+    for rid, prompt, params in penalized:
+        assert stats[rid].spec_verifications == 0, rid
+        for index in range(params.n):
+            assert got[rid][index] == without[rid][index] == penalized_oracle_tokens(loaded, prompt, params, index)
+    for rid, prompt, params in plain_requests:
+        check_greedy_equal(loaded, prompt, oracle_tokens(loaded, prompt, params), got[rid][0])
+    assert engine.block_manager.num_used_blocks == 0
 
 
 def _decode_seq(tokens: list[int]) -> Sequence:
