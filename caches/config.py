@@ -50,6 +50,18 @@ class ExactCacheConfig:
     memo_max_bytes: int = 64 * 1024 * 1024
     memo_ttl_s: float = 2.0
 
+    def __post_init__(self) -> None:
+        _check_bounds(self.ttl_s, self.max_entries, self.max_bytes, self.max_entry_bytes)
+
+
+def _check_bounds(ttl_s: float | None, max_entries: int, max_bytes: int, max_entry_bytes: int) -> None:
+    """Refuse bounds that would make every store fail or expire at once."""
+    if ttl_s is not None and not ttl_s > 0:
+        raise ValueError(f"ttl_s must be > 0 (or None: no expiry), got {ttl_s!r}")
+    for name, value in (("max_entries", max_entries), ("max_bytes", max_bytes), ("max_entry_bytes", max_entry_bytes)):
+        if not value >= 1:
+            raise ValueError(f"{name} must be at least 1, got {value!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class IndexConfig:
@@ -103,6 +115,11 @@ class SemanticCacheConfig:
     workers: int = 2
     features_memo_size: int = 4096
     index: IndexConfig = field(default_factory=IndexConfig)
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.threshold <= 1.0:
+            raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+        _check_bounds(self.ttl_s, self.max_entries, self.max_bytes, self.max_entry_bytes)
 
 
 @dataclass(frozen=True, slots=True)

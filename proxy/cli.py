@@ -12,6 +12,7 @@ from typing import Any
 from backend import cli_args
 from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
 from backend.speculative.config import SPECULATIVE_METHODS
+from proxy.database_url import DatabaseUrlError
 from proxy.settings import Settings, SettingsError, load_settings
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
@@ -65,14 +66,31 @@ def run_proxy(settings: Settings) -> None:
                 timeout_graceful_shutdown=10, log_config=None, **({"http": http} if http else {}))
 
 
+def _check_database(settings: Settings) -> None:
+    """Before anything starts: a database server that cannot be reached is one plain line, not the
+    start-up's exception group (a SQLite file is created by the migrations on first start: not probed).
+
+    Raises:
+        DatabaseUrlError: an unusable URL or an unreachable database server.
+    """
+    from proxy.database_url import check_reachable
+
+    url = settings.database_url
+    if not url.startswith("sqlite"):
+        check_reachable(url)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from proxy.supervisor import serve_all
 
-    return serve_all(_settings(args))
+    settings = _settings(args)
+    _check_database(settings)  # before the backend loads its model
+    return serve_all(settings)
 
 
 def cmd_proxy_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
+    _check_database(settings)
     run_proxy(settings)
     return 0
 
@@ -185,10 +203,20 @@ def cmd_kv_size(args: argparse.Namespace) -> int:
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     from proxy import migrate
+    from proxy.database_url import describe_error, require_sqlite_folder
+    from proxy.masking import mask_text, mask_url
 
     settings = _settings(args)
-    migrate.upgrade(settings.database_url)
-    print(f"database at {settings.database_url} is up to date")
+    url = settings.database_url
+    if settings.database.url:  # a URL the user gave: a mistyped folder is refused, not created
+        require_sqlite_folder(url)
+    try:
+        migrate.upgrade(url)
+    except Exception as exc:  # noqa: BLE001 - drivers raise their own types; the reason is one line
+        print(f"thrifty: cannot upgrade the database at {mask_url(url)}: {mask_text(describe_error(exc))}",
+              file=sys.stderr)
+        return 1
+    print(f"database at {mask_url(url)} is up to date")
     return 0
 
 
@@ -225,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the bundled backend and the proxy (the embedded default)")
     config_arg(serve)
     serve.add_argument("--host", help="proxy address (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="proxy port (default 8000)")
+    serve.add_argument("--port", type=cli_args.port, help="proxy port (default 8000)")
     serve.add_argument("--model", help="a Llama GGUF file or Hugging Face safetensors folder (default: SmolLM2)")
     serve.set_defaults(func=cmd_serve)
 
@@ -283,8 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     kvsize = sub.add_parser("kv-size", help="KV-cache bytes: 2 x layers x kv_heads x head_dim x seq_len x batch x "
                             "bytes per element")
     kvsize.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
-    kvsize.add_argument("--seq-len", type=int, required=True, help="tokens per sequence")
-    kvsize.add_argument("--batch", type=int, default=1, help="sequences (default 1)")
+    kvsize.add_argument("--seq-len", type=cli_args.at_least(1), required=True, help="tokens per sequence")
+    kvsize.add_argument("--batch", type=cli_args.at_least(1), default=1, help="sequences (default 1)")
     kvsize.add_argument("--dtype", default="float32", type=str.lower, choices=KV_CACHE_DTYPE_NAMES[1:],
                         help="KV element type: float32 | bfloat16 | float16 | int8 (adds a 4-byte scale per token "
                         "and head)")
@@ -294,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     pserve = proxy.add_parser("serve", help="serve the proxy in front of the configured upstreams")
     config_arg(pserve)
     pserve.add_argument("--host")
-    pserve.add_argument("--port", type=int)
+    pserve.add_argument("--port", type=cli_args.port)
     pserve.set_defaults(func=cmd_proxy_serve)
 
     db = sub.add_parser("db", help="database").add_subparsers(dest="action", required=True)
@@ -406,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except SettingsError as exc:
         print(f"thrifty: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except DatabaseUrlError as exc:  # the message masks the password
+        print(f"thrifty: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # servers stop on Ctrl-C by themselves (uvicorn); this is any other command
         print("thrifty: interrupted", file=sys.stderr)

@@ -12,6 +12,8 @@ from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, Str
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from proxy.database_url import async_database_url
+
 
 class ProxyBase(DeclarativeBase):
     """Declarative base of the tables the proxy owns."""
@@ -186,7 +188,13 @@ class ApiKey(ProxyBase):
 
 
 def create_engine(url: str) -> AsyncEngine:
-    """An async engine; SQLite files get their folder created, WAL mode and a busy timeout."""
+    """An async engine; SQLite files get their folder created, WAL mode and a busy timeout. ``url`` may be
+    plain (``sqlite:///``, ``postgresql://``): see :func:`proxy.database_url.async_database_url`.
+
+    Raises:
+        DatabaseUrlError: a URL that cannot be used.
+    """
+    url = async_database_url(url)
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[1] if ":///" in url else ""
         if path and path != ":memory:":

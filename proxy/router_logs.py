@@ -25,10 +25,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from sqlalchemy import and_, make_url, select
+from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from proxy.database_url import DatabaseUrlError, require_existing_sqlite
 from proxy.db import Feedback, RequestLog, RouterRequest, create_engine
+from proxy.masking import mask_text, mask_url
 
 USER_SOURCE = "user"
 _T = TypeVar("_T")
@@ -115,7 +117,7 @@ async def _grouped(engine: AsyncEngine, query) -> AsyncIterator[tuple[tuple, lis
 def _cannot_read(exc: Exception, unmigrated: tuple[str, ...]) -> ExportError:
     """A database error as :class:`ExportError`, pointing at the migrations when one of ``unmigrated``
     (what the drivers say of a table or column the query needs but the schema lacks) appears in it."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = mask_text(str(exc).splitlines()[0]) if str(exc) else type(exc).__name__
     hint = "; apply the migrations with `thrifty db upgrade`" if any(m in text for m in unmigrated) else ""
     return ExportError(f"cannot read the request log: {type(exc).__name__}: {text}{hint}")
 
@@ -159,11 +161,11 @@ def run_export(database_url: str, out_path: str, since: str | None = None,
     """
     say = report or (lambda line: print(line, file=sys.stderr))
     moment = parse_since(since)
-    say(f"exporting routed requests with feedback from {database_url}"
+    engine = open_existing(database_url)
+    say(f"exporting routed requests with feedback from {mask_url(database_url)}"
         + (f" since {moment.isoformat()}" if moment else ""))
 
     async def run(handle: TextIO) -> ExportSummary:
-        engine = create_engine(database_url)
         try:
             return await export_logs(engine, handle, moment, progress=lambda n: say(f"  {n} lines written..."))
         finally:
@@ -338,6 +340,20 @@ def load_cascaded_requests(database_url: str, since: str | None = None) -> list[
     return _read(database_url, since, read_cascaded_requests)
 
 
+def open_existing(database_url: str) -> AsyncEngine:
+    """An engine for a database that must already exist: reading never creates an empty SQLite file.
+
+    Raises:
+        ExportError: a URL that cannot be used (see :func:`proxy.database_url.async_database_url`; a plain
+            ``sqlite:///`` or ``postgresql://`` URL is given its async driver) or a SQLite file that does not exist.
+    """
+    try:
+        require_existing_sqlite(database_url)
+        return create_engine(database_url)
+    except DatabaseUrlError as exc:
+        raise ExportError(str(exc)) from None
+
+
 def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, datetime | None], Awaitable[_T]]) -> _T:
     """Run ``reader`` on a fresh engine for ``database_url`` with ``since`` parsed, and dispose of it.
 
@@ -346,18 +362,7 @@ def _read(database_url: str, since: str | None, reader: Callable[[AsyncEngine, d
             exist (reading must not create one), or an unreadable database.
     """
     moment = parse_since(since)
-    try:
-        url = make_url(database_url)
-        sqlite_file = url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and (
-            not url.query.get("uri"))
-        if sqlite_file and not Path(str(url.database)).is_file():
-            raise ExportError(f"no database file at {url.database}")
-        engine = create_engine(database_url)
-    except ExportError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - SQLAlchemy's URL and driver errors differ; all mean a bad URL
-        raise ExportError(f"cannot use DATABASE_URL {database_url!r}: {str(exc).splitlines()[0]} (an async URL "
-                          f"such as sqlite+aiosqlite:///path/proxy.db or postgresql+asyncpg://host/db)") from exc
+    engine = open_existing(database_url)
 
     async def run() -> _T:
         try:

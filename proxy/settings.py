@@ -278,7 +278,16 @@ class Settings:
 
     @property
     def database_url(self) -> str:
-        return self.database.url or f"sqlite+aiosqlite:///{self.data_path / 'thrifty.db'}"
+        """The async SQLAlchemy URL of the database (``sqlite:///`` and ``postgresql://`` given their async
+        drivers; raises ``proxy.database_url.DatabaseUrlError`` for a URL that cannot be used)."""
+        from proxy.database_url import async_database_url
+
+        return async_database_url(self.database.url) if self.database.url else self.default_database_url
+
+    @property
+    def default_database_url(self) -> str:
+        """The SQLite file under ``data_dir`` used when ``[database] url`` is empty."""
+        return f"sqlite+aiosqlite:///{self.data_path / 'thrifty.db'}"
 
     def upstream(self, name: str) -> UpstreamConfig:
         for upstream in self.upstreams:
@@ -374,6 +383,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
                             f"got {sections['cache'].embed_dtype!r}")
     _check_batch(sections["batch"])
+    _check_proxy(sections["proxy"])
+    _check_cache(sections["cache"])
+    _check_database(sections["database"])
     bundled = sections["bundled"]
     if bundled.replicas < 1 or bundled.replica_choice not in REPLICA_CHOICES:
         raise SettingsError(f"[bundled] replicas must be >= 1 and replica_choice one of {', '.join(REPLICA_CHOICES)}")
@@ -468,9 +480,73 @@ def _check_batch(batch: BatchSettings) -> None:
             raise SettingsError(f"[batch] {name} must be > 0, got {getattr(batch, name)!r}")
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == value  # NaN is no number
+
+
+def _check_limits(section: Any, where: str, *, positive: tuple[str, ...] = (), at_least_one: tuple[str, ...] = (),
+                  non_negative: tuple[str, ...] = ()) -> None:
+    """Refuse values that would break every request: ``positive`` fields must be > 0, ``at_least_one`` >= 1,
+    ``non_negative`` >= 0 (where 0 means off or none)."""
+    for names, ok, rule in ((positive, lambda v: v > 0, "> 0"), (at_least_one, lambda v: v >= 1, "at least 1"),
+                            (non_negative, lambda v: v >= 0, ">= 0")):
+        for name in names:
+            value = getattr(section, name)
+            if not _number(value) or not ok(value):
+                raise SettingsError(f"[{where}] {name} must be {rule}, got {value!r}")
+
+
+def _check_proxy(proxy: ProxyConfig) -> None:
+    if isinstance(proxy.port, bool) or not isinstance(proxy.port, int) or not 1 <= proxy.port <= 65535:
+        raise SettingsError(f"[proxy] port must be between 1 and 65535, got {proxy.port!r}")
+    _check_limits(proxy, "proxy", positive=("connect_timeout_s", "request_timeout_s", "log_flush_interval_s"),
+                  at_least_one=("max_body_bytes", "max_connections", "log_batch_size", "circuit_failures"),
+                  non_negative=("max_retries", "retry_backoff_s", "max_retry_wait_s", "circuit_open_s"))
+
+
+def _check_cache(cache: CacheSettings) -> None:
+    threshold = cache.similarity_threshold
+    if not _number(threshold) or not 0 < threshold <= 1:
+        raise SettingsError(f"[cache] similarity_threshold must be in (0, 1] (a cosine similarity), got {threshold!r}")
+    _check_limits(cache, "cache", positive=("ttl_s", "maintenance_interval_s"),
+                  at_least_one=("max_entries", "max_bytes", "max_entry_bytes"))
+
+
+def _check_database(database: DatabaseConfig) -> None:
+    if not database.url:
+        return
+    from proxy.database_url import DatabaseUrlError, async_database_url
+
+    try:
+        async_database_url(database.url)
+    except DatabaseUrlError as exc:
+        raise SettingsError(f"[database] url: {exc}") from None
+
+
+def _check_base_url(url: str, where: str) -> None:
+    """An upstream URL must be http(s) with a host (the password, if any, is masked in the message)."""
+    from urllib.parse import urlsplit
+
+    from proxy.masking import mask_url
+
+    try:
+        parts = urlsplit(url)
+        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and url == url.strip()
+        parts.port  # noqa: B018 - raises on a port that is not a number or out of range
+    except ValueError:
+        usable = False
+    if usable:
+        return
+    raise SettingsError(f"[{where}] base_url must be an http:// or https:// URL with a host, "
+                        f"e.g. http://127.0.0.1:8001/v1; got {mask_url(url)!r}")
+
+
 def _check_replicas(upstream: UpstreamConfig, where: str) -> None:
     if not isinstance(upstream.base_urls, list) or not all(isinstance(u, str) and u for u in upstream.base_urls):
         raise SettingsError(f"[{where}] base_urls must be a list of URLs")
+    for url in (upstream.base_url, *upstream.base_urls):
+        if url:
+            _check_base_url(url, where)
     if upstream.base_urls and upstream.base_url and upstream.base_url not in upstream.base_urls:
         raise SettingsError(f"[{where}] give either base_url or base_urls (the replicas), not both")
     if not upstream.base_url and not upstream.base_urls:

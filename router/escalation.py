@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import tempfile
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -266,12 +268,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty router train-escalation", description=main.__doc__)
     parser.add_argument("--data-dir", default=None, help="benchmark data (default: ../shared/data)")
     parser.add_argument("--out", type=Path, default=None,
-                        help="where to write the artifact (default: the shipped one, which is refused with --logs: "
-                             "a model fitted on your traffic must not silently replace it; with --direct-out and no "
-                             "--out only the direct route is trained)")
-    parser.add_argument("--c", type=float, default=DEFAULT_C, help="inverse L2 strength of the logistic regression")
+                        help="where to write the artifact (required: the shipped one, "
+                             f"{default_escalation_path()}, is only overwritten when named here, and never with "
+                             "--logs; with --expect and no --out the artifact is trained into a temporary file; "
+                             "with --direct-out and no --out only the direct route is trained)")
+    parser.add_argument("--c", type=float, default=DEFAULT_C,
+                        help="inverse L2 strength of the logistic regression, > 0")
     parser.add_argument("--expect", type=Path, default=None,
-                        help="exit 1 unless the written artifact is byte-identical to this file")
+                        help="reproducibility check: exit 1 unless the trained artifact is byte-identical to this "
+                             "file (e.g. the shipped one); without --out nothing but a temporary file is written")
     parser.add_argument("--logs", metavar="DATABASE_URL", default=None,
                         help="also learn from the proxy's request log: cascaded requests' small answers "
                              "(needs [router] store_requests = true) judged by feedback or automatic checks")
@@ -282,6 +287,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "router whose label is 'the small call was of no use': escalated, or judged bad) and "
                              "write it here, for [router] artifact_path")
     args = parser.parse_args(argv)
+    if not (math.isfinite(args.c) and args.c > 0):
+        print(f"error: --c must be a positive number, got {args.c:g}", file=sys.stderr)
+        return 2
     if (args.logs_only or args.direct_out) and not args.logs:
         print("error: --logs-only and --direct-out need --logs DATABASE_URL", file=sys.stderr)
         return 2
@@ -298,14 +306,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is None and args.logs:
         print("error: --logs needs --out FILE (the default is the shipped escalation model)", file=sys.stderr)
         return 2
-    args.out = args.out or default_escalation_path()
+    if args.out is not None and args.expect is not None and args.out.resolve() == args.expect.resolve():
+        print(f"error: --out and --expect name the same file ({args.out}): the check would compare the artifact "
+              "with itself; leave --out out to train into a temporary file", file=sys.stderr)
+        return 2
+    if args.out is None and args.expect is None:
+        print(f"error: pass --out FILE: the shipped escalation model ({default_escalation_path()}) is only "
+              "overwritten when --out names it; to check that it reproduces, pass --expect FILE instead",
+              file=sys.stderr)
+        return 2
+    if args.out is None:  # --expect alone: train into a temporary file, never over the shipped artifact
+        with tempfile.TemporaryDirectory(prefix="thrifty-escalation-") as tmp:
+            args.out = Path(tmp) / "escalation.json"
+            return _train(args)
+    return _train(args)
+
+
+def _train(args: argparse.Namespace) -> int:
+    """The training part of :func:`main` once ``args.out`` is known."""
     from router.training import resolve_data_dir  # not at import: the proxy loads this module
 
     logged: list[tuple[Mapping[str, Any], str, float]] = []
     if args.logs:
+        from proxy.masking import mask_url
         from proxy.router_logs import ExportError, load_small_answers  # only this command reads a database
 
-        print(f"reading judged small answers from {args.logs} ...", file=sys.stderr)
+        print(f"reading judged small answers from {mask_url(args.logs)} ...", file=sys.stderr)
         try:
             examples, summary = load_small_answers(args.logs, args.since)
         except ExportError as exc:
@@ -335,13 +361,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     save_escalation(artifact, args.out, trained_on=provenance, c=args.c)
     print(f"wrote {args.out} ({provenance})", file=sys.stderr)
-    if args.expect is not None and not (args.expect.is_file() and args.expect.read_bytes() == args.out.read_bytes()):
-        print(f"error: {args.out} differs from {args.expect}", file=sys.stderr)
-        return 1
+    if args.expect is not None:
+        difference = artifact_difference(args.expect, args.out)
+        if difference is None or difference > REPRODUCE_RTOL:
+            detail = "" if difference is None else f" (largest relative difference {difference:.3g})"
+            print(f"error: the trained artifact differs from {args.expect}{detail}", file=sys.stderr)
+            return 1
+        how = "byte for byte" if difference == 0.0 else f"up to float rounding: largest relative difference {difference:.3g}"
+        print(f"identical to {args.expect} ({how})", file=sys.stderr)
     if args.direct_out is not None and _train_direct_route(args.logs, args.since, args.direct_out) != 0:
         print(f"(the escalation model in {args.out} was written; the direct route was not)", file=sys.stderr)
         return 2
     return 0
+
+
+REPRODUCE_RTOL = 1e-9  # another CPU kind or BLAS build moves the last digits of a fit, nothing more
+
+
+def artifact_difference(expected: Path, got: Path) -> float | None:
+    """How far two escalation artifacts are apart: 0.0 when byte-identical, else the largest relative
+    difference of their numbers (``None``: unreadable, or other fields, features or shapes)."""
+    try:
+        if expected.read_bytes() == got.read_bytes():
+            return 0.0
+        a, b = (json.loads(path.read_text(encoding="utf-8")) for path in (expected, got))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    numeric = ("mean", "scale", "weight", "bias", "score_quantiles")
+    if not isinstance(a, dict) or not isinstance(b, dict) or set(a) != set(b) or \
+            any(a[k] != b[k] for k in a if k not in numeric):
+        return None
+    largest = 0.0
+    for key in numeric:
+        x, y = np.asarray(a.get(key), dtype=np.float64), np.asarray(b.get(key), dtype=np.float64)
+        if x.shape != y.shape:
+            return None
+        scale = np.maximum(np.maximum(np.abs(x), np.abs(y)), 1e-12)
+        largest = max(largest, float(np.max(np.abs(x - y) / scale, initial=0.0)))
+    return largest
 
 
 def _train_direct_route(database_url: str, since: str | None, out: Path) -> int:

@@ -546,7 +546,9 @@ def _parser() -> argparse.ArgumentParser:
         help="comma-separated public sources to train on (mmlu,gsm8k,mt_bench; '' for none)",
     )
     parser.add_argument("--logs", default=None, help="JSONL of logged requests with quality signals")
-    parser.add_argument("--out", default="router_artifact.joblib", help="artifact path to write")
+    parser.add_argument("--out", default="router_artifact.joblib",
+                        help="artifact path to write (default: router_artifact.joblib in the current folder; "
+                        "the shipped router/artifacts/default_router.joblib is only written when named here)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the calibration folds")
     parser.add_argument("--embedding-cache", default=None, help="optional .npz cache of embeddings")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -554,7 +556,7 @@ def _parser() -> argparse.ArgumentParser:
         "--expect",
         default=None,
         help="check the written artifact is byte-identical to this file (exit 1 if not), e.g. the shipped "
-        "router/artifacts/default_router.joblib",
+        "router/artifacts/default_router.joblib; --out must then name another file",
     )
     return parser
 
@@ -583,6 +585,10 @@ def main(
         out: where the summary lines go (default ``print``).
     """
     args = _parser().parse_args(argv)
+    if args.expect and Path(args.expect).resolve() == Path(args.out).resolve():
+        print(f"error: --out and --expect name the same file ({args.out}): the check would compare the artifact "
+              "with itself; write it elsewhere (e.g. the default --out router_artifact.joblib)", file=sys.stderr)
+        return 2
     sources = [s for s in args.sources.split(",") if s.strip()]
     try:
         examples: list[LabelledExample] = []

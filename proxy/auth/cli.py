@@ -8,6 +8,8 @@ import sys
 from dataclasses import replace
 
 from proxy.auth.keys import KeyProblem, KeyRecord, KeyStore
+from proxy.database_url import DatabaseUrlError, describe_error, require_sqlite_folder
+from proxy.masking import mask_text, mask_url
 from proxy.settings import SettingsError, load_settings
 
 
@@ -24,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--tpm", type=int, help="tokens per minute (prompt + max output, settled to the real count)")
     sub.add_parser("list", help="issued keys (prefix, limits, revoked or not)")
     revoke = sub.add_parser("revoke", help="revoke a key: refused at once by every replica")
-    revoke.add_argument("key", help="its id (key-...) or shown prefix (sk-thrifty-....)")
+    revoke.add_argument("key", help="its id (key-...), the key itself, or its prefix as `list` shows it "
+                        "(sk-thrifty-Ab3x or sk-thrifty-Ab3x...)")
     return parser
 
 
@@ -46,7 +49,13 @@ async def _run(args: argparse.Namespace, database_url: str) -> int:
     from proxy import migrate
     from proxy.db import create_engine
 
-    await asyncio.to_thread(migrate.upgrade, database_url)
+    try:
+        await asyncio.to_thread(migrate.upgrade, database_url)
+    except DatabaseUrlError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - drivers raise their own types; the reason is one line
+        raise DatabaseUrlError(f"cannot open the database at {mask_url(database_url)}: "
+                               f"{mask_text(describe_error(exc))}") from None
     engine = create_engine(database_url)
     try:
         keys = KeyStore(engine)
@@ -76,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.database_url:
         settings = replace(settings, database=replace(settings.database, url=args.database_url))
     try:
-        return asyncio.run(_run(args, settings.database_url))
+        database_url = settings.database_url
+        if settings.database.url:  # a URL the user gave: a mistyped folder is refused, not created
+            require_sqlite_folder(database_url)
+        return asyncio.run(_run(args, database_url))
+    except DatabaseUrlError as exc:  # the message masks the password
+        print(f"thrifty keys: {exc}", file=sys.stderr)
+        return 2
     except KeyProblem as exc:
         print(f"thrifty keys: {exc}", file=sys.stderr)
         return 1

@@ -125,14 +125,32 @@ class KeyStore:
             return [_record(r) for r in (await conn.execute(query)).all()]
 
     async def revoke(self, key: str) -> KeyRecord:
-        """Revoke by id (``key-…``) or by shown prefix (``sk-thrifty-Ab3x``, when unambiguous)."""
+        """Revoke by id (``key-…``), by the full token (matched by its hash), or by the prefix lists show
+        (``sk-thrifty-Ab3x`` or ``sk-thrifty-Ab3x...``, when unambiguous). Messages never echo a full token."""
+        given = key.strip()
+        prefix = given.removesuffix("...").removesuffix("…")
+        shown = shown_key(given)
         async with self._engine.begin() as conn:
-            rows = (await conn.execute(select(ApiKey).where(or_(ApiKey.id == key, ApiKey.prefix == key)))).all()
+            query = select(ApiKey).where(or_(ApiKey.id == given, ApiKey.sha256 == token_sha256(given),
+                                             ApiKey.prefix == prefix))
+            rows = (await conn.execute(query)).all()
+            exact = [r for r in rows if r.id == given or r.sha256 == token_sha256(given)]
+            rows = exact or rows  # a full token or an id names one key even when another shares its prefix
             if not rows:
-                raise KeyProblem(f"no key with id or prefix {key!r}")
+                raise KeyProblem(f"no key with id, token or prefix {shown!r}")
             if len(rows) > 1:
-                raise KeyProblem(f"{len(rows)} keys share the prefix {key!r}; revoke by id (key-...)")
+                raise KeyProblem(f"{len(rows)} keys share the prefix {shown!r}; revoke by id (key-...) or full key")
             await conn.execute(update(ApiKey).where(ApiKey.id == rows[0].id, ApiKey.revoked_at.is_(None))
                                .values(revoked_at=datetime.now(UTC)))
             row = (await conn.execute(select(ApiKey).where(ApiKey.id == rows[0].id))).one()
         return _record(row)
+
+
+def shown_key(text: str) -> str:
+    """``text`` as messages may show it: an id or a shown prefix as given, anything longer (a token, perhaps
+    mistyped) cut to what key lists show, followed by ``...``."""
+    text = text.strip()
+    if text.startswith("key-") or len(text.removesuffix("...").removesuffix("…")) <= SHOWN_PREFIX:
+        return text
+    keep = SHOWN_PREFIX if text.startswith(TOKEN_PREFIX) else 4
+    return text[:keep] + "..."

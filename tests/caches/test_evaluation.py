@@ -57,3 +57,42 @@ def test_runs_end_to_end_on_a_small_file(
     assert "100.0% / 100.0%" in default_row  # every clear paraphrase hits its own origin
     assert "| 40 | 1 | flat |" in out and "| 60 | 3 | flat |" in out
     assert rc == 0
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--thresholds", "abc"), ("--thresholds", "0.9,2"), ("--sizes", "abc"), ("--sizes", "10x0"), ("--sizes", ",")],
+)
+def test_bad_grid_values_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    assert main(["--data-dir", str(tmp_path), option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and option in err and "Traceback" not in err
+
+
+def test_summary_counts_the_heldout_false_hits(
+    tmp_path: Path, embedder: SentenceTransformerEmbedder, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from caches import evaluation
+
+    folder = tmp_path / "data" / "semantic-cache"
+    folder.mkdir(parents=True)
+    (folder / "gptcache_mock_data.json").write_text(json.dumps([{"origin": o, "similar": s} for o, s in PAIRS]))
+    clean = evaluation.HardNegativeReport(3, [], {"negation": 3}, 1, 1, [], [("scope", False, False)], 0.5, False)
+
+    async def fake_hard_negatives(*_args):
+        return clean
+
+    async def fake_heldout(*_args):
+        return evaluation.HeldoutReport("| held-out set | cases | false hits |\n| text pairs | 4 | 1 |", 1)
+
+    monkeypatch.setattr(evaluation, "hard_negatives", fake_hard_negatives)
+    monkeypatch.setattr(evaluation, "heldout_negatives", fake_heldout)
+    rc = main(["--data-dir", str(tmp_path / "data"), "--skip-latency"], embedder=embedder)
+    summary = capsys.readouterr().out.split("## Summary", 1)[1]
+    line = next(x for x in summary.splitlines() if "hard negatives" in x)
+    assert "NOT met" in line and "held-out set: 1 false hits" in line and "development set" in line
+    assert "held-out hard negatives" in summary and "(exit status 1;" in summary
+    assert rc == 1

@@ -254,3 +254,17 @@ def test_tenant_policy_validates_its_values() -> None:
         TenantCachePolicy(threshold=1.5)
     with pytest.raises(ValueError):
         TenantCachePolicy(ttl_s=0)
+
+
+@pytest.mark.parametrize(("cls", "kwargs", "message"), [
+    ("ExactCacheConfig", {"ttl_s": 0}, "ttl_s must be > 0"),
+    ("ExactCacheConfig", {"max_entries": 0}, "max_entries must be at least 1"),
+    ("SemanticCacheConfig", {"threshold": 5.0}, r"threshold must be in \(0, 1\]"),
+    ("SemanticCacheConfig", {"max_bytes": -1}, "max_bytes must be at least 1"),
+])
+def test_cache_configs_refuse_unusable_bounds(cls, kwargs, message):
+    from caches import config
+
+    with pytest.raises(ValueError, match=message):
+        getattr(config, cls)(**kwargs)
+    assert getattr(config, cls)(ttl_s=None).ttl_s is None  # None: no expiry

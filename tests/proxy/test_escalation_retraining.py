@@ -124,7 +124,7 @@ def test_train_escalation_reports_a_bad_log_plainly(tmp_path, capsys):
                         "--direct-out", str(bad)]) == 2
         assert "not a file in an existing folder" in capsys.readouterr().err
     assert thrifty(["router", "train-escalation", "--logs", "notaurl", "--direct-out", str(tmp_path / "d.joblib")]) == 2
-    assert "cannot use DATABASE_URL 'notaurl'" in capsys.readouterr().err
+    assert "cannot use database URL 'notaurl'" in capsys.readouterr().err
     assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{tmp_path / 'none.db'}",
                     "--direct-out", str(tmp_path / "d.joblib")]) == 2
     assert "no database file at" in capsys.readouterr().err and not (tmp_path / "none.db").exists()

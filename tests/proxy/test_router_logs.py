@@ -126,6 +126,7 @@ def test_run_export_writes_the_file_and_explains_an_empty_result(tmp_path):
 
 def test_an_unmigrated_database_is_a_clear_error(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'bare.db'}"
+    (tmp_path / "bare.db").touch()
     with pytest.raises(ExportError, match="thrifty db upgrade"):
         run_export(url, str(tmp_path / "x.jsonl"), report=lambda _: None)
     assert not (tmp_path / "x.jsonl").exists()
@@ -223,9 +224,31 @@ def test_readers_refuse_a_bad_url_and_a_missing_file_without_creating_it(tmp_pat
     with pytest.raises(ExportError, match="no database file at"):
         load_cascaded_requests(f"sqlite+aiosqlite:///{missing}")
     assert not missing.parent.exists()
-    with pytest.raises(ExportError, match="cannot use DATABASE_URL 'notaurl'"):
+    with pytest.raises(ExportError, match="cannot use database URL 'notaurl'"):
         load_small_answers("notaurl")
     sync = tmp_path / "sync.db"
     sync.touch()
-    with pytest.raises(ExportError, match="an async URL"):
+    with pytest.raises(ExportError, match="is synchronous"):
+        load_cascaded_requests(f"sqlite+pysqlite:///{sync}")
+    # a plain sqlite:/// URL is given its async driver: the (empty) file is read, and the missing schema named
+    with pytest.raises(ExportError, match="thrifty db upgrade"):
         load_cascaded_requests(f"sqlite:///{sync}")
+
+
+def test_run_export_refuses_a_missing_sqlite_file_without_creating_it(tmp_path):
+    missing = tmp_path / "none.db"
+    with pytest.raises(ExportError, match="no database file at"):
+        run_export(f"sqlite+aiosqlite:///{missing}", str(tmp_path / "x.jsonl"), report=lambda _: None)
+    assert not missing.exists() and not (tmp_path / "x.jsonl").exists()
+
+
+def test_run_export_accepts_a_plain_sqlite_url_and_masks_passwords(tmp_path):
+    url = f"sqlite:///{tmp_path / 'plain.db'}"
+    upgrade(url)
+    said: list[str] = []
+    assert run_export(url, str(tmp_path / "logs.jsonl"), report=said.append).lines == 0
+    said.clear()
+    with pytest.raises(ExportError) as caught:
+        run_export("postgresql+asyncpg://root:s3cretpw@127.0.0.1:1/x", str(tmp_path / "y.jsonl"), report=said.append)
+    assert "s3cretpw" not in str(caught.value) + " ".join(said)
+    assert any("root:" in line for line in said)

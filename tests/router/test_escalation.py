@@ -41,6 +41,41 @@ def test_train_save_load_round_trip_and_byte_reproducible(synthetic_data: Path, 
     assert main(["--data-dir", str(tmp_path / "nowhere"), "--out", str(tmp_path / "x.json")]) == 2
 
 
+def test_expect_without_out_never_writes_the_shipped_artifact(
+    synthetic_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from router import escalation
+
+    shipped = tmp_path / "shipped.json"
+    shipped.write_text("not the artifact\n")
+    monkeypatch.setattr(escalation, "default_escalation_path", lambda: shipped)
+    # the check trains into a temporary file: a shipped file that differs fails, and stays as it was
+    assert main(["--data-dir", str(synthetic_data), "--expect", str(shipped)]) == 1
+    assert shipped.read_text() == "not the artifact\n"
+    assert "differs from" in capsys.readouterr().err
+    reference = tmp_path / "reference.json"
+    assert main(["--data-dir", str(synthetic_data), "--out", str(reference)]) == 0
+    assert main(["--data-dir", str(synthetic_data), "--expect", str(reference)]) == 0
+    assert "identical to" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reference.json", "shipped.json"]
+    # no --out and no --expect: refused, the shipped artifact is only written when --out names it
+    assert main(["--data-dir", str(synthetic_data)]) == 2
+    err = capsys.readouterr().err
+    assert "pass --out" in err and "Traceback" not in err
+    assert shipped.read_text() == "not the artifact\n"
+    assert main(["--data-dir", str(synthetic_data), "--out", str(shipped)]) == 0
+    assert load_escalation(shipped).score_quantiles.shape == (101,)
+
+
+@pytest.mark.parametrize("c", ["-1", "0", "nan", "inf"])
+def test_a_bad_regularisation_strength_is_a_usage_error(
+    synthetic_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], c: str
+) -> None:
+    assert main(["--data-dir", str(synthetic_data), "--out", str(tmp_path / "e.json"), "--c", c]) == 2
+    assert "--c must be a positive number" in capsys.readouterr().err
+    assert not (tmp_path / "e.json").exists()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -100,3 +135,35 @@ def test_a_scoring_failure_escalates_instead_of_raising() -> None:
     broken.model = None  # type: ignore[assignment]
     decision = broken.decide(BODY, GOOD)
     assert decision.escalate and decision.reason.startswith("error:")
+
+
+def test_out_and_expect_naming_one_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    same = tmp_path / "e.json"
+    same.write_text("x")
+    assert main(["--out", str(same), "--expect", str(same)]) == 2
+    assert "compare the artifact with itself" in capsys.readouterr().err and same.read_text() == "x"
+
+
+def test_expect_tolerates_float_rounding_but_not_a_different_fit(
+    synthetic_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from router.escalation import artifact_difference
+
+    reference = tmp_path / "reference.json"
+    assert main(["--data-dir", str(synthetic_data), "--out", str(reference)]) == 0
+    document = json.loads(reference.read_text())
+    rounded, refitted = dict(document), dict(document)
+    rounded["weight"] = [w * (1 + 1e-15) for w in document["weight"]]  # another CPU's last digits
+    refitted["weight"] = [w * 1.01 for w in document["weight"]]  # another model
+    for name, doc in (("rounded.json", rounded), ("refitted.json", refitted)):
+        (tmp_path / name).write_text(json.dumps(doc, indent=1) + "\n")
+    assert artifact_difference(reference, reference) == 0.0
+    assert 0.0 < artifact_difference(reference, tmp_path / "rounded.json") < 1e-12
+    assert artifact_difference(reference, tmp_path / "refitted.json") == pytest.approx(0.01, rel=0.02)
+    capsys.readouterr()
+    assert main(["--data-dir", str(synthetic_data), "--expect", str(tmp_path / "rounded.json")]) == 0
+    assert "up to float rounding" in capsys.readouterr().err
+    assert main(["--data-dir", str(synthetic_data), "--expect", str(tmp_path / "refitted.json")]) == 1
+    assert "largest relative difference" in capsys.readouterr().err

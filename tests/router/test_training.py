@@ -177,3 +177,12 @@ def test_direct_route_refuses_one_class(embedder) -> None:
     bodies = [{"messages": [{"role": "user", "content": f"question {i}"}]} for i in range(4)]
     with pytest.raises(RouterDataError, match="of use and some whose was not"):
         fit_direct_route(bodies, np.ones(4), [str(i) for i in range(4)], embedder=embedder)
+
+
+def test_expect_naming_the_output_file_is_refused(tmp_path, capsys) -> None:
+    from router.training import main as train_main
+
+    same = tmp_path / "a.joblib"
+    same.write_bytes(b"x")
+    assert train_main(["--sources", "", "--out", str(same), "--expect", str(same)]) == 2
+    assert "compare the artifact with itself" in capsys.readouterr().err and same.read_bytes() == b"x"

@@ -245,3 +245,34 @@ def test_rate_limited_batch_lines_wait_for_the_next_minute_instead_of_failing(ma
             _wait_batch(client, batch_id, done=lambda b, n=expected: b.request_counts.completed >= n)
         done = _wait_batch(client, batch_id)
         assert done.status == "completed" and (done.request_counts.completed, done.request_counts.failed) == (5, 0)
+
+
+def test_keys_cli_revokes_by_full_key_or_listed_prefix_and_never_echoes_a_secret(tmp_path, capsys):
+    url = f"sqlite:///{tmp_path / 'keys.db'}"  # a plain URL is given its async driver
+    tokens = []
+    for name in ("one", "two"):
+        assert keys_main(["--database-url", url, "create", "--name", name]) == 0
+        tokens.append(capsys.readouterr().out.strip())
+    assert keys_main(["--database-url", url, "revoke", tokens[0]]) == 0
+    out = capsys.readouterr().out
+    assert "REVOKED" in out and "one" in out and tokens[0] not in out
+    assert keys_main(["--database-url", url, "list"]) == 0
+    listed = next(line for line in capsys.readouterr().out.splitlines() if "two" in line)
+    shown = listed.split()[1]
+    assert shown.endswith("...") and shown == tokens[1][:15] + "..."
+    assert keys_main(["--database-url", url, "revoke", shown]) == 0
+    assert "REVOKED" in capsys.readouterr().out
+    unknown = "sk-thrifty-" + "Z" * 43
+    assert keys_main(["--database-url", url, "revoke", unknown]) == 1
+    err = capsys.readouterr().err
+    assert "no key" in err and unknown not in err and "Z" * 10 not in err
+
+
+def test_keys_cli_refuses_unusable_database_urls_plainly(tmp_path, capsys):
+    for url, message in ((str(tmp_path / "k.db"), "not a URL"),
+                         (f"sqlite:///{tmp_path / 'no-such' / 'k.db'}", "no folder"),
+                         ("postgresql+asyncpg://root:s3cretpw@127.0.0.1:1/x", "cannot open the database")):
+        assert keys_main(["--database-url", url, "list"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "s3cretpw" not in err and "Traceback" not in err
+    assert not (tmp_path / "no-such").exists()
