@@ -437,10 +437,16 @@ def test_ctrl_c_stops_the_replay_at_once(book: ReplayBook) -> None:
     lines = [_trace_line(n, n - 1, t=60.0) for n in (1, 2, 3)]  # due in a minute
     timer = threading.Timer(0.5, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
     started = time.monotonic()
-    with serve_in_thread(make_app(book)) as upstream:
-        timer.start()
-        with pytest.raises(evaluation.Interrupted) as info:
-            replay_trace(upstream, lines, "p", concurrency=2, time_scale=1.0, batch_timeout_s=1.0)
+    # Python's own Ctrl-C handler: a server run earlier in the same process (uvicorn) may have left its own
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with serve_in_thread(make_app(book)) as upstream:
+            timer.start()
+            with pytest.raises(evaluation.Interrupted) as info:
+                replay_trace(upstream, lines, "p", concurrency=2, time_scale=1.0, batch_timeout_s=1.0)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 10
     assert info.value.where == "0 of 3 requests had been answered"
 
