@@ -53,12 +53,17 @@ class LineError:
         return {"code": self.code, "message": self.message, "param": self.param, "line": self.line}
 
 
+def split_lines(text: str) -> list[str]:
+    """JSONL text's lines: split at line feeds only (a JSON string may hold a raw U+2028, U+2029 or
+    U+0085, which :meth:`str.splitlines` would also break at), a carriage return before the line feed
+    dropped, a leading byte-order mark ignored."""
+    return [raw.removesuffix("\r") for raw in text.removeprefix(BOM).split("\n")]
+
+
 def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The non-blank lines of JSONL text with their 1-based line numbers (blank lines count in the
-    numbering). Lines end at a line feed (a carriage return before it is dropped); a leading BOM
-    is ignored."""
-    for number, raw in enumerate(text.removeprefix(BOM).split("\n"), start=1):
-        line = raw.removesuffix("\r")
+    """The non-blank lines of JSONL text (:func:`split_lines`) with their 1-based line numbers (blank
+    lines count in the numbering)."""
+    for number, line in enumerate(split_lines(text), start=1):
         if line.strip(JSON_WHITESPACE):
             yield number, line
 

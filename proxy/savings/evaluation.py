@@ -35,11 +35,12 @@ from pathlib import Path
 
 import httpx
 
+from proxy.batch.validation import split_lines
 from proxy.localserver import child_server
 from proxy.pricing import ModelPrice
 from proxy.savings.accounting import CAUSE_LABELS, CAUSES, LogRow, Outcome, Report, account, composition
 from proxy.savings.replay import ReplayBook, load_book
-from proxy.savings.trace import ParsedTrace, TraceLine, default_trace, parse_trace, split_lines, write_trace
+from proxy.savings.trace import ParsedTrace, TraceLine, default_trace, parse_trace, write_trace
 from proxy.supervisor import free_port
 
 WEAK_MODEL = "mixtral-8x7b-instruct"

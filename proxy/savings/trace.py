@@ -34,14 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proxy.batch.validation import validate_batch_input
+from proxy.batch.validation import split_lines, validate_batch_input
 from proxy.errors import ThriftyError
 from proxy.savings.replay import ReplayBook, generic_answer, key_letter, last_user_text
 from proxy.schemas import validate_chat
 
 ROUTED_MODEL = "thrifty-auto"
 BATCH_ENDPOINT = "/v1/chat/completions"
-BOM = "\ufeff"
 MAX_PROBLEM_CHARS = 300  # a problem quoting a huge value is cut to this length
 
 
@@ -168,13 +167,6 @@ def _check_batch_body(body: dict[str, Any], models: Sequence[str]) -> str | None
     line = json.dumps({"custom_id": "1", "method": "POST", "url": BATCH_ENDPOINT, "body": body})
     _, errors = validate_batch_input(line, BATCH_ENDPOINT, list(models), 1)
     return f"invalid batch line: {errors[0].message}" if errors else None
-
-
-def split_lines(text: str) -> list[str]:
-    """JSONL text's lines: split at line feeds only (a JSON string may hold a raw U+2028, U+2029 or
-    U+0085, which :meth:`str.splitlines` would also break at), a carriage return before the line feed
-    dropped, a leading byte-order mark ignored."""
-    return [raw.removesuffix("\r") for raw in text.removeprefix(BOM).split("\n")]
 
 
 def _cut(problem: str) -> str:
