@@ -3,7 +3,7 @@ per process), and the greedy-equality check against the single-request oracle. H
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import torch
@@ -11,7 +11,7 @@ import torch
 from backend.config import ModelConfig
 from backend.engine import Engine, EngineConfig
 from backend.engine.engine import EngineOutput
-from backend.generation import generate_tokens
+from backend.generation import RequestStats, generate_tokens
 from backend.model import ContiguousKVCache, LlamaForCausalLM
 from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams
@@ -58,11 +58,16 @@ def tiny_loaded(seed: int = 0, device: torch.device | str = "cpu") -> LoadedMode
 
 
 def run_engine(engine: Engine, requests: Sequence[tuple[str, Sequence[int], SamplingParams]],
-               max_steps: int = 100_000) -> dict[str, dict[int, list[int]]]:
-    """Add all requests, step until done; → request id → choice index → generated token ids."""
+               max_steps: int = 100_000,
+               stats: Mapping[str, RequestStats] | None = None) -> dict[str, dict[int, list[int]]]:
+    """Add all requests (each with its ``stats`` entry when given), step until done; → request id →
+    choice index → generated token ids."""
     tokens: dict[str, dict[int, list[int]]] = {rid: {} for rid, _, _ in requests}
     for rid, prompt, params in requests:
-        engine.add(rid, prompt, params)
+        if stats is None:
+            engine.add(rid, prompt, params)
+        else:
+            engine.add(rid, prompt, params, stats=stats[rid])
     steps = 0
     while engine.has_unfinished():
         outs: list[EngineOutput] = engine.step()

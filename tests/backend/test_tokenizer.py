@@ -98,14 +98,8 @@ def test_assistant_text_comes_before_its_tool_calls_and_legacy_function_calls_re
 
 
 @pytest.mark.slow
-def test_smollm2s_own_tokenizer_maps_its_symbols_to_bytes(thrifty_data_dir) -> None:
-    from backend.weights import WeightsError, resolve_model
-
-    try:
-        source = resolve_model(None)
-    except WeightsError as exc:
-        pytest.skip(str(exc))
-    tok = Tokenizer.load(source, thrifty_data_dir)
+def test_smollm2s_own_tokenizer_maps_its_symbols_to_bytes(smollm2) -> None:
+    tok = smollm2.tokenizer  # the session's real model (tests/conftest.py)
     text = "Hi there 🍣 日本\n"
     ids = tok.encode(text)
     assert b"".join(tok.symbol_bytes(tok.token_text(i)) for i in ids) == text.encode()

@@ -243,14 +243,7 @@ def test_penalized_requests_do_not_draft_and_keep_their_tokens(loaded, method: s
     without = run_engine(Engine(loaded, EngineConfig(block_size=4, num_blocks=256, max_model_len=192)), requests)
     engine = spec_engine(loaded, DRAFTERS[method], num_blocks=256)
     stats = {rid: RequestStats() for rid, _, _ in requests}
-    got: dict[str, dict[int, list[int]]] = {rid: {} for rid, _, _ in requests}
-    for rid, prompt, params in requests:
-        engine.add(rid, prompt, params, stats=stats[rid])
-    while engine.has_unfinished():
-        for out in engine.step():
-            assert out.error is None, out.error
-            for ev in out.events:
-                got[out.request_id].setdefault(ev.index, []).append(ev.token_id)
+    got = run_engine(engine, requests, stats=stats)
     assert engine.speculator.verifications > 0  # the unpenalized requests drafted
     for rid, prompt, params in penalized:
         assert stats[rid].spec_verifications == 0, rid
