@@ -29,7 +29,7 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
   thrifty eval shaping          answer lengths behind the default output cap; shaping off vs on
-  thrifty eval savings          cost, quality and latency of a trace through the proxy vs all-strong, saving per stage
+  thrifty eval savings          a trace through the proxy vs all-strong: cost, quality, saving per stage
 """
 
 
@@ -261,25 +261,24 @@ def build_parser() -> argparse.ArgumentParser:
                                                                                              required=True)
     bserve = backend.add_parser("serve", help="serve a model over the OpenAI API")
     config_arg(bserve)
-    bserve.add_argument("--host", default="127.0.0.1")
-    bserve.add_argument("--port", type=cli_args.port, default=8001)
+    bserve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    bserve.add_argument("--port", type=cli_args.port, default=8001, help="port to listen on (default 8001)")
     bserve.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
-    bserve.add_argument("--served-model-name")
+    bserve.add_argument("--served-model-name", help="model name the API reports and accepts")
     bserve.add_argument("--dtype", type=cli_args.dtype, help="float32 | bfloat16 | float16")
     bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
-                        help="linear layers' weights: auto (default: int4 for a Q4 GGUF on the CPU, else bf16 on "
-                             "CPUs with native bf16, else fp32), fp32, bf16, int8 or int4")
+                        help="how linear layers hold weights (default auto; see docs/engine-flags.md)")
     bserve.add_argument("--device", type=cli_args.device, help="cpu | cuda | cuda:N")
-    bserve.add_argument("--max-model-len", type=cli_args.at_least(1))
+    bserve.add_argument("--max-model-len", type=cli_args.at_least(1),
+                        help="longest sequence, prompt + answer, in tokens")
     bserve.add_argument("--max-n", type=cli_args.at_least(1), help="most choices (n) one request may ask for")
     bserve.add_argument("--num-threads", type=cli_args.at_least(1), help="torch CPU threads")
     bserve.add_argument("--data-dir", help="where the tokenizer cache lives")
     bserve.add_argument("--engine", choices=("paged", "serial"), default="paged",
                         help="paged: continuous batching engine (default); serial: one request at a time")
     bserve.add_argument("--block-size", type=cli_args.at_least(1), help="tokens per KV block (default 16)")
-    bserve.add_argument("--kv-cache-memory", help="KV pool budget, e.g. 2GiB or 512MB (default on CPU: what "
-                        "max-num-seqs x max-model-len needs, at most 40%% of available memory; on CUDA: "
-                        "--gpu-memory-utilization of free memory)")
+    bserve.add_argument("--kv-cache-memory",
+                        help="KV pool budget, e.g. 2GiB (default: what the sequences need, capped; see docs)")
     bserve.add_argument("--gpu-memory-utilization", type=float,
                         help="on CUDA without --kv-cache-memory: fraction of free GPU memory for the pool (0.9)")
     bserve.add_argument("--max-num-seqs", type=cli_args.at_least(1), help="sequences running at once (default 64)")
@@ -290,39 +289,32 @@ def build_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--chunked-prefill", action=argparse.BooleanOptionalAction, default=None,
                         help="split long prompts over steps, mixed with decodes (default on)")
     bserve.add_argument("--kv-cache-dtype", type=str.lower, choices=KV_CACHE_DTYPE_NAMES,
-                        help="KV pool element type: auto (the model's dtype, default), int8 (per-token-per-head "
-                        "float32 scales, ~2x the blocks of a 16-bit pool), or fp32 / bf16 / fp16")
+                        help="KV pool element type (default auto: the model's dtype; int8 holds ~2x the blocks)")
     bserve.add_argument("--cuda-graphs", choices=CUDA_GRAPH_MODES,
-                        help="replay decode steps as CUDA graphs (padded batch sizes 1, 2, 4, ... max-num-seqs); "
-                        "auto (default): on for CUDA with the Triton kernels; off = eager")
+                        help="replay decode steps as CUDA graphs (default auto: on for CUDA with Triton kernels)")
     bserve.add_argument("--speculative", type=str.lower, choices=SPECULATIVE_METHODS,
-                        help="speculative decoding: off (default), ngram (prompt lookup, turns itself off per "
-                        "sequence when drafts keep failing), draft (--speculative-model drafts), self (the "
-                        "model's first layers draft)")
+                        help="speculative decoding method (default off; see docs/engine-flags.md)")
     bserve.add_argument("--num-speculative-tokens", type=int, help="draft tokens verified per step, 1-16 (default 4)")
     bserve.add_argument("--speculative-model", help="with --speculative draft: a model with the same tokenizer")
     bserve.add_argument("--speculative-draft-layers", type=int,
                         help="with --speculative self: leading layers that draft (default a quarter)")
     bserve.add_argument("--speculative-max-step-rows", type=int,
-                        help="rows one step verifies at most, all sequences' drafts included: drafts are cut to fit, "
-                        "so larger batches draft nothing (default 5: one sequence drafts 4, two draft 1 each; 0: no limit)")
+                        help="most rows one step verifies, drafts included (default 5; 0: no limit)")
     bserve.set_defaults(func=cmd_backend_serve)
 
-    kvsize = sub.add_parser("kv-size", help="KV-cache bytes: 2 x layers x kv_heads x head_dim x seq_len x batch x "
-                            "bytes per element")
+    kvsize = sub.add_parser("kv-size", help="KV-cache bytes for a model, sequence length and batch")
     kvsize.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     kvsize.add_argument("--seq-len", type=cli_args.at_least(1), required=True, help="tokens per sequence")
     kvsize.add_argument("--batch", type=cli_args.at_least(1), default=1, help="sequences (default 1)")
     kvsize.add_argument("--dtype", default="float32", type=str.lower, choices=KV_CACHE_DTYPE_NAMES[1:],
-                        help="KV element type: float32 | bfloat16 | float16 | int8 (adds a 4-byte scale per token "
-                        "and head)")
+                        help="KV element type (int8 adds a 4-byte scale per token and head)")
     kvsize.set_defaults(func=cmd_kv_size)
 
     proxy = sub.add_parser("proxy", help="the proxy alone").add_subparsers(dest="action", required=True)
     pserve = proxy.add_parser("serve", help="serve the proxy in front of the configured upstreams")
     config_arg(pserve)
-    pserve.add_argument("--host")
-    pserve.add_argument("--port", type=cli_args.port)
+    pserve.add_argument("--host", help="proxy address (default [proxy] host, 127.0.0.1)")
+    pserve.add_argument("--port", type=cli_args.port, help="proxy port (default [proxy] port, 8000)")
     pserve.set_defaults(func=cmd_proxy_serve)
 
     db = sub.add_parser("db", help="database").add_subparsers(dest="action", required=True)
@@ -339,32 +331,30 @@ def build_parser() -> argparse.ArgumentParser:
     bench_proxy = bench.add_parser("proxy", help="proxy added latency and backend single-stream speed",
                                    add_help=False)
     bench_proxy.set_defaults(func=lambda a: _delegate("proxy.bench", a.rest), rest=[])
-    bench_engine = bench.add_parser("engine", help="engine throughput/latency on a seeded workload against "
-                                    "transformers and llama-cpp-python (see --help)", add_help=False)
+    bench_engine = bench.add_parser("engine", help="engine throughput and latency against transformers and "
+                                    "llama-cpp-python", add_help=False)
     bench_engine.set_defaults(func=lambda a: _delegate("backend.bench", a.rest), rest=[])
-    bench_profile = bench.add_parser("engine-profile", help="where the milliseconds of a decode step and a "
-                                     "prefill go, by part (torch profiler; see --help)", add_help=False)
+    bench_profile = bench.add_parser("engine-profile", help="where a decode step's and a prefill's milliseconds go",
+                                     add_help=False)
     bench_profile.set_defaults(func=lambda a: _delegate("backend.step_profile", a.rest), rest=[])
-    bench_spec = bench.add_parser("speculative", help="decode speed with speculative decoding (ngram / self / "
-                                  "draft) against off on copy-heavy and chat prompts (see --help)", add_help=False)
+    bench_spec = bench.add_parser("speculative", help="decode speed of each speculative drafter against off",
+                                  add_help=False)
     bench_spec.set_defaults(func=lambda a: _delegate("backend.speculative.bench", a.rest), rest=[])
-    bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream (RSS, "
-                                  "errors, request-log completeness; --kill9)", add_help=False)
+    bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream",
+                                  add_help=False)
     bench_load.set_defaults(func=lambda a: _delegate("proxy.bench_load", a.rest), rest=[])
-    bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load, and resume after "
-                                   "kill -9, on the bundled backend (see --help)", add_help=False)
+    bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load; resume after kill -9",
+                                   add_help=False)
     bench_batch.set_defaults(func=lambda a: _delegate("proxy.batch.bench", a.rest), rest=[])
     bench_kernels = bench.add_parser("kernels", help="Triton kernels against PyTorch on CUDA", add_help=False)
     bench_kernels.set_defaults(func=lambda a: _delegate("kernels.bench", a.rest), rest=[])
-    bench_ui = bench.add_parser("ui", help="seed a large request log and time every admin UI page (see --help)",
-                                add_help=False)
+    bench_ui = bench.add_parser("ui", help="seed a large request log and time every admin UI page", add_help=False)
     bench_ui.set_defaults(func=lambda a: _delegate("proxy.ui.bench", a.rest), rest=[])
 
-    keys = sub.add_parser("keys", help="API keys ([auth] mode = \"keys\"): create [--name] [--models ...] "
-                          "[--budget-usd 5/day] [--rpm N] [--tpm N] | list | revoke KEY (see --help)", add_help=False)
+    keys = sub.add_parser("keys", help="API keys for [auth] mode = \"keys\": create | list | revoke",
+                          add_help=False)
     keys.set_defaults(func=lambda a: _delegate("proxy.auth.cli", a.rest), rest=[])
-    batch = sub.add_parser("batch", help="batch jobs: submit FILE.jsonl [--wait] [--now] | list | status ID | "
-                           "cancel ID | download ID [--out FILE] (see --help)", add_help=False)
+    batch = sub.add_parser("batch", help="batch jobs: submit | list | status | cancel | download", add_help=False)
     batch.set_defaults(func=lambda a: _delegate("proxy.batch.cli", a.rest), rest=[])
 
     evaluate = sub.add_parser("eval", help="quality evaluations on public data").add_subparsers(
@@ -377,16 +367,16 @@ def build_parser() -> argparse.ArgumentParser:
     eval_router.set_defaults(func=lambda a: _delegate("router.evaluation", a.rest), rest=[])
     eval_cascade = evaluate.add_parser(
         "cascade", add_help=False,
-        help="cascade mode's escalation model on a live small model's GSM8K answers (default: the bundled one)")
+        help="cascade mode's escalation model on a live small model's GSM8K answers")
     eval_cascade.set_defaults(func=lambda a: _delegate("proxy.cascade_eval", a.rest), rest=[])
     eval_kv = evaluate.add_parser("kv-cache", help="KV-cache dtypes (bf16/fp16/int8) vs fp32 on SmolLM2: greedy "
                                   "agreement and paged perplexity", add_help=False)
     eval_kv.set_defaults(func=lambda a: _delegate("backend.kv_eval", a.rest), rest=[])
-    eval_shaping = evaluate.add_parser("shaping", help="prompt shaping and output caps: the bundled model's answer "
-                                       "lengths, a seeded agent/RAG trace with shaping off vs on", add_help=False)
+    eval_shaping = evaluate.add_parser("shaping", help="prompt shaping and output caps on a seeded agent/RAG trace",
+                                       add_help=False)
     eval_shaping.set_defaults(func=lambda a: _delegate("proxy.shaping.evaluation", a.rest), rest=[])
-    eval_savings = evaluate.add_parser("savings", help="a trace replayed through the proxy against all-strong: cost, "
-                                       "quality, latency and the saving of each stage", add_help=False)
+    eval_savings = evaluate.add_parser("savings", help="a trace through the proxy against all-strong: cost, quality, "
+                                       "saving per stage", add_help=False)
     eval_savings.set_defaults(func=lambda a: _delegate("proxy.savings.evaluation", a.rest), rest=[])
 
     router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
@@ -395,15 +385,14 @@ def build_parser() -> argparse.ArgumentParser:
     router_train.set_defaults(func=lambda a: _delegate("router.training", a.rest), rest=[])
     train_escalation = router_cmd.add_parser(
         "train-escalation", add_help=False,
-        help="train cascade mode's escalation artifact from the public GSM8K answers and/or the request log "
-             "(--logs DATABASE_URL)")
+        help="train cascade mode's escalation artifact from GSM8K answers and/or the request log")
     train_escalation.set_defaults(func=lambda a: _delegate("router.escalation", a.rest), rest=[])
     choose_combined = router_cmd.add_parser(
         "choose-combined", add_help=False,
         help="pick combined mode's direct and escalation thresholds on GSM8K training rows")
     choose_combined.set_defaults(func=lambda a: _delegate("router.combined", a.rest), rest=[])
-    export = router_cmd.add_parser("export-logs", help="routed requests joined with feedback, as the JSONL that "
-                                   "`thrifty router train --logs` reads (needs [router] store_requests = true)")
+    export = router_cmd.add_parser("export-logs", help="routed requests joined with feedback, as JSONL for "
+                                   "`thrifty router train --logs`")
     config_arg(export)
     export.add_argument("--database-url", help="override [database] url")
     export.add_argument("--since", help="only requests since an ISO date/time or an age such as 7d, 12h")
