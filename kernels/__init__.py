@@ -26,7 +26,7 @@ Per-layer order in the model: ``store_kv_cache`` (this step's K/V) first, then
 Modules: one per op (``norm``, ``rotary``, ``activation``, ``kv_store``, ``paged_decode``,
 ``paged_prefill``, ``dequant_matmul``; each a Triton kernel + launcher, imported lazily; the two attention kernels share
 the online-softmax tile step in ``_attention_tile``), ``reference`` (oracles),
-``dispatch`` (this API), ``bench`` (``python -m kernels.bench``).
+``dispatch`` (this API), ``bench`` (``python -m benchmarks.kernels.bench``).
 """
 
 from __future__ import annotations

@@ -330,26 +330,26 @@ def build_parser() -> argparse.ArgumentParser:
         dest="action", required=True)
     bench_proxy = bench.add_parser("proxy", help="proxy added latency and backend single-stream speed",
                                    add_help=False)
-    bench_proxy.set_defaults(func=lambda a: _delegate("proxy.bench", a.rest), rest=[])
+    bench_proxy.set_defaults(func=lambda a: _delegate("benchmarks.proxy.bench", a.rest), rest=[])
     bench_engine = bench.add_parser("engine", help="engine throughput and latency against transformers and "
                                     "llama-cpp-python", add_help=False)
-    bench_engine.set_defaults(func=lambda a: _delegate("backend.bench", a.rest), rest=[])
+    bench_engine.set_defaults(func=lambda a: _delegate("benchmarks.engine.bench", a.rest), rest=[])
     bench_profile = bench.add_parser("engine-profile", help="where a decode step's and a prefill's milliseconds go",
                                      add_help=False)
-    bench_profile.set_defaults(func=lambda a: _delegate("backend.step_profile", a.rest), rest=[])
+    bench_profile.set_defaults(func=lambda a: _delegate("benchmarks.engine.step_profile", a.rest), rest=[])
     bench_spec = bench.add_parser("speculative", help="decode speed of each speculative drafter against off",
                                   add_help=False)
-    bench_spec.set_defaults(func=lambda a: _delegate("backend.speculative.bench", a.rest), rest=[])
+    bench_spec.set_defaults(func=lambda a: _delegate("benchmarks.engine.speculative", a.rest), rest=[])
     bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream",
                                   add_help=False)
-    bench_load.set_defaults(func=lambda a: _delegate("proxy.bench_load", a.rest), rest=[])
+    bench_load.set_defaults(func=lambda a: _delegate("benchmarks.proxy.load", a.rest), rest=[])
     bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load; resume after kill -9",
                                    add_help=False)
-    bench_batch.set_defaults(func=lambda a: _delegate("proxy.batch.bench", a.rest), rest=[])
+    bench_batch.set_defaults(func=lambda a: _delegate("benchmarks.batch.bench", a.rest), rest=[])
     bench_kernels = bench.add_parser("kernels", help="Triton kernels against PyTorch on CUDA", add_help=False)
-    bench_kernels.set_defaults(func=lambda a: _delegate("kernels.bench", a.rest), rest=[])
+    bench_kernels.set_defaults(func=lambda a: _delegate("benchmarks.kernels.bench", a.rest), rest=[])
     bench_ui = bench.add_parser("ui", help="seed a large request log and time every admin UI page", add_help=False)
-    bench_ui.set_defaults(func=lambda a: _delegate("proxy.ui.bench", a.rest), rest=[])
+    bench_ui.set_defaults(func=lambda a: _delegate("benchmarks.ui.bench", a.rest), rest=[])
 
     keys = sub.add_parser("keys", help="API keys for [auth] mode = \"keys\": create | list | revoke",
                           add_help=False)
@@ -364,20 +364,20 @@ def build_parser() -> argparse.ArgumentParser:
     eval_cache.set_defaults(func=lambda a: _delegate("caches.evaluation", a.rest), rest=[])
     eval_router = evaluate.add_parser("router", help="router: APGR / CPT on held-out MMLU domains and GSM8K",
                                       add_help=False)
-    eval_router.set_defaults(func=lambda a: _delegate("router.evaluation", a.rest), rest=[])
+    eval_router.set_defaults(func=lambda a: _delegate("benchmarks.router.evaluation", a.rest), rest=[])
     eval_cascade = evaluate.add_parser(
         "cascade", add_help=False,
         help="cascade mode's escalation model on a live small model's GSM8K answers")
-    eval_cascade.set_defaults(func=lambda a: _delegate("proxy.cascade_eval", a.rest), rest=[])
+    eval_cascade.set_defaults(func=lambda a: _delegate("benchmarks.router.cascade_eval", a.rest), rest=[])
     eval_kv = evaluate.add_parser("kv-cache", help="KV-cache dtypes (bf16/fp16/int8) vs fp32 on SmolLM2: greedy "
                                   "agreement and paged perplexity", add_help=False)
-    eval_kv.set_defaults(func=lambda a: _delegate("backend.kv_eval", a.rest), rest=[])
+    eval_kv.set_defaults(func=lambda a: _delegate("benchmarks.engine.kv_eval", a.rest), rest=[])
     eval_shaping = evaluate.add_parser("shaping", help="prompt shaping and output caps on a seeded agent/RAG trace",
                                        add_help=False)
-    eval_shaping.set_defaults(func=lambda a: _delegate("proxy.shaping.evaluation", a.rest), rest=[])
+    eval_shaping.set_defaults(func=lambda a: _delegate("benchmarks.shaping.evaluation", a.rest), rest=[])
     eval_savings = evaluate.add_parser("savings", help="a trace through the proxy against all-strong: cost, quality, "
                                        "saving per stage", add_help=False)
-    eval_savings.set_defaults(func=lambda a: _delegate("proxy.savings.evaluation", a.rest), rest=[])
+    eval_savings.set_defaults(func=lambda a: _delegate("benchmarks.savings.evaluation", a.rest), rest=[])
 
     router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",

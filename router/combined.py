@@ -141,10 +141,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
     from router.cascade import cascade_matrix, fit_escalation, load_gsm8k_answers
-    from router.data import load_gsm8k
+    from router.data import load_gsm8k, split_rows
     from router.errors import RouterError
     from router.escalation import DEFAULT_C
-    from router.evaluation import split_rows
     from router.features import extract_features, stats_matrix
     from router.training import embed_texts, resolve_data_dir, single_threaded
 

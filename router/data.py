@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from router.errors import RouterDataError
 from router.features import prompt_body
 
@@ -275,3 +277,10 @@ def load_logs(path: Path) -> tuple[list[LabelledExample], LogsSummary]:
             )
         )
     return out, LogsSummary(used=len(out), skipped_large=skipped_large, skipped_invalid=skipped_invalid)
+
+
+def split_rows(n: int, test_fraction: float = 0.3, seed: int = 0) -> tuple[list[int], list[int]]:
+    """(train, test) row indices: a seeded permutation, the first part is test."""
+    order = np.random.default_rng(seed).permutation(n)
+    n_test = int(round(test_fraction * n))
+    return sorted(order[n_test:].tolist()), sorted(order[:n_test].tolist())

@@ -122,7 +122,7 @@ def test_single_token_prompts_with_int8(loaded) -> None:
 
 
 def test_compare_outputs() -> None:
-    from backend.kv_eval import compare_outputs
+    from benchmarks.engine.kv_eval import compare_outputs
 
     a = compare_outputs([[1, 2, 3, 4], [5, 6]], [[1, 2, 9, 4], [5, 6]])
     assert (a.tokens, a.identical, a.identical_prompts, a.prompts) == (6, 5, 1, 2)
@@ -133,8 +133,8 @@ def test_compare_outputs() -> None:
 
 def test_paged_perplexity_reads_the_pool(loaded) -> None:
     """Chunked teacher forcing through the paged pool equals one dense forward (fp32 KV); int8 is close."""
-    from backend.kv_eval import paged_perplexity
     from backend.model import ContiguousKVCache
+    from benchmarks.engine.kv_eval import paged_perplexity
 
     ids = [(i * 37 + 11) % (TINY.vocab_size - 2) + 2 for i in range(45)]
     cache = ContiguousKVCache(TINY, len(ids), torch.float32, "cpu")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from backend.engine import EngineConfig
-from backend.kv_eval import paged_perplexity
-from backend.kv_eval_text import KV_EVAL_TEXT
 from backend.quant.linear import Int4Linear, Int8Linear
 from backend.sampling import SamplingParams
 from backend.weights import open_gguf, read_gguf_4bit_blocks
-from backend.weights_eval import weights_variant
+from benchmarks.engine.kv_eval import paged_perplexity
+from benchmarks.engine.kv_eval_text import KV_EVAL_TEXT
+from benchmarks.engine.weights_eval import weights_variant
 from tests.backend.test_engine_support import oracle_tokens, run_engine, teacher_forced_logits
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from proxy.localserver import child_server
+from benchmarks.harness import child_server
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from proxy.localserver import read_body, serve_in_thread, serve_lifespan
+from benchmarks.harness import read_body, serve_in_thread, serve_lifespan
 
 __all__ = ["ScriptedUpstream", "read_body", "proxy_settings", "serve_in_thread", "serve_lifespan"]
 

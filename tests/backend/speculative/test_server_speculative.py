@@ -14,7 +14,7 @@ from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
 from backend.speculative.config import SpeculativeConfig
-from proxy.localserver import serve_in_thread
+from benchmarks.harness import serve_in_thread
 from tests.backend.test_engine_support import tiny_loaded
 
 

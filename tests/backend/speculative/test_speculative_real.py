@@ -8,8 +8,8 @@ import pytest
 
 from backend.engine import Engine, EngineConfig
 from backend.sampling import SamplingParams
-from backend.speculative.bench import CHAT_PROMPTS, COPY_PROMPTS
 from backend.speculative.config import SpeculativeConfig
+from benchmarks.engine.speculative import CHAT_PROMPTS, COPY_PROMPTS
 from tests.backend.test_engine_support import check_greedy_equal, run_engine
 
 pytestmark = pytest.mark.slow

@@ -1,0 +1,650 @@
+"""``thrifty bench engine``: replay a fixed, seeded workload through Thrifty's engine and its peers.
+
+Peers, on the same weights and the same workload, in the same run:
+
+* **thrifty** — :class:`backend.engine.Engine` in-process (paged KV, continuous batching).
+* **transformers** — Hugging Face ``generate()`` with static batching (``AutoModelForCausalLM`` loaded
+  from the same GGUF file); a batch starts when the previous one ends, takes up to ``--hf-batch-size``
+  arrived requests, left-padded, and runs until its longest request is done.
+* **llama-cpp** — ``llama-cpp-python`` on the same GGUF file, one request at a time (optional: skipped
+  with a message when not installed).
+
+Every request asks for exactly its output length (EOS ignored) with greedy decoding. Reported per
+peer: output tokens/s over the wall time of the replay, TTFT p50/p99 (from arrival), TPOT p50/p99.
+Then two Thrifty-only checks: TTFT of a request whose 1,000-token prefix is cached versus uncached,
+and throughput with prefix caching on versus off at a 0 % hit rate.
+
+Module import stays light (no torch) because the CLI parser imports :func:`add_arguments`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from backend.config import KV_CACHE_DTYPE_NAMES
+
+# --------------------------------------------------------------------------------------------------
+# Workload
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadSpec:
+    """A seeded synthetic workload: log-uniform (long-tailed) prompt and output lengths."""
+
+    num_requests: int = 128
+    min_prompt: int = 16
+    max_prompt: int = 1024
+    min_output: int = 8
+    max_output: int = 512
+    rate: float | None = None  # Poisson arrivals per second; None: all at once
+    seed: int = 0
+
+    def describe(self) -> str:
+        arrivals = "all at once" if self.rate is None else f"Poisson at {self.rate:g} req/s"
+        return (f"{self.num_requests} requests, prompt {self.min_prompt}-{self.max_prompt} tokens, output "
+                f"{self.min_output}-{self.max_output} tokens (log-uniform), arrivals {arrivals}, seed {self.seed}")
+
+
+@dataclass(frozen=True, slots=True)
+class BenchRequest:
+    prompt_ids: tuple[int, ...]
+    output_len: int  # exact output length with ignore_eos, else the max_tokens cap
+    arrival: float  # seconds after the start of the replay
+    ignore_eos: bool = True  # False: the answer stops at the model's EOS (as chat traffic does)
+
+
+def _log_uniform(rng: random.Random, low: int, high: int) -> int:
+    return min(high, max(low, int(math.exp(rng.uniform(math.log(low), math.log(high + 1))))))
+
+
+def make_workload(spec: WorkloadSpec, token_low: int = 1000, token_high: int = 40000) -> list[BenchRequest]:
+    """The fixed request list of ``spec`` (random token ids in ``[token_low, token_high)``)."""
+    rng = random.Random(spec.seed)
+    clock = 0.0
+    requests = []
+    for _ in range(spec.num_requests):
+        prompt_len = _log_uniform(rng, spec.min_prompt, spec.max_prompt)
+        output_len = _log_uniform(rng, spec.min_output, spec.max_output)
+        prompt = tuple(rng.randrange(token_low, token_high) for _ in range(prompt_len))
+        if spec.rate is not None:
+            clock += rng.expovariate(spec.rate)
+        requests.append(BenchRequest(prompt, output_len, clock))
+    return requests
+
+
+# --------------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class RequestTiming:
+    arrival: float  # absolute perf_counter time
+    output_len: int
+    first_token: float | None = None
+    finish: float | None = None
+    tokens: int = 0
+
+
+@dataclass(slots=True)
+class BenchResult:
+    name: str
+    timings: list[RequestTiming]
+    wall: float
+    note: str = ""
+    cpu: float = 0.0  # process CPU seconds of the replay (all threads), when measured
+
+    @property
+    def cpu_throughput(self) -> float:
+        """Output tokens per process-CPU second: less sensitive than wall time to other load on the box."""
+        return self.output_tokens / self.cpu if self.cpu > 0 else 0.0
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(t.tokens for t in self.timings)
+
+    @property
+    def throughput(self) -> float:
+        return self.output_tokens / self.wall if self.wall > 0 else 0.0
+
+    def ttfts(self) -> list[float]:
+        return [t.first_token - t.arrival for t in self.timings if t.first_token is not None]
+
+    def tpots(self) -> list[float]:
+        return [(t.finish - t.first_token) / (t.tokens - 1) for t in self.timings
+                if t.first_token is not None and t.finish is not None and t.tokens > 1]
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile (q in [0, 100]); NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100.0
+    low, high = math.floor(pos), math.ceil(pos)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def _ms(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value * 1000:.0f}"
+
+
+def results_table(results: Sequence[BenchResult]) -> str:
+    lines = ["| system | requests | output tokens | wall s | output tok/s | TTFT p50 ms | TTFT p99 ms | "
+             "TPOT p50 ms | TPOT p99 ms |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        ttft, tpot = r.ttfts(), r.tpots()
+        lines.append(f"| {r.name} | {len(r.timings)} | {r.output_tokens} | {r.wall:.1f} | {r.throughput:.1f} | "
+                     f"{_ms(percentile(ttft, 50))} | {_ms(percentile(ttft, 99))} | {_ms(percentile(tpot, 50))} | "
+                     f"{_ms(percentile(tpot, 99))} |")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------------------
+
+
+def _progress(total: int, desc: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, file=sys.stderr, unit="req", dynamic_ncols=True, leave=True)
+
+
+def _wait_until(deadline: float) -> None:
+    delay = deadline - time.perf_counter()
+    if delay > 0:
+        time.sleep(delay)
+
+
+# --------------------------------------------------------------------------------------------------
+# Thrifty
+# --------------------------------------------------------------------------------------------------
+
+
+def run_thrifty(loaded: Any, workload: Sequence[BenchRequest], engine_config: Any, name: str = "thrifty",
+                progress: bool = True, one_at_a_time: bool = False) -> BenchResult:
+    """Replay ``workload`` through a fresh :class:`~backend.engine.Engine` (arrivals honoured).
+
+    ``one_at_a_time``: a request is added only when the previous one has finished (a single stream)."""
+    from backend.engine import Engine
+    from backend.sampling import SamplingParams
+
+    engine = Engine(loaded, engine_config)
+    _warm_up(engine)
+    order = sorted(range(len(workload)), key=lambda i: workload[i].arrival)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    timings = [RequestTiming(start + r.arrival, r.output_len) for r in workload]
+    bar = _progress(len(workload), name) if progress else None
+    next_i = 0
+    while next_i < len(order) or engine.has_unfinished():
+        now = time.perf_counter()
+        while (next_i < len(order) and timings[order[next_i]].arrival <= now
+               and not (one_at_a_time and engine.has_unfinished())):
+            i = order[next_i]
+            req = workload[i]
+            if one_at_a_time:  # the stream's next request starts now, not at its nominal arrival
+                timings[i].arrival = max(now, timings[i].arrival)
+            params = SamplingParams(max_tokens=req.output_len, temperature=0.0, ignore_eos=req.ignore_eos)
+            engine.add(str(i), req.prompt_ids, params, arrival=timings[i].arrival)
+            next_i += 1
+        if not engine.has_unfinished():
+            _wait_until(timings[order[next_i]].arrival)
+            continue
+        outputs = engine.step()
+        now = time.perf_counter()
+        for out in outputs:
+            if out.error is not None:
+                raise RuntimeError(f"thrifty request {out.request_id} failed") from out.error
+            timing = timings[int(out.request_id)]
+            for event in out.events:
+                if event.token_id is not None:
+                    timing.tokens += 1
+                    if timing.first_token is None:
+                        timing.first_token = now
+            if out.finished:
+                timing.finish = now
+                if bar is not None:
+                    bar.update(1)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    if bar is not None:
+        bar.close()
+    metrics = engine.metrics()
+    note = (f"preemptions {metrics.preemptions}, prefix-cache hit rate {metrics.prefix_cache_hit_rate:.1%}, "
+            f"steps {metrics.steps}")
+    return BenchResult(name, timings, wall, note, cpu)
+
+
+def _warm_up(engine: Any) -> None:
+    from backend.sampling import SamplingParams
+
+    vocab = engine.loaded.model.config.vocab_size
+    prompt = [2 + i % (vocab - 2) for i in range(40)]
+    engine.add("warm-up", prompt, SamplingParams(max_tokens=4, temperature=0.0, ignore_eos=True), extra_key="warm-up")
+    while engine.has_unfinished():
+        engine.step()
+
+
+def prefix_cache_ttft(loaded: Any, engine_config: Any, prefix_len: int = 1000, suffix_len: int = 16,
+                      repeats: int = 3, seed: int = 1) -> tuple[float, float]:
+    """Median TTFT (s) of a request whose ``prefix_len``-token prefix is uncached, and cached."""
+    from backend.engine import Engine
+    from backend.sampling import SamplingParams
+
+    rng = random.Random(seed)
+    engine = Engine(loaded, replace(engine_config, enable_prefix_caching=True))
+    _warm_up(engine)
+    params = SamplingParams(max_tokens=1, temperature=0.0, ignore_eos=True)
+
+    def ttft(prompt: list[int]) -> float:
+        start = time.perf_counter()
+        engine.add("probe", prompt, params, arrival=start)
+        first = None
+        while engine.has_unfinished():
+            for out in engine.step():
+                if first is None and any(e.token_id is not None for e in out.events):
+                    first = time.perf_counter()
+        assert first is not None
+        return first - start
+
+    uncached, cached = [], []
+    for _ in range(repeats):
+        prefix = [rng.randrange(1000, 40000) for _ in range(prefix_len)]
+        uncached.append(ttft(prefix + [rng.randrange(1000, 40000) for _ in range(suffix_len)]))
+        cached.append(ttft(prefix + [rng.randrange(1000, 40000) for _ in range(suffix_len)]))
+    return statistics.median(uncached), statistics.median(cached)
+
+
+# --------------------------------------------------------------------------------------------------
+# transformers (static batching)
+# --------------------------------------------------------------------------------------------------
+
+
+def run_transformers(gguf_path: Path, workload: Sequence[BenchRequest], batch_size: int, dtype: Any,
+                     progress: bool = True) -> BenchResult:
+    """Static batching with ``generate()``: batches of arrived requests, each run to its longest output."""
+    import torch
+    from transformers import AutoModelForCausalLM, StoppingCriteria, StoppingCriteriaList
+
+    model = AutoModelForCausalLM.from_pretrained(str(gguf_path.parent), gguf_file=gguf_path.name, dtype=dtype)
+    model.eval()
+    eos = model.generation_config.eos_token_id
+    eos = eos[0] if isinstance(eos, list) else eos
+    pad = model.generation_config.pad_token_id
+    pad = eos if pad is None else (pad[0] if isinstance(pad, list) else pad)
+
+    class StepClock(StoppingCriteria):
+        def __init__(self) -> None:
+            self.times: list[float] = []
+
+        def __call__(self, input_ids, scores, **kwargs):  # noqa: ANN001 - transformers' signature
+            self.times.append(time.perf_counter())
+            return torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
+
+    def generate(batch: list[BenchRequest]) -> list[float]:
+        longest = max(len(r.prompt_ids) for r in batch)
+        ids = torch.full((len(batch), longest), pad, dtype=torch.long)
+        mask = torch.zeros((len(batch), longest), dtype=torch.long)
+        for row, r in enumerate(batch):  # left padding
+            ids[row, longest - len(r.prompt_ids):] = torch.tensor(r.prompt_ids)
+            mask[row, longest - len(r.prompt_ids):] = 1
+        new = max(r.output_len for r in batch)
+        clock = StepClock()
+        with torch.inference_mode():
+            model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=new, min_new_tokens=new,
+                           do_sample=False, pad_token_id=pad, eos_token_id=eos,
+                           stopping_criteria=StoppingCriteriaList([clock]))
+        return clock.times
+
+    generate([BenchRequest(tuple(range(1000, 1016)), 2, 0.0)])  # warm-up
+    order = sorted(range(len(workload)), key=lambda i: workload[i].arrival)
+    start = time.perf_counter()
+    timings = [RequestTiming(start + r.arrival, r.output_len) for r in workload]
+    bar = _progress(len(workload), "transformers") if progress else None
+    next_i = 0
+    while next_i < len(order):
+        _wait_until(timings[order[next_i]].arrival)
+        now = time.perf_counter()
+        batch_ids = []
+        while next_i < len(order) and len(batch_ids) < batch_size and timings[order[next_i]].arrival <= now:
+            batch_ids.append(order[next_i])
+            next_i += 1
+        times = generate([workload[i] for i in batch_ids])
+        for i in batch_ids:
+            t = timings[i]
+            t.tokens = min(t.output_len, len(times))
+            t.first_token = times[0]
+            t.finish = times[t.tokens - 1]
+        if bar is not None:
+            bar.update(len(batch_ids))
+    wall = time.perf_counter() - start
+    if bar is not None:
+        bar.close()
+    return BenchResult("transformers", timings, wall, f"static batches of {batch_size}, left-padded")
+
+
+# --------------------------------------------------------------------------------------------------
+# llama-cpp-python (optional)
+# --------------------------------------------------------------------------------------------------
+
+
+def llama_cpp_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
+def run_llama_cpp(gguf_path: Path, workload: Sequence[BenchRequest], n_threads: int, n_ctx: int,
+                  progress: bool = True, eos_ids: frozenset[int] = frozenset(),
+                  one_at_a_time: bool = False) -> BenchResult:
+    """One request at a time through ``llama_cpp.Llama.generate`` (greedy), in arrival order.
+
+    ``generate(reset=True)`` keeps the longest prefix shared with the previous request's tokens in
+    llama.cpp's KV cache (what llama-server's prompt caching does), so a shared system prompt is not
+    recomputed. A request with ``ignore_eos=False`` stops at a token of ``eos_ids`` (counted, as Thrifty
+    counts it) or the model's own EOS."""
+    from llama_cpp import Llama
+
+    llm = Llama(model_path=str(gguf_path), n_ctx=n_ctx, n_batch=512, n_threads=n_threads,
+                n_threads_batch=n_threads, verbose=False)
+    stops = frozenset(eos_ids) | {llm.token_eos()}
+
+    def generate(prompt: Sequence[int], count: int, on_token: Callable[[], None], ignore_eos: bool = True) -> None:
+        produced = 0
+        for token in llm.generate(list(prompt), top_k=1, top_p=1.0, temp=0.0, repeat_penalty=1.0, reset=True):
+            on_token()
+            produced += 1
+            if produced >= count or (not ignore_eos and token in stops):
+                break
+
+    generate(list(range(1000, 1016)), 2, lambda: None)  # warm-up
+    order = sorted(range(len(workload)), key=lambda i: workload[i].arrival)
+    start = time.perf_counter()
+    timings = [RequestTiming(start + r.arrival, r.output_len) for r in workload]
+    bar = _progress(len(workload), "llama-cpp") if progress else None
+    for i in order:
+        t = timings[i]
+        _wait_until(t.arrival)
+        if one_at_a_time:  # a single stream: TTFT counts from when the request could start
+            t.arrival = max(t.arrival, time.perf_counter())
+
+        def on_token(t: RequestTiming = t) -> None:
+            now = time.perf_counter()
+            t.tokens += 1
+            if t.first_token is None:
+                t.first_token = now
+            t.finish = now
+
+        generate(workload[i].prompt_ids, t.output_len, on_token, workload[i].ignore_eos)
+        if bar is not None:
+            bar.update(1)
+    wall = time.perf_counter() - start
+    if bar is not None:
+        bar.close()
+    return BenchResult("llama-cpp-python", timings, wall, f"sequential, n_threads={n_threads}")
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------------
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``thrifty bench engine`` flags."""
+    p.add_argument("--model", help="GGUF file (default: SmolLM2-135M-Instruct); peers use the same file")
+    p.add_argument("--num-requests", type=int, default=128)
+    p.add_argument("--min-prompt", type=int, default=16)
+    p.add_argument("--max-prompt", type=int, default=1024)
+    p.add_argument("--min-output", type=int, default=8)
+    p.add_argument("--max-output", type=int, default=512)
+    p.add_argument("--rate", type=float, default=None, help="Poisson arrivals per second (default: all at once)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--peers", default="transformers,llama-cpp",
+                   help="comma-separated peers to run besides thrifty: transformers, llama-cpp ('' for none)")
+    p.add_argument("--hf-batch-size", type=int, default=16, help="transformers static batch size")
+    p.add_argument("--llama-threads", type=int, default=None, help="llama.cpp threads (default: torch's)")
+    p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument("--dtype", default="float32")
+    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
+                   help="linear layers' weights (backend.weights_dtype)")
+    p.add_argument("--max-num-seqs", type=int, default=64)
+    p.add_argument("--max-num-batched-tokens", type=int, default=512)
+    p.add_argument("--block-size", type=int, default=16)
+    p.add_argument("--kv-cache-memory", default=None,
+                   help="KV pool budget, e.g. 2GiB (default: sized like the server's, from available memory)")
+    p.add_argument("--kv-cache-dtype", default="auto", type=str.lower,
+                   choices=KV_CACHE_DTYPE_NAMES,
+                   help="KV pool element type (auto: the model's dtype; int8: per-token-per-head scales)")
+    p.add_argument("--attention-backend", default="auto", choices=("auto", "torch", "native", "kernels"),
+                   help="engine attention (auto: native in-place kernel on CPU where it builds, else torch)")
+    p.add_argument("--skip-prefix-test", action="store_true", help="skip the cached-prefix TTFT check")
+    p.add_argument("--skip-overhead-test", action="store_true",
+                   help="skip the prefix-caching-on-vs-off throughput check at a 0%% hit rate")
+    p.add_argument("--overhead-requests", type=int, default=32,
+                   help="requests of the on/off overhead check (same distribution, shorter outputs)")
+    p.add_argument("--overhead-repeats", type=int, default=3, help="interleaved on/off runs of the overhead check")
+    p.add_argument("--skip-main", action="store_true", help="skip the peer comparison (run only the checks)")
+    p.add_argument("--output", help="also write the markdown report to this file")
+    p.add_argument("--matrix", action="store_true",
+                   help="instead of the workload above: the four traffic shapes of benchmarks.engine.matrix "
+                        "(prompt-heavy chat, decode-heavy, shared system prompt, single stream), Thrifty and "
+                        "llama-cpp-python side by side")
+    p.add_argument("--matrix-scale", type=float, default=1.0, help="multiply the matrix's request counts")
+    p.add_argument("--cases", default="a,b,c,d", help="matrix cases to run (comma-separated)")
+    p.add_argument("--http", action="store_true",
+                   help="with --matrix: Thrifty's side over HTTP, a `thrifty backend serve` child with the same "
+                        "weights, threads and engine sizes (streamed /v1/completions), as users meet it")
+    p.add_argument("--through-proxy", action="store_true",
+                   help="with --http: send the requests through `thrifty proxy serve` (default settings) in front "
+                        "of the backend child, the layout `thrifty serve` runs")
+    p.add_argument("--through-serve", action="store_true",
+                   help="with --http: run `thrifty serve` itself (proxy and bundled backend child, one command) "
+                        "with the same weights, threads and engine sizes, and send the requests to it")
+
+
+def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_config: Any, header: str) -> int:
+    import torch
+
+    from benchmarks.engine.matrix import MatrixSpec, matrix_cases, matrix_table, run_matrix
+
+    wanted = {c.strip() for c in args.cases.split(",") if c.strip()}
+    cases = [c for c in matrix_cases(loaded.tokenizer, loaded.model.config.vocab_size,
+                                     MatrixSpec(scale=args.matrix_scale, seed=args.seed)) if c.key in wanted]
+    if not cases:
+        print(f"thrifty bench engine: no matrix case in {args.cases!r} (use a, b, c, d)", file=sys.stderr)
+        return 2
+    llama = "llama-cpp" in args.peers
+    threads = torch.get_num_threads()
+    if args.http:
+        import contextlib
+
+        from benchmarks.engine.http import serve_backend, serve_proxy, serve_thrifty
+
+        options = ["--model", str(gguf_path), "--max-num-seqs", str(args.max_num_seqs), "--max-num-batched-tokens",
+                   str(args.max_num_batched_tokens), "--block-size", str(args.block_size), "--dtype", args.dtype]
+        if args.kv_cache_memory:
+            options += ["--kv-cache-memory", args.kv_cache_memory]
+        max_len = max(c.max_len for c in cases) + 16
+        with contextlib.ExitStack() as stack:
+            if args.through_serve:
+                backend = {"model_path": str(gguf_path), "max_num_seqs": str(args.max_num_seqs), "dtype": args.dtype,
+                           "max_num_batched_tokens": str(args.max_num_batched_tokens),
+                           "block_size": str(args.block_size)}
+                if args.kv_cache_memory:
+                    backend["kv_cache_memory"] = args.kv_cache_memory
+                base = stack.enter_context(serve_thrifty(args.weights_dtype, max_len, threads, backend))
+            else:
+                base = stack.enter_context(serve_backend(args.weights_dtype, max_len, threads, options))
+            if args.through_proxy:
+                base = stack.enter_context(serve_proxy(base))
+            results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
+                                 n_threads=args.llama_threads or threads, http_base=base)
+    else:
+        results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
+                             n_threads=args.llama_threads or threads)
+    notes = []
+    if llama and not llama_cpp_available():
+        notes.append("- llama-cpp-python: skipped (not installed; `pip install -e '.[bench]'`)")
+    text = "\n".join([header, "### Workload matrix (output tokens/s; ratio = thrifty / llama-cpp-python)\n",
+                      matrix_table(results), "", *notes,
+                      f"- llama-cpp-python: one request at a time, n_threads={args.llama_threads or threads}, "
+                      "its prompt cache reuses the prefix shared with the previous request", ""])
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+    return 0
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """Run the benchmark described by parsed CLI flags; prints markdown tables to stdout."""
+    import torch
+
+    from backend.config import BackendConfig
+    from backend.engine.config import EngineConfig, parse_size
+    from backend.runtime import load_model, parse_dtype
+    from backend.weights import resolve_model
+
+    if (args.http and not args.matrix) or ((args.through_proxy or args.through_serve) and not args.http):
+        print("thrifty bench engine: --http needs --matrix, and --through-proxy/--through-serve need --http",
+              file=sys.stderr)
+        return 2
+    if args.through_proxy and args.through_serve:
+        print("thrifty bench engine: choose one of --through-proxy and --through-serve", file=sys.stderr)
+        return 2
+    if args.num_threads:
+        torch.set_num_threads(args.num_threads)
+    spec = WorkloadSpec(args.num_requests, args.min_prompt, args.max_prompt, args.min_output, args.max_output,
+                        args.rate, args.seed)
+    source = resolve_model(args.model)
+    if source.kind != "gguf":
+        print("thrifty bench engine: --model must be a GGUF file (the peers load the same file)", file=sys.stderr)
+        return 2
+    loaded = load_model(BackendConfig(model_path=str(source.path), dtype=args.dtype, num_threads=args.num_threads,
+                                      weights_dtype=args.weights_dtype))
+    max_len = max(args.max_prompt + args.max_output, 1100)
+    kv_budget = parse_size(args.kv_cache_memory) if args.kv_cache_memory else None
+    engine_config = EngineConfig(block_size=args.block_size, kv_cache_memory=kv_budget,
+                                 max_model_len=max_len, max_num_seqs=args.max_num_seqs,
+                                 max_num_batched_tokens=args.max_num_batched_tokens, kv_cache_dtype=args.kv_cache_dtype,
+                                 attention_backend=args.attention_backend)
+    if args.matrix:
+        header = (f"## thrifty bench engine --matrix\n\nmodel `{source.path.name}` ({args.dtype}, weights "
+                  f"{args.weights_dtype}: {loaded.weights_dtype}), torch threads "
+                  f"{torch.get_num_threads()}; Thrifty engine: max_num_seqs {args.max_num_seqs}, "
+                  f"max_num_batched_tokens {args.max_num_batched_tokens}, KV pool {args.kv_cache_memory or 'auto'}; "
+                  f"OpenMP wait policy in this process: {_openmp_policy()}.\n")
+        return _run_matrix(args, loaded, source.path, engine_config, header)
+    workload = make_workload(spec)
+    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
+    unknown = set(peers) - {"transformers", "llama-cpp"}
+    if unknown:
+        print(f"thrifty bench engine: unknown peers {sorted(unknown)}", file=sys.stderr)
+        return 2
+    threads = torch.get_num_threads()
+    report = [f"## thrifty bench engine\n\nmodel `{source.path.name}` ({args.dtype}), torch threads {threads}, "
+              f"workload: {spec.describe()}; {sum(len(r.prompt_ids) for r in workload)} prompt tokens, "
+              f"{sum(r.output_len for r in workload)} output tokens.\n",
+              f"Thrifty engine: max_num_seqs {args.max_num_seqs}, max_num_batched_tokens "
+              f"{args.max_num_batched_tokens}, block_size {args.block_size}, KV pool {args.kv_cache_memory or 'auto'} "
+              f"({args.kv_cache_dtype}).\n"]
+    results = [] if args.skip_main else [run_thrifty(loaded, workload, engine_config)]
+    notes = [f"- thrifty: {results[0].note}"] if results else []
+    if args.skip_main:
+        peers = []
+    if "transformers" in peers:
+        results.append(run_transformers(source.path, workload, args.hf_batch_size, parse_dtype(args.dtype)))
+        notes.append(f"- transformers: {results[-1].note}")
+    if "llama-cpp" in peers:
+        if llama_cpp_available():
+            n_threads = args.llama_threads or threads
+            results.append(run_llama_cpp(source.path, workload, n_threads, max_len + 16))
+            notes.append(f"- llama-cpp-python: {results[-1].note}")
+        else:
+            notes.append("- llama-cpp-python: skipped (not installed; `pip install -e '.[bench]'`)")
+    if results:
+        report += ["### Throughput and latency\n", results_table(results), "", *notes, ""]
+    targets: list[tuple[str, str, bool | None]] = []
+    ratios = []
+    for peer, goal in (("transformers", 3.0), ("llama-cpp-python", 2.0)):
+        match = next((r for r in results if r.name == peer), None)
+        if match is not None and match.throughput > 0:
+            ratio = results[0].throughput / match.throughput
+            ratios.append(f"| thrifty / {peer} | {ratio:.2f}x |")
+            targets.append((f"throughput >= {goal:g}x {peer}", f"{ratio:.2f}x", ratio >= goal))
+    if ratios:
+        report += ["### Ratios (output tokens/s)\n", "| ratio | value |", "|---|---:|", *ratios, ""]
+    if not args.skip_prefix_test:
+        print("prefix-cache TTFT check...", file=sys.stderr)
+        uncached, cached = prefix_cache_ttft(loaded, engine_config)
+        speedup = uncached / cached if cached > 0 else float("inf")
+        report += ["### Cached 1,000-token prefix (TTFT, median of 3)\n", "| prefix | TTFT ms |", "|---|---:|",
+                   f"| uncached | {uncached * 1000:.0f} |", f"| cached | {cached * 1000:.0f} |",
+                   f"| speed-up | {speedup:.1f}x |", ""]
+        targets.append(("cached-prefix TTFT >= 5x lower", f"{speedup:.1f}x", speedup >= 5.0))
+    if not args.skip_overhead_test:
+        small = replace(spec, num_requests=args.overhead_requests, max_output=min(spec.max_output, 128),
+                        seed=spec.seed + 1)
+        load = make_workload(small)
+        runs: dict[bool, list[BenchResult]] = {True: [], False: []}
+        for caching in (True, False) * args.overhead_repeats:  # interleaved: drift in load hits both alike
+            res = run_thrifty(loaded, load, replace(engine_config, enable_prefix_caching=caching),
+                              name=f"caching {'on' if caching else 'off'}")
+            runs[caching].append(res)
+        on, off = (max(r.throughput for r in runs[c]) for c in (True, False))
+        on_cpu, off_cpu = (max(r.cpu_throughput for r in runs[c]) for c in (True, False))
+        loss = (off - on) / off if off > 0 else 0.0
+        loss_cpu = (off_cpu - on_cpu) / off_cpu if off_cpu > 0 else 0.0
+        walls = {c: ", ".join(f"{r.throughput:.1f}" for r in runs[c]) for c in (True, False)}
+        report += [f"### Prefix caching at a 0 % hit rate (best of {args.overhead_repeats} interleaved runs each)\n",
+                   f"workload: {small.describe()}\n",
+                   "| prefix caching | output tok/s (best) | all runs | output tokens per CPU-second (best) |",
+                   "|---|---:|---|---:|",
+                   f"| on | {on:.1f} | {walls[True]} | {on_cpu:.1f} |",
+                   f"| off | {off:.1f} | {walls[False]} | {off_cpu:.1f} |",
+                   f"| throughput loss | {loss:.1%} | | {loss_cpu:.1%} |", ""]
+        targets.append(("<= 3% throughput loss with caching on at 0% hits", f"{loss:.1%} (per CPU-second "
+                        f"{loss_cpu:.1%})", loss <= 0.03))
+    if targets:
+        report += ["### Targets\n", "| target | measured | met |", "|---|---:|---|",
+                   *[f"| {name} | {value} | {'yes' if ok else 'no'} |" for name, value, ok in targets], ""]
+    text = "\n".join(report)
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+    return 0
+
+
+def _openmp_policy() -> str:
+    """How this process's OpenMP workers wait, as its environment says (libgomp reads it at load)."""
+    import os
+
+    chosen = [f"{name}={os.environ[name]}" for name in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if os.environ.get(name)]
+    return ", ".join(chosen) or "libgomp's default"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``thrifty bench engine`` / ``python -m benchmarks.engine.bench``."""
+    # No OpenMP wait policy is forced here: the peers in this process (llama-cpp-python, and the
+    # in-process engine) run as their users run them, under libgomp's default (workers spin a while
+    # between parallel regions). Forcing OMP_WAIT_POLICY=PASSIVE, as this command did before, made
+    # llama-cpp-python 2.5x slower (28 against 70-83 tok/s single stream on the AVX-512 EPYC) and
+    # flattered every ratio against it (BENCHMARKS.md, "OpenMP wait policy"). Thrifty's servers
+    # (--http) are child processes under the same environment (`thrifty backend serve` forces nothing).
+    parser = argparse.ArgumentParser(prog="thrifty bench engine", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(parser)
+    return run_from_args(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

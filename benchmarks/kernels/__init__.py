@@ -1,0 +1,1 @@
+"""``thrifty bench kernels``: the Triton kernels against PyTorch on CUDA."""

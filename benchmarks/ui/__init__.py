@@ -1,0 +1,1 @@
+"""``thrifty bench ui``: seed a large request log and time every admin UI page."""
