@@ -386,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     train_escalation = router_cmd.add_parser(
         "train-escalation", add_help=False,
         help="train cascade mode's escalation artifact from GSM8K answers and/or the request log")
-    train_escalation.set_defaults(func=lambda a: _delegate("router.escalation", a.rest), rest=[])
+    train_escalation.set_defaults(func=lambda a: _delegate("proxy.escalation_training", a.rest), rest=[])
     choose_combined = router_cmd.add_parser(
         "choose-combined", add_help=False,
         help="pick combined mode's direct and escalation thresholds on GSM8K training rows")

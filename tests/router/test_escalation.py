@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from proxy.escalation_training import main
 from router.config import RouterConfig
 from router.errors import RouterArtifactError
 from router.escalation import (
@@ -15,7 +16,6 @@ from router.escalation import (
     default_escalation_path,
     feature_names,
     load_escalation,
-    main,
     save_escalation,
     train_escalation,
 )
