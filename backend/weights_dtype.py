@@ -36,6 +36,9 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from backend.linear_targets import bias_free_linears
+from backend.quant.convert import convert_linears
+
 log = logging.getLogger(__name__)
 
 WEIGHTS_DTYPE_NAMES = ("auto", "fp32", "float32", "bf16", "bfloat16", "int8", "int4")
@@ -158,19 +161,6 @@ def convert_linears_to_bf16(model: nn.Module) -> int:
     return len(targets)
 
 
-def bias_free_linears(model: nn.Module, mode: str, error: type[Exception]
-                      ) -> list[tuple[str, nn.Module, str, nn.Linear]]:
-    """Every ``nn.Linear`` of ``model`` as ``(full name, parent, attribute name, layer)``, for a conversion
-    to ``--weights-dtype mode``; raises ``error`` naming the first layer with a bias (none is changed)."""
-    targets = [(f"{parent_name}.{name}" if parent_name else name, parent, name, child)
-               for parent_name, parent in model.named_modules() for name, child in parent.named_children()
-               if isinstance(child, nn.Linear)]
-    for full, _, _, child in targets:
-        if child.bias is not None:
-            raise error(f"{full}: linear layers with a bias are not supported by --weights-dtype {mode}")
-    return targets
-
-
 def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.dtype,
                        blocks: dict | None = None) -> str:
     """Convert ``model``'s linear layers as ``plan`` says (``blocks``: the GGUF file's 4-bit blocks, for
@@ -178,8 +168,6 @@ def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.d
     if plan.name == "bf16" and model_dtype != torch.bfloat16:
         return f"bf16: {convert_linears_to_bf16(model)} linear layers keep bfloat16 weights"
     if plan.name in ("int8", "int4"):
-        from backend.quant.convert import convert_linears
-
         report = convert_linears(model, plan.name, kernel_max_rows=plan.kernel_max_rows,
                                  int8_kernel_max_rows=plan.int8_kernel_max_rows, dense_dtype=plan.dense_dtype,
                                  blocks=blocks, native_max_rows=plan.native_max_rows, triton=plan.triton)

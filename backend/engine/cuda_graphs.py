@@ -25,7 +25,7 @@ from typing import Any
 import torch
 
 from backend.config import CUDA_GRAPH_MODES
-from backend.engine.model_runner import KernelMetadata, StepInput
+from backend.engine.step_input import KernelMetadata, StepInput
 from backend.model import AttentionBackend, LlamaForCausalLM
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
+from backend.linear_targets import bias_free_linears
 from backend.model import FUSED_PROJECTIONS
 from backend.quant.blocks import GROUP_SIZE, Int4Weight, quantize_int4, quantize_int8
 from backend.quant.linear import (
@@ -26,7 +27,6 @@ from backend.quant.linear import (
     TritonInt4Linear,
     check_int4_shape,
 )
-from backend.weights_dtype import bias_free_linears
 
 log = logging.getLogger(__name__)
 
