@@ -139,10 +139,10 @@ def check_inline(span: str) -> None:
     exists and each option it names is one of that command's."""
     words = span.split()[1:]
     parser, path = _resolve(words)
-    assert path, f"`{span}` names no thrifty command"
-    options = _OPTION.findall(" ".join(words[len(path):]))
-    if _is_group(parser):  # `thrifty bench …`: a group of commands, named without options
-        assert not options, f"`{span}`: options given to a command group"
+    rest = words[len(path):]
+    options = _OPTION.findall(" ".join(rest))
+    if _is_group(parser):  # `thrifty bench …`, `thrifty --help`: a group of commands and its own options
+        assert all(w == "…" or w in parser._option_string_actions for w in rest), f"`{span}`: no such command"
         return
     func = parser._defaults.get("func")
     module = _delegate_module(argparse.Namespace(func=func, rest=[])) if "rest" in parser._defaults else None
