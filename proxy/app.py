@@ -29,7 +29,8 @@ from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
 from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
-from proxy.request_log import RequestLogWriter
+from proxy.request_journal import RequestJournal
+from proxy.request_log import RequestLogWriter, journal_folder
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.shaping.replicas import ReplicaClient
@@ -84,7 +85,11 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     prometheus = ProxyMetrics()
     upstream = UpstreamClient(settings.proxy, settings.upstreams, metrics=prometheus)
     upstream = ReplicaClient.wrap(upstream, settings)  # replicas of one model: prefix-aware choice
-    request_log = RequestLogWriter(engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size)
+    request_log = RequestLogWriter(
+        engine, settings.proxy.log_flush_interval_s, settings.proxy.log_batch_size, settings.proxy.log_max_pending,
+        journal=RequestJournal(journal_folder(settings)) if settings.proxy.log_journal else None,
+        backpressure_rows=settings.proxy.log_backpressure_rows,
+        backpressure_max_wait_s=settings.proxy.log_backpressure_max_wait_s)
     embedder = embedder if embedder is not None else shared_embedder(settings)
     cache = build_cache(settings, engine, embedder, clock=(lambda: clock().timestamp()) if clock else None)
     router = build_router_stage(settings, embedder)
@@ -112,6 +117,7 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         started = time.perf_counter()
         principal = await auth.authenticate(request.headers.get("authorization"))
         ctx = CallContext(request_id=request.scope["state"]["request_id"], key_id=principal.key_id,
+                          client_request_id=request.scope["state"].get("client_request_id"),
                           endpoint=endpoint, started=started, cache_control=request.headers.get("cache-control"))
         data: dict[str, Any] = {}
         try:
@@ -128,6 +134,7 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
             model = data.get("model") if isinstance(data.get("model"), str) else None
             pipeline.log_rejected(ctx, exc.status, exc.message, model)
             raise
+        await request_log.room()  # back-pressure: wait while the request log's writer is behind
         result = await pipeline.handle(ctx, data)
         if isinstance(result, Reply):
             return _json(result.body, status=result.status, headers=result.headers)
@@ -186,6 +193,7 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         if settings.database.migrate_on_start:
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         request_log.start()
+        await request_log.replay()  # rows a killed process had journaled but not written
         if batches is not None:
             batches.start()
         if cache is not None:
@@ -224,7 +232,8 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         type_ = "invalid_request_error" if exc.status_code < 500 else "server_error"
         response = _error(exc.status_code, str(exc.detail), type_)
         # routing errors (404, 405) are raised before the request-id middleware runs
-        request_id = request.scope.get("state", {}).get("request_id") or request_id_from_header(
+        state = request.scope.get("state", {})
+        request_id = state.get("client_request_id") or state.get("request_id") or request_id_from_header(
             request.headers.get("x-request-id"))
         response.headers["x-request-id"] = request_id
         for name, value in (exc.headers or {}).items():  # 405: allow

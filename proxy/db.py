@@ -24,10 +24,12 @@ class RequestLog(ProxyBase):
 
     __tablename__ = "request_log"
 
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the proxy's own id, unique
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True,
                                                  default=lambda: datetime.now(UTC))
     key_id: Mapped[str] = mapped_column(String(64), index=True)
+    # the caller's x-request-id, when it sent one (callers may repeat it: never a key)
+    client_request_id: Mapped[str | None] = mapped_column(String(64), index=True)
     endpoint: Mapped[str] = mapped_column(String(64))
     model_requested: Mapped[str | None] = mapped_column(String(256))
     model_served: Mapped[str | None] = mapped_column(String(256))

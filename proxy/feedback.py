@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from dataclasses import dataclass
@@ -75,21 +76,34 @@ async def store_feedback(engine: AsyncEngine, records: list[FeedbackRecord]) -> 
              "comment": r.comment} for r in records])
 
 
+async def logged_request_id(engine: AsyncEngine, request_id: str, key_id: str) -> str | None:
+    """The request-log row id of request ``request_id`` made by caller ``key_id``, or ``None``.
+
+    ``request_id`` is the proxy's own id or the caller's ``x-request-id``; a caller that repeated its
+    id means its latest request with it."""
+    for column in (RequestLog.id, RequestLog.client_request_id):
+        query = (select(RequestLog.id).where(column == request_id, RequestLog.key_id == key_id)
+                 .order_by(RequestLog.created_at.desc()).limit(1))
+        async with engine.connect() as conn:
+            found = (await conn.execute(query)).scalar_one_or_none()
+        if found is not None:
+            return found
+    return None
+
+
 async def request_logged(engine: AsyncEngine, request_id: str, key_id: str) -> bool:
     """Whether the request log holds request ``request_id`` made by caller ``key_id``."""
-    query = select(RequestLog.id).where(RequestLog.id == request_id, RequestLog.key_id == key_id).limit(1)
-    async with engine.connect() as conn:
-        return (await conn.execute(query)).first() is not None
+    return await logged_request_id(engine, request_id, key_id) is not None
 
 
-async def _await_logged(engine: AsyncEngine, request_id: str, key_id: str, wait_s: float) -> bool:
-    """:func:`request_logged`, asked again until it is true or ``wait_s`` has passed."""
+async def _await_logged(engine: AsyncEngine, request_id: str, key_id: str, wait_s: float) -> str | None:
+    """:func:`logged_request_id`, asked again until it is found or ``wait_s`` has passed."""
     deadline = time.monotonic() + wait_s
-    while not await request_logged(engine, request_id, key_id):
+    while (found := await logged_request_id(engine, request_id, key_id)) is None:
         if time.monotonic() >= deadline:
-            return False
+            return None
         await asyncio.sleep(LOG_POLL_S)
-    return True
+    return found
 
 
 async def accept_feedback(engine: AsyncEngine, record: FeedbackRecord, *, flush_interval_s: float) -> None:
@@ -101,7 +115,8 @@ async def accept_feedback(engine: AsyncEngine, record: FeedbackRecord, *, flush_
     be queued for the log (written every ``flush_interval_s``, ``[proxy] log_flush_interval_s``):
     it is looked for until one flush interval and :data:`LOG_WRITE_ALLOWANCE_S` have passed."""
     wait_s = flush_interval_s + LOG_WRITE_ALLOWANCE_S
-    if not await _await_logged(engine, record.request_id, record.key_id, wait_s):
+    row_id = await _await_logged(engine, record.request_id, record.key_id, wait_s)
+    if row_id is None:
         raise NotFound(f"no request {record.request_id!r} was made with this API key",
                        param="request_id", code="request_not_found")
-    await store_feedback(engine, [record])
+    await store_feedback(engine, [dataclasses.replace(record, request_id=row_id)])  # stored under the row id

@@ -31,13 +31,23 @@ def key_id_from_sha256(hexdigest: str) -> str:
 
 def request_id_from_header(header: str | None) -> str:
     """Reuse a caller's well-formed ``x-request-id``; otherwise make a new one."""
-    if header and _REQUEST_ID.match(header):
-        return header
+    return client_request_id(header) or new_request_id()
+
+
+def client_request_id(header: str | None) -> str | None:
+    """A caller's ``x-request-id`` when it is well-formed (at most 64 of ``A-Za-z0-9._:-``), else ``None``."""
+    return header if header and _REQUEST_ID.match(header) else None
+
+
+def new_request_id() -> str:
+    """The proxy's own id of one request: unique, the request log's row id."""
     return "req-" + uuid.uuid4().hex
 
 
 def request_id_middleware(app):
-    """ASGI middleware: every HTTP response carries ``x-request-id`` (also stored in scope state)."""
+    """ASGI middleware: every request gets the proxy's own unique id (scope state ``request_id``) and
+    keeps the caller's well-formed ``x-request-id`` beside it (``client_request_id``: callers may repeat
+    theirs). The response's ``x-request-id`` echoes the caller's id, or carries ours when it sent none."""
 
     async def middleware(scope, receive, send):
         if scope["type"] != "http":
@@ -47,14 +57,18 @@ def request_id_middleware(app):
         for name, value in scope.get("headers", []):
             if name == b"x-request-id":
                 incoming = value.decode("latin-1")
-        request_id = request_id_from_header(incoming)
-        scope.setdefault("state", {})["request_id"] = request_id
-        REQUEST_ID.set(request_id)  # every log line written while handling it carries the id
+        own = new_request_id()
+        theirs = client_request_id(incoming)
+        state = scope.setdefault("state", {})
+        state["request_id"] = own
+        state["client_request_id"] = theirs
+        shown = theirs or own
+        REQUEST_ID.set(shown)  # every log line written while handling it carries the id the caller sees
 
         async def send_with_id(message):
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
-                headers.append((b"x-request-id", request_id.encode()))
+                headers.append((b"x-request-id", shown.encode()))
                 message = {**message, "headers": headers}
             await send(message)
 

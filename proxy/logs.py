@@ -80,7 +80,8 @@ def log_access(entry: Any) -> None:
     if not logger.isEnabledFor(logging.INFO):
         return
     logger.info("%s %s %d", entry.endpoint, entry.model_requested, entry.status_code,
-                extra={"request_id": entry.id, "key": entry.key_id, "cache": entry.cache_outcome,
+                extra={"request_id": entry.client_request_id or entry.id, "log_id": entry.id, "key": entry.key_id,
+                       "cache": entry.cache_outcome,
                        "route": entry.route, "upstream": entry.upstream,
                        "latency_ms": round(entry.latency_ms or 0.0, 1),
                        "tokens": f"{entry.prompt_tokens}/{entry.completion_tokens}",

@@ -175,6 +175,16 @@ class _LiveValues(Collector):
                                     "scrape's count).", labels=["cache"])
         size = GaugeMetricFamily("thrifty_cache_bytes", "Stored bytes of each response cache.", labels=["cache"])
         for name, stats in sorted(self._cache_stats.items()):
+            yield GaugeMetricFamily("thrifty_proxy_request_log_pending", "Request-log rows queued for the database.",
+                                    value=request_log.pending)
+            yield GaugeMetricFamily("thrifty_proxy_request_log_backpressure", "1 while new requests wait for the "
+                                    "request-log writer to catch up, else 0.", value=int(request_log.backpressure))
+            yield CounterMetricFamily("thrifty_proxy_request_log_backpressure_waits", "Requests held back until the "
+                                      "request-log writer caught up.", value=request_log.backpressure_waits)
+            yield CounterMetricFamily("thrifty_proxy_request_log_backpressure_seconds", "Seconds requests spent "
+                                      "held back by the request-log writer.", value=request_log.backpressure_seconds)
+            yield CounterMetricFamily("thrifty_proxy_request_log_replayed", "Request-log rows written at start-up "
+                                      "from the journal of a process that died.", value=request_log.replayed)
             entries.add_metric([name], stats.entries)
             size.add_metric([name], stats.bytes)
         yield entries

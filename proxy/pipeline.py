@@ -47,6 +47,7 @@ class CallContext:
     batch_id: str | None = None  # a line of this batch job: batch priority upstream, batch discount
     on_finish: Any = None  # called with the finished LogEntry (settles the key's reserved budget)
     body_bytes: int = 0  # size of the request body: large ones are keyed in a worker thread
+    client_request_id: str | None = None  # the caller's x-request-id (kept beside request_id, may repeat)
 
 
 @dataclass(slots=True)
@@ -135,6 +136,7 @@ class Pipeline:
         """Answer one validated request (the caller has logged validation failures)."""
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=0,
                          model_requested=data["model"], stream=bool(data.get("stream")), cache_outcome="bypass",
+                         client_request_id=ctx.client_request_id,
                          batch_id=ctx.batch_id)
         if ctx.batch_id is None:
             self.interactive_seen = time.monotonic()
@@ -586,7 +588,7 @@ class Pipeline:
     def log_rejected(self, ctx: CallContext, status: int, error: str, model: str | None) -> None:
         """Record a request refused before the pipeline (validation)."""
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=status,
-                         model_requested=model)
+                         client_request_id=ctx.client_request_id, model_requested=model)
         self._finish(ctx, entry, status, error=error)
 
 

@@ -42,7 +42,13 @@ class ProxyConfig:
     max_body_bytes: int = 10_000_000
     max_connections: int = 200
     log_flush_interval_s: float = 0.5
-    log_batch_size: int = 200
+    log_batch_size: int = 2000  # rows per transaction of the request-log writer
+    # every request-log entry is appended to <data_dir>/request-log-journal before it is queued, so a
+    # killed proxy loses none: the next start writes what the database did not have yet
+    log_journal: bool = True
+    log_max_pending: int = 100_000  # entries queued for the database before new ones are dropped (counted)
+    log_backpressure_rows: int = 20_000  # past this many queued entries, new requests wait for the writer
+    log_backpressure_max_wait_s: float = 5.0  # … at most this long each
     metrics_token: str = ""  # set: /metrics needs "Authorization: Bearer <metrics_token>"; empty: open (/health always is)
     # upstream resilience, before the first byte reaches the client: retries on connect errors,
     # 429 and 5xx with exponential backoff and jitter (a retry-after up to max_retry_wait_s is
@@ -500,8 +506,10 @@ def _check_proxy(proxy: ProxyConfig) -> None:
     if isinstance(proxy.port, bool) or not isinstance(proxy.port, int) or not 1 <= proxy.port <= 65535:
         raise SettingsError(f"[proxy] port must be between 1 and 65535, got {proxy.port!r}")
     _check_limits(proxy, "proxy", positive=("connect_timeout_s", "request_timeout_s", "log_flush_interval_s"),
-                  at_least_one=("max_body_bytes", "max_connections", "log_batch_size", "circuit_failures"),
-                  non_negative=("max_retries", "retry_backoff_s", "max_retry_wait_s", "circuit_open_s"))
+                  at_least_one=("max_body_bytes", "max_connections", "log_batch_size", "circuit_failures",
+                                "log_max_pending", "log_backpressure_rows"),
+                  non_negative=("max_retries", "retry_backoff_s", "max_retry_wait_s", "circuit_open_s",
+                                "log_backpressure_max_wait_s"))
 
 
 def _check_cache(cache: CacheSettings) -> None:

@@ -599,11 +599,17 @@ class RequestDetail:
 
 
 async def request_detail(conn: AsyncConnection, request_id: str) -> RequestDetail | None:
-    """Everything stored about one request, or ``None`` when the id is unknown."""
+    """Everything stored about one request, or ``None`` when the id is unknown. ``request_id`` is the
+    row id or a caller's own ``x-request-id`` (its latest request when the caller repeated it)."""
     found = (await conn.execute(select(*RequestLog.__table__.columns).where(RequestLog.id == request_id))).first()
+    if found is None:
+        found = (await conn.execute(select(*RequestLog.__table__.columns)
+                                    .where(RequestLog.client_request_id == request_id)
+                                    .order_by(RequestLog.created_at.desc()).limit(1))).first()
     if found is None:
         return None
     row = dict(found._mapping)
+    request_id = row["id"]
     row["created_at"] = _as_utc(row["created_at"])
     stored = (await conn.execute(select(RouterRequest.request).where(RouterRequest.request_id == request_id))).scalar()
     feedback = (await conn.execute(

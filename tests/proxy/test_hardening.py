@@ -309,7 +309,7 @@ def test_an_unexpected_error_while_forwarding_is_a_500_and_still_logged(make_set
     with serve_in_thread(upstream) as up, serve_in_thread(create_app(make_settings(up))) as proxy:
         reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, headers={"x-request-id": "boom-1"}, timeout=30)
     assert reply.status_code == 500 and set(reply.json()["error"]) == {"message", "type", "param", "code"}
-    rows = wait_for_log_rows(tmp_path / "proxy.db", "id, status_code, error, upstream", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "client_request_id, status_code, error, upstream", 1)
     assert rows == [("boom-1", 500, "internal error (RuntimeError); see the proxy log", "fake")]
 
 

@@ -112,9 +112,10 @@ def test_feedback_is_stored_and_malformed_feedback_is_a_400(make_settings, tmp_p
     assert bad_score.status_code == 400 and bad_score.json()["error"]["param"] == "score"
     assert missing.status_code == 400 and "request_id" in missing.json()["error"]["message"]
     assert junk.status_code == 400
-    with sqlite3.connect(tmp_path / "proxy.db") as db:
+    with sqlite3.connect(tmp_path / "proxy.db") as db:  # stored under the proxy's own id of that request
+        [row_id] = [r[0] for r in db.execute("select id from request_log where client_request_id = 'req-1'")]
         assert db.execute("select request_id, score, source, comment from feedback").fetchall() == [
-            ("req-1", 0.0, "user", "wrong")]
+            (row_id, 0.0, "user", "wrong")]
 
 
 def test_json_output_is_checked_automatically(make_settings, tmp_path):
