@@ -56,6 +56,8 @@ class BackendConfig:
     block_size: int = 16  # tokens per KV block
     kv_cache_memory: str | None = None  # KV pool budget: bytes or "2GiB"/"512MB"; None: sized (backend.engine.memory)
     gpu_memory_utilization: float = 0.9  # on CUDA without kv_cache_memory: fraction of free memory for the pool
+    grammar_compile_timeout_s: float = 10.0  # structured output: a grammar compiling longer is a 400
+    grammar_cache_size: int = 256  # compiled grammars kept (LRU, keyed by grammar text)
     max_num_seqs: int = 64  # sequences running at once
     max_num_batched_tokens: int = 512  # token budget of one engine step
     enable_prefix_caching: bool = True

@@ -23,6 +23,7 @@ from backend.model import ContiguousKVCache
 from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams, make_generator, sample, token_logprobs
 from backend.stops import StopChecker
+from backend.structured.masks import advance, mask_logits
 from backend.tokenizer import IncrementalDetokenizer
 
 log = logging.getLogger(__name__)
@@ -89,14 +90,19 @@ def generate_tokens(loaded: LoadedModel, prompt_ids: Sequence[int], params: Samp
     tokens = torch.tensor(list(prompt_ids), device=loaded.device)
     positions = torch.arange(len(prompt_ids), device=loaded.device)
     generated: list[int] = []
+    matcher = params.grammar.matcher() if params.grammar is not None else None
     for step in range(params.max_tokens):
         if cancelled is not None and cancelled.is_set():
             yield TokenEvent(index, "", finish_reason="abort")
             return
         hidden = model(tokens, positions, cache)  # [T, H]
         logits = model.compute_logits(hidden[-1:])[0]  # [V]
+        if matcher is not None:
+            logits = mask_logits(matcher, logits)  # [V], forbidden tokens at -inf
         token = sample(logits, params, generator, generated)  # penalties count the tokens generated so far
         generated.append(token)
+        if matcher is not None:
+            advance(matcher, token)
         event = TokenEvent(index, "", token_id=token)
         if params.logprobs:
             event.logprob, alternatives = token_logprobs(logits, token, params.top_logprobs)
@@ -108,9 +114,10 @@ def generate_tokens(loaded: LoadedModel, prompt_ids: Sequence[int], params: Samp
             yield event
             return
         detok.add(token)
+        complete = matcher is not None and matcher.is_stopped()  # the grammar allows only EOS now
         last = step == params.max_tokens - 1
-        event.text, hit = stops.release(detok.text, final=last)
-        if hit:
+        event.text, hit = stops.release(detok.text, final=last or complete)
+        if hit or complete:
             event.finish_reason = "stop"
             yield event
             return

@@ -48,8 +48,11 @@ class _Common(msgspec.Struct, forbid_unknown_fields=False):
 class ChatBody(_Common, forbid_unknown_fields=False):
     messages: list[dict[str, Any]] = []
     tools: Any = None  # rendered into the prompt by backend.chat_sections
-    response_format: Any = None
-    tool_choice: Any = None  # "auto" | "none" (checked by check_tool_choice)
+    response_format: Any = None  # json_object / json_schema: grammar-constrained (backend.structured)
+    tool_choice: Any = None  # "auto" | "none" | "required" | {"type": "function", ...} (check_tool_choice)
+    guided_json: Any = None  # vLLM's extensions: a schema, a list of strings, a regular expression
+    guided_choice: Any = None
+    guided_regex: Any = None
     logprobs: bool | None = None
     top_logprobs: int | None = None
 
@@ -159,12 +162,15 @@ def _check_tool_calls(where: str, calls: Any) -> None:
 
 
 def check_tool_choice(tool_choice: Any) -> None:
-    """``tool_choice``: "auto" and "none" (and null) are accepted; forcing a call is not supported."""
-    if tool_choice is None or tool_choice in ("auto", "none"):
+    """``tool_choice``'s shape: "auto", "none", "required" (and null), or a named function
+    ``{"type": "function", "function": {"name": ...}}`` (whether the name is a tool's is checked with the
+    grammar, backend.structured.spec)."""
+    if tool_choice is None or tool_choice in ("auto", "none", "required"):
         return
-    if tool_choice == "required" or isinstance(tool_choice, dict):
-        raise RequestError(f"tool_choice {json.dumps(tool_choice)} {UNSUPPORTED} (it cannot force a tool call); "
-                           "use \"auto\" or \"none\"", param="tool_choice")
+    function = tool_choice.get("function") if isinstance(tool_choice, dict) else None
+    if (isinstance(tool_choice, dict) and tool_choice.get("type") == "function" and isinstance(function, dict)
+            and isinstance(function.get("name"), str)):
+        return
     raise RequestError(f"tool_choice must be \"auto\", \"none\", \"required\" or a named function, got "
                        f"{json.dumps(tool_choice)}", param="tool_choice")
 

@@ -1,10 +1,11 @@
 """Sampling parameters and the token sampler (greedy, temperature, top-k, top-p, logit bias, presence /
-frequency penalties, seeded)."""
+frequency penalties, seeded; a grammar constrains through masks applied before, see backend.structured)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
@@ -31,6 +32,7 @@ class SamplingParams:
     presence_penalty: float = 0.0  # OpenAI's: subtracted once from each token already generated
     frequency_penalty: float = 0.0  # OpenAI's: subtracted per occurrence among the generated tokens
     extra: dict = field(default_factory=dict)
+    grammar: Any = field(default=None, compare=False)  # backend.structured.compiler.CompiledGrammar, or None
 
     @property
     def zero_temperature(self) -> bool:

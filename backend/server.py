@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 import uuid
@@ -38,6 +39,8 @@ from backend.protocol import (
 )
 from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams
+from backend.structured.spec import grammar_request
+from backend.structured.tool_calls import ToolCallStream, finish_reason, parse_tool_calls, stream_deltas
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +144,35 @@ class TokenLogprobs:
         return out
 
 
+_UNSUPPORTED_TOKENIZER = "needs a fast (Rust) Hugging Face tokenizer, which this model does not have"
+
+
+def _tool_stream_choices(parser: ToolCallStream, event: TokenEvent, first: bool) -> list[dict[str, Any]]:
+    """The chat chunks' ``choices`` entries of one token event of a request with tools: content pieces and
+    each completed call as OpenAI streams it (its id and name, then its arguments), and the finish reason
+    (``tool_calls`` when the choice made calls) on the last."""
+    pieces = parser.feed(event.text)
+    if event.finish_reason:
+        pieces += parser.finish()
+    deltas: list[dict[str, Any]] = []
+    call_index = len(parser.calls) - sum(1 for p in pieces if isinstance(p, dict))  # calls streamed before
+    for piece in pieces:
+        if isinstance(piece, str):
+            deltas.append({"content": piece})
+        else:
+            deltas += stream_deltas(call_index, piece)
+            call_index += 1
+    if event.finish_reason:
+        deltas.append({})
+    if first and not deltas:
+        deltas.append({"content": ""})
+    if first:
+        deltas[0] = {"role": "assistant", **deltas[0]}
+    reason = finish_reason(event.finish_reason, parser.calls) if event.finish_reason else None
+    return [{"index": event.index, "delta": delta, "logprobs": None,
+             "finish_reason": reason if j == len(deltas) - 1 else None} for j, delta in enumerate(deltas)]
+
+
 async def _unless_disconnected(request: Request, work: Awaitable[None]) -> bool:
     """Run ``work`` until it ends (True) or the client disconnects first (False: ``work`` is cancelled,
     which aborts its generation). The request body must have been read already: the only message
@@ -179,12 +211,31 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
     model_name = config.served_model_name
     metrics = BackendMetrics(model_name, getattr(service, "metrics", None))
 
+    compilers: list[Any] = []  # the grammar compiler, built with the first constrained request
+    compiler_lock = asyncio.Lock()
+
+    async def compiler() -> Any:
+        async with compiler_lock:
+            if not compilers:
+                from backend.structured.compiler import GrammarCompiler
+
+                hf = getattr(loaded.tokenizer, "hf_tokenizer", None)
+                if hf is None:
+                    raise RequestError(f"structured output {_UNSUPPORTED_TOKENIZER}", param="response_format")
+                compilers.append(await asyncio.to_thread(
+                    GrammarCompiler, hf, loaded.model.config.vocab_size,
+                    timeout_s=config.grammar_compile_timeout_s, cache_size=config.grammar_cache_size))
+            return compilers[0]
+
     def check_model(name: str) -> None:
         if name not in (model_name, "default"):
             raise RequestError(f"model {name!r} is not served here; available: {model_name!r}",
                                param="model", code="model_not_found", status=404)
 
-    async def run(request: Request, prompt_ids: list[int], params: SamplingParams, body: Any, chat: bool) -> Response:
+    async def run(request: Request, prompt_ids: list[int], params: SamplingParams, body: Any, chat: bool,
+                  tool_names: list[str] | None = None) -> Response:
+        """Generate and answer; ``tool_names``: parse the choices' ``<tool_call>`` blocks into ``tool_calls``
+        (None: the text is the content as it is)."""
         request_id = ("chatcmpl-" if chat else "cmpl-") + uuid.uuid4().hex
         created = int(time.time())
         stats = RequestStats()
@@ -195,7 +246,7 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         metrics.requests += 1
         events = service.generate(request_id, prompt_ids, params, stats, priority=priority)
         if body.stream:
-            return Stream(stream_events(request_id, created, events, stats, include_usage, chat, lp),
+            return Stream(stream_events(request_id, created, events, stats, include_usage, chat, lp, tool_names),
                           media_type="text/event-stream", headers={"cache-control": "no-cache"})
         texts = [""] * params.n
         finish: list[str | None] = [None] * params.n
@@ -227,9 +278,18 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
             log.info("request %s aborted: the client disconnected", request_id)
             return _json(error_body("the client disconnected", "invalid_request_error"), status=499)
         if chat:
-            choices = [{"index": i, "message": {"role": "assistant", "content": texts[i]},
-                        "logprobs": {"content": chat_logprobs[i]} if lp is not None else None,
-                        "finish_reason": finish[i]} for i in range(params.n)]
+            choices = []
+            for i in range(params.n):
+                message: dict[str, Any] = {"role": "assistant", "content": texts[i]}
+                reason = finish[i]
+                if tool_names is not None:
+                    message["content"], calls = parse_tool_calls(texts[i], tool_names)
+                    if calls:
+                        message["tool_calls"] = calls
+                    reason = finish_reason(reason, calls)
+                choices.append({"index": i, "message": message,
+                                "logprobs": {"content": chat_logprobs[i]} if lp is not None else None,
+                                "finish_reason": reason})
             obj = "chat.completion"
         else:
             choices = [{"index": i, "text": texts[i], "logprobs": legacy[i] if lp is not None else None,
@@ -240,14 +300,22 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         return _json(payload, headers=_timing_headers(stats))
 
     async def stream_events(request_id: str, created: int, events: AsyncIterator[TokenEvent], stats: RequestStats,
-                            include_usage: bool, chat: bool, lp: TokenLogprobs | None) -> AsyncIterator[bytes]:
+                            include_usage: bool, chat: bool, lp: TokenLogprobs | None,
+                            tool_names: list[str] | None = None) -> AsyncIterator[bytes]:
         obj = "chat.completion.chunk" if chat else "text_completion"
         base = {"id": request_id, "object": obj, "created": created, "model": model_name}
+        parsers: dict[int, ToolCallStream] = {}
         started: set[int] = set()
         emitted: dict[int, int] = {}  # choice index → characters of text sent so far (legacy text_offset)
         metrics.in_flight += 1
         try:
             async for event in events:
+                if chat and tool_names is not None:
+                    parser = parsers.setdefault(event.index, ToolCallStream(tool_names))
+                    for choice in _tool_stream_choices(parser, event, event.index not in started):
+                        started.add(event.index)
+                        yield _sse({**base, "choices": [choice], **({"usage": None} if include_usage else {})})
+                    continue
                 if chat:
                     entries = lp.chat(event) if lp is not None else []
                     if not event.text and not event.finish_reason and event.index in started and not entries:
@@ -292,7 +360,16 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         prompt_ids = loaded.tokenizer.encode_chat(with_request_sections(body.messages, body.tools,
                                                                         body.response_format))
         params = sampling_params(body, len(prompt_ids), limits, logprobs=bool(body.logprobs), top_logprobs=top)
-        return await run(request, prompt_ids, params, body, chat=True)
+        wanted = grammar_request(body.tools, body.tool_choice, body.response_format,
+                                 {"guided_json": body.guided_json, "guided_choice": body.guided_choice,
+                                  "guided_regex": body.guided_regex})
+        if wanted is not None:
+            grammar = await (await compiler()).compile_async(wanted)
+            params = dataclasses.replace(params, grammar=grammar)
+        tool_names = None
+        if body.tools and body.tool_choice != "none":
+            tool_names = [tool["function"]["name"] for tool in body.tools]
+        return await run(request, prompt_ids, params, body, chat=True, tool_names=tool_names)
 
     @post("/v1/completions", status_code=200)
     async def completions(request: Request) -> Response:

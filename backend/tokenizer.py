@@ -116,6 +116,11 @@ class Tokenizer:
                 log.warning("cannot cache tokenizer in %s: %s", cached, exc)
         return cls(tok)
 
+    @property
+    def hf_tokenizer(self):
+        """The wrapped transformers tokenizer (grammar compilers build their token tables from it)."""
+        return self._tok
+
     def encode(self, text: str) -> list[int]:
         return list(self._tok.encode(text, add_special_tokens=False))
 

@@ -28,6 +28,7 @@ from backend.generation import RequestStats, TokenEvent
 from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams, make_generator, sample, token_logprobs
 from backend.stops import StopChecker
+from backend.structured.masks import GrammarMasks, PendingMasks, advance
 from backend.tokenizer import IncrementalDetokenizer
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,7 @@ class Engine:
                 config.speculative, loaded, draft=draft, num_blocks=num_blocks, block_size=config.block_size,
                 attention_backend=self.runner.attention_backend, max_num_seqs=config.max_num_seqs,
                 max_model_len=self.max_model_len)
+        self._masks: GrammarMasks | None = None  # built with the first constrained request
         self._requests: dict[str, _Request] = {}
         self._seq_ids = itertools.count()
         self._history: deque[tuple[float, int, int]] = deque()  # (time, generated, prompt tokens) per step
@@ -184,7 +186,10 @@ class Engine:
                 prompt_len=len(prompt), params=params, priority=prio, arrival=arrival, extra_key=extra_key,
                 generator=make_generator(params, self.loaded.device, index),
                 detok=IncrementalDetokenizer(tokenizer, prompt), stops=StopChecker(params.stop), stop_ids=stop_ids,
+                matcher=params.grammar.matcher() if params.grammar is not None else None,
             ))
+        if params.grammar is not None and self._masks is None:
+            self._masks = GrammarMasks(self.loaded.model.config.vocab_size)
         for child in seqs[1:]:
             child.fork_parent = seqs[0]
         self._requests[request_id] = _Request(request_id, seqs, stats, arrival, seqs[1:], len(seqs))
@@ -237,10 +242,15 @@ class Engine:
         if not sched.scheduled:
             self.scheduler.release_copies(sched)  # none are pending without scheduled work; never leak a hold
             return []
+        pending = self._start_masks(sched)  # grammar masks fill on a worker thread during the forward
         try:
             self._run_copies(sched)
             logits, sample_seqs = self.runner.execute(sched.scheduled)
+            if pending is not None:
+                self._apply_masks(pending, logits, sample_seqs, sched)
         except Exception as exc:  # noqa: BLE001 - fail only the requests of this step; the engine goes on
+            if pending is not None:
+                pending.future.exception()  # never leave the worker mid-fill behind a failed step
             log.exception("engine step failed; failing %d sequence(s)", len(sched.scheduled))
             return self._fail({item.seq.request_id for item in sched.scheduled}, exc)
         self.steps += 1
@@ -285,6 +295,24 @@ class Engine:
         while self._history and self._history[0][0] < end - _THROUGHPUT_WINDOW:
             self._history.popleft()
         return list(outputs.values())
+
+    def _start_masks(self, sched: SchedulerOutput) -> PendingMasks | None:
+        """Start filling the grammar masks of the constrained sequences that sample in this step."""
+        if self._masks is None:
+            return None
+        return self._masks.start([item.seq for item in sched.scheduled if item.samples])
+
+    def _apply_masks(self, pending: PendingMasks, logits: torch.Tensor, seqs: list[Sequence],
+                     sched: SchedulerOutput) -> None:
+        """Mask the constrained sequences' rows of ``logits: [N, V]`` (a sequence verifying d drafts has
+        d + 1 rows; constrained sequences never draft, so each has exactly its first row masked)."""
+        assert self._masks is not None
+        drafts = {item.seq.seq_id: item.num_draft for item in sched.scheduled}
+        first, cursor = [], 0
+        for seq in seqs:
+            first.append(cursor)
+            cursor += drafts.get(seq.seq_id, 0) + 1
+        self._masks.apply(pending, logits, seqs, first)
 
     def _run_copies(self, sched: SchedulerOutput) -> None:
         """Copy the partial prefix matches' source blocks into the admitted sequences' fresh blocks, then
@@ -381,6 +409,8 @@ class Engine:
             event.top_logprobs = [(tokenizer.token_text(i), lp) for i, lp in alternatives]
             event.token_text = tokenizer.token_text(token)
         seq.token_ids.append(token)
+        if seq.matcher is not None:
+            advance(seq.matcher, token)
         assert seq.detok is not None and seq.stops is not None
         finish = None
         if token in seq.stop_ids:
@@ -388,9 +418,10 @@ class Engine:
             finish = "stop"
         else:
             seq.detok.add(token)
+            complete = seq.matcher is not None and seq.matcher.is_stopped()  # the grammar allows only EOS now
             last = seq.num_output >= params.max_tokens or seq.num_tokens >= self.max_model_len
-            event.text, hit = seq.stops.release(seq.detok.text, final=last)
-            if hit:
+            event.text, hit = seq.stops.release(seq.detok.text, final=last or complete)
+            if hit or complete:
                 finish = "stop"
             elif last:
                 finish = "length"

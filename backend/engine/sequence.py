@@ -72,6 +72,7 @@ class Sequence:
     draft_ids: list[int] = field(default_factory=list)  # speculative tokens proposed for the next step
     draft_probs: torch.Tensor | None = None  # [len(draft_ids), V] the drafter's q; None: deterministic draft
     spec: Any = None  # the speculative decoder's per-sequence state (acceptance, n-gram index)
+    matcher: Any = None  # llguidance.LLMatcher of a constrained request: has consumed exactly output_ids
 
     @property
     def num_tokens(self) -> int:
