@@ -13,6 +13,7 @@ from backend import cli_args
 from backend.config import CUDA_GRAPH_MODES, KV_CACHE_DTYPE_NAMES
 from backend.speculative.config import SPECULATIVE_METHODS
 from proxy.database_url import DatabaseUrlError
+from proxy.serving import run_proxy
 from proxy.settings import Settings, SettingsError, load_settings
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
@@ -44,26 +45,6 @@ def _settings(args: argparse.Namespace) -> Settings:
     if getattr(args, "database_url", None):
         settings = replace(settings, database=replace(settings.database, url=args.database_url))
     return settings
-
-
-def run_proxy(settings: Settings) -> None:
-    """Serve the proxy with uvicorn until interrupted."""
-    import uvicorn
-
-    from proxy.app import create_app
-    from proxy.logs import announce_when_ready, configure_logging
-    from proxy.slow_clients import header_deadline_protocol
-
-    configure_logging(settings.proxy.log_format, logging.getLogger().level or logging.INFO)
-    app = create_app(settings)
-    base = f"http://{settings.proxy.host}:{settings.proxy.port}"
-    logging.getLogger(__name__).info("proxy starting on %s/v1", base)
-    announce_when_ready(base + "/health", f"proxy on {base}/v1")
-    # keep idle connections longer than clients do (httpx and the openai SDK: 5 s), so a client never
-    # reuses a connection the server is closing at that moment (a sporadic ReadError under load)
-    http = header_deadline_protocol(settings.proxy.header_timeout_s)
-    uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port, log_level="warning", timeout_keep_alive=75,
-                timeout_graceful_shutdown=10, log_config=None, **({"http": http} if http else {}))
 
 
 def _check_database(settings: Settings) -> None:

@@ -22,7 +22,7 @@ from caches.embedder import EMBEDDING_DTYPES
 from proxy.identity import ANONYMOUS, key_id_from_sha256
 from proxy.pricing import ModelPrice
 from proxy.shaping.config import ShapingOverride, ShapingSettings
-from proxy.shaping.replicas import REPLICA_CHOICES, REPLICA_SEPARATOR, expand_replicas
+from proxy.shaping.replica_names import REPLICA_CHOICES, REPLICA_SEPARATOR, expand_replicas
 
 ENV_PREFIX = "THRIFTY_"
 BUNDLED_UPSTREAM = "local"

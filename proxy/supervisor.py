@@ -19,6 +19,7 @@ from dataclasses import replace
 
 import httpx
 
+from proxy.serving import run_proxy
 from proxy.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -124,8 +125,6 @@ class BackendProcess:
 
 def serve_all(settings: Settings) -> int:
     """Run backend child + proxy until SIGINT/SIGTERM; returns an exit status."""
-    from proxy.cli import run_proxy
-
     replicas = settings.bundled.replicas if settings.bundled.enabled else 0
     others = replace(settings, bundled=replace(settings.bundled, port=0))  # replicas 2.. on free ports
     backends = [BackendProcess(settings if i == 0 else others, shares_cores=replicas > 1) for i in range(replicas)]

@@ -27,37 +27,19 @@ import random
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from proxy.errors import UpstreamError
 from proxy.shaping.prompt import NOTE_HEADER
 
 if TYPE_CHECKING:
-    from proxy.settings import Settings, UpstreamConfig
+    from proxy.settings import Settings
     from proxy.upstream import SSEEvent, UpstreamClient, UpstreamReply
 
 log = logging.getLogger(__name__)
 
-REPLICA_CHOICES = ("prefix", "random")
-REPLICA_SEPARATOR = "#"
 PREFIX_CHARS = 4096  # how much of the stable prefix is hashed
 DOWN_STATUSES = frozenset({502, 503, 504})  # bad gateway, unavailable (connection errors), timeout
-
-
-def expand_replicas(upstreams: Sequence[UpstreamConfig]) -> tuple[UpstreamConfig, ...]:
-    """One upstream entry per replica: an upstream with ``base_urls`` keeps its name for the first
-    replica and gains ``<name>#1``, ``<name>#2``... for the others (each with ``replica_of`` set)."""
-    out: list[UpstreamConfig] = []
-    for upstream in upstreams:
-        urls = list(upstream.base_urls)
-        if not urls or upstream.replica_of:
-            out.append(upstream)
-            continue
-        out.append(replace(upstream, base_url=urls[0]))
-        out += [replace(upstream, name=f"{upstream.name}{REPLICA_SEPARATOR}{i}", base_url=url,
-                        replica_of=upstream.name) for i, url in enumerate(urls[1:], 1)]
-    return tuple(out)
 
 
 def stable_prefix(body: dict[str, Any]) -> str:

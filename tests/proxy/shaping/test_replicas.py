@@ -13,7 +13,8 @@ import pytest
 from proxy.app import create_app
 from proxy.errors import UpstreamError
 from proxy.settings import SettingsError, UpstreamConfig, load_settings
-from proxy.shaping.replicas import ReplicaChooser, expand_replicas, rendezvous_order, stable_prefix
+from proxy.shaping.replica_names import expand_replicas
+from proxy.shaping.replicas import ReplicaChooser, rendezvous_order, stable_prefix
 from proxy.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

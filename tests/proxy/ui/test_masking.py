@@ -10,7 +10,7 @@ import pytest
 
 from proxy.app import create_app
 from proxy.settings import UpstreamConfig
-from proxy.shaping.replicas import expand_replicas
+from proxy.shaping.replica_names import expand_replicas
 from proxy.ui.masking import MASK, mask_text, mask_url, mask_value
 from proxy.ui.settings_view import masked_settings
 from tests.proxy.ui.conftest import ui_settings
