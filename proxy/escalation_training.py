@@ -38,24 +38,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty router train-escalation", description=main.__doc__)
     parser.add_argument("--data-dir", default=None, help="benchmark data (default: ../shared/data)")
     parser.add_argument("--out", type=Path, default=None,
-                        help="where to write the artifact (required: the shipped one, "
-                             f"{default_escalation_path()}, is only overwritten when named here, and never with "
-                             "--logs; with --expect and no --out the artifact is trained into a temporary file; "
-                             "with --direct-out and no --out only the direct route is trained)")
+                        help="where to write the artifact (the shipped one only when named; see docs/routing.md)")
     parser.add_argument("--c", type=float, default=DEFAULT_C,
                         help="inverse L2 strength of the logistic regression, > 0")
     parser.add_argument("--expect", type=Path, default=None,
-                        help="reproducibility check: exit 1 unless the trained artifact is byte-identical to this "
-                             "file (e.g. the shipped one); without --out nothing but a temporary file is written")
+                        help="exit 1 unless the trained artifact is byte-identical to this file")
     parser.add_argument("--logs", metavar="DATABASE_URL", default=None,
-                        help="also learn from the proxy's request log: cascaded requests' small answers "
-                             "(needs [router] store_requests = true) judged by feedback or automatic checks")
+                        help="also learn from the request log's judged small answers (needs store_requests)")
     parser.add_argument("--since", default=None, help="with --logs: only requests since (2026-11-30, 7d, 12h)")
     parser.add_argument("--logs-only", action="store_true", help="with --logs: leave the public GSM8K rows out")
     parser.add_argument("--direct-out", type=Path, default=None,
-                        help="with --logs: also learn combined mode's direct route from the same log (a prompt "
-                             "router whose label is 'the small call was of no use': escalated, or judged bad) and "
-                             "write it here, for [router] artifact_path")
+                        help="with --logs: also write combined mode's direct route here (for artifact_path)")
     args = parser.parse_args(argv)
     if not (math.isfinite(args.c) and args.c > 0):
         print(f"error: --c must be a positive number, got {args.c:g}", file=sys.stderr)

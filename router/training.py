@@ -547,16 +547,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--logs", default=None, help="JSONL of logged requests with quality signals")
     parser.add_argument("--out", default="router_artifact.joblib",
-                        help="artifact path to write (default: router_artifact.joblib in the current folder; "
-                        "the shipped router/artifacts/default_router.joblib is only written when named here)")
+                        help="artifact to write (default ./router_artifact.joblib; see docs/routing.md)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the calibration folds")
     parser.add_argument("--embedding-cache", default=None, help="optional .npz cache of embeddings")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument(
         "--expect",
         default=None,
-        help="check the written artifact is byte-identical to this file (exit 1 if not), e.g. the shipped "
-        "router/artifacts/default_router.joblib; --out must then name another file",
+        help="exit 1 unless the written artifact is byte-identical to this file (another than --out)",
     )
     return parser
 

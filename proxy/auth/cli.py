@@ -26,8 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--tpm", type=int, help="tokens per minute (prompt + max output, settled to the real count)")
     sub.add_parser("list", help="issued keys (prefix, limits, revoked or not)")
     revoke = sub.add_parser("revoke", help="revoke a key: refused at once by every replica")
-    revoke.add_argument("key", help="its id (key-...), the key itself, or its prefix as `list` shows it "
-                        "(sk-thrifty-Ab3x or sk-thrifty-Ab3x...)")
+    revoke.add_argument("key", help="its id (key-...), the key itself, or its prefix as `list` shows it")
     return parser
 
 
