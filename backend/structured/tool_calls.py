@@ -11,7 +11,8 @@ A block whose body is a JSON object with a ``name`` among the request's tools an
 inside a block (bad JSON, an unknown function, a block cut off by ``max_tokens``) is dropped: it never
 reaches ``content`` as half a call. The text outside blocks is the message's ``content`` (``None`` when it is
 only whitespace and there are calls). A choice that made calls and stopped on its own finishes with
-``"tool_calls"``; one cut by ``max_tokens`` keeps ``"length"``.
+``"tool_calls"``; one cut by ``max_tokens`` keeps ``"length"``. Whitespace that ends the content is dropped when
+the choice made calls.
 """
 
 from __future__ import annotations
@@ -71,8 +72,8 @@ class ToolCallStream:
     """Splits a choice's text, as it streams, into content pieces (``str``) and complete calls (``dict``).
 
     Text that might be the start of ``<tool_call>`` is held back until it is known not to be; the inside of
-    a block is held until ``</tool_call>``; whitespace is held until real content follows it (so a reply that
-    is only calls has no content)."""
+    a block is held until ``</tool_call>``; trailing whitespace is held until more content follows it (so a
+    reply that is only calls has no content, and content never ends in the space before a call)."""
 
     names: Iterable[str]
     calls: list[dict[str, Any]] = field(default_factory=list)
@@ -84,13 +85,11 @@ class ToolCallStream:
         self.names = frozenset(self.names)
 
     def _content(self, text: str) -> list[str | dict[str, Any]]:
-        if not text:
-            return []
-        if not text.strip():
-            self._space += text
-            return []
-        out, self._space = self._space + text, ""
-        return [out]
+        """Content text, with its trailing whitespace held back until more content follows."""
+        text = self._space + text
+        body = text.rstrip()
+        self._space = text[len(body):]
+        return [body] if body else []
 
     def feed(self, text: str) -> list[str | dict[str, Any]]:
         """More generated text → the content pieces and calls now known."""
