@@ -427,9 +427,12 @@ class Pipeline:
         """4xx answers pass through as complete OpenAI error objects, with the upstream's
         ``retry-after`` and ``x-ratelimit-*`` headers; 5xx become a 502 that names the upstream."""
         alias = call.alias
-        if reply.status >= 500:
-            raise UpstreamError(f"upstream {alias.upstream!r} failed with status {reply.status}: "
-                                f"{_error_message(reply.body)}", code="upstream_error", status=502)
+        if reply.status >= 500:  # still a 5xx (503 and 504 as they came, others 502), retry-after kept
+            error = UpstreamError(f"upstream {alias.upstream!r} failed with status {reply.status}: "
+                                  f"{_error_message(reply.body)}", code="upstream_error",
+                                  status=reply.status if reply.status in (502, 503, 504) else 502)
+            error.headers = passed_error_headers(reply.headers) or None
+            raise error
         if reply.status < 400 and (problem := _malformed_answer(reply.body)):
             # never returned, logged as a success or cached: the client would choke on it too
             raise UpstreamError(f"upstream {alias.upstream!r} returned a malformed answer: {problem}",
@@ -468,10 +471,13 @@ class Pipeline:
                                             code="upstream_malformed", status=502)
                     yield event.raw
                     continue
-                if "error" in data:
+                if "error" in data:  # the upstream's own error event: ours instead, then the end of the stream
                     status, error = 502, _error_message(data)
-                else:
-                    assembler.add(data)
+                    failure = openai_error_body(data, 502)
+                    failure["error"]["code"] = failure["error"]["code"] or "upstream_error"
+                    yield b"data: " + msgspec.json.encode(failure) + b"\n\n" + _DONE
+                    return
+                assembler.add(data)
                 if data.get("usage"):
                     self._fill_usage(entry, data["usage"])
                     if entry.ttft_ms is None:
@@ -491,12 +497,12 @@ class Pipeline:
                                     code="upstream_stream_broken", status=502)
         except ThriftyError as exc:
             status, error = exc.status, exc.message
-            yield b"data: " + msgspec.json.encode(exc.body()) + b"\n\n"
+            yield b"data: " + msgspec.json.encode(exc.body()) + b"\n\n" + _DONE
         except Exception as exc:  # a bug of ours mid-stream: a 500 in the log and an error event, not a 499
             log.exception("relaying the stream of request %s failed", call.ctx.request_id)
             status, error = _failure_of(exc)
             failure = ThriftyError("the proxy failed while relaying the answer", code="internal_error")
-            yield b"data: " + msgspec.json.encode(failure.body()) + b"\n\n"
+            yield b"data: " + msgspec.json.encode(failure.body()) + b"\n\n" + _DONE
         except BaseException:
             status, error = 499, "client disconnected"
             raise
@@ -633,6 +639,9 @@ def _failure_of(exc: Exception) -> tuple[int, str]:
     ``ThriftyError``'s own, else a 500 naming only the exception's type (its text, which may hold
     internals, is in the proxy log with the request id)."""
     if isinstance(exc, ThriftyError):
+_DONE = b"data: [DONE]\n\n"  # the end of every stream, also after an error event
+
+
         return exc.status, exc.message
     return 500, f"internal error ({type(exc).__name__}); see the proxy log"
 

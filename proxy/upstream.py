@@ -84,8 +84,9 @@ def _parse_event(raw: bytes) -> SSEEvent:
 KEEPALIVE_S = 4.0
 
 # Transport failures an upstream may recover from: refused or reset connections, a connection
-# closed before the answer, an answer cut mid-body. They are 503s, and retried.
-_UNAVAILABLE = (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
+# closed before the answer. They are 503s, and retried. (An answer cut mid-body, aiohttp's
+# ClientPayloadError, is a 502 bad_upstream_response: the upstream may have done the work.)
+_UNAVAILABLE = (aiohttp.ClientConnectionError,)
 # Everything an aiohttp exchange raises for a transport failure (mapped by UpstreamClient._failure).
 _TRANSPORT_ERRORS = (aiohttp.ClientError, TimeoutError)
 
@@ -196,14 +197,20 @@ class UpstreamClient:
         return target.url(path), headers
 
     def _failure(self, upstream: str, exc: Exception) -> UpstreamError:
+        """The client-facing error of a transport failure: it names the upstream by its configured
+        name only (the exception's text, with host and port, goes to the proxy log)."""
+        log.info("upstream %r: %r", upstream, exc)
         if isinstance(exc, httpx.TimeoutException | TimeoutError):
-            error = UpstreamError(f"upstream {upstream!r} timed out ({type(exc).__name__})", code="upstream_timeout",
-                                  status=504)
+            error = UpstreamError(f"upstream {upstream!r} timed out", code="upstream_timeout", status=504)
+        elif isinstance(exc, aiohttp.ClientPayloadError):  # the answer arrived cut short or undecodable
+            error = UpstreamError(f"upstream {upstream!r} sent a truncated or unreadable answer",
+                                  code="bad_upstream_response", status=502)
         elif isinstance(exc, (httpx.ConnectError, httpx.RemoteProtocolError, *_UNAVAILABLE)):
-            error = UpstreamError(f"upstream {upstream!r} is unavailable: {exc}", code="upstream_unavailable",
-                                  status=503)
+            error = UpstreamError(f"upstream {upstream!r} is unavailable ({_transport_reason(exc)})",
+                                  code="upstream_unavailable", status=503)
         else:
-            error = UpstreamError(f"upstream {upstream!r} failed: {exc}", code="upstream_error", status=502)
+            error = UpstreamError(f"upstream {upstream!r} failed ({type(exc).__name__})", code="upstream_error",
+                                  status=502)
         if self._metrics is not None:
             self._metrics.upstream_failed(upstream, (error.code or "error").removeprefix("upstream_"))
         return error
@@ -389,13 +396,30 @@ class UpstreamReplyError(Exception):
         self.reply = reply
 
 
+def _transport_reason(exc: Exception) -> str:
+    """A few words on a connection failure, without addresses."""
+    if isinstance(exc, aiohttp.ClientConnectorError | httpx.ConnectError):
+        return "could not connect"
+    if isinstance(exc, aiohttp.ServerDisconnectedError | httpx.RemoteProtocolError):
+        return "it closed the connection"
+    return "the connection failed"
+
+
 def _json_or_error(upstream: str, content: bytes, status: int) -> dict[str, Any]:
+    """The JSON object of an upstream answer. An error status (>= 400) with any other body (an HTML
+    page of a load balancer, plain text) gets an error object of ours, so the status decides what
+    happens (retries, the status the client gets); a 2xx answer that is not a JSON object is a 502."""
     try:
         data = msgspec.json.decode(content)
     except msgspec.DecodeError:
+        data = None
+    if isinstance(data, dict):
+        return data
+    if status >= 400:
+        return {"error": {"message": f"upstream {upstream!r} answered status {status}", "type": None,
+                          "param": None, "code": None}}
+    if data is None:
         raise UpstreamError(f"upstream {upstream!r} answered status {status} with a body that is not JSON",
-                            code="bad_upstream_response") from None
-    if not isinstance(data, dict):
-        raise UpstreamError(f"upstream {upstream!r} answered with a JSON {type(data).__name__}, not an object",
                             code="bad_upstream_response")
-    return data
+    raise UpstreamError(f"upstream {upstream!r} answered with a JSON {type(data).__name__}, not an object",
+                        code="bad_upstream_response")
