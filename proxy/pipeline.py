@@ -634,14 +634,14 @@ async def _iterate(chunks) -> AsyncIterator[bytes]:
         yield chunk
 
 
+_DONE = b"data: [DONE]\n\n"  # the end of every stream, also after an error event
+
+
 def _failure_of(exc: Exception) -> tuple[int, str]:
     """Status and log text of a request that failed with ``exc`` before it was logged: a
     ``ThriftyError``'s own, else a 500 naming only the exception's type (its text, which may hold
     internals, is in the proxy log with the request id)."""
     if isinstance(exc, ThriftyError):
-_DONE = b"data: [DONE]\n\n"  # the end of every stream, also after an error event
-
-
         return exc.status, exc.message
     return 500, f"internal error ({type(exc).__name__}); see the proxy log"
 
