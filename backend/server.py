@@ -17,7 +17,6 @@ from litestar import Litestar, Request, Response, get, head, post
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
-from backend.chat_sections import with_request_sections
 from backend.config import BackendConfig
 from backend.engine.engine import EngineRequestError
 from backend.generation import GenerationService, RequestStats, TokenEvent
@@ -41,6 +40,7 @@ from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams
 from backend.structured.spec import grammar_request
 from backend.structured.tool_calls import ToolCallStream, finish_reason, parse_tool_calls, stream_deltas
+from tokenization.chat_sections import with_request_sections
 
 log = logging.getLogger(__name__)
 
@@ -357,12 +357,12 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         validate_messages(body.messages)
         check_tool_choice(body.tool_choice)
         top = chat_top_logprobs(body)
-        prompt_ids = loaded.tokenizer.encode_chat(with_request_sections(body.messages, body.tools,
-                                                                        body.response_format))
-        params = sampling_params(body, len(prompt_ids), limits, logprobs=bool(body.logprobs), top_logprobs=top)
-        wanted = grammar_request(body.tools, body.tool_choice, body.response_format,
+        messages = with_request_sections(body.messages, body.tools, body.response_format)  # checks tools' shape
+        wanted = grammar_request(body.tools, body.tool_choice, body.response_format,  # schema errors come first
                                  {"guided_json": body.guided_json, "guided_choice": body.guided_choice,
                                   "guided_regex": body.guided_regex})
+        prompt_ids = loaded.tokenizer.encode_chat(messages)
+        params = sampling_params(body, len(prompt_ids), limits, logprobs=bool(body.logprobs), top_logprobs=top)
         if wanted is not None:
             grammar = await (await compiler()).compile_async(wanted)
             params = dataclasses.replace(params, grammar=grammar)
