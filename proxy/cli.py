@@ -324,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream",
                                   add_help=False)
     bench_load.set_defaults(func=lambda a: _delegate("benchmarks.proxy.load", a.rest), rest=[])
+    bench_log = bench.add_parser("request-log", help="request-log writer rows/s against proxy RPS; rows lost on "
+                                 "kill -9", add_help=False)
+    bench_log.set_defaults(func=lambda a: _delegate("benchmarks.proxy.request_log", a.rest), rest=[])
     bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load; resume after kill -9",
                                    add_help=False)
     bench_batch.set_defaults(func=lambda a: _delegate("benchmarks.batch.bench", a.rest), rest=[])
