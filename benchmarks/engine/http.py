@@ -6,7 +6,7 @@ layout ``thrifty serve`` runs; :func:`serve_thrifty` runs ``thrifty serve`` itse
 backend child, configured through ``THRIFTY_BACKEND__*`` variables);
 :func:`run_http` sends each request as a streamed ``/v1/completions`` call with the prompt's token ids,
 all requests at their arrival times (or one after another for a single stream), and records the same
-:class:`~benchmarks.engine.bench.BenchResult` timings as the in-process runner: arrival, first streamed token,
+:class:`~benchmarks.engine.workload.BenchResult` timings as the in-process runner: arrival, first streamed token,
 finish and the completion tokens the usage reports.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 
 import httpx
 
-from benchmarks.engine.bench import BenchRequest, BenchResult, RequestTiming, _progress
+from benchmarks.engine.workload import BenchRequest, BenchResult, RequestTiming, _progress
 from benchmarks.harness import child_server
 
 

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.engine.bench import (
+from benchmarks.engine.http import run_http
+from benchmarks.engine.kv_eval_text import KV_EVAL_TEXT
+from benchmarks.engine.workload import (
     BenchRequest,
     BenchResult,
     llama_cpp_available,
@@ -29,7 +31,6 @@ from benchmarks.engine.bench import (
     run_llama_cpp,
     run_thrifty,
 )
-from benchmarks.engine.kv_eval_text import KV_EVAL_TEXT
 
 QUESTIONS = (
     "In one sentence, what is this text about?",
@@ -149,8 +150,6 @@ def run_matrix(loaded: Any, gguf_path: Path | None, engine_config: Any, cases: S
     ``http_base``: Thrifty's side goes over HTTP to the ``thrifty backend serve`` there instead of an
     in-process engine."""
     from dataclasses import replace
-
-    from benchmarks.engine.http import run_http
 
     results = []
     eos = frozenset(loaded.eos_ids)

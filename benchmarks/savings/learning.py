@@ -51,6 +51,7 @@ import numpy as np
 
 from benchmarks.savings.accounting import Outcome, baseline
 from benchmarks.savings.replay import ReplayBook, last_user_text
+from benchmarks.savings.runs import RunSpec, read_log, replay_trace, running_proxy
 from benchmarks.savings.trace import TraceLine, default_trace, grade, reference_key
 from proxy.pricing import ModelPrice
 
@@ -210,7 +211,6 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
         RuntimeError: the exploration run produced no judged answers (see the child proxy's log).
         RouterDataError: the answers cannot train a model (one label class).
     """
-    from benchmarks.savings.evaluation import RunSpec, read_log, replay_trace, running_proxy
     from proxy.router_logs import load_small_answers
     from router.classifier import save_artifact
     from router.escalation import (

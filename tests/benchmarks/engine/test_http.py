@@ -10,8 +10,8 @@ import pytest
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
-from benchmarks.engine.bench import BenchRequest
 from benchmarks.engine.http import run_http
+from benchmarks.engine.workload import BenchRequest
 from benchmarks.harness import serve_in_thread
 from tests.backend.test_engine_support import tiny_loaded
 

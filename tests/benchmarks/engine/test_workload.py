@@ -7,7 +7,7 @@ import math
 import pytest
 
 from backend.engine import EngineConfig
-from benchmarks.engine.bench import (
+from benchmarks.engine.workload import (
     BenchResult,
     RequestTiming,
     WorkloadSpec,

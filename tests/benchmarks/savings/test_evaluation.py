@@ -12,10 +12,11 @@ import httpx
 import pytest
 
 from benchmarks.harness import serve_in_thread
-from benchmarks.savings import evaluation
+from benchmarks.savings import evaluation, runs
 from benchmarks.savings.accounting import Report, account
-from benchmarks.savings.evaluation import RunSpec, main, proxy_config, replay_trace, run_batch
+from benchmarks.savings.evaluation import main
 from benchmarks.savings.replay import ReplayBook, make_app
+from benchmarks.savings.runs import RunSpec, proxy_config, replay_trace, run_batch
 from benchmarks.savings.trace import TraceLine
 from proxy.pricing import ModelPrice
 from proxy.settings import load_settings
@@ -385,8 +386,8 @@ def test_a_child_proxy_that_does_not_start_has_its_log_quoted(tmp_path: Path, mo
         raise RuntimeError(f"{what} exited with status 2 during start-up")
         yield  # pragma: no cover
 
-    monkeypatch.setattr(evaluation, "child_server", failing_child)
-    with pytest.raises(RuntimeError) as info, evaluation.running_proxy(RunSpec("x", False), tmp_path,
+    monkeypatch.setattr(runs, "child_server", failing_child)
+    with pytest.raises(RuntimeError) as info, runs.running_proxy(RunSpec("x", False), tmp_path,
                                                                          "http://127.0.0.1:9", {}, 0.5):
         pass
     assert "exited with status 2 during start-up; the end of its log:" in str(info.value)
@@ -441,7 +442,7 @@ def test_ctrl_c_stops_the_replay_at_once(book: ReplayBook) -> None:
     try:
         with serve_in_thread(make_app(book)) as upstream:
             timer.start()
-            with pytest.raises(evaluation.Interrupted) as info:
+            with pytest.raises(runs.Interrupted) as info:
                 replay_trace(upstream, lines, "p", concurrency=2, time_scale=1.0, batch_timeout_s=1.0)
     finally:
         timer.cancel()
@@ -453,7 +454,7 @@ def test_ctrl_c_prints_the_summary_of_the_completed_runs_and_exits_130(
         data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     def fake_run(spec: RunSpec, *args, **kwargs) -> tuple[Report, float]:
         if not spec.caches:
-            raise evaluation.Interrupted("2 of 5 requests had been answered")
+            raise runs.Interrupted("2 of 5 requests had been answered")
         return Report(requests=1, baseline_usd=1.0, cost_usd=0.25, baseline_right=1, right=1), 2.0
 
     monkeypatch.setattr(evaluation, "run_once", fake_run)
@@ -504,18 +505,18 @@ def test_exact_cache_settle_waits_for_the_write_back(tmp_path: Path, monkeypatch
             conn.commit()
 
     line = _trace_line(1, 0)
-    settle = evaluation.exact_cache_settle(database, timeout_s=60.0)
+    settle = runs.exact_cache_settle(database, timeout_s=60.0)
     threading.Timer(0.3, write_back).start()
     settle(Outcome(line, "r1", 200, "ok", cache="miss", response_id="chatcmpl-1"))
-    assert writing.is_set() and evaluation._in_exact_cache(database, "chatcmpl-1")
+    assert writing.is_set() and runs._in_exact_cache(database, "chatcmpl-1")
     looked: list[str] = []
-    real_lookup = evaluation._in_exact_cache
-    monkeypatch.setattr(evaluation, "_in_exact_cache", lambda db, rid: looked.append(rid) or real_lookup(db, rid))
+    real_lookup = runs._in_exact_cache
+    monkeypatch.setattr(runs, "_in_exact_cache", lambda db, rid: looked.append(rid) or real_lookup(db, rid))
     settle(Outcome(line, "r2", 200, "ok", cache="exact", response_id="chatcmpl-2"))  # a hit: nothing to wait for
     assert looked == []
-    evaluation.exact_cache_settle(database, timeout_s=0.2)(Outcome(line, "r3", 200, "ok", cache="miss",
+    runs.exact_cache_settle(database, timeout_s=0.2)(Outcome(line, "r3", 200, "ok", cache="miss",
                                                                     response_id="chatcmpl-3"))  # never stored
     assert set(looked) == {"chatcmpl-3"}  # polled until its timeout, then returned
-    evaluation.exact_cache_settle(tmp_path / "none.db", timeout_s=0.1)(Outcome(line, "r4", 200, "ok", cache="miss",
+    runs.exact_cache_settle(tmp_path / "none.db", timeout_s=0.1)(Outcome(line, "r4", 200, "ok", cache="miss",
                                                                                response_id="x"))  # no database yet
     assert not (tmp_path / "none.db").exists()

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 from benchmarks.harness import serve_in_thread
-from benchmarks.savings import evaluation
-from benchmarks.savings.evaluation import _header_score
+from benchmarks.savings import evaluation, runs
 from benchmarks.savings.learning import (
     TrafficRow,
     allowed_bad_answers,
@@ -25,6 +24,7 @@ from benchmarks.savings.learning import (
     out_of_fold_scores,
 )
 from benchmarks.savings.replay import ReplayBook, load_book, make_app
+from benchmarks.savings.runs import _header_score
 from benchmarks.savings.trace import TraceLine, default_trace
 from proxy.pricing import ModelPrice
 from router.escalation import load_escalation, public_escalation_rows
@@ -116,7 +116,7 @@ def test_exploration_run_retrains_from_feedback(data_dir: Path, tmp_path: Path) 
     evaluated = [_gsm_line(1, 4, 0.0)]
     args = argparse.Namespace(concurrency=2, time_scale=1.0, batch_timeout=60.0, batch_discount=0.5,
                               logs_only=True, quality_budget=0.0, escalation_out=None)
-    weak, strong = evaluation.WEAK_MODEL, evaluation.STRONG_MODEL  # the names the child proxy is configured with
+    weak, strong = runs.WEAK_MODEL, runs.STRONG_MODEL  # the names the child proxy is configured with
     book = load_book(data_dir, weak, strong)
     prices = {weak: ModelPrice(weak, 1.0, 1.0), strong: ModelPrice(strong, 10.0, 30.0)}
     with serve_in_thread(make_app(book)) as upstream:
