@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from proxy.errors import InvalidRequest
+from proxy.json_schemas import check_json_schema, check_response_format
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 MAX_TOKENS_LIMIT = 1_048_576
@@ -156,6 +157,7 @@ def validate_chat(data: dict[str, Any]) -> ChatRequest:
     if req.top_logprobs is not None and not 0 <= req.top_logprobs <= 20:
         raise InvalidRequest("'top_logprobs' must be between 0 and 20", param="top_logprobs")
     _check_tools(req.tools, data.get("tool_choice"))
+    check_response_format(req.response_format)
     return req
 
 
@@ -194,6 +196,8 @@ def _check_tools(tools: list[dict[str, Any]] | None, tool_choice: Any) -> None:
             if not isinstance(parameters.get("properties") or {}, dict):
                 raise InvalidRequest(f"'{where}.function.parameters.properties' must be an object of named "
                                      "schemas", param=f"{where}.function.parameters.properties")
+            lenient = {k: v for k, v in parameters.items() if not (k == "properties" and v is None)}  # null: none
+            check_json_schema(lenient, f"{where}.function.parameters")
     if tool_choice is None or isinstance(tool_choice, str):
         return  # "none", "auto", "required", or a provider's own word (Mistral's "any"): the upstream judges it
     if not isinstance(tool_choice, dict) or not isinstance(tool_choice.get("type"), str):

@@ -59,12 +59,27 @@ def is_reasoning_model(name: object) -> bool:
     return isinstance(name, str) and _REASONING_MODEL.match(name.strip()) is not None
 
 
+def is_structured(data: dict[str, Any]) -> bool:
+    """Whether the answer must be whole to be of any use: a ``response_format`` of ``json_object`` /
+    ``json_schema``, tools the model may call (``tool_choice`` other than ``"none"``), or vLLM's
+    ``guided_*`` fields. A default cap would cut such an answer into invalid JSON."""
+    response_format = data.get("response_format")
+    if isinstance(response_format, dict) and response_format.get("type") in ("json_object", "json_schema"):
+        return True
+    if data.get("tools") and data.get("tool_choice") != "none":
+        return True
+    return any(data.get(name) is not None for name in ("guided_json", "guided_choice", "guided_regex",
+                                                        "guided_grammar"))
+
+
 def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None = None) -> CapOutcome:
     """Add the default limit (``learned`` instead when given) or enforce the hard maximum on
     ``data`` (changed in place).
 
-    A reasoning model (:func:`is_reasoning_model` of ``data["model"]``) gets no default or learned
-    limit: its reasoning tokens count against the limit, so a cap sized for chat answers could leave
+    A structured request (:func:`is_structured`) gets no default or learned limit either: only the hard
+    maximum, which :func:`fit_added_limit` then fits to the context, so the answer is never cut short
+    by a cap the caller did not ask for. A reasoning model (:func:`is_reasoning_model` of ``data["model"]``)
+    gets no default or learned limit: its reasoning tokens count against the limit, so a cap sized for chat answers could leave
     no visible answer at all; the hard maximum still applies, written as ``max_completion_tokens``,
     the only field those models accept.
 
@@ -77,14 +92,15 @@ def apply_cap(data: dict[str, Any], policy: ShapingPolicy, learned: int | None =
     limit = policy.max_tokens_limit or None
     if requested is None:
         reasoning = is_reasoning_model(data.get("model"))
-        default = None if reasoning else learned or policy.default_max_tokens or None
+        default = None if reasoning or is_structured(data) else learned or policy.default_max_tokens or None
         if default is None and limit is None:
             return CapOutcome(None, None)
         value = min(v for v in (default, limit) if v is not None)
         field, other = ("max_completion_tokens", "max_tokens") if reasoning else ("max_tokens", "max_completion_tokens")
         data[field] = value
         data.pop(other, None)  # an explicit null
-        return CapOutcome("learned" if learned and not reasoning else "default", value)
+        kind = "learned" if learned and default == learned else "default"
+        return CapOutcome(kind, value)
     over = {name: value for name, value in _limits(data).items() if value > limit} if limit is not None else {}
     if over:
         name, value = next(iter(over.items()))
