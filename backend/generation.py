@@ -24,7 +24,7 @@ from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams, make_generator, sample, token_logprobs
 from backend.stops import StopChecker
 from backend.structured.masks import advance, mask_logits
-from backend.tokenizer import IncrementalDetokenizer
+from tokenization.tokenizer import IncrementalDetokenizer
 
 log = logging.getLogger(__name__)
 

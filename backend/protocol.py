@@ -10,19 +10,12 @@ from typing import Any
 import msgspec
 
 from backend.sampling import SamplingParams
+from tokenization.errors import RequestError
 
 ROLES = {"system", "user", "assistant", "tool", "developer", "function"}
 SEED_MIN, SEED_MAX = -(1 << 63), (1 << 63) - 1  # OpenAI's seed is a signed 64-bit integer
 MAX_TOP_LOGPROBS = 20
 UNSUPPORTED = "is not supported by the bundled backend"
-
-
-class RequestError(ValueError):
-    """A request the backend refuses; carries the OpenAI error fields."""
-
-    def __init__(self, message: str, param: str | None = None, code: str | None = None, status: int = 400) -> None:
-        super().__init__(message)
-        self.message, self.param, self.code, self.status = message, param, code, status
 
 
 class _Common(msgspec.Struct, forbid_unknown_fields=False):
@@ -47,7 +40,7 @@ class _Common(msgspec.Struct, forbid_unknown_fields=False):
 
 class ChatBody(_Common, forbid_unknown_fields=False):
     messages: list[dict[str, Any]] = []
-    tools: Any = None  # rendered into the prompt by backend.chat_sections
+    tools: Any = None  # rendered into the prompt by tokenization.chat_sections
     response_format: Any = None  # json_object / json_schema: grammar-constrained (backend.structured)
     tool_choice: Any = None  # "auto" | "none" | "required" | {"type": "function", ...} (check_tool_choice)
     guided_json: Any = None  # vLLM's extensions: a schema, a list of strings, a regular expression

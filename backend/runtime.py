@@ -12,17 +12,10 @@ import torch
 from backend.config import BackendConfig
 from backend.layer_ops_cpu import native_layer_ops
 from backend.model import LlamaForCausalLM
-from backend.tokenizer import Tokenizer
-from backend.weights import (
-    ModelSource,
-    WeightsError,
-    gguf_projection_types,
-    load_weights,
-    open_gguf,
-    read_gguf_4bit_blocks,
-    resolve_model,
-)
+from backend.weights import gguf_projection_types, load_weights, open_gguf, read_gguf_4bit_blocks
 from backend.weights_dtype import apply_weights_plan, plan_weights
+from tokenization.models import ModelSource, WeightsError, resolve_model
+from tokenization.tokenizer import Tokenizer
 
 log = logging.getLogger(__name__)
 

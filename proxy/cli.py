@@ -133,7 +133,7 @@ def cmd_backend_serve(args: argparse.Namespace) -> int:
             print(f"thrifty backend serve: --speculative-model {draft_path!r}: no such file or folder",
                   file=sys.stderr)
             return 2
-        from backend.weights import WeightsError, resolve_model
+        from tokenization.models import WeightsError, resolve_model
 
         try:
             resolve_model(draft_path, option="--speculative-model")
@@ -415,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         print("thrifty: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI reports, it does not dump a traceback
-        from backend.weights import WeightsError
+        from tokenization.models import WeightsError
 
         if isinstance(exc, WeightsError | FileNotFoundError | OSError):
             print(f"thrifty: {exc}", file=sys.stderr)

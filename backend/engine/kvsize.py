@@ -9,7 +9,7 @@ import torch
 
 from backend.config import ModelConfig
 from backend.engine.config import kv_cache_bytes, kv_scale_bytes
-from backend.weights import ModelSource, WeightsError, resolve_model
+from tokenization.models import ModelSource, WeightsError, resolve_model
 
 
 def read_model_config(path: str | None) -> ModelConfig:

@@ -10,7 +10,7 @@ import torch
 
 from backend.sampling import SamplingParams
 from backend.stops import StopChecker
-from backend.tokenizer import IncrementalDetokenizer
+from tokenization.tokenizer import IncrementalDetokenizer
 
 
 class Priority(enum.IntEnum):

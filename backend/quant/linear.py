@@ -23,7 +23,7 @@ from torch.nn import functional as F
 import kernels
 from backend.quant.blocks import GROUP_SIZE, Int4Weight, Int8Weight
 from backend.quant.native_mm import load_block_mm, pack_q4, pack_q8, unpack_q8
-from backend.weights import WeightsError
+from tokenization.models import WeightsError
 
 INT4_INNER_K_TILES = 2  # torch's CPU int4 packing: K in tiles of 2 x 16
 INT4_ROW_MULTIPLE = 16  # torch's CPU int4 packing needs N divisible by 16

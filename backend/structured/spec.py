@@ -146,7 +146,7 @@ def tool_call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def tool_call_grammar(tools: list[dict[str, Any]]) -> str:
-    """One ``<tool_call>`` block, as SmolLM2's template and :func:`backend.tokenizer.message_text` write it,
+    """One ``<tool_call>`` block, as SmolLM2's template and :func:`tokenization.tokenizer.message_text` write it,
     calling one of ``tools`` with arguments valid against its ``parameters``."""
     body = {**tool_call_schema(tools), "x-guidance": JSON_OPTIONS}
     return (f"start: {_lark_string(TOOL_CALL_OPEN + chr(10))} call {_lark_string(chr(10) + TOOL_CALL_CLOSE)}\n"
@@ -213,7 +213,7 @@ def _guided(extra: dict[str, Any]) -> GrammarRequest | None:
 def grammar_request(tools: Any = None, tool_choice: Any = None, response_format: Any = None,
                     extra: dict[str, Any] | None = None) -> GrammarRequest | None:
     """The grammar a chat request's fields ask for (None: unconstrained). ``tools`` must have been shape-checked
-    (:func:`backend.chat_sections.request_sections`). Raises :class:`RequestError` naming the field."""
+    (:func:`tokenization.chat_sections.request_sections`). Raises :class:`RequestError` naming the field."""
     forced = _tool_choice_tools(tools, tool_choice)
     fmt = _format_grammar(response_format)
     guided = _guided(extra or {})

@@ -154,7 +154,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     from backend.config import BackendConfig
     from backend.engine.config import EngineConfig, parse_size
     from backend.runtime import load_model, parse_dtype
-    from backend.weights import resolve_model
+    from tokenization.models import resolve_model
 
     if (args.http and not args.matrix) or ((args.through_proxy or args.through_serve) and not args.http):
         print("thrifty bench engine: --http needs --matrix, and --through-proxy/--through-serve need --http",

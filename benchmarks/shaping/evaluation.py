@@ -319,11 +319,11 @@ def run_bound(args: argparse.Namespace) -> int:
     """Without a model run: the cached share a perfect prefix cache could reach on each trace
     shape and shaping mode, at token and at block granularity, from the bundled tokenizer and the
     backend's rendering (what is left uncached is new text, not a cache miss)."""
-    from backend.chat_sections import with_request_sections
-    from backend.tokenizer import Tokenizer
-    from backend.weights import resolve_model
     from proxy.settings import load_settings
     from proxy.shaping.prompt import shape_prompt
+    from tokenization.chat_sections import with_request_sections
+    from tokenization.models import resolve_model
+    from tokenization.tokenizer import Tokenizer
 
     settings = load_settings(None, {k: v for k, v in os.environ.items() if k == "THRIFTY_DATA_DIR"})
     tokenizer = Tokenizer.load(resolve_model(settings.backend.model_path, settings.data_path), settings.data_path)

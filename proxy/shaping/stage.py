@@ -83,8 +83,8 @@ class ShapingStage:
         from proxy.settings import BUNDLED_UPSTREAM
 
         def load():
-            from backend.tokenizer import Tokenizer
-            from backend.weights import resolve_model
+            from tokenization.models import resolve_model
+            from tokenization.tokenizer import Tokenizer
 
             source = resolve_model(settings.backend.model_path, settings.data_path)
             return Tokenizer.load(source, settings.data_path)

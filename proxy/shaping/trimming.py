@@ -67,7 +67,7 @@ class LazyModelTokenizer:
 
     def count_prompt(self, data: dict[str, Any], endpoint: str) -> int | None:
         """The prompt tokens the bundled backend will count for ``data``, exactly: the chat rendered
-        with its template (tools and response format included, as ``backend.chat_sections`` puts
+        with its template (tools and response format included, as ``tokenization.chat_sections`` puts
         them) or a completion's string prompt; ``None`` when the tokenizer is unavailable or the
         body is not one the backend would accept (it then answers with its own error)."""
         tokenizer = self._get(wait=False)
@@ -75,7 +75,7 @@ class LazyModelTokenizer:
             return None  # not loaded yet (loading in the background now) or unavailable
         try:
             if endpoint == "chat":
-                from backend.chat_sections import with_request_sections
+                from tokenization.chat_sections import with_request_sections
 
                 messages = with_request_sections(data["messages"], data.get("tools"), data.get("response_format"))
                 return len(tokenizer.encode_chat(messages))
@@ -150,7 +150,7 @@ def message_text(message: Any) -> str:
 def request_overhead(data: dict[str, Any], counter: TokenCounter) -> int:
     """Tokens of a chat request's ``tools`` and ``response_format`` (their JSON, counted like
     message text): upstreams put both in the prompt, the bundled backend as a leading system
-    message (``backend.chat_sections``)."""
+    message (``tokenization.chat_sections``)."""
     parts = [data.get(name) for name in ("tools", "response_format") if data.get(name)]
     if not parts:
         return 0

@@ -17,11 +17,11 @@ import pytest
 import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
 
-from backend.chat_sections import with_request_sections
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
 from tests.backend.test_engine_support import tiny_loaded
+from tokenization.chat_sections import with_request_sections
 
 MODEL = "tiny"
 

@@ -15,7 +15,7 @@ from backend.generation import RequestStats, generate_tokens
 from backend.model import ContiguousKVCache, LlamaForCausalLM
 from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams
-from backend.weights import ModelSource
+from tokenization.models import ModelSource
 
 TINY = ModelConfig(vocab_size=96, hidden_size=64, intermediate_size=128, num_layers=2, num_heads=4,
                    num_kv_heads=2, head_dim=16, max_position_embeddings=1024, eos_token_id=1)

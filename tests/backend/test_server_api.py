@@ -18,7 +18,7 @@ from backend.sampling import SamplingParams
 from backend.server import TokenLogprobs, create_backend_app
 from tests.backend.test_engine_core import REPEATING_PROMPT, penalized_oracle_tokens
 from tests.backend.test_engine_support import ByteTokenizer, tiny_loaded
-from tests.backend.test_tokenizer import byte_level_tokenizer
+from tests.tokenization.test_tokenizer import byte_level_tokenizer
 
 MODEL = "tiny"
 

@@ -8,7 +8,8 @@ import torch
 
 from backend.config import BackendConfig
 from backend.model import ContiguousKVCache, LlamaForCausalLM
-from backend.weights import WeightsError, load_gguf, load_safetensors, resolve_model
+from backend.weights import load_gguf, load_safetensors
+from tokenization.models import WeightsError, resolve_model
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from backend.quant.blocks import quantize_int4
 from backend.quant.convert import convert_linears
 from backend.quant.linear import Int4Linear, Int8Linear, QuantizedLinearError
 from backend.sampling import SamplingParams
-from backend.weights import WeightsError, load_gguf, read_gguf_4bit_blocks
+from backend.weights import load_gguf, read_gguf_4bit_blocks
 from tests.backend.quant.test_blocks import random_blocks
 from tests.backend.test_engine_support import (
     TINY,
@@ -22,6 +22,7 @@ from tests.backend.test_engine_support import (
     tiny_engine,
     tiny_loaded,
 )
+from tokenization.models import WeightsError
 
 GGUF_CONFIG = ModelConfig(vocab_size=64, hidden_size=64, intermediate_size=96, num_layers=2, num_heads=4,
                           num_kv_heads=2, head_dim=16, max_position_embeddings=128)

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from backend.chat_sections import with_request_sections
 from benchmarks.shaping.trace import SHAPES, make_trace
 from proxy.shaping.prompt import NOTE_HEADER, shape_prompt
+from tokenization.chat_sections import with_request_sections
 
 
 def test_the_trace_is_seeded() -> None:

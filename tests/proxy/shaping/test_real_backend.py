@@ -21,7 +21,7 @@ from tests.support.servers import serve_in_thread
 
 MODEL = "smollm2-135m-instruct"
 SYSTEM = "You are a concise assistant for a bicycle shop. Answer in one or two sentences."
-TOOLS = [  # rendered into the prompt by the bundled backend (backend.chat_sections); shaping reorders them
+TOOLS = [  # rendered into the prompt by the bundled backend (tokenization.chat_sections); shaping reorders them
     {"function": {"parameters": {"properties": {"size": {"type": "string"}}, "type": "object"},
                   "name": "stock_lookup"}, "type": "function"},
     {"type": "function", "function": {"name": "book_repair", "parameters": {"type": "object", "properties": {}}}},

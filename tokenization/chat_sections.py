@@ -26,7 +26,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from backend.protocol import RequestError
+from tokenization.errors import RequestError
 
 TOOLS_HEADER = ("# Tools\n\nYou may call one or more of the functions below. Their definitions, one JSON "
                 "object per line:\n<tools>")

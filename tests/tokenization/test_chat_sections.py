@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from backend.chat_sections import TOOLS_FOOTER, TOOLS_HEADER, request_sections, with_request_sections
 from backend.protocol import RequestError
+from tokenization.chat_sections import TOOLS_FOOTER, TOOLS_HEADER, request_sections, with_request_sections
 
 TOOL_A = {"type": "function", "function": {"name": "track", "description": "Where a parcel is.",
                                            "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}}

@@ -1,4 +1,4 @@
-"""backend.tokenizer on a small in-memory byte-level BPE tokenizer with SmolLM2's chat template:
+"""tokenization.tokenizer on a small in-memory byte-level BPE tokenizer with SmolLM2's chat template:
 vocabulary symbols map back to their bytes (for OpenAI's logprobs ``token`` / ``bytes``), and an
 assistant turn that only called tools, or a tool result, keeps its place in the rendered prompt."""
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from backend.tokenizer import Tokenizer, bytes_to_unicode
+from tokenization.tokenizer import Tokenizer, bytes_to_unicode
 
 # SmolLM2-135M-Instruct's chat template (as its GGUF file ships it)
 SMOLLM2_TEMPLATE = (

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from backend.weights import ModelSource
+from tokenization.models import ModelSource
 
 log = logging.getLogger(__name__)
 
