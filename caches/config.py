@@ -96,6 +96,15 @@ class SemanticCacheConfig:
     waiting on the embedder (which runs the model on its own single thread);
     ``features_memo_size``:
     verification features of recent texts kept (cached questions recur as candidates).
+
+    The request path (see :mod:`caches.batching`): ``batch_window_s``, how long a lookup's text
+    waits for others to share its embedding forward; ``max_batch``: texts per forward;
+    ``lookup_deadline_s``: a lookup still waiting for its embedding this long after the request
+    arrived is given up and the request forwarded as a miss (``None``: no deadline);
+    ``max_queued_lookups`` / ``max_queued_stores``: bounds of the embedding queues (a full lookup
+    queue skips the lookup, a full store queue sheds the write-back's semantic entry; stores only
+    fill the rows lookups leave free, so under load they are shed first); ``vector_memo_size``:
+    vectors kept by text, so a write-back reuses its lookup's vector.
     """
 
     enabled: bool = True
@@ -114,11 +123,27 @@ class SemanticCacheConfig:
     embedder_id: str = "all-MiniLM-L6-v2"
     workers: int = 2
     features_memo_size: int = 4096
+    batch_window_s: float = 0.002
+    max_batch: int = 32
+    lookup_deadline_s: float | None = 0.025
+    max_queued_lookups: int = 256
+    max_queued_stores: int = 64
+    vector_memo_size: int = 2048
     index: IndexConfig = field(default_factory=IndexConfig)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+        if not 0.0 <= self.batch_window_s <= 1.0:
+            raise ValueError(f"batch_window_s must be in [0, 1], got {self.batch_window_s!r}")
+        if self.lookup_deadline_s is not None and not self.lookup_deadline_s > 0:
+            raise ValueError(f"lookup_deadline_s must be > 0 (or None: no deadline), got {self.lookup_deadline_s!r}")
+        for name in ("max_batch", "max_queued_lookups"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+        for name in ("max_queued_stores", "vector_memo_size"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         _check_bounds(self.ttl_s, self.max_entries, self.max_bytes, self.max_entry_bytes)
 
 

@@ -13,6 +13,15 @@ verification (:mod:`caches.verify`), and no second verified candidate with a dif
 within ``ambiguity_margin`` of the best one.
 
 Embedding and FAISS work runs in a thread pool owned by the cache; lookups and stores never raise.
+
+On the request path (:meth:`SemanticCache.get` with ``arrived``) the query's embedding goes through
+a :class:`caches.batching.EmbeddingBatcher`: concurrent lookups share one forward, and a lookup
+whose vector is not ready ``lookup_deadline_s`` after the request arrived is given up (a miss;
+the forward finishes in the background and its vector is memoised). :attr:`SemanticCache.skipped`
+counts the lookups given up, by reason: ``too_long`` (query over ``max_query_chars``),
+``deadline``, ``queue_full``, ``error`` (the embedder failed). The write-back (:meth:`put`) reuses
+the lookup's vector; when it must embed, it queues at the lowest priority and is shed
+(:attr:`SemanticCache.writebacks_shed`) when that queue is full.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,6 +42,7 @@ import numpy as np
 from sqlalchemy import and_, case, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from caches.batching import EmbeddingBatcher, Priority, QueueFull
 from caches.config import SemanticCacheConfig
 from caches.db import (
     SizeTracker,
@@ -47,11 +58,12 @@ from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys, canonical_json
 from caches.models import SemanticCacheEntry
-from caches.types import CacheError, CacheHit, CacheStats
+from caches.types import SKIP_REASONS, CacheError, CacheHit, CacheStats
 from caches.verify import TextFeatures, extract_features, verify
 
 __all__ = [
     "CONTESTED",
+    "SKIP_REASONS",
     "Candidate",
     "SemanticCache",
     "SemanticItem",
@@ -232,6 +244,18 @@ class SemanticCache:
         self._features = lru_cache(maxsize=max(0, self._config.features_memo_size))(extract_features)
         self._last_sync = float("-inf")
         self._closed = False
+        cfg = self._config
+        self._batcher = EmbeddingBatcher(
+            embedder.embed,
+            self._run,
+            window_s=cfg.batch_window_s,
+            max_batch=cfg.max_batch,
+            max_lookups=cfg.max_queued_lookups,
+            max_stores=cfg.max_queued_stores,
+            memo_size=cfg.vector_memo_size,
+        )
+        self._skipped: Counter[str] = Counter()
+        self._shed = 0
 
     # --- plumbing ------------------------------------------------------------------------------
 
@@ -243,6 +267,21 @@ class SemanticCache:
     def index(self) -> ScopedIndex | None:
         """The in-memory index (``None`` before :meth:`start`)."""
         return self._index
+
+    @property
+    def batcher(self) -> EmbeddingBatcher:
+        """The micro-batcher of the lookup and write-back embeddings."""
+        return self._batcher
+
+    @property
+    def skipped(self) -> dict[str, int]:
+        """Lookups given up and forwarded as misses, by reason (:data:`SKIP_REASONS`), since start."""
+        return dict(self._skipped)
+
+    @property
+    def writebacks_shed(self) -> int:
+        """Write-backs whose semantic entry was dropped because the store queue was full."""
+        return self._shed
 
     async def _run(self, fn: Callable[..., _R], *args: Any) -> _R:
         return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args))
@@ -263,9 +302,41 @@ class SemanticCache:
             raise ValueError(f"embedder returned an invalid array of shape {vectors.shape}")
         return vectors
 
-    async def _vector_for(self, text: str) -> np.ndarray:
-        # recent texts come from the embedder's own memo (shared with the router)
-        return (await self.embed([text]))[0]
+    async def _vector_for(self, text: str, priority: Priority = "lookup") -> np.ndarray:
+        """``text``'s vector from the batcher (memoised, or in a shared forward)."""
+        return await self._batcher.submit(text, priority)
+
+    async def _lookup_vector(self, query: str) -> np.ndarray:
+        await self._ensure_started()
+        return await self._vector_for(query)
+
+    async def _vector_within(self, query: str, deadline: float) -> np.ndarray | str:
+        """The query's vector, or the reason it is not ready by ``deadline`` (``time.perf_counter``).
+
+        Waiting stops at the deadline; the start-up or forward it waited for goes on in the
+        background (a later write-back of the same text then finds the vector memoised)."""
+        vector = self._batcher.cached(query) if self._index is not None else None
+        if vector is not None:
+            return vector
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return "deadline"
+        work = asyncio.ensure_future(self._lookup_vector(query))
+        work.add_done_callback(lambda task: task.cancelled() or task.exception())
+        try:
+            return await asyncio.wait_for(asyncio.shield(work), remaining)
+        except TimeoutError:
+            return "deadline"
+        except QueueFull:
+            return "queue_full"
+        except Exception as exc:
+            logger.warning("semantic cache: embedding the query failed, treating as a miss: %r", exc)
+            return "error"
+
+    def _skip(self, reason: str, on_skip: Callable[[str], None] | None) -> None:
+        self._skipped[reason] += 1
+        if on_skip is not None:
+            on_skip(reason)
 
     def _check_vector(self, vector: np.ndarray) -> np.ndarray:
         """A caller-supplied embedding as a unit float32 vector of the index dimension."""
@@ -354,6 +425,7 @@ class SemanticCache:
         if self._closed:
             return
         self._closed = True
+        await self._batcher.aclose()
         try:
             await self.flush_touches()
         except Exception as exc:
@@ -430,15 +502,33 @@ class SemanticCache:
         model_version: str,
         vector: np.ndarray | None = None,
         threshold: float | None = None,
+        arrived: float | None = None,
+        on_skip: Callable[[str], None] | None = None,
     ) -> CacheHit | None:
         """Answer of a cached paraphrase of ``keys.query`` in ``keys.scope``, or ``None``.
 
         ``vector``: the query's embedding if already computed; ``threshold``: overrides the
-        configured similarity threshold (a tenant's setting). Never raises.
+        configured similarity threshold (a tenant's setting). ``arrived``: when the request
+        arrived (``time.perf_counter()``); with it the lookup is bounded by ``lookup_deadline_s``
+        and a query over ``max_query_chars`` is skipped: each skip is counted in :attr:`skipped`
+        and reported to ``on_skip(reason)``. Never raises.
         """
         try:
             cfg = self._config
             threshold = cfg.threshold if threshold is None else threshold
+            if arrived is not None and vector is None:
+                query = keys.query
+                if not cfg.enabled or query is None or not query.strip():
+                    return None
+                if len(query) > cfg.max_query_chars:
+                    self._skip("too_long", on_skip)
+                    return None
+                if cfg.lookup_deadline_s is not None:
+                    found = await self._vector_within(query, arrived + cfg.lookup_deadline_s)
+                    if isinstance(found, str):
+                        self._skip(found, on_skip)
+                        return None
+                    vector = found
             cands = await self.candidates(
                 keys, model_version=model_version, vector=vector, min_similarity=threshold
             )
@@ -576,7 +666,15 @@ class SemanticCache:
                 logger.warning("semantic cache: refusing entry: %s", reason)
                 return False
             index = await self._ensure_started()
-            vec = self._check_vector(vector) if vector is not None else await self._vector_for(query)
+            if vector is not None:
+                vec = self._check_vector(vector)
+            else:
+                try:
+                    vec = await self._vector_for(query, "store")
+                except QueueFull:
+                    self._shed += 1
+                    logger.debug("semantic cache: write-back shed (the embedding queue is full)")
+                    return False
             now = self._clock()
             ttl = self._config.ttl_s if ttl_s is None else ttl_s
             values = self._row_values(keys, query, body, model_version, vec, now, ttl)

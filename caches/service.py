@@ -143,8 +143,29 @@ class ResponseCache:
             keys=keys, decision=decision, ttl_s=tenant_policy.ttl_s, threshold=tenant_policy.threshold
         )
 
-    async def lookup(self, request: CacheRequest, *, model_version: str) -> CacheHit | None:
-        """Exact hit, else semantic hit (eligible requests only), else ``None``. Never raises."""
+    @property
+    def lookup_skips(self) -> dict[str, int]:
+        """Semantic lookups given up and forwarded as misses, by reason (``caches.semantic.SKIP_REASONS``)."""
+        return {} if self.semantic is None else self.semantic.skipped
+
+    @property
+    def writebacks_shed(self) -> int:
+        """Write-backs whose semantic entry was shed under load (the exact entry is still stored)."""
+        return 0 if self.semantic is None else self.semantic.writebacks_shed
+
+    async def lookup(
+        self,
+        request: CacheRequest,
+        *,
+        model_version: str,
+        arrived: float | None = None,
+        on_skip: Callable[[str], None] | None = None,
+    ) -> CacheHit | None:
+        """Exact hit, else semantic hit (eligible requests only), else ``None``. Never raises.
+
+        ``arrived``: when the request arrived (``time.perf_counter()``): the semantic lookup is then
+        bounded by the configured deadline from that moment, and ``on_skip(reason)`` hears when it
+        was given up (see :meth:`caches.semantic.SemanticCache.get`)."""
         if not request.decision.lookup:
             return None
         if self.exact is not None and self._config.policy.exact:
@@ -153,7 +174,8 @@ class ResponseCache:
                 return hit
         if self.semantic is not None and request.decision.semantic:
             return await self.semantic.get(
-                request.keys, model_version=model_version, threshold=request.threshold
+                request.keys, model_version=model_version, threshold=request.threshold, arrived=arrived,
+                on_skip=on_skip,
             )
         return None
 

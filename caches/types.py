@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from caches.keys import RequestKeys
 from caches.policy import CacheDecision
 
-__all__ = ["Cache", "CacheError", "CacheHit", "CacheRequest", "CacheStats"]
+__all__ = ["SKIP_REASONS", "Cache", "CacheError", "CacheHit", "CacheRequest", "CacheStats"]
+
+SKIP_REASONS = ("too_long", "deadline", "queue_full", "error")
+"""Why a semantic lookup was given up and the request forwarded as a miss: the query is longer than
+``max_query_chars``, its embedding was not ready by the lookup deadline, the embedding queue was
+full, or the embedder failed."""
 
 
 class CacheError(Exception):
@@ -69,6 +74,13 @@ class Cache(Protocol):
         self, body: Mapping[str, Any], *, model: str, tenant: str, cache_control: str | None = None
     ) -> CacheRequest: ...
 
-    async def lookup(self, request: CacheRequest, *, model_version: str) -> CacheHit | None: ...
+    async def lookup(
+        self,
+        request: CacheRequest,
+        *,
+        model_version: str,
+        arrived: float | None = None,
+        on_skip: Callable[[str], None] | None = None,
+    ) -> CacheHit | None: ...
 
     async def store(self, request: CacheRequest, response: bytes | str, *, model_version: str) -> bool: ...

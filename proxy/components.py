@@ -24,7 +24,9 @@ def cache_config(settings: Settings) -> CacheConfig:
     exact = replace(base.exact, enabled=c.enabled, ttl_s=c.ttl_s, max_entries=c.max_entries, max_bytes=c.max_bytes,
                     max_entry_bytes=c.max_entry_bytes, memo_ttl_s=c.memo_ttl_s)
     semantic = replace(base.semantic, enabled=c.enabled and c.semantic, ttl_s=c.ttl_s, max_entries=c.max_entries,
-                       max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold)
+                       max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold,
+                       lookup_deadline_s=c.lookup_deadline_ms / 1000 if c.lookup_deadline_ms > 0 else None,
+                       batch_window_s=c.batch_window_ms / 1000, max_batch=c.embed_max_batch)
     tenants = {
         key.tenant_id: TenantCachePolicy(
             enabled=key.enabled, semantic=key.semantic, ttl_s=key.ttl_s, threshold=key.similarity_threshold,
@@ -160,4 +162,5 @@ def shared_embedder(settings: Settings) -> Embedder | None:
     """One embedder for the semantic cache and the learned router (loaded lazily on first use)."""
     needs = (settings.cache.enabled and settings.cache.semantic) or (
         settings.router.enabled and settings.router.kind == "learned" and settings.router.mode in ("prompt", "combined"))
-    return SentenceTransformerEmbedder(EmbedderConfig(dtype=settings.cache.embed_dtype)) if needs else None
+    config = EmbedderConfig(dtype=settings.cache.embed_dtype, threads=settings.cache.embed_threads or None)
+    return SentenceTransformerEmbedder(config) if needs else None

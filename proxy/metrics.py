@@ -23,6 +23,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from caches.types import SKIP_REASONS
 from proxy.request_log import LogEntry
 
 log = logging.getLogger(__name__)
@@ -137,9 +138,11 @@ class ProxyMetrics:
     # --- scraping -----------------------------------------------------------------------------
 
     async def refresh_cache_stats(self, cache: Any) -> None:
-        """Read the caches' entry and byte counts (a database count); keeps the last on failure."""
+        """Read the caches' entry and byte counts (a database count); keeps the last on failure.
+        Also takes the cache's lookup-skip and write-back-shed counters (read as they are)."""
         if cache is None:
             return
+        self._live.cache = cache
         try:
             stats = await asyncio.wait_for(cache.stats(), _CACHE_STATS_TIMEOUT_S)
         except Exception as exc:  # noqa: BLE001 - a scrape must answer even when the database does not
@@ -159,6 +162,7 @@ class _LiveValues(Collector):
     def __init__(self, cache_stats: dict[str, Any]) -> None:
         self.request_log: Any = None
         self.circuit_states: Callable[[], Mapping[str, str]] | None = None
+        self.cache: Any = None  # caches.service.ResponseCache: lookup skips and shed write-backs
         self._cache_stats = cache_stats
 
     def describe(self) -> Iterator[Metric]:
@@ -171,10 +175,6 @@ class _LiveValues(Collector):
                                       value=request_log.written)
             yield CounterMetricFamily("thrifty_proxy_request_log_dropped", "Request-log rows dropped (queue full or "
                                       "write failure).", value=request_log.dropped)
-        entries = GaugeMetricFamily("thrifty_cache_entries", "Entries in each response cache (as of the last "
-                                    "scrape's count).", labels=["cache"])
-        size = GaugeMetricFamily("thrifty_cache_bytes", "Stored bytes of each response cache.", labels=["cache"])
-        for name, stats in sorted(self._cache_stats.items()):
             yield GaugeMetricFamily("thrifty_proxy_request_log_pending", "Request-log rows queued for the database.",
                                     value=request_log.pending)
             yield GaugeMetricFamily("thrifty_proxy_request_log_backpressure", "1 while new requests wait for the "
@@ -185,10 +185,24 @@ class _LiveValues(Collector):
                                       "held back by the request-log writer.", value=request_log.backpressure_seconds)
             yield CounterMetricFamily("thrifty_proxy_request_log_replayed", "Request-log rows written at start-up "
                                       "from the journal of a process that died.", value=request_log.replayed)
+        entries = GaugeMetricFamily("thrifty_cache_entries", "Entries in each response cache (as of the last "
+                                    "scrape's count).", labels=["cache"])
+        size = GaugeMetricFamily("thrifty_cache_bytes", "Stored bytes of each response cache.", labels=["cache"])
+        for name, stats in sorted(self._cache_stats.items()):
             entries.add_metric([name], stats.entries)
             size.add_metric([name], stats.bytes)
         yield entries
         yield size
+        skips = CounterMetricFamily("thrifty_cache_lookup_skipped", "Semantic lookups given up and forwarded as "
+                                    "misses, by reason (deadline, queue_full, too_long, error).", labels=["reason"])
+        counts = dict.fromkeys(SKIP_REASONS, 0)
+        counts.update(getattr(self.cache, "lookup_skips", None) or {})
+        for reason, count in sorted(counts.items()):
+            skips.add_metric([reason], count)
+        yield skips
+        yield CounterMetricFamily("thrifty_cache_writeback_shed", "Write-backs whose semantic entry was dropped "
+                                  "because the embedding queue was full (the exact entry is still stored).",
+                                  value=getattr(self.cache, "writebacks_shed", 0) or 0)
         if self.circuit_states is not None:
             circuits = GaugeMetricFamily("thrifty_upstream_circuit_state", "Each upstream's circuit breaker: 1 for "
                                          "its current state (closed, open, half_open), 0 for the others.",

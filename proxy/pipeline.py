@@ -391,8 +391,8 @@ class Pipeline:
             call.headers["x-thrifty-cache"] = "bypass"
             return None
         call.model_version = await self._versions.version(call.alias)
-        hit = await self._cache.lookup(call.cache_request, model_version=call.model_version) if decision.lookup \
-            else None
+        hit = await self._cache.lookup(call.cache_request, model_version=call.model_version, arrived=call.ctx.started,
+                                       on_skip=functools.partial(_note_skip, call.headers)) if decision.lookup else None
         outcome = hit.kind if hit is not None else ("miss" if decision.lookup else "bypass")
         call.headers["x-thrifty-cache"] = outcome
         call.entry.cache_outcome = outcome
@@ -621,6 +621,11 @@ def _malformed_answer(payload: dict[str, Any]) -> str | None:
     if usage is not None and not isinstance(usage, dict):
         return "'usage' is not an object"
     return None
+
+
+def _note_skip(headers: dict[str, str], reason: str) -> None:
+    """Say why the semantic lookup was given up (the request went upstream as a miss)."""
+    headers["x-thrifty-cache-skipped"] = reason
 
 
 def _priority(ctx: CallContext) -> str | None:

@@ -162,6 +162,15 @@ class CacheSettings:
     # answer sampled requests (temperature > 0 or absent, without a seed) from the cache? Off: a
     # caller who samples gets a fresh sample (per key: [cache.keys.<name>] replay_sampled)
     replay_sampled: bool = False
+    # the request path (docs/performance-tuning.md): a semantic lookup whose embedding is not ready
+    # this long after the request arrived is forwarded as a miss (0: no deadline); concurrent lookups
+    # arriving within batch_window_ms share one embedding forward of at most embed_max_batch texts
+    lookup_deadline_ms: float = 25.0
+    batch_window_ms: float = 2.0
+    embed_max_batch: int = 32
+    # torch threads of the embedding thread (semantic cache and router); 0: automatic (1 under
+    # `thrifty serve`, which leaves the cores to the bundled backend; torch's default otherwise)
+    embed_threads: int = 0
     keys: tuple[CacheKeySettings, ...] = ()  # [cache.keys.<name>] tables
 
 
@@ -517,7 +526,10 @@ def _check_cache(cache: CacheSettings) -> None:
     if not _number(threshold) or not 0 < threshold <= 1:
         raise SettingsError(f"[cache] similarity_threshold must be in (0, 1] (a cosine similarity), got {threshold!r}")
     _check_limits(cache, "cache", positive=("ttl_s", "maintenance_interval_s"),
-                  at_least_one=("max_entries", "max_bytes", "max_entry_bytes"))
+                  at_least_one=("max_entries", "max_bytes", "max_entry_bytes", "embed_max_batch"),
+                  non_negative=("lookup_deadline_ms", "batch_window_ms", "embed_threads"))
+    if cache.batch_window_ms > 1000:
+        raise SettingsError(f"[cache] batch_window_ms must be at most 1000, got {cache.batch_window_ms!r}")
 
 
 def _check_database(database: DatabaseConfig) -> None:

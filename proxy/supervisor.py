@@ -123,6 +123,26 @@ class BackendProcess:
             self.process.wait()
 
 
+#: Set for the proxy process of ``thrifty serve`` (unless the user set them): its torch work (the
+#: embedding model of the semantic cache and the router) and the shaping tokenizer then run on one
+#: thread each and never spin-wait, leaving the cores to the bundled backend (docs/performance-tuning.md).
+PROXY_THREAD_ENV = {"OMP_WAIT_POLICY": "PASSIVE", "TOKENIZERS_PARALLELISM": "false"}
+
+
+def leave_cores_to_backend(settings: Settings) -> Settings:
+    """The proxy side of ``thrifty serve``: its torch and tokenizer threads yield to the backend's.
+
+    Sets :data:`PROXY_THREAD_ENV` in this process's environment (libgomp reads ``OMP_WAIT_POLICY``
+    once, when torch first loads, which the proxy does lazily: call this before anything imports
+    torch, and after the backend children started, so that they keep the user's environment), and
+    one torch thread for the embedder when ``[cache] embed_threads`` is automatic (0)."""
+    for name, value in PROXY_THREAD_ENV.items():
+        os.environ.setdefault(name, value)
+    if settings.cache.embed_threads == 0:
+        settings = replace(settings, cache=replace(settings.cache, embed_threads=1))
+    return settings
+
+
 def serve_all(settings: Settings) -> int:
     """Run backend child + proxy until SIGINT/SIGTERM; returns an exit status."""
     replicas = settings.bundled.replicas if settings.bundled.enabled else 0
@@ -143,6 +163,7 @@ def serve_all(settings: Settings) -> int:
             settings = settings.with_bundled_backend(*(child.base_url + "/v1" for child in backends),
                                                      replica_choice=settings.bundled.replica_choice)
             settings = replace(settings, bundled=replace(settings.bundled, port=backend.port))
+            settings = leave_cores_to_backend(settings)  # after the children started: they keep the user's env
         # uvicorn restores this handler on exit and re-raises the signal it caught, which lands here
         run_proxy(settings)
         return 0

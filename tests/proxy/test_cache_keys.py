@@ -42,6 +42,7 @@ model = "upstream-model"
 [cache]
 enabled = true
 semantic = true
+lookup_deadline_ms = 0
 {keys}
 """)
     return config

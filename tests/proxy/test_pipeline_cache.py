@@ -24,7 +24,8 @@ def posts(script: ScriptedUpstream) -> int:
 def proxied(make_settings, embedder):
     script = ScriptedUpstream(content="Paris.")
     with serve_in_thread(script) as up:
-        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=True))
+        # no lookup deadline: these tests assert hits, and a busy machine must not turn one into a miss
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=True, lookup_deadline_ms=0))
         from dataclasses import replace
 
         settings = replace(settings, admin=AdminConfig(api_key="admin-secret"))

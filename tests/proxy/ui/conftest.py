@@ -39,7 +39,8 @@ def ui_settings(upstream_url: str, data_dir: Path, *, semantic: bool) -> Setting
         models=(ModelAlias("small-m", "fake", "tiny-upstream"), ModelAlias("large-m", "fake", "huge-upstream")),
         prices=(ModelPrice("small-m", 0.1, 0.2), ModelPrice("large-m", 10.0, 30.0)),
         admin=AdminConfig(api_key=ADMIN_KEY),
-        cache=CacheSettings(enabled=True, semantic=semantic, maintenance_interval_s=0.2),  # hit counts flush
+        # hit counts flush; lookups wait for their embedding however busy the machine (no deadline)
+        cache=CacheSettings(enabled=True, semantic=semantic, maintenance_interval_s=0.2, lookup_deadline_ms=0),
         router=RouterSettings(enabled=True, small_model="small-m", large_model="large-m", kind="heuristic",
                               threshold_mode="fixed", fixed_threshold=0.5, store_requests=True),
     )
