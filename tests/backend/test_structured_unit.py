@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from backend.protocol import RequestError
 from backend.structured.spec import MAX_SCHEMA_BYTES, grammar_request
 from backend.structured.tool_calls import ToolCallStream, parse_tool_calls
-from backend.tokenizer import message_text
+from tokenization.tokenizer import message_text
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
