@@ -304,8 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause-s", type=float, default=0.5, help="pause between interactive requests")
     parser.add_argument("--concurrency", type=int, default=4, help="[batch] concurrency (lines in flight per "
                         "upstream; 4 is the product default)")
-    parser.add_argument("--busy-concurrency", type=int, default=1, help="[batch] busy_concurrency (lines in flight "
-                        "per upstream while interactive requests run; 1 is the product default)")
+    parser.add_argument("--busy-concurrency", type=int, default=1, help="[batch] busy_concurrency: lines per upstream "
+                        "while interactive requests run (default 1)")
     parser.add_argument("--lease-s", type=float, default=10.0, help="[batch] lease_s")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

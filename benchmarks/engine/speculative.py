@@ -112,8 +112,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="linear layers' weights (as thrifty backend serve; default auto)")
     p.add_argument("--num-threads", type=int, default=None)
     p.add_argument("--drafters", default="ngram,self",
-                   help="comma-separated drafters to compare with off: ngram, self, draft (the target drafting "
-                   "for itself: a correctness check, never faster)")
+                   help="comma-separated drafters to compare with off: ngram, self, draft")
     p.add_argument("--num-speculative-tokens", type=int, default=4)
     p.add_argument("--no-auto-off", action="store_true", help="keep drafting whatever the acceptance")
     p.add_argument("--max-step-rows", type=int, default=DEFAULT_MAX_STEP_ROWS,
@@ -123,8 +122,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch", type=int, default=4, help="copies of each prompt in the batched run (default 4)")
     p.add_argument("--workloads", default=None,
                    help="comma-separated workloads to run (default: copy,chat, or every workload of --prompts)")
-    p.add_argument("--prompts", help="JSONL of your own chats, one per line: {\"workload\": \"name\", "
-                   "\"messages\": [...]}; they replace the built-in copy and chat workloads")
+    p.add_argument("--prompts", help="JSONL of your own chats instead of the built-in workloads (see docs)")
     p.add_argument("--modes", default="single,batched",
                    help="comma-separated: single (one request at a time) and/or batched (all prompts at once)")
     p.add_argument("--output", help="also write the markdown table to this file")

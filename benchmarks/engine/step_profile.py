@@ -271,8 +271,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="engine attention (auto: native in-place kernel on CPU where it builds, else torch)")
     p.add_argument("--output", help="also write the markdown report to this file")
     p.add_argument("--compare-attention", default=None, metavar="B1,B2",
-                   help="instead of profiling: time decode steps of a shared-prefix batch under each of these "
-                        "attention backends, interleaved (e.g. torch,native)")
+                   help="instead: time shared-prefix decode steps under these attention backends (torch,native)")
     p.add_argument("--shared-batch", type=int, default=24, help="sequences in the --compare-attention batch")
     p.add_argument("--shared-prefix", type=int, default=1000, help="their shared prompt tokens")
     p.add_argument("--question", type=int, default=48, help="their own prompt tokens after the prefix")

@@ -230,10 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--max-tokens", type=int, default=1)
     parser.add_argument("--decode-tokens", type=int, default=128)
-    parser.add_argument("--stub", action="store_true", help="pass-through mode: the proxy's latency and CPU per "
-                        "request in front of a minimal stub upstream (no model)")
-    parser.add_argument("--litellm", metavar="LITELLM_BIN", help="with --stub: also measure LiteLLM's proxy, the "
-                        "`litellm` command of an environment where `pip install 'litellm[proxy]'` was run")
+    parser.add_argument("--stub", action="store_true",
+                        help="the proxy's added latency and CPU per request in front of a stub upstream (no model)")
+    parser.add_argument("--litellm", metavar="LITELLM_BIN",
+                        help="with --stub: also measure LiteLLM's proxy, run by this `litellm` command")
     args = parser.parse_args(argv)
     if args.litellm and not args.stub:
         parser.error("--litellm needs --stub")

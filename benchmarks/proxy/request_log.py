@@ -295,8 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=50_000, help="entries for the writer-alone measurement")
     parser.add_argument("--kill-runs", type=int, default=3, help="kill -9 runs per database (default 3)")
     parser.add_argument("--postgres", default="", metavar="URL",
-                        help="also measure PostgreSQL: an admin URL where a throwaway database is created, "
-                             "e.g. postgresql://postgres@127.0.0.1:5432/postgres")
+                        help="also measure PostgreSQL: an admin URL where a throwaway database is created")
     args = parser.parse_args(argv)
     if args.duration <= 0 or args.concurrency < 1 or args.rows < 1 or args.kill_runs < 0:
         parser.error("--duration, --concurrency, --rows must be positive and --kill-runs not negative")
