@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, event
+from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -187,6 +187,17 @@ class ApiKey(ProxyBase):
     tpm: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class UsageCounter(ProxyBase):
+    """One key's count in one window when no Redis is configured (``proxy.auth.limits.DatabaseCounters``):
+    requests or tokens of a minute, or micro-dollars spent in a day or month."""
+
+    __tablename__ = "usage_counter"
+
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)  # rpm:<key>:<minute> | budget:<key>:<period>
+    value: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 def create_engine(url: str) -> AsyncEngine:

@@ -3,17 +3,23 @@ day or month. A request *reserves* its worst case before it runs (one request, i
 maximum output, its maximum cost) and *settles* the difference once its real usage is known, so
 concurrent requests can never spend past a budget between them.
 
-Two counters share that contract: :class:`LocalCounters` (one proxy process) and
+Two counters share that contract: :class:`DatabaseCounters` (the default without Redis: the proxy's
+database, so a restart refuses what it refused before, and replicas on one PostgreSQL share it) and
 :class:`RedisCounters` (replicas sharing a Redis; each reservation is one atomic Lua script).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
-import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from proxy.db import UsageCounter
 
 MICRO = 1_000_000  # budgets are counted in micro-dollars (integers, exact in Redis)
 WINDOW_TTL_S = 120
@@ -73,46 +79,68 @@ class Counters(Protocol):
     async def aclose(self) -> None: ...
 
 
-class LocalCounters:
-    """Counters in this process (no Redis): right for one replica."""
+class DatabaseCounters:
+    """Counters in the proxy's database (SQLite or PostgreSQL): they survive restarts, and replicas on
+    one PostgreSQL share them. A reservation is one transaction: the window rows are created if
+    missing, read (``FOR UPDATE`` on PostgreSQL; SQLite's single writer serialises it), checked and
+    incremented; in this process reservations also take turns on a lock. Expired windows are deleted
+    once a minute."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._values: dict[str, int] = {}
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._lock = asyncio.Lock()
+        self._postgres = engine.dialect.name == "postgresql"
+        self._cleaned_minute: int | None = None
 
-    def _names(self, key_id: str, minute: int, period: str | None) -> tuple[str, str, str]:
-        return f"rpm:{key_id}:{minute}", f"tpm:{key_id}:{minute}", f"budget:{key_id}:{period}"
+    def _insert(self):
+        if self._postgres:
+            from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as dialect_insert
+        return dialect_insert(UsageCounter).on_conflict_do_nothing(index_elements=["name"])
 
     async def reserve(self, key_id: str, limits: KeyLimits, tokens: int, cost_usd: float,
                       now: datetime) -> Reservation | Refusal:
         minute, period = windows(now, limits.budget_period)
-        rpm_key, tpm_key, budget_key = self._names(key_id, minute, period)
         cost = micro(cost_usd)
-        with self._lock:
-            self._forget_old(minute)
-            v = self._values
-            if limits.rpm is not None and v.get(rpm_key, 0) + 1 > limits.rpm:
-                return Refusal("rpm", seconds_to_next_minute(now))
-            if limits.tpm is not None and v.get(tpm_key, 0) + tokens > limits.tpm:
-                return Refusal("tpm", seconds_to_next_minute(now))
-            if limits.budget_usd is not None and v.get(budget_key, 0) + cost > micro(limits.budget_usd):
-                return Refusal("budget", 0)
-            v[rpm_key] = v.get(rpm_key, 0) + 1
-            v[tpm_key] = v.get(tpm_key, 0) + tokens
-            v[budget_key] = v.get(budget_key, 0) + cost
+        window_end = now + timedelta(seconds=WINDOW_TTL_S)
+        # (kind, counter name, limit, amount added, expiry) of each limit the key has
+        wanted = [(kind, name, limit, add, expires) for kind, name, limit, add, expires in (
+            ("rpm", f"rpm:{key_id}:{minute}", limits.rpm, 1, window_end),
+            ("tpm", f"tpm:{key_id}:{minute}", limits.tpm, tokens, window_end),
+            ("budget", f"budget:{key_id}:{period}",
+             None if limits.budget_usd is None else micro(limits.budget_usd), cost,
+             now + timedelta(seconds=BUDGET_TTL_S.get(limits.budget_period or "day", WINDOW_TTL_S))),
+        ) if limit is not None]
+        if not wanted:
+            return Reservation(key_id, minute, period, tokens, cost)
+        async with self._lock, self._engine.begin() as conn:
+            await conn.execute(self._insert(), [{"name": name, "value": 0, "expires_at": expires}
+                                                for _, name, _, _, expires in wanted])
+            query = select(UsageCounter.name, UsageCounter.value).where(
+                UsageCounter.name.in_([name for _, name, _, _, _ in wanted]))
+            if self._postgres:
+                query = query.with_for_update()
+            current = dict((await conn.execute(query)).all())
+            for kind, name, limit, add, _ in wanted:
+                if current.get(name, 0) + add > limit:
+                    return Refusal(kind, 0 if kind == "budget" else seconds_to_next_minute(now))
+            for _, name, _, add, _ in wanted:
+                await conn.execute(update(UsageCounter).where(UsageCounter.name == name)
+                                   .values(value=UsageCounter.value + add))
+            if self._cleaned_minute != minute:  # once a minute: windows nobody can use any more
+                self._cleaned_minute = minute
+                await conn.execute(delete(UsageCounter).where(UsageCounter.expires_at < now))
         return Reservation(key_id, minute, period, tokens, cost)
 
     async def settle(self, reservation: Reservation, tokens: int, cost_usd: float) -> None:
-        _, tpm_key, budget_key = self._names(reservation.key_id, reservation.minute, reservation.period)
-        with self._lock:
-            if tpm_key in self._values:
-                self._values[tpm_key] += tokens - reservation.tokens
-            self._values[budget_key] = self._values.get(budget_key, 0) + micro(cost_usd) - reservation.cost_micro
-
-    def _forget_old(self, minute: int) -> None:
-        stale = [k for k in self._values if k.startswith(("rpm:", "tpm:")) and int(k.rsplit(":", 1)[1]) < minute - 1]
-        for k in stale:
-            del self._values[k]
+        changes = ((f"tpm:{reservation.key_id}:{reservation.minute}", tokens - reservation.tokens),
+                   (f"budget:{reservation.key_id}:{reservation.period}", micro(cost_usd) - reservation.cost_micro))
+        async with self._engine.begin() as conn:
+            for name, delta in changes:
+                if delta:  # a window the key has no limit for has no row: nothing is updated
+                    await conn.execute(update(UsageCounter).where(UsageCounter.name == name)
+                                       .values(value=UsageCounter.value + delta))
 
     async def aclose(self) -> None:
         return None

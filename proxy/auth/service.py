@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.auth.keys import KeyRecord, KeyStore
-from proxy.auth.limits import Counters, KeyLimits, LocalCounters, RedisCounters, Refusal, Reservation
+from proxy.auth.limits import Counters, DatabaseCounters, KeyLimits, RedisCounters, Refusal, Reservation
 from proxy.errors import (
     AuthenticationFailed,
     InvalidRequest,
@@ -57,7 +57,7 @@ class AuthService:
         router = settings.router
         self._routed = {router.public_model: (router.small_model, router.large_model)} if router.enabled else {}
         self.counters: Counters = RedisCounters(settings.auth.redis_url, settings.auth.redis_namespace) \
-            if settings.auth.redis_url else LocalCounters()
+            if settings.auth.redis_url else DatabaseCounters(engine)
         self._clock = clock
         self._settling: set[asyncio.Task] = set()
 

@@ -276,3 +276,64 @@ def test_keys_cli_refuses_unusable_database_urls_plainly(tmp_path, capsys):
         err = capsys.readouterr().err
         assert message in err and "s3cretpw" not in err and "Traceback" not in err
     assert not (tmp_path / "no-such").exists()
+
+
+def test_without_redis_a_restart_refuses_what_it_refused_before(make_settings, upstream, tmp_path):
+    """Spend and RPM windows live in the database: a new proxy on the same database (a restart, or
+    another replica) keeps refusing a key at its budget and a key at its RPM limit."""
+    noon = datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)
+    settings = _settings(make_settings, upstream.url)
+
+    def ask(proxy: str, token: str) -> httpx.Response:
+        return httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, headers={"authorization": f"Bearer {token}"})
+
+    with serve_in_thread(create_app(settings, clock=lambda: noon)) as proxy:
+        spender, rpm_key = _create(proxy, budget="0.05/day"), _create(proxy, rpm=2)
+        statuses = [ask(proxy, spender).status_code for _ in range(15)]
+        assert 200 in statuses and statuses[-1] == 429  # the budget ran out
+        assert [ask(proxy, rpm_key).status_code for _ in range(3)] == [200, 200, 429]
+    with serve_in_thread(create_app(settings, clock=lambda: noon)) as restarted:
+        refused = ask(restarted, spender)
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "insufficient_quota"
+        limited = ask(restarted, rpm_key)
+        assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limit_exceeded"
+    later = datetime(2026, 6, 1, 12, 1, 30, tzinfo=UTC)  # the next minute: a new RPM window, the same day's budget
+    with serve_in_thread(create_app(settings, clock=lambda: later)) as restarted:
+        assert ask(restarted, rpm_key).status_code == 200
+        assert ask(restarted, spender).status_code == 429
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cost_usd", statuses.count(200))
+    assert sum(r[0] or 0 for r in rows) <= 0.05 + 1e-9  # never more spent than the budget, restarts included
+
+
+def test_database_counters_on_postgresql_settle_and_expire(pg_database):
+    """The same counters on PostgreSQL (rows locked FOR UPDATE): a settle gives back what the worst
+    case over-reserved, and a past minute's window rows are deleted."""
+    from sqlalchemy import select
+
+    from proxy.auth.limits import DatabaseCounters, KeyLimits, Refusal
+    from proxy.db import UsageCounter, create_engine
+    from proxy.migrate import upgrade
+
+    async def run() -> tuple[list, list[str]]:
+        engine = create_engine(pg_database)
+        counters = DatabaseCounters(engine)
+        noon = datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)
+        limits = KeyLimits(tpm=100, budget_usd=1.0, budget_period="day")
+        first = await counters.reserve("k", limits, 80, 0.5, noon)
+        refused = await counters.reserve("k", limits, 80, 0.1, noon)  # 160 tokens > 100
+        await counters.settle(first, 10, 0.2)  # it used only 10 tokens and $0.2
+        second = await counters.reserve("k", limits, 80, 0.5, noon)
+        over_budget = await counters.reserve("k", limits, 10, 0.5, noon)  # 0.2 + 0.5 + 0.5 > 1.0
+        much_later = datetime(2026, 6, 1, 12, 10, 0, tzinfo=UTC)
+        await counters.reserve("k", limits, 1, 0.0, much_later)
+        async with engine.connect() as conn:
+            names = sorted((await conn.execute(select(UsageCounter.name))).scalars())
+        await engine.dispose()
+        return [first, refused, second, over_budget], names
+
+    upgrade(pg_database)
+    (first, refused, second, over_budget), names = asyncio.run(run())
+    assert not isinstance(first, Refusal) and refused == Refusal("tpm", 30)
+    assert not isinstance(second, Refusal) and over_budget == Refusal("budget", 0)
+    minute = int(datetime(2026, 6, 1, 12, 10, 0, tzinfo=UTC).timestamp() // 60)
+    assert names == ["budget:k:2026-06-01", f"tpm:k:{minute}"]  # the 12:00 window is gone
