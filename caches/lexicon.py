@@ -10,8 +10,8 @@ backend reads the GGUF of the model wheel. The reader is ours and small:
 - lemmatisation follows WordNet's own documented rules (exception lists, then suffix detachment).
 
 Two words are *synonyms* when one of the first few senses of each (WordNet orders senses by
-frequency in its sense-tagged corpora) is the same synset, or an adjective sense of one is
-"similar to" one of the other. They are *antonyms* when any sense of one has an antonym pointer to
+frequency in its sense-tagged corpora) is the same synset, an adjective sense of one is "similar
+to" one of the other, or one is a derivational form of the other (*painted*/*painter*). They are *antonyms* when any sense of one has an antonym pointer to
 a sense of the other (through "similar to" for adjective satellites). Nothing here names a word.
 """
 
@@ -219,8 +219,16 @@ class Lexicon:
         """``a`` and ``b`` share one of their first :attr:`senses` senses, and are not antonyms."""
         if self.same_lemma(a, b):
             return True
-        shared = bool(self._senses(a, self.senses) & self._senses(b, self.senses))
+        sa, sb = self._senses(a, self.senses), self._senses(b, self.senses)
+        shared = bool(sa & sb) or bool(self._derived(a) & sb) or bool(sa & self._derived(b))
         return shared and not self.antonyms(a, b)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _derived(self, word: str) -> frozenset[tuple[str, int]]:
+        """Synsets one derivational link away from the first senses of ``word`` (*painted* ->
+        *painter*); one step only, so *employer* and *employee* stay apart."""
+        return frozenset((p, o) for pos, offset in self._senses(word, self.senses)
+                         for s, p, o in self._pointers(pos, offset) if s == "+")
 
     def known(self, words: Iterable[str]) -> bool:
         """Every word has a WordNet reading."""

@@ -180,15 +180,24 @@ def extract_features(text: str) -> TextFeatures:
     questions: set[str] = set()
     names: set[str] = set()
     sequence: list[tuple[str, str]] = []
-    for m in _TOKEN.finditer(text):
+    matches = list(_TOKEN.finditer(text))
+
+    def is_operator(k: int) -> bool:
+        if not 0 <= k < len(matches):
+            return False
+        tok = matches[k].group(0)
+        return not (tok[0].isalnum() or tok[0] == "_") and not _SENTENCE_PUNCT.match(tok)
+
+    for k, m in enumerate(matches):
         raw = m.group(0)
         low = raw.casefold()
+        beside_operator = is_operator(k - 1) or is_operator(k + 1)
         if raw[0].isdigit():
             positioned.append((m.start(), f"num:{_number(raw)}"))
         elif not (raw[0].isalpha() or raw[0] == "_"):
             if not _SENTENCE_PUNCT.match(raw):
                 positioned.append((m.start(), f"sym:{raw}"))
-        elif ("." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
+        elif (beside_operator or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))):
             positioned.append((m.start(), f"id:{low}"))
             sequence.append(("w", low))  # also a word, whose role can change

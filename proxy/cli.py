@@ -345,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="action", required=True)
     eval_cache = evaluate.add_parser("cache", help="semantic cache: GPTCache protocol, hard negatives, latency",
                                      add_help=False)
-    eval_cache.set_defaults(func=lambda a: _delegate("caches.evaluation", a.rest), rest=[])
+    eval_cache.set_defaults(func=lambda a: _delegate("benchmarks.caches.evaluation", a.rest), rest=[])
     eval_router = evaluate.add_parser("router", help="router: APGR / CPT on held-out MMLU domains and GSM8K",
                                       add_help=False)
     eval_router.set_defaults(func=lambda a: _delegate("benchmarks.router.evaluation", a.rest), rest=[])

@@ -94,7 +94,7 @@ async def test_hits_only_within_the_same_scope(make_cache: MakeCache) -> None:
 
 
 async def test_no_hard_negative_hits_through_the_cache(make_cache: MakeCache) -> None:
-    data = json.loads(resources.files("caches").joinpath("hard_negatives.json").read_text("utf-8"))
+    data = json.loads(resources.files("benchmarks.caches").joinpath("data", "dev_hard_negatives.json").read_text("utf-8"))
     cache = make_cache()
     pairs = data["text_pairs"]
     stored = await cache.put_many(
@@ -280,7 +280,7 @@ async def test_a_question_answered_two_ways_is_contested(
     engine = any_engine
     cache = make_cache(SemanticCacheConfig(ttl_s=100.0), engine=engine, clock=clock)
     k = keys_for("What is the current price of one bitcoin in US dollars?")
-    paraphrase = keys_for("What is the price of one bitcoin in US dollars right now?")
+    paraphrase = keys_for("Tell me the current price of one bitcoin in US dollars.")
     await cache.put(k, completion("42000"), model_version="v")
     assert answer(await cache.get(paraphrase, model_version="v")) == "42000"
     await cache.put(k, completion("42000", id="other-id"), model_version="v")  # same answer: still fine

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.caches.evaluation import main
 from caches.embedder import SentenceTransformerEmbedder
-from caches.evaluation import main
 
 PAIRS = [
     ("How do I reverse a list in Python?", "How can I reverse a list in Python?"),
@@ -71,28 +71,30 @@ def test_bad_grid_values_are_usage_errors(
     assert err.startswith("error: ") and option in err and "Traceback" not in err
 
 
-def test_summary_counts_the_heldout_false_hits(
-    tmp_path: Path, embedder: SentenceTransformerEmbedder, capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+async def test_the_real_heldout_set_through_the_real_cache(tmp_path: Path, embedder: SentenceTransformerEmbedder) -> None:
+    """The frozen, generated held-out set through the real cache and embedder. The figures are a
+    ratchet on the first measurement (BENCHMARKS.md, "Semantic cache: held-out set"): 1 false hit of
+    115 and 23 of 40 paraphrases; the targets (0 and 70 %) are not met yet, and the command says so."""
+    from benchmarks.caches import evaluation
+
+    report = await evaluation.heldout_negatives(embedder, evaluation.CacheConfig(), tmp_path)
+    assert report.pairs == 115
+    assert report.false_hits <= 1
+    assert report.hit_rate >= 23 / 40
+    assert "must-not-hit pairs | 115 |" in report.table and "hit rate" in report.table
+
+
+def test_sets_only_runs_without_data_and_reports_both_sets(
+    embedder: SentenceTransformerEmbedder, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
-    from caches import evaluation
-
-    folder = tmp_path / "data" / "semantic-cache"
-    folder.mkdir(parents=True)
-    (folder / "gptcache_mock_data.json").write_text(json.dumps([{"origin": o, "similar": s} for o, s in PAIRS]))
-    clean = evaluation.HardNegativeReport(3, [], {"negation": 3}, 1, 1, [], [("scope", False, False)], 0.5, False)
-
-    async def fake_hard_negatives(*_args):
-        return clean
-
-    async def fake_heldout(*_args):
-        return evaluation.HeldoutReport("| held-out set | cases | false hits |\n| text pairs | 4 | 1 |", 1)
-
-    monkeypatch.setattr(evaluation, "hard_negatives", fake_hard_negatives)
-    monkeypatch.setattr(evaluation, "heldout_negatives", fake_heldout)
-    rc = main(["--data-dir", str(tmp_path / "data"), "--skip-latency"], embedder=embedder)
-    summary = capsys.readouterr().out.split("## Summary", 1)[1]
-    line = next(x for x in summary.splitlines() if "hard negatives" in x)
-    assert "NOT met" in line and "held-out set: 1 false hits" in line and "development set" in line
-    assert "held-out hard negatives" in summary and "(exit status 1;" in summary
-    assert rc == 1
+    monkeypatch.chdir(tmp_path)  # no ../shared/data from here
+    rc = main(["--show-heldout-cases"], embedder=embedder)
+    out = capsys.readouterr().out
+    assert "## 2. Development set and scope checks" in out and "## 3. Held-out set" in out
+    summary = out.split("## Summary", 1)[1]
+    dev = next(x for x in summary.splitlines() if x.startswith("- development set"))
+    held = next(x for x in summary.splitlines() if x.startswith("- held-out set"))
+    assert "0 false hits (met: zero)" in dev
+    assert "false-hit rate 95% interval" in held and "paraphrase hit rate" in held
+    assert rc == (0 if "NOT met" not in summary else 1)
