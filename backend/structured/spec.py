@@ -119,11 +119,15 @@ def check_schema(schema: Any, param: str) -> dict[str, Any]:
     return schema
 
 
-def json_schema_grammar(schema: dict[str, Any]) -> str:
-    """The llguidance grammar of JSON values matching ``schema`` (compact, one layout)."""
+def json_schema_grammar(schema: dict[str, Any], param: str = "response_format.json_schema.schema") -> str:
+    """The llguidance grammar of JSON values matching ``schema`` (compact, one layout); a schema llguidance
+    cannot even read (an integer beyond 64 bits, say) is a :class:`RequestError` naming ``param``."""
     import llguidance
 
-    return llguidance.LLMatcher.grammar_from_json_schema(schema, defaults=JSON_OPTIONS)
+    try:
+        return llguidance.LLMatcher.grammar_from_json_schema(schema, defaults=JSON_OPTIONS)
+    except (ValueError, TypeError) as exc:
+        raise RequestError(f"{param}: {exc}", param=param) from None
 
 
 def _lark_string(text: str) -> str:
@@ -183,7 +187,7 @@ def _format_grammar(response_format: Any) -> GrammarRequest | None:
         spec = response_format.get("json_schema")
         param = "response_format.json_schema.schema"
         schema = check_schema(spec.get("schema") if isinstance(spec, dict) else None, param)
-        return GrammarRequest(json_schema_grammar(schema), "json_schema", param)
+        return GrammarRequest(json_schema_grammar(schema, param), "json_schema", param)
     raise RequestError("response_format must be an object with type 'text', 'json_object' or 'json_schema'",
                        param="response_format")
 
@@ -200,7 +204,7 @@ def _guided(extra: dict[str, Any]) -> GrammarRequest | None:
     name = given[0]
     value = extra[name]
     if name == "guided_json":
-        return GrammarRequest(json_schema_grammar(check_schema(value, name)), "json_schema", name)
+        return GrammarRequest(json_schema_grammar(check_schema(value, name), name), "json_schema", name)
     if name == "guided_choice":
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
             raise RequestError("guided_choice must be a non-empty list of non-empty strings", param=name)
