@@ -126,8 +126,32 @@ def _error_fields(payload: Any) -> dict[str, Any]:
     if "message" in payload:
         return payload
     if "detail" in payload:
-        return {"message": payload["detail"]}
+        return {"message": _detail_text(payload["detail"])}
     return {}
+
+
+def _detail_text(detail: Any) -> Any:
+    """FastAPI's ``detail``: a string, or a list of validation errors (``{"loc", "msg", "type"}``)
+    joined into one line."""
+    if isinstance(detail, list) and detail and all(isinstance(d, dict) and "msg" in d for d in detail):
+        return "; ".join(".".join(map(str, d.get("loc") or ())) + (": " if d.get("loc") else "") + str(d["msg"])
+                         for d in detail)
+    return detail
+
+
+def error_message(payload: Any, status: int | None = None) -> str:
+    """The one reader of an error body's message, whatever answered: OpenAI (``{"error": {"message"}}``
+    or ``{"error": "text"}``), vLLM (a top-level ``message``), FastAPI (``detail``: text or validation
+    errors) or a body that is plain text. Without a message: ``the upstream answered with status N``
+    when ``status`` is known, else ``unknown error``."""
+    message = _error_fields(payload).get("message")
+    if isinstance(message, str) and message.strip():
+        return message
+    if message is not None and message != "":
+        return str(message)
+    if isinstance(payload, str) and payload.strip():
+        return payload.strip()
+    return f"the upstream answered with status {status}" if status is not None else "unknown error"
 
 
 def openai_error_body(payload: Any, status: int) -> dict[str, Any]:
@@ -135,13 +159,7 @@ def openai_error_body(payload: Any, status: int) -> dict[str, Any]:
     error answer with HTTP ``status``, keeping what the upstream said where it said it; a missing
     type comes from the status (a 429 is ``requests`` / ``rate_limit_exceeded``, as OpenAI's)."""
     fields = _error_fields(payload)
-    message = fields.get("message")
-    if isinstance(message, str) and message.strip():
-        text = message
-    elif message is not None and message != "":
-        text = str(message)
-    else:
-        text = f"the upstream answered with status {status}"
+    text = error_message(payload if isinstance(payload, dict) else None, status)
     kind = fields.get("type")
     param = fields.get("param")
     code = fields.get("code")

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from proxy.components import RouterStage, cascadable
-from proxy.errors import NotFound, ThriftyError, UpstreamError, openai_error_body
+from proxy.errors import NotFound, ThriftyError, UpstreamError, error_message, openai_error_body
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.logs import log_access
 from proxy.model_versions import ModelVersions
@@ -333,7 +333,7 @@ class Pipeline:
         except ThriftyError as exc:
             return None, f"small tier failed: {exc.message}"
         if reply.status >= 400:  # the small tier's limits (context, rate, size) are not the caller's problem
-            return None, f"small tier failed with status {reply.status}: {_error_message(reply.body)}"
+            return None, f"small tier failed with status {reply.status}: {error_message(reply.body)}"
         return reply.body, ""
 
     @staticmethod
@@ -358,7 +358,7 @@ class Pipeline:
         self._fill_usage(entry, payload.get("usage"))
         entry.finish_reason = finish_reason_of(payload)
         entry.ttft_ms = _float_or_none(_dict(payload.get("timings")).get("ttft_ms"))
-        self._finish(call.ctx, entry, status, error=_error_message(payload) if status >= 400 else None)
+        self._finish(call.ctx, entry, status, error=error_message(payload) if status >= 400 else None)
 
     async def _route(self, data: dict[str, Any], entry: LogEntry, headers: dict[str, str]) -> ModelAlias:
         """Explicit model names map to their alias; the routed name asks the router for a tier."""
@@ -429,7 +429,7 @@ class Pipeline:
         alias = call.alias
         if reply.status >= 500:  # still a 5xx (503 and 504 as they came, others 502), retry-after kept
             error = UpstreamError(f"upstream {alias.upstream!r} failed with status {reply.status}: "
-                                  f"{_error_message(reply.body)}", code="upstream_error",
+                                  f"{error_message(reply.body)}", code="upstream_error",
                                   status=reply.status if reply.status in (502, 503, 504) else 502)
             error.headers = passed_error_headers(reply.headers) or None
             raise error
@@ -450,7 +450,7 @@ class Pipeline:
                                                     call.ctx.request_id, priority=_priority(call.ctx))
         except UpstreamReplyError as exc:
             status, payload = self._pass_status(call, exc.reply)
-            self._finish(call.ctx, call.entry, status, error=_error_message(payload))
+            self._finish(call.ctx, call.entry, status, error=error_message(payload))
             return Reply(status, payload, call.headers)
         return StreamReply(self._relay(call, response, want_usage), call.headers)
 
@@ -472,7 +472,7 @@ class Pipeline:
                     yield event.raw
                     continue
                 if "error" in data:  # the upstream's own error event: ours instead, then the end of the stream
-                    status, error = 502, _error_message(data)
+                    status, error = 502, error_message(data)
                     failure = openai_error_body(data, 502)
                     failure["error"]["code"] = failure["error"]["code"] or "upstream_error"
                     yield b"data: " + msgspec.json.encode(failure) + b"\n\n" + _DONE
@@ -649,13 +649,6 @@ def _failure_of(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, ThriftyError):
         return exc.status, exc.message
     return 500, f"internal error ({type(exc).__name__}); see the proxy log"
-
-
-def _error_message(payload: dict[str, Any]) -> str:
-    error = payload.get("error")
-    if isinstance(error, dict):
-        return str(error.get("message", error))
-    return str(error) if error else "unknown error"
 
 
 def _float_or_none(value: Any) -> float | None:

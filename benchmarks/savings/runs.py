@@ -25,6 +25,7 @@ from benchmarks.harness import child_server
 from benchmarks.savings.accounting import LogRow, Outcome
 from benchmarks.savings.trace import TraceLine
 from proxy.batch.validation import split_lines
+from proxy.errors import error_message
 from proxy.pricing import ModelPrice
 from proxy.supervisor import free_port
 
@@ -211,18 +212,10 @@ def _ask(client: httpx.Client, line: TraceLine, request_id: str) -> Outcome:
     except ValueError:
         return Outcome(line, request_id, response.status_code, None, latency, "the answer is not JSON")
     if response.status_code >= 400:
-        return Outcome(line, request_id, response.status_code, None, latency, error_text(payload))
+        return Outcome(line, request_id, response.status_code, None, latency, error_message(payload, response.status_code))
     answer = ((payload.get("choices") or [{}])[0].get("message") or {}).get("content")
     answer_id = payload.get("id") if isinstance(payload.get("id"), str) else None
     return Outcome(line, request_id, response.status_code, answer, latency, response_id=answer_id, **seen)
-
-
-def error_text(payload: object) -> str:
-    """The message of an OpenAI error body (``{"error": {"message": ...}}``), else the body as text."""
-    error = payload.get("error") if isinstance(payload, dict) else None
-    if isinstance(error, dict) and error.get("message"):
-        return str(error["message"])
-    return str(error if error is not None else payload)
 
 
 def _header_score(value: str | None) -> float | None:
@@ -327,7 +320,7 @@ def _file_outcomes(content: str, job: _BatchJob, prefix: str, elapsed: float) ->
         status = response.get("status_code", 599)
         request_id = response.get("request_id") or f"{prefix}-missing-{line.line_no}"
         if not response or status >= 400:
-            error = error_text(body) if response else error_text(item)
+            error = error_message(body, status) if response else error_message(item)
             outcomes.append(Outcome(line, request_id, status, None, elapsed, error))
             continue
         answer = ((body.get("choices") or [{}])[0].get("message") or {}).get("content")

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from proxy.errors import error_message
 from proxy.settings import client_defaults
 
 FINAL = ("completed", "failed", "expired", "cancelled")
@@ -33,9 +34,10 @@ class BatchClient:
             raise CLIError(f"cannot reach {self._http.base_url}: {exc}") from None
         if response.status_code >= 400:
             try:
-                message = response.json()["error"]["message"]
-            except Exception:  # noqa: BLE001 - not an OpenAI error body
-                message = response.text[:500]
+                payload = response.json()
+            except ValueError:  # not JSON: the text says what happened
+                payload = response.text[:500]
+            message = error_message(payload, response.status_code)
             raise CLIError(f"{method} {path} failed with status {response.status_code}: {message}")
         return response
 
