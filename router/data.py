@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from jsonl_text import split_lines
 from router.errors import RouterDataError
 from router.features import prompt_body
 
@@ -174,7 +175,7 @@ def load_mt_bench(data_dir: Path, weak_model: str, strong_model: str) -> list[La
     scores: dict[tuple[int, int], dict[str, float]] = {}
     bodies: dict[tuple[int, int], list[dict[str, str]]] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = split_lines(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RouterDataError(f"cannot read {path}: {exc}") from exc
     for number, line in enumerate(lines, start=1):
@@ -235,7 +236,7 @@ def load_logs(path: Path) -> tuple[list[LabelledExample], LogsSummary]:
     docstring); malformed rows are skipped and counted.
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = split_lines(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RouterDataError(f"cannot read logs {path}: {exc}") from exc
     out: list[LabelledExample] = []

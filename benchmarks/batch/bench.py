@@ -30,6 +30,7 @@ from pathlib import Path
 import httpx
 
 from benchmarks.harness import wait_healthy
+from jsonl_text import jsonl_lines
 from proxy.settings import BundledBackendConfig, Settings
 from proxy.supervisor import BackendProcess, free_port
 
@@ -178,7 +179,7 @@ class BatchAPI:
 
     def output(self, batch: dict) -> list[dict]:
         text = self.http.get(f"/files/{batch['output_file_id']}/content").raise_for_status().text
-        return [json.loads(line) for line in text.splitlines()]
+        return [json.loads(line) for _, line in jsonl_lines(text)]
 
 
 def _progress(label: str, done: int, total: int, started: float) -> None:

@@ -24,6 +24,7 @@ import sys
 import time
 
 from backend.speculative.config import DEFAULT_MAX_STEP_ROWS
+from jsonl_text import jsonl_lines
 
 CODE = '''def parse_duration(text):
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -82,9 +83,7 @@ def load_prompts(text: str) -> dict[str, list[list[dict]]]:
             string content) or an empty file.
     """
     workloads: dict[str, list[list[dict]]] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
+    for number, raw in jsonl_lines(text):
         try:
             item = json.loads(raw)
         except ValueError as exc:

@@ -24,7 +24,7 @@ import httpx
 from benchmarks.harness import child_server
 from benchmarks.savings.accounting import LogRow, Outcome
 from benchmarks.savings.trace import TraceLine
-from proxy.batch.validation import split_lines
+from jsonl_text import split_lines
 from proxy.errors import error_message
 from proxy.pricing import ModelPrice
 from proxy.supervisor import free_port

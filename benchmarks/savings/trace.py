@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.savings.replay import ReplayBook, generic_answer, key_letter, last_user_text
-from proxy.batch.validation import split_lines, validate_batch_input
+from jsonl_text import split_lines
+from proxy.batch.validation import validate_batch_input
 from proxy.errors import ThriftyError
 from proxy.schemas import validate_chat
 

@@ -23,7 +23,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.batch.validation import JSON_WHITESPACE, jsonl_lines
+from jsonl_text import JSON_WHITESPACE, jsonl_lines
 from proxy.db import StoredFile
 from proxy.errors import InvalidRequest, NotFound, PayloadTooLarge
 

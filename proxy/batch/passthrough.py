@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from jsonl_text import jsonl_lines
 from proxy.errors import UpstreamError
 from proxy.upstream import UpstreamClient, UpstreamReply
 
@@ -121,8 +122,8 @@ class UpstreamBatches:
                 if response.status_code >= 400:
                     raise UpstreamError(f"upstream {upstream!r} refused the batch's {file_key}: {response.status_code}",
                                         code="upstream_error", status=502)
-                for line in response.content.splitlines():
-                    item = msgspec.json.decode(line) if line.strip() else None
+                for _, line in jsonl_lines(response.content):
+                    item = msgspec.json.decode(line)
                     if isinstance(item, dict) and isinstance(item.get("custom_id"), str):
                         answers[item["custom_id"]] = _reply_of(item)
         log.info("batch pass-through: upstream batch %s %s with %d answers", batch["id"], batch["status"], len(answers))

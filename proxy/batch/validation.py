@@ -12,12 +12,13 @@ leading UTF-8 byte-order mark.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
+from jsonl_text import jsonl_lines
 from proxy.errors import ThriftyError
 from proxy.schemas import validate_chat, validate_completion
 
@@ -27,8 +28,6 @@ ENDPOINTS: dict[str, tuple[str, Callable[[dict[str, Any]], Any]]] = {
 }
 MAX_REPORTED_ERRORS = 1000  # like OpenAI, a hopeless file is not reported line by line to the end
 MAX_CUSTOM_ID = 512
-BOM = "\ufeff"
-JSON_WHITESPACE = " \t\r"  # what may stand around a JSON value on one line; a line of only this is blank
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,21 +50,6 @@ class LineError:
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "param": self.param, "line": self.line}
-
-
-def split_lines(text: str) -> list[str]:
-    """JSONL text's lines: split at line feeds only (a JSON string may hold a raw U+2028, U+2029 or
-    U+0085, which :meth:`str.splitlines` would also break at), a carriage return before the line feed
-    dropped, a leading byte-order mark ignored."""
-    return [raw.removesuffix("\r") for raw in text.removeprefix(BOM).split("\n")]
-
-
-def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The non-blank lines of JSONL text (:func:`split_lines`) with their 1-based line numbers (blank
-    lines count in the numbering)."""
-    for number, line in enumerate(split_lines(text), start=1):
-        if line.strip(JSON_WHITESPACE):
-            yield number, line
 
 
 def validate_batch_input(text: str, endpoint: str, known_models: Collection[str], max_lines: int,

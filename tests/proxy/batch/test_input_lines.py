@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from jsonl_text import jsonl_lines
 from proxy.batch.files import LineCounter, _check_jsonl
-from proxy.batch.validation import jsonl_lines, validate_batch_input
+from proxy.batch.validation import validate_batch_input
 from proxy.errors import InvalidRequest
 
 CHAT = "/v1/chat/completions"
