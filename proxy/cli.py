@@ -338,6 +338,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_kernels.set_defaults(func=lambda a: _delegate("benchmarks.kernels.bench", a.rest), rest=[])
     bench_ui = bench.add_parser("ui", help="seed a large request log and time every admin UI page", add_help=False)
     bench_ui.set_defaults(func=lambda a: _delegate("benchmarks.ui.bench", a.rest), rest=[])
+    bench_cache = bench.add_parser("cache-load", help="caches on vs off: thrifty serve under a chat burst, or the "
+                                   "proxy's CPU per miss", add_help=False)
+    bench_cache.set_defaults(func=lambda a: _delegate("benchmarks.caches.serve_load", a.rest), rest=[])
 
     keys = sub.add_parser("keys", help="API keys for [auth] mode = \"keys\": create | list | revoke",
                           add_help=False)
