@@ -33,13 +33,21 @@ def _json(data: Any, status: int = 200) -> Response:
 def admin_handlers(settings: Settings, state) -> list:
     """Route handlers of the admin API, bound to this app's state."""
 
-    def authorize(request: Request) -> None:
+    async def authorize(request: Request) -> None:
+        """Pass the admin key's holder; a wrong key is counted against the caller's address and the key's
+        prefix, and a locked-out caller gets a 429 before its key is checked."""
         expected = settings.admin.api_key
         if not expected:
             raise AdminDisabled("the admin API is disabled; set [admin] api_key (or THRIFTY_ADMIN__API_KEY)")
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-        if not hmac.compare_digest(token.encode(), expected.encode()):
+        throttle = getattr(state, "throttle", None)
+        address = request.client.host if request.client else "unknown"
+        if throttle is not None:
+            await throttle.check("admin_api", address, token)
+        if not hmac.compare_digest(token.encode("utf-8", "surrogatepass"), expected.encode()):
+            if throttle is not None:
+                await throttle.failed("admin_api", address, token)
             raise AuthenticationFailed("a valid admin key is required: Authorization: Bearer <admin key>",
                                        code="invalid_admin_key")
 
@@ -50,7 +58,7 @@ def admin_handlers(settings: Settings, state) -> list:
 
     @get("/admin/cache/stats")
     async def cache_stats(request: Request) -> Response:
-        authorize(request)
+        await authorize(request)
         cache = require_cache()
         try:
             stats = await cache.stats()
@@ -60,7 +68,7 @@ def admin_handlers(settings: Settings, state) -> list:
 
     @post("/admin/cache/invalidate", status_code=200)
     async def cache_invalidate(request: Request) -> Response:
-        authorize(request)
+        await authorize(request)
         cache = require_cache()
         data = parse_json_object(await request.body())
         try:
@@ -97,7 +105,7 @@ def admin_handlers(settings: Settings, state) -> list:
 
     @get("/admin/stats")
     async def request_stats(request: Request) -> Response:
-        authorize(request)
+        await authorize(request)
         async with state.engine.connect() as conn:
             groups = await stats_queries.request_groups(conn)
         return _json({"groups": groups, "requests": sum(g["requests"] for g in groups),

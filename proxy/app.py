@@ -17,6 +17,7 @@ from litestar.response import Stream
 from proxy import migrate
 from proxy.admin import admin_handlers
 from proxy.auth.service import AuthService
+from proxy.auth.throttle import LoginThrottle
 from proxy.batch.api import batch_handlers
 from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
@@ -24,13 +25,19 @@ from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
 from proxy.errors import AuthenticationFailed, NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, accept_feedback, parse_feedback, store_feedback
-from proxy.identity import body_timeout_middleware, request_id_from_header, request_id_middleware
+from proxy.identity import (
+    ANONYMOUS,
+    body_timeout_middleware,
+    new_request_id,
+    request_id_from_header,
+    request_id_middleware,
+)
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
 from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.request_journal import RequestJournal
-from proxy.request_log import RequestLogWriter, journal_folder
+from proxy.request_log import LogEntry, RequestLogWriter, journal_folder
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.shaping.replicas import ReplicaClient
@@ -62,6 +69,7 @@ class ProxyState:
     router: Any
     batches: BatchService | None = None
     auth: AuthService | None = None
+    throttle: LoginThrottle | None = None  # failed admin logins (UI and /admin API)
 
 
 async def _warm_up(embedder: Any) -> None:
@@ -110,7 +118,14 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
                            **({"clock": clock} if clock else {})) if settings.batch.enabled else None
     if batches is not None:
         batches.worker.on_line_recorded = prometheus.batch_line
-    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches, auth)
+
+    def login_failed(surface: str, address: str, status: int, message: str) -> None:
+        prometheus.auth_failure(surface, status)
+        request_log.record(LogEntry(id=new_request_id(), key_id=ANONYMOUS, endpoint=surface, status_code=status,
+                                    error=f"{message} (client {address})"[:1000]))
+
+    throttle = LoginThrottle(engine, login_failed, **({"clock": clock} if clock else {}))
+    state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches, auth, throttle)
     background: list[asyncio.Task] = []
 
     async def call(request: Request, endpoint: str, validate) -> Response:

@@ -200,6 +200,28 @@ class UsageCounter(ProxyBase):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class UiSession(ProxyBase):
+    """A web UI session (``proxy.ui.auth``): valid while its row exists, has not expired and is not revoked."""
+
+    __tablename__ = "ui_session"
+
+    nonce: Mapped[str] = mapped_column(String(64), primary_key=True)  # the random part of the signed token
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # logout
+
+
+class AuthFailure(ProxyBase):
+    """Failed admin logins of one scope (a client address, or a hashed key prefix) and its lockout."""
+
+    __tablename__ = "auth_failure"
+
+    scope: Mapped[str] = mapped_column(String(128), primary_key=True)  # addr:<address> | prefix:<hash>
+    failures: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 def create_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite files get their folder created, WAL mode and a busy timeout. ``url`` may be
     plain (``sqlite:///``, ``postgresql://``): see :func:`proxy.database_url.async_database_url`.

@@ -74,6 +74,9 @@ class ProxyMetrics:
                                         ["tier"], registry=r)
         self.batch_lines = Counter("thrifty_batch_lines", "Batch lines finished by this replica's worker, by "
                                    "outcome (completed, failed).", ["outcome"], registry=r)
+        self.auth_failures = Counter("thrifty_auth_failures", "Failed admin logins (401) and attempts refused "
+                                     "while locked out (429), by surface (ui_login, admin_api).",
+                                     ["surface", "status"], registry=r)
         self.error_responses = Counter("thrifty_error_responses", "Requests the proxy answered with an OpenAI error "
                                        "of its own, by status and error code (invalid_api_key, rate_limit_exceeded, "
                                        "insufficient_quota, model_not_found, upstream_timeout...).",
@@ -121,6 +124,10 @@ class ProxyMetrics:
     def upstream_failed(self, upstream: str, error: str) -> None:
         """One upstream call that failed in transport (``error``: timeout, unavailable, error)."""
         self.upstream_errors.labels(upstream, error).inc()
+
+    def auth_failure(self, surface: str, status: int) -> None:
+        """One failed or locked-out admin login (``surface``: ui_login | admin_api; ``status``: 401 | 429)."""
+        self.auth_failures.labels(surface, str(status)).inc()
 
     def error_response(self, status: int, code: str | None) -> None:
         """One error answer built by the proxy (``code``: the error object's code, a fixed string)."""

@@ -3,7 +3,7 @@ once), ``POST /admin/keys/{id}/revoke``. The caller has passed the admin check."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -26,17 +26,17 @@ def _json(data: Any, status: int = 200) -> Response:
     return Response(msgspec.json.encode(data), status_code=status, media_type="application/json")
 
 
-def key_admin_handlers(authorize: Callable[[Request], None], keys: KeyStore) -> list:
+def key_admin_handlers(authorize: Callable[[Request], Awaitable[None]], keys: KeyStore) -> list:
     """The key-management routes, behind the admin check ``authorize``."""
 
     @get("/admin/keys")
     async def list_keys(request: Request) -> Response:
-        authorize(request)
+        await authorize(request)
         return _json({"object": "list", "data": [k.public() for k in await keys.list()]})
 
     @post("/admin/keys", status_code=200)
     async def create_key(request: Request) -> Response:
-        authorize(request)
+        await authorize(request)
         try:
             body = msgspec.convert(parse_json_object(await request.body()), CreateKeyBody)
             token, record = await keys.create(body.name, models=body.models, budget=body.budget, rpm=body.rpm,
@@ -47,7 +47,7 @@ def key_admin_handlers(authorize: Callable[[Request], None], keys: KeyStore) -> 
 
     @post("/admin/keys/{key_id:str}/revoke", status_code=200)
     async def revoke_key(request: Request) -> Response:
-        authorize(request)
+        await authorize(request)
         try:
             record = await keys.revoke(request.path_params["key_id"])
         except KeyProblem as exc:

@@ -1,8 +1,9 @@
-"""Sessions and CSRF tokens of the web UI: stateless signed tokens, no server-side store.
+"""Sessions and CSRF tokens of the web UI: signed tokens, each also a row in the database.
 
 A session token is ``<expiry>.<nonce>.<mac>`` where ``mac`` is HMAC-SHA256 over ``expiry.nonce``
-under a secret derived from the admin key (so every replica of the proxy accepts it, and changing
-the admin key ends every session). The CSRF token of a session is another HMAC over the session
+under a secret derived from the admin key (so every replica of the proxy can check it, and changing
+the admin key ends every session). Its nonce is a row of ``ui_session`` (:class:`SessionStore`):
+logout marks it revoked, so a logged-out cookie is refused after a restart and by every replica. The CSRF token of a session is another HMAC over the session
 token; forms carry it in a hidden field and every state-changing POST checks it. Before login,
 the login form's CSRF token is bound the same way to a short-lived pre-session cookie.
 """
@@ -13,7 +14,13 @@ import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from proxy.db import UiSession
 
 SESSION_COOKIE = "thrifty_ui_session"
 LOGIN_COOKIE = "thrifty_ui_login"
@@ -34,17 +41,46 @@ class Session:
     expires_at: float
     csrf: str
 
+    @property
+    def nonce(self) -> str:
+        """The random part of the token: the session's row in ``ui_session``."""
+        return self.token.split(".")[1]
+
+
+class SessionStore:
+    """The database's record of UI sessions: issued ones, and which of them logout ended."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def add(self, session: Session) -> None:
+        """Record a session just issued (and forget sessions that have expired)."""
+        now = datetime.now(UTC)
+        async with self._engine.begin() as conn:
+            await conn.execute(delete(UiSession).where(UiSession.expires_at < now))
+            await conn.execute(insert(UiSession).values(
+                nonce=session.nonce, created_at=now, expires_at=datetime.fromtimestamp(session.expires_at, UTC)))
+
+    async def live(self, session: Session) -> bool:
+        """Whether the session was issued here (any replica) and not ended by logout."""
+        query = select(UiSession.nonce).where(UiSession.nonce == session.nonce, UiSession.revoked_at.is_(None))
+        async with self._engine.connect() as conn:
+            return (await conn.execute(query)).first() is not None
+
+    async def revoke(self, session: Session) -> None:
+        """End a session (logout), for every replica and after restarts."""
+        async with self._engine.begin() as conn:
+            await conn.execute(update(UiSession).where(UiSession.nonce == session.nonce)
+                               .values(revoked_at=datetime.now(UTC)))
+
 
 @dataclass(slots=True)
 class SessionSigner:
-    """Issues and checks session, login and CSRF tokens for one admin key.
-
-    ``revoked``: nonces of sessions ended by logout in this process, kept until they expire.
-    """
+    """Issues and checks session, login and CSRF tokens for one admin key (whether a session was
+    ended by logout is :class:`SessionStore`'s to say)."""
 
     admin_key: str
     lifetime_s: float
-    revoked: dict[str, float] = field(default_factory=dict)
     _secret: bytes = b""
 
     def __post_init__(self) -> None:
@@ -65,24 +101,16 @@ class SessionSigner:
         return Session(token, float(expires), self._mac("csrf", token))
 
     def verify(self, token: str | None, now: float | None = None) -> Session | None:
-        """The session of a cookie value, or ``None`` when it is missing, forged, expired or revoked."""
+        """The session of a cookie value, or ``None`` when it is missing, forged or expired."""
         if not token or token.count(".") != 2:
             return None
         expires, nonce, mac = token.split(".")
         if not (expires.isascii() and expires.isdigit()) or not _same(mac, self._mac("session", expires, nonce)):
             return None
         now = time.time() if now is None else now
-        if int(expires) <= now or nonce in self.revoked:
+        if int(expires) <= now:
             return None
         return Session(token, float(expires), self._mac("csrf", token))
-
-    def revoke(self, session: Session, now: float | None = None) -> None:
-        """End a session (logout); forgets revocations that have expired anyway."""
-        now = time.time() if now is None else now
-        for nonce, expires in list(self.revoked.items()):
-            if expires <= now:
-                del self.revoked[nonce]
-        self.revoked[session.token.split(".")[1]] = session.expires_at
 
     def login_nonce(self) -> str:
         """A random value for the pre-session cookie of the login form."""

@@ -18,11 +18,20 @@ from litestar.datastructures import Cookie
 from litestar.static_files import create_static_files_router
 from sqlalchemy.exc import SQLAlchemyError
 
+from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
+from proxy.errors import ThriftyError
 from proxy.settings import Settings
-from proxy.ui.auth import LOGIN_COOKIE, LOGIN_COOKIE_LIFETIME_S, SESSION_COOKIE, Session, SessionSigner
+from proxy.ui.auth import (
+    LOGIN_COOKIE,
+    LOGIN_COOKIE_LIFETIME_S,
+    SESSION_COOKIE,
+    Session,
+    SessionSigner,
+    SessionStore,
+)
 from proxy.ui.masking import mask_text
 from proxy.ui.pages import Page, PageContext, PageNotFound, default_pages
-from proxy.ui.params import BadParameter, ascii_int
+from proxy.ui.params import BadParameter
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +45,7 @@ SECURITY_HEADERS = MappingProxyType({
     "x-frame-options": "DENY",
     "cache-control": "no-store",
 })
-INVALIDATION_TARGETS = ("entry", "model", "tenant", "all")
-MAX_ENTRY_KEY = 64  # an exact-cache key (caches.models.ExactCacheEntry.key)
-SEMANTIC_ID_MAX = 2**63 - 1  # a semantic-cache row id: a signed 64-bit integer in SQLite and PostgreSQL
+INVALIDATION_TARGETS = ("entry", "model", "tenant", "all")  # what the cache page offers
 
 
 def _fmt_money(v: float | None) -> str:
@@ -86,18 +93,6 @@ def template_env() -> Environment:
     return env
 
 
-def entry_problem(kind: str, entry_id: str) -> str | None:
-    """Why ``kind``/``entry_id`` cannot name a cache entry, or ``None`` when they can: an exact key
-    of at most :data:`MAX_ENTRY_KEY` characters, or a semantic row id (ASCII digits, 64-bit)."""
-    if kind not in ("exact", "semantic") or not entry_id:
-        return "an entry needs kind exact or semantic and its id"
-    if kind == "exact" and len(entry_id) > MAX_ENTRY_KEY:
-        return f"an exact-cache key has at most {MAX_ENTRY_KEY} characters"
-    if kind == "semantic" and ascii_int(entry_id, 0, SEMANTIC_ID_MAX) is None:
-        return f"a semantic entry id is an integer from 0 to {SEMANTIC_ID_MAX}, got {entry_id[:40]!r}"
-    return None
-
-
 def _query(request: Request) -> dict[str, str]:
     return {k: str(request.query_params.get(k)) for k in request.query_params}
 
@@ -111,6 +106,7 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
     env = template_env()
     admin = settings.admin
     signer = SessionSigner(admin.api_key, admin.session_lifetime_s) if admin.api_key else None
+    sessions = SessionStore(state.engine)
     nav = [p for p in pages if p.nav]
 
     def html(template: str, status: int = 200, cookies: list[Cookie] | None = None,
@@ -130,8 +126,16 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
         return Cookie(key=key, value=value, path="/ui", max_age=max_age, httponly=True, samesite="strict",
                       secure=request.url.scheme == "https")
 
-    def session_of(request: Request) -> Session | None:
-        return None if signer is None else signer.verify(request.cookies.get(SESSION_COOKIE))
+    async def session_of(request: Request) -> Session | None:
+        """The request's live session: signed, unexpired, and not ended by logout (on any replica)."""
+        session = None if signer is None else signer.verify(request.cookies.get(SESSION_COOKIE))
+        if session is None:
+            return None
+        try:
+            return session if await sessions.live(session) else None
+        except (SQLAlchemyError, OSError):
+            log.exception("UI sessions unreadable; treating the request as logged out")
+            return None
 
     def error_page(session: Session | None, status: int, title: str, message: str) -> Response:
         return html("error.html", status, session=session, title=title, message=message)
@@ -144,7 +148,7 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
 
     async def checked_form(request: Request) -> tuple[Session | None, Mapping[str, Any] | Response]:
         """The session and form of a state-changing POST, or the response refusing it."""
-        session = session_of(request)
+        session = await session_of(request)
         if session is None:
             return None, redirect("/ui/login")
         form = await request.form()
@@ -153,20 +157,22 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
                                        "another site. Reload the page and try again.")
         return session, form
 
-    def login_page(request: Request, status: int = 200, message: str | None = None) -> Response:
+    def login_page(request: Request, status: int = 200, message: str | None = None,
+                   headers: dict[str, str] | None = None) -> Response:
         if signer is None:
             return html("login.html", 503, disabled=True, csrf="", message=None)
         nonce = signer.login_nonce()
         return html("login.html", status, disabled=False, csrf=signer.login_csrf(nonce), message=message,
+                    headers=headers,
                     cookies=[cookie(request, LOGIN_COOKIE, nonce, LOGIN_COOKIE_LIFETIME_S)])
 
     @get("/ui", name="ui:root")
     async def root(request: Request) -> Response:
-        return redirect("/ui/overview" if session_of(request) else "/ui/login")
+        return redirect("/ui/overview" if await session_of(request) else "/ui/login")
 
     @get("/ui/login", name="ui:login")
     async def login_form(request: Request) -> Response:
-        if session_of(request) is not None:
+        if await session_of(request) is not None:
             return redirect("/ui/overview")
         return login_page(request)
 
@@ -178,10 +184,24 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
         if not same_origin(request) or not signer.check_login_csrf(request.cookies.get(LOGIN_COOKIE),
                                                                     form.get("csrf")):
             return login_page(request, 403, "The login form expired or came from another site; try again.")
-        if not signer.check_key(str(form.get("api_key") or "")):
-            log.warning("UI login refused: wrong admin key")
+        given = str(form.get("api_key") or "")
+        address = request.client.host if request.client else "unknown"
+        throttle = getattr(state, "throttle", None)
+        if throttle is not None:
+            try:
+                await throttle.check("ui_login", address, given)
+            except ThriftyError as exc:  # locked out: the key is not even checked
+                return login_page(request, 429, exc.message, headers=exc.headers)
+        if not signer.check_key(given):
+            if throttle is not None:
+                await throttle.failed("ui_login", address, given)
+            else:
+                log.warning("UI login refused: wrong admin key")
             return login_page(request, 401, "Wrong admin key.")
+        if throttle is not None:
+            await throttle.succeeded(address)
         session = signer.issue()
+        await sessions.add(session)
         return redirect("/ui/overview", cookies=[
             cookie(request, SESSION_COOKIE, session.token, int(admin.session_lifetime_s)),
             cookie(request, LOGIN_COOKIE, "", 0)])
@@ -192,12 +212,12 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
         if isinstance(form, Response):
             return form
         assert signer is not None and session is not None
-        signer.revoke(session)
+        await sessions.revoke(session)
         return redirect("/ui/login", cookies=[cookie(request, SESSION_COOKIE, "", 0)])
 
     def page_handler(page: Page):
         async def handler(request: Request) -> Response:
-            session = session_of(request)
+            session = await session_of(request)
             if session is None:
                 return redirect("/ui/login")
             started = time.perf_counter()
@@ -237,27 +257,18 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
         if cache is None:
             return error_page(session, 400, "Cache disabled", "Caching is disabled in this proxy.")
         fields = {k: str(form.get(k) or "").strip() for k in ("target", "kind", "entry_id", "model", "tenant")}
-        target = fields["target"]
-        if target not in INVALIDATION_TARGETS:
+        if fields["target"] not in INVALIDATION_TARGETS:
             return error_page(session, 400, "Bad parameter",
-                              f"target must be one of {', '.join(INVALIDATION_TARGETS)}, got {target!r}")
-        if target == "entry" and (message := entry_problem(fields["kind"], fields["entry_id"])):
-            return error_page(session, 400, "Bad parameter", message)
-        if target in ("model", "tenant") and not fields[target]:
-            return error_page(session, 400, "Bad parameter", f"choose a {target}")
+                              f"target must be one of {', '.join(INVALIDATION_TARGETS)}, got {fields['target']!r}")
+        selection = Invalidation(**fields)
+        try:
+            selection.check()
+        except InvalidationError as exc:
+            return error_page(session, 400, "Bad parameter", exc.message)
         if form.get("confirm") != "yes":
             return html("confirm.html", session=session, current="Cache", fields=fields)
         try:
-            if target == "entry":
-                removed = await cache.delete_entry(fields["kind"], fields["entry_id"])
-            else:
-                if target == "model":
-                    result = await cache.delete_model(fields["model"], tenant=fields["tenant"] or None)
-                elif target == "tenant":
-                    result = await cache.delete_tenant(fields["tenant"])
-                else:
-                    result = await cache.clear()
-                removed = result.exact + result.semantic
+            removed = sum((await invalidate(cache, selection)).values())
         except Exception as exc:  # noqa: BLE001 - the database's trouble is shown, not raised
             log.exception("UI cache invalidation failed")
             return error_page(session, 503, "Invalidation failed", mask_text(f"{type(exc).__name__}: {exc}"))
@@ -266,7 +277,7 @@ def ui_handlers(settings: Settings, state: Any, pages: list[Page] | None = None)
 
     @get("/ui/{rest:path}", name="ui:not-found")
     async def not_found(request: Request) -> Response:
-        return error_page(session_of(request), 404, "Not found", f"There is no page at {request.url.path}.")
+        return error_page(await session_of(request), 404, "Not found", f"There is no page at {request.url.path}.")
 
     static = create_static_files_router(path="/ui/static", directories=[HERE / "static"], name="ui:static",
                                         include_in_schema=False)

@@ -250,6 +250,7 @@ def test_invalidating_a_well_formed_entry_id_asks_then_deletes(ui_proxy):
 def test_a_loader_overflow_is_a_400_page_not_a_500(tmp_path, error):
     from litestar import Litestar
 
+    from proxy.migrate import upgrade
     from proxy.ui import Page, default_pages, ui_handlers
 
     async def load_broken(ctx):
@@ -258,6 +259,7 @@ def test_a_loader_overflow_is_a_400_page_not_a_500(tmp_path, error):
     pages = [*default_pages(), Page("Broken", "/ui/broken", "settings.html", load_broken)]
     settings = ui_settings("http://127.0.0.1:9", tmp_path, semantic=False)
     app = create_app(settings)
+    upgrade(settings.database_url)  # no proxy start-up here: the sessions' table must exist
     ui_app = Litestar(route_handlers=ui_handlers(settings, app.state.thrifty, pages=pages))
     with serve_in_thread(ui_app) as url, httpx.Client(base_url=url) as client:
         login(client)
