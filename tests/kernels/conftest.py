@@ -9,18 +9,14 @@ that the kernels compile. Other test packages never import Triton, so the variab
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
+import pytest
 import torch
 
-if not torch.cuda.is_available():
-    os.environ.setdefault("TRITON_INTERPRET", "1")
+from tests.kernels.helpers import fail_unless_triton_runs, interpret_triton_without_cuda, kernel_device
 
-
-import pytest  # noqa: E402 - after TRITON_INTERPRET is set
-
-from tests.kernels.helpers import fail_unless_triton_runs, kernel_device  # noqa: E402
+interpret_triton_without_cuda()
 
 
 @pytest.fixture(autouse=True)

@@ -39,6 +39,16 @@ def assert_close(actual: torch.Tensor, expected: torch.Tensor, tol: dict[torch.d
     torch.testing.assert_close(actual, expected, atol=atol, rtol=rtol)
 
 
+def interpret_triton_without_cuda() -> None:
+    """Set ``TRITON_INTERPRET=1`` (unless already set) when there is no CUDA device, so that the Triton
+    kernels run on CPU through the interpreter; on a GPU leave it unset, so that they compile.
+
+    Call it from a conftest, before any Triton kernel module is imported: ``@triton.jit`` picks the
+    interpreter at decoration time, and the variable holds for the rest of the process."""
+    if not torch.cuda.is_available():
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+
+
 def kernel_device() -> torch.device:
     """Where the kernel tests put their tensors: CUDA when there is one (compiled kernels), else CPU."""
     return torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
@@ -59,16 +69,19 @@ def _interpreter_usable() -> tuple[bool, str]:
     return True, ""
 
 
-_OK, _WHY = _interpreter_usable()
 # Never a silent skip: without a usable Triton interpreter these tests fail and say why (they ran
 # as skips before, so a machine without the interpreter reported green without running a kernel).
 requires_triton = pytest.mark.requires_triton
 
 
 def fail_unless_triton_runs(request: pytest.FixtureRequest) -> None:
-    """Fail (not skip) a test marked ``requires_triton`` that cannot run here."""
-    if not _OK and request.node.get_closest_marker("requires_triton") is not None:
-        pytest.fail(f"the Triton kernel tests cannot run: {_WHY}", pytrace=False)
+    """Fail (not skip) a test marked ``requires_triton`` that cannot run here (checked when the test
+    runs, after the conftests have set ``TRITON_INTERPRET``)."""
+    if request.node.get_closest_marker("requires_triton") is None:
+        return
+    usable, why = _interpreter_usable()
+    if not usable:
+        pytest.fail(f"the Triton kernel tests cannot run: {why}", pytrace=False)
 
 
 @dataclass
