@@ -10,6 +10,7 @@ from litestar import Request, Response, get, post
 
 from proxy import stats_queries
 from proxy.auth.admin import key_admin_handlers
+from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.schemas import parse_json_object
 from proxy.settings import Settings
@@ -80,23 +81,14 @@ def admin_handlers(settings: Settings, state) -> list:
                      body.tenant is not None and body.model is None, body.all]
         if sum(selectors) != 1:
             raise InvalidRequest("give exactly one of entry_id, scope, model (optionally with tenant), tenant, all")
+        target = ("entry" if body.entry_id is not None else "scope" if body.scope is not None
+                  else "model" if body.model is not None else "tenant" if body.tenant is not None else "all")
+        selection = Invalidation(target, kind=body.kind or "", entry_id=body.entry_id or "", scope=body.scope or "",
+                                 model=body.model or "", tenant=body.tenant or "")
         try:
-            if body.entry_id is not None:
-                if body.kind not in ("exact", "semantic"):
-                    raise InvalidRequest("entry_id needs kind 'exact' or 'semantic'", param="kind")
-                if body.kind == "semantic" and not body.entry_id.isdigit():
-                    raise InvalidRequest("semantic entry ids are integers", param="entry_id")
-                removed = {body.kind: await cache.delete_entry(body.kind, body.entry_id)}
-            else:
-                if body.scope is not None:
-                    result = await cache.delete_scope(body.scope)
-                elif body.model is not None:
-                    result = await cache.delete_model(body.model, tenant=body.tenant)
-                elif body.tenant is not None:
-                    result = await cache.delete_tenant(body.tenant)
-                else:
-                    result = await cache.clear()
-                removed = {"exact": result.exact, "semantic": result.semantic}
+            removed = await invalidate(cache, selection)
+        except InvalidationError as exc:
+            raise InvalidRequest(exc.message, param=exc.param) from None
         except ThriftyError:
             raise
         except Exception as exc:  # noqa: BLE001
