@@ -33,6 +33,7 @@ class SamplingParams:
     frequency_penalty: float = 0.0  # OpenAI's: subtracted per occurrence among the generated tokens
     extra: dict = field(default_factory=dict)
     grammar: Any = field(default=None, compare=False)  # backend.structured.compiler.CompiledGrammar, or None
+    call_grammars: Any = field(default=None, compare=False)  # tool_choice auto: backend.structured.compiler.CallGrammars
 
     @property
     def zero_temperature(self) -> bool:

@@ -38,7 +38,7 @@ from backend.protocol import (
 )
 from backend.runtime import LoadedModel
 from backend.sampling import SamplingParams
-from backend.structured.spec import grammar_request
+from backend.structured.spec import auto_call_grammars, grammar_request
 from backend.structured.tool_calls import ToolCallStream, finish_reason, parse_tool_calls, stream_deltas
 from tokenization.chat_sections import with_request_sections
 
@@ -227,6 +227,19 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
                     timeout_s=config.grammar_compile_timeout_s, cache_size=config.grammar_cache_size))
             return compilers[0]
 
+    async def _call_grammars(tools: list[dict[str, Any]]) -> Any:
+        """``tool_choice`` auto: the grammars of a call's rest (None when its parameters use what the grammar
+        compiler cannot honour: the model still chooses freely, its calls are parsed but not constrained)."""
+        from backend.structured.compiler import CallGrammars
+
+        after_open, after_newline = auto_call_grammars(tools)  # malformed parameter schemas: a 400
+        try:
+            active = await compiler()
+            return CallGrammars(await active.compile_async(after_open), await active.compile_async(after_newline))
+        except RequestError as exc:
+            log.info("tool calls of this request are not constrained: %s", exc.message)
+            return None
+
     def check_model(name: str) -> None:
         if name not in (model_name, "default"):
             raise RequestError(f"model {name!r} is not served here; available: {model_name!r}",
@@ -366,6 +379,8 @@ def create_backend_app(config: BackendConfig, loaded: LoadedModel, service: Gene
         if wanted is not None:
             grammar = await (await compiler()).compile_async(wanted)
             params = dataclasses.replace(params, grammar=grammar)
+        elif body.tools and body.tool_choice in (None, "auto"):
+            params = dataclasses.replace(params, call_grammars=await _call_grammars(body.tools))
         tool_names = None
         if body.tools and body.tool_choice != "none":
             tool_names = [tool["function"]["name"] for tool in body.tools]

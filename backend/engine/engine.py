@@ -188,7 +188,7 @@ class Engine:
                 detok=IncrementalDetokenizer(tokenizer, prompt), stops=StopChecker(params.stop), stop_ids=stop_ids,
                 matcher=params.grammar.matcher() if params.grammar is not None else None,
             ))
-        if params.grammar is not None and self._masks is None:
+        if (params.grammar is not None or params.call_grammars is not None) and self._masks is None:
             self._masks = GrammarMasks(self.loaded.model.config.vocab_size)
         for child in seqs[1:]:
             child.fork_parent = seqs[0]
@@ -419,6 +419,8 @@ class Engine:
         else:
             seq.detok.add(token)
             complete = seq.matcher is not None and seq.matcher.is_stopped()  # the grammar allows only EOS now
+            if params.call_grammars is not None:  # tool_choice auto: a call block is constrained, the rest free
+                complete = self._follow_calls(seq, complete)
             last = seq.num_output >= params.max_tokens or seq.num_tokens >= self.max_model_len
             event.text, hit = seq.stops.release(seq.detok.text, final=last or complete)
             if hit or complete:
@@ -438,6 +440,17 @@ class Engine:
                 req.stats.total_time = time.perf_counter() - req.arrival
                 out.finished = True
                 del self._requests[req.request_id]
+
+    @staticmethod
+    def _follow_calls(seq: Sequence, closed: bool) -> bool:
+        """``tool_choice`` auto: constrain a ``<tool_call>`` block from the token that opened it until it is
+        closed (then the choice is free again; returns False: it does not end there)."""
+        if closed:
+            seq.matcher = None
+        elif seq.matcher is None:
+            assert seq.detok is not None
+            seq.matcher = seq.params.call_grammars.matcher_for(seq.detok.text)
+        return False
 
     def _fail(self, request_ids: set[str], exc: BaseException) -> list[EngineOutput]:
         outputs = []

@@ -96,7 +96,8 @@ class SpeculativeDecoder:
         drafters nor the acceptance rule apply; it decodes one token per step, as without speculation."""
         if seq.status is not SequenceStatus.RUNNING or seq.num_uncomputed != 1 or seq.num_output < 1:
             return 0
-        if seq.params.penalized or seq.matcher is not None:  # constrained: one grammar-masked token per step
+        if seq.params.penalized or seq.matcher is not None or seq.params.call_grammars is not None:
+            # constrained (or may become so mid-draft, tool_choice auto): one grammar-masked token per step
             return 0
         if seq.spec is None:
             seq.spec = SpecState()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.protocol import RequestError
-from backend.structured.spec import GrammarRequest
+from backend.structured.spec import TOOL_CALL_OPEN, GrammarRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,25 @@ class CompiledGrammar:
     def matcher(self) -> Any:
         """A fresh ``llguidance.LLMatcher`` for one sequence (a copy of the compiled template)."""
         return self.template.deep_copy()
+
+
+@dataclass(frozen=True, slots=True)
+class CallGrammars:
+    """``tool_choice`` auto: the grammars that take over once the model opens a ``<tool_call>`` block.
+
+    ``after_open`` continues right after ``<tool_call>``, ``after_newline`` after ``<tool_call>`` and a newline
+    (:func:`backend.structured.spec.auto_call_grammars`)."""
+
+    after_open: CompiledGrammar
+    after_newline: CompiledGrammar
+
+    def matcher_for(self, text: str) -> Any:
+        """A matcher for the rest of the block if ``text`` (the choice's text so far) has just opened one."""
+        if text.endswith(TOOL_CALL_OPEN):
+            return self.after_open.matcher()
+        if text.endswith(TOOL_CALL_OPEN + "\n"):
+            return self.after_newline.matcher()
+        return None
 
 
 class GrammarCompiler:

@@ -157,6 +157,17 @@ def tool_call_grammar(tools: list[dict[str, Any]]) -> str:
             f"call: %json {json.dumps(body, ensure_ascii=False)}")
 
 
+def auto_call_grammars(tools: list[dict[str, Any]]) -> tuple[GrammarRequest, GrammarRequest]:
+    """The rest of a call block once the model has written ``<tool_call>`` on its own (``tool_choice`` auto):
+    one grammar for after ``<tool_call>`` (a newline, the call, the closing tag) and one for after
+    ``<tool_call>`` and its newline. The engine switches to it when the text ends so, and back to free text
+    when the block is closed (:class:`backend.structured.compiler.CallGrammars`)."""
+    body = {**tool_call_schema(tools), "x-guidance": JSON_OPTIONS}
+    rest = f"call {_lark_string(chr(10) + TOOL_CALL_CLOSE)}\ncall: %json {json.dumps(body, ensure_ascii=False)}"
+    return (GrammarRequest(f"start: {_lark_string(chr(10))} {rest}", "tool_call", "tools"),
+            GrammarRequest(f"start: {rest}", "tool_call", "tools"))
+
+
 def _tool_choice_tools(tools: Any, tool_choice: Any) -> list[dict[str, Any]] | None:
     """The tools a forced ``tool_choice`` may call (None: it forces nothing)."""
     if tool_choice is None or tool_choice in ("auto", "none"):

@@ -159,3 +159,46 @@ def test_n_choices_each_follow_the_grammar(smollm2, compiler) -> None:
     assert sorted(got["n3"]) == [0, 1, 2]
     for ids in got["n3"].values():
         jsonschema.validate(json.loads(text(smollm2, ids)), PERSON)
+
+
+# ---------------------------------------------------------------- tool_choice auto
+
+
+def test_an_opened_call_block_is_constrained_until_it_closes(smollm2, compiler) -> None:
+    """``tool_choice`` auto: the model writes free text until it opens ``<tool_call>``; from there the block
+    follows the call grammar, then the text is free again. The small model rarely opens a block on its own,
+    so the opening is written into the choice through the engine's own ``_append`` (as if sampled) before
+    the first step: the step then prefills prompt + opening, as after a preemption, and samples under the
+    call grammar."""
+    from backend.structured.compiler import CallGrammars
+    from backend.structured.spec import auto_call_grammars
+    from backend.structured.tool_calls import parse_tool_calls
+    from tokenization.chat_sections import with_request_sections
+
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string", "maxLength": 20}}, "required": ["city"]}}}]
+    after_open, after_newline = auto_call_grammars(tools)
+    calls = CallGrammars(compiler.compile(after_open), compiler.compile(after_newline))
+    tok = smollm2.tokenizer
+    ids = tok.encode_chat(with_request_sections([{"role": "user", "content": "Weather in Paris?"}], tools))
+    engine = Engine(smollm2, EngineConfig(kv_cache_memory=32 * 2**20, max_model_len=1024))
+    engine.add("auto", ids, SamplingParams(max_tokens=60, temperature=0.0, call_grammars=calls))
+    req = engine._requests["auto"]
+    seq = req.seqs[0]
+    opening = tok.encode("Let me check.\n<tool_call>")
+    for token in opening:
+        assert seq.matcher is None  # free text until the block opens
+        engine._append(req, seq, token, None, {})
+    assert seq.matcher is not None
+    generated = list(opening)
+    while engine.has_unfinished():
+        for out in engine.step():
+            generated += [e.token_id for e in out.events if e.token_id is not None]
+    content, parsed = parse_tool_calls(tok.decode(generated), ["get_weather"])
+    assert content.startswith("Let me check.")  # and whatever free text followed the closed block
+    assert len(parsed) == 1
+    jsonschema.validate(json.loads(parsed[0]["function"]["arguments"]), tools[0]["function"]["parameters"])
+    if seq.finish_reason == "length":
+        assert seq.matcher is None or not seq.matcher.is_stopped()
+    else:
+        assert seq.matcher is None  # the block closed: free again
