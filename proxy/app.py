@@ -173,13 +173,15 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         return _json({"object": "feedback", "request_id": body.request_id, "score": body.score})
 
     @get("/v1/models")
-    async def models() -> Response:
+    async def models(request: Request) -> Response:
+        await auth.authenticate(request.headers.get("authorization"))  # keys mode: a live key, as for completions
         data = [{"id": name, "object": "model", "created": 0, "owned_by": "thrifty"}
                 for name in pipeline.public_models]
         return _json({"object": "list", "data": data})
 
     @get("/v1/models/{model_id:path}")
     async def model(request: Request) -> Response:
+        await auth.authenticate(request.headers.get("authorization"))
         model_id = request.path_params["model_id"].removeprefix("/")  # a path parameter keeps "org/model" whole
         if model_id not in pipeline.public_models:
             raise NotFound(f"The model {model_id!r} does not exist; available models: {sorted(pipeline.public_models)}",

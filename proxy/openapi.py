@@ -39,6 +39,10 @@ JSON_BODIES: dict[tuple[str, str], type] = {
 UPLOAD = {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["file", "purpose"],
     "properties": {"file": {"type": "string", "format": "binary"}, "purpose": {"type": "string", "enum": ["batch"]}}}}}}
+HTML = "text/html"
+METRICS = "text/plain; version=0.0.4"  # Prometheus' text exposition format
+UI_FORM = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
+    "type": "object", "additionalProperties": {"type": "string"}}}}}
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["message", "type", "param", "code"],
     "properties": {"message": {"type": "string"}, "type": {"type": "string"},
@@ -58,10 +62,29 @@ def openapi_document(app: Any) -> dict[str, Any]:
     upload = doc.get("paths", {}).get("/v1/files", {}).get("post")
     if upload is not None:
         upload["requestBody"] = UPLOAD
-    for item in doc.get("paths", {}).values():
-        for operation in item.values():
-            if isinstance(operation, dict) and "responses" in operation:
+    for path, item in doc.get("paths", {}).items():
+        media = _media_type(path)
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            if media is not None:  # not JSON: the web UI's pages and Prometheus' text format
+                for response in operation["responses"].values():
+                    if "content" in response:
+                        response["content"] = {media: {"schema": {"type": "string"}}}
+            if media == HTML and method == "post":
+                operation["requestBody"] = UI_FORM
+            if media == HTML:  # the UI answers errors with HTML pages too
+                operation["responses"].setdefault("default", {
+                    "description": "an HTML error page", "content": {HTML: {"schema": {"type": "string"}}}})
+            else:
                 operation["responses"].setdefault("default", {
                     "description": "an OpenAI error object",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
     return doc
+
+
+def _media_type(path: str) -> str | None:
+    """The media type of ``path``'s answers when it is not JSON."""
+    if path == "/ui" or path.startswith("/ui/"):
+        return HTML
+    return METRICS if path == "/metrics" else None

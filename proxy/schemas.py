@@ -15,6 +15,7 @@ from proxy.json_schemas import check_json_schema, check_response_format
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 MAX_TOKENS_LIMIT = 1_048_576
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 #: How many levels of JSON objects and arrays a top-level field may nest (``{"a": [1]}`` is 2):
 #: far above what OpenAI bodies use (a message's image part is 4 deep inside ``messages``, tool
 #: schemas a dozen or so), far below where canonicalising a body for shaping or the cache key
@@ -134,6 +135,9 @@ def _check_sampling(req: _Sampling) -> None:
         raise InvalidRequest(f"'top_p' must be between 0 and 1, got {req.top_p}", param="top_p")
     if req.n is not None and not 1 <= req.n <= 128:
         raise InvalidRequest(f"'n' must be between 1 and 128, got {req.n}", param="n")
+    if req.seed is not None and not SEED_MIN <= req.seed <= SEED_MAX:  # OpenAI's and vLLM's seeds are int64
+        raise InvalidRequest(f"'seed' must be between {SEED_MIN} and {SEED_MAX} (a 64-bit integer), got {req.seed}",
+                             param="seed")
     if isinstance(req.stop, list) and len(req.stop) > 16:
         raise InvalidRequest("'stop' accepts at most 16 sequences", param="stop")
     if req.stop == "" or (isinstance(req.stop, list) and "" in req.stop):

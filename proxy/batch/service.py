@@ -84,9 +84,9 @@ class BatchService:
         if not isinstance(input_file_id, str) or not input_file_id:
             raise InvalidRequest("input_file_id is required: the id of an uploaded file with purpose 'batch'",
                                  param="input_file_id")
-        if endpoint not in ENDPOINTS:
+        if not isinstance(endpoint, str) or endpoint not in ENDPOINTS:  # an object or list is not hashable
             raise InvalidRequest(f"endpoint must be one of {list(ENDPOINTS)}, got {endpoint!r}", param="endpoint")
-        if window not in WINDOWS:
+        if not isinstance(window, str) or window not in WINDOWS:
             raise InvalidRequest(f"completion_window must be one of {list(WINDOWS)}, got {window!r}",
                                  param="completion_window")
         metadata = _check_metadata(metadata)

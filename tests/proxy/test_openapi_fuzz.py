@@ -64,3 +64,18 @@ def test_generated_requests_never_get_a_server_error(served):
     assert failures == []
     assert len(fuzzed) >= 12, (fuzzed, unbuildable)
     assert "POST /v1/chat/completions" in fuzzed and "POST /v1/files" in fuzzed
+
+
+def test_ui_pages_and_metrics_are_documented_with_their_real_media_types(served):
+    import httpx
+
+    paths = httpx.get(served + "/openapi.json").json()["paths"]
+    overview = paths["/ui/overview"]["get"]["responses"]
+    assert set(overview["200"]["content"]) == {"text/html"} and set(overview["default"]["content"]) == {"text/html"}
+    login = paths["/ui/login"]["post"]
+    assert set(login["requestBody"]["content"]) == {"application/x-www-form-urlencoded"}
+    assert all(set(r.get("content", {"text/html": 0})) == {"text/html"} for r in login["responses"].values())
+    metrics = paths["/metrics"]["get"]["responses"]
+    assert set(metrics["200"]["content"]) == {"text/plain; version=0.0.4"}
+    assert set(metrics["default"]["content"]) == {"application/json"}  # a wrong metrics token: an OpenAI error
+    assert set(paths["/v1/models"]["get"]["responses"]["200"]["content"]) == {"application/json"}

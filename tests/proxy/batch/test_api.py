@@ -313,3 +313,13 @@ def test_an_unknown_after_cursor_is_a_404_for_batches_as_for_files(proxy):
         assert answer.json()["error"]["type"] == "invalid_request_error"
     with pytest.raises(openai.NotFoundError):
         bob.batches.list(after=first.id)
+
+
+@pytest.mark.parametrize("field", ["endpoint", "completion_window", "input_file_id"])
+@pytest.mark.parametrize("value", [{"a": 1}, ["/v1/chat/completions"], 7, None])
+def test_a_non_string_batch_field_is_a_400_naming_it(proxy, field, value):
+    uploaded = _client(proxy).files.create(file=("in.jsonl", io.BytesIO(_jsonl([_line("x", "y")]))), purpose="batch")
+    body = {"input_file_id": uploaded.id, "endpoint": "/v1/chat/completions", "completion_window": "24h",
+            field: value}
+    answer = httpx.post(proxy + "/v1/batches", json=body, headers={"authorization": "Bearer sk-alice"})
+    assert answer.status_code == 400 and answer.json()["error"]["param"] == field
