@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import functools
 import importlib.util
 import re
 import shlex
@@ -197,7 +198,8 @@ class _Anything:
         return 1
 
 
-def real_metric_names() -> set[str]:
+@functools.cache
+def real_metric_names() -> frozenset[str]:
     """Every family and sample name the proxy and the bundled backend expose, all features on."""
     from backend.metrics import BackendMetrics
     from proxy.metrics import ProxyMetrics
@@ -218,7 +220,7 @@ def real_metric_names() -> set[str]:
     backend = BackendMetrics("m", lambda: _Anything())
     backend.finished(SimpleNamespace(prompt_tokens=1, completion_tokens=1, total_time=1.0, queue_time=0.1,
                                      ttft=0.1, tpot=0.01))
-    return _exposed_names(proxy.render()) | _exposed_names(backend.render())
+    return frozenset(_exposed_names(proxy.render()) | _exposed_names(backend.render()))
 
 
 # --- tests ----------------------------------------------------------------------------------------
