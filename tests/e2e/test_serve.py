@@ -126,6 +126,37 @@ def test_errors_come_back_as_openai_errors(served):
         client.chat.completions.create(model=MODEL, max_tokens=100_000, messages=[{"role": "user", "content": "x"}])
 
 
+def test_structured_output_and_tool_calls_through_the_proxy(served):
+    """The proxy passes response_format / tools / tool_choice to the bundled backend, which constrains the
+    answer; a schema the backend cannot honour comes back as the backend's 400, naming the problem."""
+    import json
+
+    import openai
+    from pydantic import BaseModel
+
+    class City(BaseModel):
+        name: str
+        country: str
+
+    _, base, _ = served
+    client = OpenAI(base_url=base + "/v1", api_key="x", max_retries=0, timeout=120)
+    parsed = client.chat.completions.parse(model=MODEL, temperature=0, max_tokens=40, response_format=City,
+                                           messages=[{"role": "user", "content": "Name a city in France."}])
+    assert isinstance(parsed.choices[0].message.parsed, City)
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+    called = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=40, tools=tools,
+                                            tool_choice="required",
+                                            messages=[{"role": "user", "content": "Weather in Paris?"}])
+    assert called.choices[0].finish_reason == "tool_calls"
+    assert "city" in json.loads(called.choices[0].message.tool_calls[0].function.arguments)
+    with pytest.raises(openai.BadRequestError, match="Unsatisfiable schema"):
+        client.chat.completions.create(
+            model=MODEL, max_tokens=5, messages=[{"role": "user", "content": "x"}],
+            response_format={"type": "json_schema", "json_schema": {"name": "n", "schema": {
+                "type": "integer", "minimum": 5, "maximum": 1}}})
+
+
 def test_a_batch_runs_through_the_pipeline_on_the_real_model(served):
     """Files + Batches API through the SDK against the real model: a line identical to an earlier
     interactive request is answered by the exact cache, a new one by SmolLM2; both are logged as batch."""
