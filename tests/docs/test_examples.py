@@ -35,6 +35,8 @@ _FENCE = re.compile(r"^([ \t]*)```(\w*)\n(.*?)^[ \t]*```", re.M | re.S)
 _INLINE = re.compile(r"`(thrifty [^`]+)`")
 _OPTION = re.compile(r"--[a-z0-9][a-z0-9-]*")
 _LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+_REPO_PATH = re.compile(r"`((?:proxy|backend|caches|router|kernels|benchmarks|tokenization|jsonl_text|migrations|tests)"
+                        r"/[\w/.-]+\.(?:py|json|jsonl|joblib|toml))`")
 _ENV = re.compile(r"\bTHRIFTY_[A-Z0-9_]*[A-Z0-9]\b(?:=([^\s`]+))?")
 
 
@@ -348,3 +350,9 @@ def test_readme_links_every_docs_page() -> None:
     linked = {(ROOT / t).resolve() for t in _LINK.findall(README.read_text()) if "://" not in t}
     unlinked = [p.name for p in PAGES if p.resolve() not in linked]
     assert not unlinked, f"README.md does not link {unlinked}"
+
+
+@pytest.mark.parametrize("page", [README, *PAGES], ids=lambda p: p.name)
+def test_every_source_file_named_exists(page: Path) -> None:
+    missing = [path for path in _REPO_PATH.findall(page.read_text()) if not (ROOT / path).exists()]
+    assert not missing, f"{page.name} names files that do not exist: {missing}"
