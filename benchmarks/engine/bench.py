@@ -82,20 +82,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--skip-main", action="store_true", help="skip the peer comparison (run only the checks)")
     p.add_argument("--output", help="also write the markdown report to this file")
     p.add_argument("--matrix", action="store_true",
-                   help="instead of the workload above: the four traffic shapes of benchmarks.engine.matrix "
-                        "(prompt-heavy chat, decode-heavy, shared system prompt, single stream), Thrifty and "
-                        "llama-cpp-python side by side")
+                   help="instead: four traffic shapes, Thrifty and llama-cpp-python side by side (see docs)")
     p.add_argument("--matrix-scale", type=float, default=1.0, help="multiply the matrix's request counts")
     p.add_argument("--cases", default="a,b,c,d", help="matrix cases to run (comma-separated)")
     p.add_argument("--http", action="store_true",
-                   help="with --matrix: Thrifty's side over HTTP, a `thrifty backend serve` child with the same "
-                        "weights, threads and engine sizes (streamed /v1/completions), as users meet it")
+                   help="with --matrix: Thrifty's side over HTTP, through a `thrifty backend serve` child")
     p.add_argument("--through-proxy", action="store_true",
-                   help="with --http: send the requests through `thrifty proxy serve` (default settings) in front "
-                        "of the backend child, the layout `thrifty serve` runs")
+                   help="with --http: through `thrifty proxy serve` in front of the backend child")
     p.add_argument("--through-serve", action="store_true",
-                   help="with --http: run `thrifty serve` itself (proxy and bundled backend child, one command) "
-                        "with the same weights, threads and engine sizes, and send the requests to it")
+                   help="with --http: through `thrifty serve` itself (proxy and bundled backend child)")
 
 
 def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_config: Any, header: str) -> int:

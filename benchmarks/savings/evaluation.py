@@ -285,8 +285,7 @@ def _run_all(book: ReplayBook, lines: Sequence[TraceLine], specs: list[RunSpec],
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``thrifty eval savings``."""
     parser = argparse.ArgumentParser(prog="thrifty eval savings", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trace", help="a JSONL trace (see README, 'Savings trace'); default: the seeded trace "
-                                        "generated from the public data")
+    parser.add_argument("--trace", help="a JSONL trace (docs/benchmarks.md); default: a seeded one from public data")
     parser.add_argument("--data-dir", help="the public data (default: ../shared/data when it exists)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the default trace")
     parser.add_argument("--write-trace", help="write the trace used to this file (JSONL) and go on")
@@ -309,34 +308,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runs", choices=("both", "all-stages", "caches-off", "none"), default="both",
                         help="none: only read (and with --write-trace write) the trace and print its composition")
     parser.add_argument("--baseline-latency", action="store_true",
-                        help="also replay the all-strong baseline (every line interactively to the strong model, "
-                             "caches off) so its latency is measured, not only its cost computed; its column also "
-                             "cross-checks the computed baseline's cost and quality")
-    parser.add_argument("--details", help="write one JSONL line per request and run (cause, cost, grades, error) to "
-                                          "FILE, with the run's name added to the file name")
+                        help="also replay the all-strong baseline, so its latency is measured (see docs)")
+    parser.add_argument("--details", help="write one JSONL line per request and run to FILE (run name added)")
     parser.add_argument("--learn-escalation", action="store_true",
-                        help="combined mode: first retrain the escalation model and learn the direct route (which "
-                             "requests skip the weak call) from the proxy's own traffic (a training trace disjoint "
-                             "from the evaluated one, every weak answer served and judged by feedback; see "
-                             "benchmarks/savings/learning.py), choose both thresholds on that traffic, and evaluate "
-                             "with them")
+                        help="combined mode: first learn escalation and direct route from a training trace (docs)")
     parser.add_argument("--train-seed", type=int, default=None,
                         help="with --learn-escalation: seed of the training trace (default: --seed + 1)")
     parser.add_argument("--train-scale", type=int, default=1,
-                        help="with --learn-escalation: the training trace holds this many times the default mix "
-                             "(a whole number from 1 to 10; default 1)")
+                        help="with --learn-escalation: training trace size in default mixes, 1-10 (default 1)")
     parser.add_argument("--quality-budget", type=float, default=1.0,
-                        help="with --learn-escalation: answers the chosen thresholds may lose against the strong "
-                             "model on the training traffic, net, in points of its requests (default 1: the target's "
-                             "quality loss)")
-    parser.add_argument("--escalation-out", help="with --learn-escalation: keep the retrained artifact in this file "
-                                                 "(and the learned direct route beside it, as "
-                                                 "<stem>.direct-router.joblib)")
+                        help="with --learn-escalation: points of quality the thresholds may lose in training (1)")
+    parser.add_argument("--escalation-out", help="with --learn-escalation: keep the retrained artifacts (see docs)")
     parser.add_argument("--logs-only", action="store_true",
                         help="with --learn-escalation: train on the logged answers only (no public GSM8K rows)")
-    parser.add_argument("--curve", help="comma-separated target large shares (e.g. 0.3,0.5,0.7,0.9); combined mode: "
-                                        "escalation thresholds, or DIRECT:ESCALATION pairs (e.g. 0.3,0.217:0.5): "
-                                        "one more run with every stage on per value, printed as a quality-cost curve")
+    parser.add_argument("--curve", help="comma-separated values, one more run each, as a quality-cost curve (docs)")
     return parser
 
 
