@@ -77,10 +77,11 @@ def request_id_middleware(app):
     return middleware
 
 
-def body_timeout_middleware(timeout_s: float):
+def body_timeout_middleware(timeout_s: float, deadline_s: float | None = None):
     """ASGI middleware factory: a request body whose next chunk takes longer than ``timeout_s`` to
-    arrive is refused with a 408 (a client trickling its body cannot hold a connection). Once the
-    body is complete, waiting on ``receive`` (disconnect detection while streaming) is not bounded."""
+    arrive, or that is not complete ``deadline_s`` after the request arrived, is refused with a 408 (a
+    client trickling its body cannot hold a connection). Once the body is complete, waiting on
+    ``receive`` (disconnect detection while streaming) is not bounded."""
 
     def middleware(app):
         async def bounded(scope, receive, send):
@@ -88,15 +89,21 @@ def body_timeout_middleware(timeout_s: float):
                 await app(scope, receive, send)
                 return
             body_done = False
+            loop = asyncio.get_running_loop()
+            until = None if deadline_s is None else loop.time() + deadline_s
 
             async def receive_in_time():
                 nonlocal body_done
                 if body_done:
                     return await receive()
+                wait = timeout_s if until is None else max(0.0, min(timeout_s, until - loop.time()))
                 try:
-                    message = await asyncio.wait_for(receive(), timeout_s)
+                    message = await asyncio.wait_for(receive(), wait)
                 except TimeoutError:
                     body_done = True
+                    if until is not None and loop.time() >= until - 1e-3 and wait < timeout_s:
+                        raise RequestTimeout(f"the request body was not complete within {deadline_s:g} s "
+                                             "([proxy] request_deadline_s)", code="request_timeout") from None
                     raise RequestTimeout(f"the request body did not arrive within {timeout_s:g} s of its last "
                                          "chunk ([proxy] body_timeout_s)", code="request_timeout") from None
                 if message["type"] != "http.request" or not message.get("more_body"):

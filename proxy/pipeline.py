@@ -91,6 +91,7 @@ class Pipeline:
                  cache=None, router: RouterStage | None = None, feedback_sink=None, upstream_batches=None,
                  metrics=None) -> None:
         self._aliases = {alias.name: alias for alias in settings.models}
+        self._request_deadline_s = settings.proxy.request_deadline_s  # per model: ModelAlias.deadline_s
         self._metrics = metrics  # proxy.metrics.ProxyMetrics: counts every finished request
         self._upstream = upstream
         self.upstream_batches = upstream_batches  # batch pass-through to upstreams with a Batch API
@@ -208,8 +209,12 @@ class Pipeline:
                 reply = await self.upstream_batches.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body,
                                                          ctx.request_id)
             else:
-                reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body, ctx.request_id,
-                                                  priority=_priority(ctx))
+                try:
+                    async with asyncio.timeout(self._time_left(call)):
+                        reply = await self._upstream.post(alias.upstream, UPSTREAM_PATHS[ctx.endpoint], body,
+                                                          ctx.request_id, priority=_priority(ctx))
+                except TimeoutError:  # the upstream call is cancelled with it
+                    raise self._deadline_error(call) from None
             status, payload = self._pass_status(call, reply)
         except ThriftyError as exc:
             backup = self._fallback_alias(call, exc)
@@ -423,6 +428,20 @@ class Pipeline:
             return StreamReply(_iterate(response_to_chunks(payload, include_usage)), call.headers)
         return Reply(200, payload, call.headers)
 
+    def _deadline_of(self, call: _Call) -> float:
+        """The whole-request deadline of ``call``'s model (``[models.<name>] deadline_s``), else the proxy's."""
+        own = getattr(call.alias, "deadline_s", None)  # a ModelAlias; stand-ins may lack it
+        return own if own is not None else self._request_deadline_s
+
+    def _time_left(self, call: _Call) -> float:
+        """Seconds left of ``call``'s deadline, counted from the request's arrival."""
+        return max(0.0, self._deadline_of(call) - (time.perf_counter() - call.ctx.started))
+
+    def _deadline_error(self, call: _Call) -> UpstreamError:
+        return UpstreamError(f"the request did not finish within its deadline of {self._deadline_of(call):g} s "
+                             f"(model {call.data.get('model')!r}); the upstream call was cancelled",
+                             code="deadline_exceeded", status=504)
+
     def _pass_status(self, call: _Call, reply: UpstreamReply) -> tuple[int, dict[str, Any]]:
         """4xx answers pass through as complete OpenAI error objects, with the upstream's
         ``retry-after`` and ``x-ratelimit-*`` headers; 5xx become a 502 that names the upstream."""
@@ -446,8 +465,11 @@ class Pipeline:
         want_usage = bool((call.data.get("stream_options") or {}).get("include_usage"))
         body["stream_options"] = {**(call.data.get("stream_options") or {}), "include_usage": True}
         try:
-            response = await self._upstream.stream(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
-                                                    call.ctx.request_id, priority=_priority(call.ctx))
+            async with asyncio.timeout(self._time_left(call)):  # until the upstream's first byte
+                response = await self._upstream.stream(call.alias.upstream, UPSTREAM_PATHS[call.ctx.endpoint], body,
+                                                        call.ctx.request_id, priority=_priority(call.ctx))
+        except TimeoutError:
+            raise self._deadline_error(call) from None
         except UpstreamReplyError as exc:
             status, payload = self._pass_status(call, exc.reply)
             self._finish(call.ctx, call.entry, status, error=error_message(payload))
@@ -458,8 +480,17 @@ class Pipeline:
         entry, public_model = call.entry, call.data["model"]
         assembler = StreamAssembler()
         status, error, finished = 200, None, False
+        events = self._upstream.iter_events(call.alias.upstream, response)
+        until = asyncio.get_running_loop().time() + self._time_left(call)
         try:
-            async for event in self._upstream.iter_events(call.alias.upstream, response):
+            while True:
+                try:
+                    async with asyncio.timeout_at(until):  # the whole stream, by the clock
+                        event = await anext(events)
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:  # the events' generator is closed: the upstream connection with it
+                    raise self._deadline_error(call) from None
                 if call.ctx.batch_id is None:
                     self.interactive_seen = time.monotonic()  # a long stream is interactive traffic too
                 data = event.data

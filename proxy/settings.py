@@ -55,6 +55,10 @@ class ProxyConfig:
     # honoured), and a circuit breaker per upstream (open after circuit_failures failures in a row,
     # one probe after circuit_open_s)
     body_timeout_s: float = 30.0  # a request body whose next chunk takes longer is refused (408)
+    # the whole request, from its arrival: reading the body, the upstream's first byte and the whole
+    # answer or stream; past it the upstream call is cancelled and the client gets a 504 (an error
+    # event and [DONE] when streaming). [models.<name>] deadline_s overrides it per model
+    request_deadline_s: float = 300.0
     header_timeout_s: float = 15.0  # a request whose headers are not all in by then is answered 408 and closed
     log_format: str = "text"  # text | json: one format for every log line (json: one object per line)
     access_log: bool = True  # one line per finished request (logger thrifty.access), with its request id
@@ -112,6 +116,7 @@ class ModelAlias:
     # other public model names to answer with, in order, when this one's upstream fails (5xx,
     # down, timed out, circuit open) before the answer started
     fallbacks: tuple[str, ...] = ()
+    deadline_s: float | None = None  # this model's whole-request deadline; None: [proxy] request_deadline_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +411,7 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         raise SettingsError(f"[bundled] replicas must be >= 1 and replica_choice one of {', '.join(REPLICA_CHOICES)}")
     if sections["proxy"].log_format not in ("text", "json"):
         raise SettingsError(f"[proxy] log_format must be text or json, got {sections['proxy'].log_format!r}")
-    for name in ("body_timeout_s", "header_timeout_s"):
+    for name in ("body_timeout_s", "header_timeout_s", "request_deadline_s"):
         if not getattr(sections["proxy"], name) > 0:
             raise SettingsError(f"[proxy] {name} must be > 0 seconds, got {getattr(sections['proxy'], name)!r}")
     if sections["auth"].mode not in AUTH_MODES:
@@ -424,6 +429,10 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     models = [ModelAlias(name=name, **{**(body := _section(_AliasBody, spec, f"models.{name}").__dict__),
                                        "fallbacks": tuple(body["fallbacks"])})
               for name, spec in raw.get("models", {}).items()]
+    for alias in models:
+        if alias.deadline_s is not None and not (isinstance(alias.deadline_s, int | float)
+                                                 and not isinstance(alias.deadline_s, bool) and alias.deadline_s > 0):
+            raise SettingsError(f"[models.{alias.name}] deadline_s must be > 0 seconds, got {alias.deadline_s!r}")
     prices = [_section(ModelPrice, {**spec, "model": name}, f"prices.{name}")
               for name, spec in raw.get("prices", {}).items()]
     settings = Settings(data_dir=str(raw.get("data_dir", DEFAULT_DATA_DIR)), upstreams=tuple(upstreams),
@@ -620,6 +629,7 @@ class _AliasBody:
     upstream: str
     model: str
     fallbacks: tuple[str, ...] = ()
+    deadline_s: float | None = None
 
 
 def _with_defaults(settings: Settings) -> Settings:
