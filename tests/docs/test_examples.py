@@ -356,3 +356,11 @@ def test_readme_links_every_docs_page() -> None:
 def test_every_source_file_named_exists(page: Path) -> None:
     missing = [path for path in _REPO_PATH.findall(page.read_text()) if not (ROOT / path).exists()]
     assert not missing, f"{page.name} names files that do not exist: {missing}"
+
+
+def test_engine_flags_page_lists_every_backend_serve_option() -> None:
+    text = (DOCS / "engine-flags.md").read_text()
+    parser, _ = _resolve(["backend", "serve"])
+    options = {o for a in parser._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
+    missing = sorted(o for o in options if f"`{o}" not in text and f"/ `{o}" not in text)
+    assert not missing, f"docs/engine-flags.md does not list {missing}"
