@@ -178,10 +178,9 @@ def choose(
 
     - it is *contested* (the same question was answered differently in its scope, see
       :data:`CONTESTED`): the answer is not a function of the question;
-    - a discarded candidate scored more than ``ambiguity_margin`` above it: the query is clearly
-      closest to a question that verification rejected, so falling through to a farther one
-      would answer a different question (verification can also reject a true paraphrase, e.g.
-      *without writing code* / *eliminates the need for coding*; then the fallback is wrong);
+    - a discarded candidate with another answer scored above it: the query is closest to a
+      question that verification rejected, so falling through to a farther one would answer a
+      different question (verification also rejects true paraphrases; the fallback is then wrong);
     - another remaining candidate with a different answer (or a contested one) scores within
       ``ambiguity_margin`` of it: the query sits between two cached questions.
     """
@@ -197,7 +196,11 @@ def choose(
     if not verified or verified[0].similarity < threshold:
         return None
     best = verified[0]
-    if best.answer_sha256 == CONTESTED or ranked[0].similarity - best.similarity > ambiguity_margin:
+    if best.answer_sha256 == CONTESTED:
+        return None
+    if best is not ranked[0] and ranked[0].answer_sha256 != best.answer_sha256:
+        # the closest cached question was rejected: never fall through to a farther one with
+        # another answer (verification also rejects true paraphrases; the fallback is then wrong)
         return None
     for other in verified[1:]:
         if other.similarity < best.similarity - ambiguity_margin:

@@ -96,6 +96,7 @@ _URL = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])")
 _TOKEN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
 _SENTENCE_PUNCT = re.compile(r"^(?:[.,;:!?'\"\-–—…]+|[()])$")  # a lone parenthesis is prose
+_OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _SPACES = re.compile(r"\s+")
 _EDGE_PUNCT = ".,;:!?'\"()[]-–—… \t\n"
@@ -183,10 +184,7 @@ def extract_features(text: str) -> TextFeatures:
     matches = list(_TOKEN.finditer(text))
 
     def is_operator(k: int) -> bool:
-        if not 0 <= k < len(matches):
-            return False
-        tok = matches[k].group(0)
-        return not (tok[0].isalnum() or tok[0] == "_") and not _SENTENCE_PUNCT.match(tok)
+        return 0 <= k < len(matches) and any(ch in _OPERATOR_CHARS for ch in matches[k].group(0))
 
     for k, m in enumerate(matches):
         raw = m.group(0)
@@ -195,8 +193,9 @@ def extract_features(text: str) -> TextFeatures:
         if raw[0].isdigit():
             positioned.append((m.start(), f"num:{_number(raw)}"))
         elif not (raw[0].isalpha() or raw[0] == "_"):
-            if not _SENTENCE_PUNCT.match(raw):
-                positioned.append((m.start(), f"sym:{raw}"))
+            symbols = raw.rstrip(".,;!?")  # "]." ends a sentence after a bracket
+            if symbols and not _SENTENCE_PUNCT.match(symbols):
+                positioned.append((m.start(), f"sym:{symbols}"))
         elif (beside_operator or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))):
             positioned.append((m.start(), f"id:{low}"))
@@ -204,7 +203,9 @@ def extract_features(text: str) -> TextFeatures:
         elif low in _NUMBER_WORDS:
             positioned.append((m.start(), f"num:{_number(str(_NUMBER_WORDS[low]))}"))
         elif low in _NEGATIONS:
-            negations += 1
+            # a sentence-opening "No," answers; it does not negate what follows
+            interjection = low == "no" and _sentence_start(text, m.start()) and text[m.end():m.end() + 1] == ","
+            negations += not interjection
         elif low in _QUESTION_WORDS:
             questions.add(_QUESTION_WORDS[low])
         elif low in _RELATIONAL:
