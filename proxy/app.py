@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from litestar import Litestar, Request, Response, get, post
+from litestar import Litestar, Request, Response, delete, get, post
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
@@ -23,7 +23,11 @@ from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.db import create_engine
-from proxy.errors import AuthenticationFailed, NotFound, ThriftyError
+from proxy.embeddings.local import DEFAULT_DIM as LOCAL_DIM
+from proxy.embeddings.local import DEFAULT_WINDOW as LOCAL_WINDOW
+from proxy.embeddings.service import build_embeddings
+from proxy.endpoints import unknown_endpoint_message
+from proxy.errors import AuthenticationFailed, InvalidRequest, NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, accept_feedback, parse_feedback, store_feedback
 from proxy.identity import (
     ANONYMOUS,
@@ -34,10 +38,14 @@ from proxy.identity import (
 )
 from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
+from proxy.model_cards import ModelCards
 from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.request_journal import RequestJournal
 from proxy.request_log import LogEntry, RequestLogWriter, journal_folder
+from proxy.responses.service import ResponsesService
+from proxy.responses.store import ResponseStore
+from proxy.responses.translate import validate_responses
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.shaping.replicas import ReplicaClient
@@ -111,6 +119,20 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         if passthrough else None
     pipeline = Pipeline(settings, upstream, request_log, cache=cache, router=router, feedback_sink=feedback_sink,
                         upstream_batches=upstream_batches, metrics=prometheus)
+    def record(entry: LogEntry) -> None:
+        request_log.record(entry)
+        prometheus.observe_request(entry)
+
+    embeddings = build_embeddings(settings, engine, embedder, upstream, record, prometheus)
+    pipeline.endpoint_handlers["embeddings"] = embeddings.handle  # the endpoint and batch lines
+    if embeddings.local_model is not None:
+        pipeline.endpoint_models[embeddings.local_model] = "embeddings"
+    responses = ResponsesService(pipeline, ResponseStore(engine))
+    pipeline.endpoint_handlers["responses"] = responses.handle
+    cards = ModelCards(settings, lambda: pipeline.public_models, upstream,
+                       extra={name: {"context_window": LOCAL_WINDOW, "max_model_len": LOCAL_WINDOW,
+                                     "dimensions": LOCAL_DIM} for name in [embeddings.local_model] if name})
+
     prometheus.watch(request_log, pipeline.public_models)
     prometheus.watch_circuits(upstream.breakers.states)
     auth = AuthService(settings, engine, **({"clock": clock} if clock else {}))
@@ -128,7 +150,8 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     state = ProxyState(settings, upstream, request_log, pipeline, engine, cache, router, batches, auth, throttle)
     background: list[asyncio.Task] = []
 
-    async def call(request: Request, endpoint: str, validate) -> Response:
+    async def call(request: Request, endpoint: str, validate, admitted=None) -> Response:
+        """``admitted``: what of the body the key's limits see (default: all of it)."""
         started = time.perf_counter()
         principal = await auth.authenticate(request.headers.get("authorization"))
         ctx = CallContext(request_id=request.scope["state"]["request_id"], key_id=principal.key_id,
@@ -144,7 +167,8 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
             else:
                 data = parse_json_object(raw)
                 validate(data)
-            ctx.on_finish = auth.settle_later(await auth.admit(principal, data, len(raw)))
+            ctx.on_finish = auth.settle_later(await auth.admit(principal, admitted(data) if admitted else data,
+                                                               len(raw)))
         except ThriftyError as exc:
             model = data.get("model") if isinstance(data.get("model"), str) else None
             pipeline.log_rejected(ctx, exc.status, exc.message, model)
@@ -164,6 +188,38 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     async def completions(request: Request) -> Response:
         return await call(request, "completions", validate_completion)
 
+    @post("/v1/embeddings", status_code=200)
+    async def create_embeddings(request: Request) -> Response:
+        # an embedding has no output: the key's limits reserve the input alone (and one token), not max_tokens
+        return await call(request, "embeddings", embeddings.check,
+                          admitted=lambda data: {"model": data.get("model"), "max_tokens": 1})
+
+    @post("/v1/responses", status_code=200)
+    async def create_response(request: Request) -> Response:
+        return await call(request, "responses", validate_responses,
+                          admitted=lambda data: {**data, "max_tokens": data.get("max_output_tokens")})
+
+    @get("/v1/responses/{response_id:str}")
+    async def retrieve_response(request: Request, response_id: str) -> Response:
+        key_id = await auth.identify(request.headers.get("authorization"))
+        return _json(await responses.retrieve(response_id, key_id))
+
+    @delete("/v1/responses/{response_id:str}", status_code=200)
+    async def delete_response(request: Request, response_id: str) -> Response:
+        key_id = await auth.identify(request.headers.get("authorization"))
+        return _json(await responses.delete(response_id, key_id))
+
+    @get("/v1/responses/{response_id:str}/input_items")
+    async def response_input_items(request: Request, response_id: str) -> Response:
+        key_id = await auth.identify(request.headers.get("authorization"))
+        query = request.query_params
+        try:
+            limit = int(query.get("limit", "20"))
+        except ValueError:
+            raise InvalidRequest("'limit' must be an integer", param="limit") from None
+        return _json(await responses.input_items(response_id, key_id, query.get("order", "desc"), limit,
+                                                 query.get("after")))
+
     @post("/v1/feedback", status_code=200)
     async def feedback(request: Request) -> Response:
         body = parse_feedback(parse_json_object(await request.body()))
@@ -175,18 +231,17 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     @get("/v1/models")
     async def models(request: Request) -> Response:
         await auth.authenticate(request.headers.get("authorization"))  # keys mode: a live key, as for completions
-        data = [{"id": name, "object": "model", "created": 0, "owned_by": "thrifty"}
-                for name in pipeline.public_models]
-        return _json({"object": "list", "data": data})
+        return _json({"object": "list", "data": await cards.cards()})
 
     @get("/v1/models/{model_id:path}")
     async def model(request: Request) -> Response:
         await auth.authenticate(request.headers.get("authorization"))
         model_id = request.path_params["model_id"].removeprefix("/")  # a path parameter keeps "org/model" whole
-        if model_id not in pipeline.public_models:
+        card = await cards.card(model_id)
+        if card is None:
             raise NotFound(f"The model {model_id!r} does not exist; available models: {sorted(pipeline.public_models)}",
                            param="model", code="model_not_found")
-        return _json({"id": model_id, "object": "model", "created": 0, "owned_by": "thrifty"})
+        return _json(card)
 
     @get("/openapi.json", include_in_schema=False)
     async def openapi(request: Request) -> Response:
@@ -247,7 +302,10 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
 
     def on_http_error(request: Request, exc: HTTPException) -> Response:
         type_ = "invalid_request_error" if exc.status_code < 500 else "server_error"
-        response = _error(exc.status_code, str(exc.detail), type_)
+        named = unknown_endpoint_message(request.app, request.method, request.url.path, exc.status_code) \
+            if exc.status_code in (404, 405) else None
+        response = _error(exc.status_code, named or str(exc.detail), type_,
+                          code=("unknown_endpoint" if exc.status_code == 404 else "method_not_allowed") if named else None)
         # routing errors (404, 405) are raised before the request-id middleware runs
         state = request.scope.get("state", {})
         request_id = state.get("client_request_id") or state.get("request_id") or request_id_from_header(
@@ -264,7 +322,8 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
         return _error(500, f"internal error ({type(exc).__name__}); request id {request_id}", "server_error")
 
     app = Litestar(
-        route_handlers=[chat_completions, completions, feedback, models, model, health, metrics, openapi,
+        route_handlers=[chat_completions, completions, create_embeddings, create_response, retrieve_response,
+                        delete_response, response_input_items, feedback, models, model, health, metrics, openapi,
                         *admin_handlers(settings, state), *(batch_handlers(batches, auth.identify) if batches else []),
                         *ui_handlers(settings, state)],
         exception_handlers={ThriftyError: on_thrifty_error, HTTPException: on_http_error, Exception: on_unexpected},

@@ -8,7 +8,19 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, event
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    event,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -220,6 +232,33 @@ class AuthFailure(ProxyBase):
     failures: Mapped[int] = mapped_column(Integer)
     last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class EmbeddingCacheEntry(ProxyBase):
+    """One input text's embedding (``proxy.embeddings.cache``): keyed by tenant, model and text."""
+
+    __tablename__ = "embedding_cache"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of tenant, model, variant and text
+    model: Mapped[str] = mapped_column(String(256))
+    dims: Mapped[int] = mapped_column(Integer)
+    tokens: Mapped[int] = mapped_column(Integer)  # what the text cost when it was embedded
+    vector: Mapped[bytes] = mapped_column(LargeBinary)  # float32, little-endian, ``dims`` values
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class StoredResponse(ProxyBase):
+    """A Responses API answer kept for ``previous_response_id`` and retrieval, readable by its key only."""
+
+    __tablename__ = "stored_response"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # resp_<hex>
+    key_id: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    previous_response_id: Mapped[str | None] = mapped_column(String(64))
+    body: Mapped[str] = mapped_column(Text)  # the response object, JSON
+    input_items: Mapped[str] = mapped_column(Text)  # this request's input items (with ids), JSON list
+    history: Mapped[str] = mapped_column(Text)  # the items of the earlier turns of its chain, JSON list
 
 
 def create_engine(url: str) -> AsyncEngine:

@@ -16,7 +16,14 @@ from typing import Any
 import msgspec
 
 from proxy.components import RouterStage, cascadable
-from proxy.errors import NotFound, ThriftyError, UpstreamError, error_message, openai_error_body
+from proxy.errors import (
+    InvalidRequest,
+    NotFound,
+    ThriftyError,
+    UpstreamError,
+    error_message,
+    openai_error_body,
+)
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.logs import log_access
 from proxy.model_versions import ModelVersions
@@ -107,10 +114,14 @@ class Pipeline:
         self._access_log = settings.proxy.access_log
         self.interactive_seen = -math.inf  # monotonic time of the last interactive request activity
         self._background: set[asyncio.Task] = set()
+        # endpoints answered outside the chat stages (embeddings): ctx.endpoint -> async handler(ctx, data),
+        # so the app and the batch worker reach them through handle(); their models by public name
+        self.endpoint_handlers: dict[str, Any] = {}
+        self.endpoint_models: dict[str, str] = {}  # public model name -> its endpoint, e.g. "embeddings"
 
     @property
     def public_models(self) -> list[str]:
-        names = list(self._aliases)
+        names = [*self._aliases, *(m for m in self.endpoint_models if m not in self._aliases)]
         return [*names, self._router.public_model] if self._router else names
 
     @property
@@ -126,6 +137,9 @@ class Pipeline:
 
     def resolve(self, model: str) -> ModelAlias:
         alias = self._aliases.get(model)
+        if alias is None and model in self.endpoint_models:
+            raise InvalidRequest(f"model {model!r} is served on /v1/{self.endpoint_models[model]} only",
+                                 param="model", code="endpoint_not_supported")
         if alias is None:
             raise NotFound(f"model {model!r} does not exist; available models: {sorted(self.public_models)}",
                            param="model", code="model_not_found")
@@ -135,6 +149,8 @@ class Pipeline:
 
     async def handle(self, ctx: CallContext, data: dict[str, Any]) -> Reply | StreamReply:
         """Answer one validated request (the caller has logged validation failures)."""
+        if (special := self.endpoint_handlers.get(ctx.endpoint)) is not None:
+            return await special(ctx, data)
         entry = LogEntry(id=ctx.request_id, key_id=ctx.key_id, endpoint=ctx.endpoint, status_code=0,
                          model_requested=data["model"], stream=bool(data.get("stream")), cache_outcome="bypass",
                          client_request_id=ctx.client_request_id,

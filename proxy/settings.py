@@ -276,6 +276,17 @@ class AdminConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class EmbeddingsSettings:
+    """``/v1/embeddings`` (docs/embeddings.md): the bundled MiniLM's public name, limits and cache."""
+
+    enabled: bool = True  # serve the bundled embedding model (other embedding models are forwarded regardless)
+    model_name: str = "all-minilm-l6-v2"  # its public model name
+    max_inputs: int = 2048  # inputs per request (OpenAI's limit); more is a 400 naming it
+    cache: bool = True  # exact cache per input text (per key and model)
+    cache_ttl_s: float = 30 * 86400.0
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     data_dir: str = DEFAULT_DATA_DIR
     proxy: ProxyConfig = field(default_factory=ProxyConfig)
@@ -291,6 +302,7 @@ class Settings:
     batch: BatchSettings = field(default_factory=BatchSettings)
     auth: AuthSettings = field(default_factory=AuthSettings)
     shaping: ShapingSettings = field(default_factory=ShapingSettings)
+    embeddings: EmbeddingsSettings = field(default_factory=EmbeddingsSettings)
 
     @property
     def data_path(self) -> Path:
@@ -326,7 +338,8 @@ class Settings:
 
 _SECTIONS = {"proxy": ProxyConfig, "database": DatabaseConfig, "bundled": BundledBackendConfig,
              "backend": BackendConfig, "admin": AdminConfig, "cache": CacheSettings, "router": RouterSettings,
-             "batch": BatchSettings, "auth": AuthSettings, "shaping": ShapingSettings}
+             "batch": BatchSettings, "auth": AuthSettings, "shaping": ShapingSettings,
+             "embeddings": EmbeddingsSettings}
 
 
 def _coerce(value: Any, target: Any, where: str) -> Any:
@@ -406,6 +419,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     _check_proxy(sections["proxy"])
     _check_cache(sections["cache"])
     _check_database(sections["database"])
+    embeddings = sections["embeddings"]
+    if embeddings.max_inputs < 1 or not embeddings.model_name.strip() or not embeddings.cache_ttl_s > 0:
+        raise SettingsError("[embeddings] max_inputs must be >= 1, model_name non-empty and cache_ttl_s > 0")
     bundled = sections["bundled"]
     if bundled.replicas < 1 or bundled.replica_choice not in REPLICA_CHOICES:
         raise SettingsError(f"[bundled] replicas must be >= 1 and replica_choice one of {', '.join(REPLICA_CHOICES)}")
@@ -671,4 +687,7 @@ def _with_defaults(settings: Settings) -> Settings:
         raise SettingsError(f"[router] direct_threshold must lie in [0, 1], got {router.direct_threshold!r}")
     if not 0.0 <= router.explore_share <= 1.0:
         raise SettingsError(f"[router] explore_share must lie in [0, 1], got {router.explore_share!r}")
+    embedding = settings.embeddings.model_name
+    if settings.embeddings.enabled and (embedding in public or (router.enabled and embedding == router.public_model)):
+        raise SettingsError(f"[embeddings] model_name {embedding!r} clashes with a configured model; rename one")
     return settings
