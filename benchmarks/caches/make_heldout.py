@@ -292,11 +292,182 @@ def build(seed: int = SEED) -> dict:
     }
 
 
+# --- the second held-out set (frozen after the first was measured twice and then opened) -----------
+
+SEED_V2 = 20261204
+OUT_V2 = Path(__file__).with_name("data") / "heldout_generated_v2.json"
+TYPES = ["list", "tuple", "dict", "set", "string", "integer", "float", "bytes"]
+SHELL_MODES = ["644", "755", "600", "700", "777", "444"]
+FORMS = ["poem", "short story", "song", "tweet", "essay", "limerick", "speech"]
+LANGUAGES_V2 = ["Hindi", "Arabic", "Finnish", "Czech", "Vietnamese", "Hungarian", "Indonesian", "Hebrew"]
+AUDIENCES_V2 = ["a ten-year-old", "a graduate student", "my grandmother", "a new employee", "an investor"]
+TONES_V2 = ["polite", "confident", "friendly", "professional", "urgent", "playful"]
+ANTONYMS_V2 = [("enable", "disable"), ("encrypt", "decrypt"), ("upload", "download"), ("compress", "decompress"),
+               ("include", "exclude"), ("open", "close"), ("lock", "unlock"), ("install", "uninstall"),
+               ("increase", "reduce"), ("show", "hide")]
+OBJECTS = ["file", "folder", "repository", "database", "partition", "archive", "account", "feature flag"]
+TOOLS = ["Git", "Docker", "PostgreSQL", "Windows", "Linux", "Excel", "Chrome"]
+DISHES = ["pancakes", "guacamole", "risotto", "banana bread", "hummus", "fried rice"]
+THINGS = ["telephone", "light bulb", "printing press", "radio", "bicycle", "compass"]
+RECYCLABLES = ["plastics", "batteries", "glass jars", "pizza boxes", "light bulbs"]
+
+
+def build_v2(seed: int = SEED_V2) -> dict:
+    """A second held-out set with templates of its own (not the first set's)."""
+    rng = random.Random(seed)
+    cities, modules, fns = _cities(), _modules(), _builtins()
+    days = list(calendar.day_name)
+    months = list(calendar.month_name)[1:]
+    neg: list[dict[str, str]] = []
+    pos: list[dict[str, str]] = []
+
+    def add(category: str, stored: str, query: str) -> None:
+        neg.append({"category": category, "stored": stored, "query": query})
+
+    def hit(category: str, stored: str, query: str) -> None:
+        pos.append({"category": category, "stored": stored, "query": query})
+
+    for _ in range(5):
+        a, b = rng.randint(2, 50), rng.randint(2, 50)
+        op = rng.choice(OPERATORS[:6])
+        add("code_operator", f"What is the output of console.log({a} {op} {b}) in JavaScript?",
+            f"What is the output of console.log({a} {_one_token_change(rng, OPERATORS[:6], op)} {b}) in JavaScript?")
+    for _ in range(4):
+        v, k = rng.choice(["x", "idx", "n"]), rng.randint(1, 9)
+        cmp_ = rng.choice(COMPARISONS)
+        add("code_comparison", f"Fix this line: if ({v} {cmp_} {k}) return;",
+            f"Fix this line: if ({v} {_one_token_change(rng, COMPARISONS, cmp_)} {k}) return;")
+    for _ in range(4):
+        m1 = rng.choice(SHELL_MODES)
+        add("shell", f"What does chmod {m1} notes.txt do?",
+            f"What does chmod {_one_token_change(rng, SHELL_MODES, m1)} notes.txt do?")
+    for _ in range(4):
+        f1, f2 = rng.sample(fns, 2)
+        add("code_identifier", f"Why is {f1}() slow on big inputs?", f"Why is {f2}() slow on big inputs?")
+    for _ in range(4):
+        atom = rng.choice(REGEX_ATOMS)
+        q1 = rng.choice(QUANTIFIERS)
+        add("regex", f"What strings does /{atom}{q1}x/ match?",
+            f"What strings does /{atom}{_one_token_change(rng, QUANTIFIERS, q1)}x/ match?")
+    for _ in range(5):
+        n, h = rng.randint(50, 400), rng.randint(2, 9)
+        if rng.random() < 0.5:
+            add("number", f"A train travels {n} km in {h} hours. What is its average speed?",
+                f"A train travels {n} km in {h + 1} hours. What is its average speed?")
+        else:
+            add("number", f"A train travels {n} km in {h} hours. What is its average speed?",
+                f"A train travels {n + 10} km in {h} hours. What is its average speed?")
+    for _ in range(4):
+        m, d1, d2 = rng.choice(months), rng.randint(1, 10), rng.randint(12, 28)
+        add("date", f"How many days are there between {m} {d1} and {m} {d2}?",
+            f"How many days are there between {m} {d1} and {m} {d2 - 1}?")
+    for _ in range(3):
+        d1, d2 = rng.sample(days, 2)
+        add("date", f"Schedule a reminder for every {d1} at noon.", f"Schedule a reminder for every {d2} at noon.")
+    for _ in range(4):
+        n = rng.randint(2, 20)
+        u1, u2 = rng.sample(UNITS[:10], 2)
+        add("unit", f"Is {n} {u1} more than {n} {u2}?", f"Is {n} {u1} more than {n} {rng.choice([u for u in UNITS[:10] if u not in (u1, u2)])}?")
+    for _ in range(4):
+        w1, w2 = rng.sample(modules, 2)
+        add("quoted_string", f"Translate '{w1} is ready' into French.", f"Translate '{w2} is ready' into French.")
+    for _ in range(3):
+        p1, p2 = rng.sample(modules, 2)
+        add("url", f"Is https://example.org/{p1}?page=2 a valid URL?", f"Is https://example.org/{p2}?page=2 a valid URL?")
+    for _ in range(4):
+        t1, t2 = rng.sample(TYPES, 2)
+        add("role_swap", f"Can a {t1} be converted into a {t2} in Python?", f"Can a {t2} be converted into a {t1} in Python?")
+    for _ in range(3):
+        m1, m2 = rng.sample(modules, 2)
+        add("role_swap", f"Should I migrate from {m1} to {m2}?", f"Should I migrate from {m2} to {m1}?")
+    for _ in range(3):
+        n1, n2 = rng.sample(range(3, 500), 2)
+        add("role_swap", f"Is {n1} divisible by {n2}?", f"Is {n2} divisible by {n1}?")
+    for _ in range(3):
+        c1, c2 = rng.sample(cities, 2)
+        add("role_swap", f"Is it cheaper to fly from {c1} to {c2} in winter?", f"Is it cheaper to fly from {c2} to {c1} in winter?")
+    for _ in range(4):
+        topic = rng.choice(TOPICS)
+        f1, f2 = rng.sample(FORMS, 2)
+        add("constraint_format", f"Write a {f1} about {topic}.", f"Write a {f2} about {topic}.")
+    for _ in range(4):
+        topic = rng.choice(TOPICS)
+        n = rng.choice([20, 50, 100, 200])
+        add("constraint_length", f"Explain {topic}; answer in {n} words.", f"Explain {topic}; answer in {n * 2} words.")
+    for _ in range(4):
+        topic = rng.choice(TOPICS)
+        a1, a2 = rng.sample(AUDIENCES_V2, 2)
+        add("constraint_audience", f"Explain {topic} for {a1}.", f"Explain {topic} for {a2}.")
+    for _ in range(4):
+        l1, l2 = rng.sample(LANGUAGES_V2, 2)
+        c = rng.choice(cities)
+        add("constraint_language", f"Reply in {l1}: what is there to see in {c}?", f"Reply in {l2}: what is there to see in {c}?")
+    for _ in range(4):
+        t1, t2 = rng.sample(TONES_V2, 2)
+        add("constraint_tone", f"Rewrite my cover letter to sound more {t1}.", f"Rewrite my cover letter to sound more {t2}.")
+    for _ in range(4):
+        r = rng.choice(RECYCLABLES)
+        add("negation", f"Can I recycle {r}?", f"Can I not recycle {r}?")
+    for _ in range(2):
+        r = rng.choice(RECYCLABLES)
+        add("negation", f"Why should I recycle {r}?", f"Why shouldn't I recycle {r}?")
+    for _ in range(6):
+        w1, w2 = rng.choice(ANTONYMS_V2)
+        obj, tool = rng.choice(OBJECTS), rng.choice(TOOLS)
+        add("antonym", f"How do I {w1} a {obj} in {tool}?", f"How do I {w2} a {obj} in {tool}?")
+
+    for _ in range(3):
+        tool = rng.choice(TOOLS)
+        t = f"how do i delete a branch in {tool}?"
+        hit("case", t, t.capitalize().replace(tool.lower(), tool))
+    for _ in range(3):
+        d = rng.choice(DISHES)
+        t = f"Give me a simple recipe for {d}."
+        hit("whitespace", t, t.replace(" ", "   ") + "\n\n")
+    for _ in range(4):
+        a, b = rng.sample(TYPES, 2)
+        hit("reworded", f"What's the difference between a {a} and a {b} in Python?", f"How does a {a} differ from a {b} in Python?")
+    for _ in range(4):
+        th = rng.choice(THINGS)
+        hit("reworded", f"Who invented the {th}?", f"Who was the inventor of the {th}?")
+    for _ in range(4):
+        d = rng.choice(DISHES)
+        hit("reworded", f"Give me a recipe for {d}.", f"How do I make {d}?")
+    for _ in range(4):
+        topic = rng.choice(TOPICS)
+        hit("reworded", f"Summarize {topic}.", f"Give me a summary of {topic}.")
+    for _ in range(4):
+        topic = rng.choice(TOPICS)
+        hit("reworded", f"What are some good books about {topic}?", f"Can you recommend some good books on {topic}?")
+    for _ in range(4):
+        topic = rng.choice(TOPICS)
+        hit("reworded", f"Explain {topic} simply.", f"Explain {topic} in simple terms.")
+    for _ in range(4):
+        lang = rng.choice(LANGUAGES_V2)
+        hit("reworded", f"How do you say 'thank you' in {lang}?", f"What is 'thank you' in {lang}?")
+    for _ in range(3):
+        m = rng.choice(modules)
+        hit("request_form", f"Show me an example of the {m} module.", f"Could you show me an example of the {m} module, please?")
+    for _ in range(3):
+        c = rng.choice(cities)
+        hit("reworded", f"Is {c} expensive to visit?", f"Is visiting {c} expensive?")
+    return {
+        "description": (
+            f"Second held-out set, generated by benchmarks/caches/make_heldout.py build_v2 (seed {seed}) from "
+            "templates of its own over public lists; frozen in its own commit after the first set was opened "
+            "and before the rules changed again. Never used to write or tune rules."
+        ),
+        "seed": seed,
+        "text_pairs": neg,
+        "positives": pos,
+    }
+
+
 def main() -> int:
-    data = build()
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {OUT}: {len(data['text_pairs'])} must-not-hit pairs, {len(data['positives'])} paraphrases")
+    for data, out in ((build(), OUT), (build_v2(), OUT_V2)):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {out}: {len(data['text_pairs'])} must-not-hit pairs, {len(data['positives'])} paraphrases")
     return 0
 
 
