@@ -222,7 +222,21 @@ def real_metric_names() -> frozenset[str]:
     backend = BackendMetrics("m", lambda: _Anything())
     backend.finished(SimpleNamespace(prompt_tokens=1, completion_tokens=1, total_time=1.0, queue_time=0.1,
                                      ttft=0.1, tpot=0.01))
-    return frozenset(_exposed_names(proxy.render()) | _exposed_names(backend.render()))
+    return frozenset(_exposed_names(proxy.render()) | _exposed_names(backend.render()) | _declared_names())
+
+
+_DECLARED = re.compile(r"\b(Counter|Histogram|Gauge)(?:MetricFamily)?\(\s*\"([a-zA-Z_:][a-zA-Z0-9_:]*)\"")
+
+
+def _declared_names() -> set[str]:
+    """Metric families the runtime packages declare with a literal name (some register only when their
+    feature is built, such as the embedding counters); a counter is exposed with ``_total``."""
+    out = set()
+    for package in RUNTIME_PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for kind, name in _DECLARED.findall(path.read_text()):
+                out |= {name, f"{name}_total"} if kind == "Counter" else {name}
+    return out
 
 
 # --- tests ----------------------------------------------------------------------------------------
