@@ -31,6 +31,11 @@ from backend.protocol import RequestError
 MAX_SCHEMA_BYTES = 128 * 1024  # a schema's JSON text; OpenAI's own limits are far lower
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}
 TOOL_CALL_OPEN, TOOL_CALL_CLOSE = "<tool_call>", "</tool_call>"
+#: string formats the grammar enforces; any other ``format`` is kept as what JSON Schema 2020-12 makes it by
+#: default, an annotation, and not enforced (llguidance would refuse the schema instead)
+ENFORCED_FORMATS = frozenset({"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri",
+                              "uuid"})
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})  # instance data, not subschemas
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +124,28 @@ def check_schema(schema: Any, param: str) -> dict[str, Any]:
     return schema
 
 
+def annotation_formats(node: Any) -> Any:
+    """``node`` without the ``format`` keywords the grammar does not enforce (a copy; data keywords such as
+    ``enum`` and ``const`` are left as they are)."""
+    if isinstance(node, list):
+        return [annotation_formats(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "format" and isinstance(value, str) and value not in ENFORCED_FORMATS:
+            continue
+        out[key] = value if key in _DATA_KEYWORDS else annotation_formats(value)
+    return out
+
+
 def json_schema_grammar(schema: dict[str, Any], param: str = "response_format.json_schema.schema") -> str:
     """The llguidance grammar of JSON values matching ``schema`` (compact, one layout); a schema llguidance
     cannot even read (an integer beyond 64 bits, say) is a :class:`RequestError` naming ``param``."""
     import llguidance
 
     try:
-        return llguidance.LLMatcher.grammar_from_json_schema(schema, defaults=JSON_OPTIONS)
+        return llguidance.LLMatcher.grammar_from_json_schema(annotation_formats(schema), defaults=JSON_OPTIONS)
     except (ValueError, TypeError) as exc:
         raise RequestError(f"{param}: {exc}", param=param) from None
 
@@ -152,7 +172,7 @@ def tool_call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
 def tool_call_grammar(tools: list[dict[str, Any]]) -> str:
     """One ``<tool_call>`` block, as SmolLM2's template and :func:`tokenization.tokenizer.message_text` write it,
     calling one of ``tools`` with arguments valid against its ``parameters``."""
-    body = {**tool_call_schema(tools), "x-guidance": JSON_OPTIONS}
+    body = {**annotation_formats(tool_call_schema(tools)), "x-guidance": JSON_OPTIONS}
     return (f"start: {_lark_string(TOOL_CALL_OPEN + chr(10))} call {_lark_string(chr(10) + TOOL_CALL_CLOSE)}\n"
             f"call: %json {json.dumps(body, ensure_ascii=False)}")
 
@@ -162,7 +182,7 @@ def auto_call_grammars(tools: list[dict[str, Any]]) -> tuple[GrammarRequest, Gra
     one grammar for after ``<tool_call>`` (a newline, the call, the closing tag) and one for after
     ``<tool_call>`` and its newline. The engine switches to it when the text ends so, and back to free text
     when the block is closed (:class:`backend.structured.compiler.CallGrammars`)."""
-    body = {**tool_call_schema(tools), "x-guidance": JSON_OPTIONS}
+    body = {**annotation_formats(tool_call_schema(tools)), "x-guidance": JSON_OPTIONS}
     rest = f"call {_lark_string(chr(10) + TOOL_CALL_CLOSE)}\ncall: %json {json.dumps(body, ensure_ascii=False)}"
     return (GrammarRequest(f"start: {_lark_string(chr(10))} {rest}", "tool_call", "tools"),
             GrammarRequest(f"start: {rest}", "tool_call", "tools"))

@@ -84,6 +84,18 @@ def test_guided_fields() -> None:
             extra={"guided_json": {"type": "object"}})
 
 
+def test_formats_the_grammar_does_not_enforce_are_annotations() -> None:
+    schema = {"type": "object", "properties": {"format": {"type": "string", "format": "semver"},
+                                               "when": {"type": "string", "format": "date"},
+                                               "kind": {"enum": [{"format": "kept"}]}}}
+    from backend.structured.spec import annotation_formats
+
+    assert annotation_formats(schema) == {"type": "object", "properties": {
+        "format": {"type": "string"}, "when": {"type": "string", "format": "date"},
+        "kind": {"enum": [{"format": "kept"}]}}}
+    assert grammar_request(response_format=schema_format(schema)).kind == "json_schema"
+
+
 # ---------------------------------------------------------------- tool-call parsing
 
 CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
