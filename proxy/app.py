@@ -200,17 +200,20 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
                           admitted=lambda data: {**data, "max_tokens": data.get("max_output_tokens")})
 
     @get("/v1/responses/{response_id:str}")
-    async def retrieve_response(request: Request, response_id: str) -> Response:
+    async def retrieve_response(request: Request) -> Response:
+        response_id = request.path_params["response_id"]
         key_id = await auth.identify(request.headers.get("authorization"))
         return _json(await responses.retrieve(response_id, key_id))
 
     @delete("/v1/responses/{response_id:str}", status_code=200)
-    async def delete_response(request: Request, response_id: str) -> Response:
+    async def delete_response(request: Request) -> Response:
+        response_id = request.path_params["response_id"]
         key_id = await auth.identify(request.headers.get("authorization"))
         return _json(await responses.delete(response_id, key_id))
 
     @get("/v1/responses/{response_id:str}/input_items")
-    async def response_input_items(request: Request, response_id: str) -> Response:
+    async def response_input_items(request: Request) -> Response:
+        response_id = request.path_params["response_id"]
         key_id = await auth.identify(request.headers.get("authorization"))
         query = request.query_params
         try:
