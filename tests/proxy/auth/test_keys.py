@@ -16,6 +16,7 @@ from openai import OpenAI
 
 from proxy.app import create_app
 from proxy.auth.cli import main as keys_main
+from proxy.identity import key_id_from_authorization
 from proxy.pricing import ModelPrice
 from proxy.settings import AdminConfig, AuthSettings, DatabaseConfig
 from tests.support.request_log import wait_for_log_rows
@@ -301,8 +302,11 @@ def test_without_redis_a_restart_refuses_what_it_refused_before(make_settings, u
     with serve_in_thread(create_app(settings, clock=lambda: later)) as restarted:
         assert ask(restarted, rpm_key).status_code == 200
         assert ask(restarted, spender).status_code == 429
-    rows = wait_for_log_rows(tmp_path / "proxy.db", "cost_usd", statuses.count(200))
-    assert sum(r[0] or 0 for r in rows) <= 0.05 + 1e-9  # never more spent than the budget, restarts included
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "key_id, cost_usd, status_code", statuses.count(200))
+    spent = [(cost or 0) for key_id, cost, status in rows
+             if key_id == key_id_from_authorization(f"Bearer {spender}") and status == 200]
+    assert len(spent) == statuses.count(200)  # every answer of the spender is in the log
+    assert sum(spent) <= 0.05 + 1e-9  # never more spent than the budget, restarts included
 
 
 def test_database_counters_on_postgresql_settle_and_expire(pg_database):
