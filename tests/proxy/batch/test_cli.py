@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import time
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -12,6 +16,15 @@ from proxy.batch.cli import main
 from proxy.settings import BatchSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
+NOON = datetime(2026, 6, 1, 12, 0, 0, tzinfo=UTC)  # the batch window below is 00:00-00:01 UTC: closed at noon
+
+
+def noon_clock() -> Callable[[], datetime]:
+    """A clock that starts at :data:`NOON` and runs at the real pace: the batch window stays closed
+    whatever the time of day the test runs, and leases still run out."""
+    started = time.monotonic()
+    return lambda: NOON + timedelta(seconds=time.monotonic() - started)
+
 
 @pytest.fixture
 def proxy(make_settings):
@@ -19,7 +32,7 @@ def proxy(make_settings):
     with serve_in_thread(script) as up:
         settings = replace(make_settings(up), batch=BatchSettings(poll_interval_s=0.05, window="00:00-00:01",
                                                                   timezone="UTC"))
-        with serve_in_thread(create_app(settings)) as url:
+        with serve_in_thread(create_app(settings, clock=noon_clock())) as url:
             yield url + "/v1"
 
 
@@ -50,10 +63,11 @@ def test_submit_wait_download_list_status_cancel(proxy, tmp_path, capsys):
     assert main([*common, "cancel", batch_id]) == 1
     assert "409" in capsys.readouterr().err
 
-    # without --now the batch waits for the window; cancelling it skips every line
+    # without --now the batch waits for the window (closed at noon); cancelling it skips every line
     assert main([*common, "submit", str(source)]) == 0
     waiting_id = capsys.readouterr().out.split()[1]
     assert main([*common, "cancel", waiting_id]) == 0
+    assert re.search(r"cancel\w*\s+0/\d+ done", capsys.readouterr().out)  # no line ran outside the window
     assert main(["--base-url", proxy, "--api-key", "sk-someone-else", "status", waiting_id]) == 1
     assert "404" in capsys.readouterr().err
 
