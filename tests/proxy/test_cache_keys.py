@@ -4,7 +4,6 @@ through the real app over HTTP (openai SDK client, scripted upstream, real SQLit
 from __future__ import annotations
 
 import hashlib
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from proxy.app import create_app
 from proxy.identity import key_id_from_authorization
 from proxy.settings import SettingsError, load_settings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.writebacks import CacheWrites
 
 
 def sha(token: str) -> str:
@@ -109,18 +109,14 @@ def test_per_key_settings_apply_over_http(tmp_path: Path, embedder) -> None:
         settings = load_settings(write_config(tmp_path, up, KEYS), {})
         now = [datetime.now(UTC)]  # the cache's clock: expiry is tested without sleeping
         app = create_app(settings, embedder=embedder, clock=lambda: now[0])
-        pipeline = app.state.thrifty.pipeline
-
-        def settle() -> None:
-            time.sleep(0.1)
-            deadline = time.monotonic() + 10
-            while pipeline._background and time.monotonic() < deadline:
-                time.sleep(0.02)
+        writes = CacheWrites(app)
+        settle = writes.wait  # every write-back asked so far has finished (JSON answers ask before responding)
 
         with serve_in_thread(app) as proxy:
             # caching off for this key: never stored, never served
             assert ask(proxy, "sk-off", q, temperature=0)[0] == "bypass"
             settle()
+            assert writes.started == 0
             assert ask(proxy, "sk-off", q, temperature=0)[0] == "bypass"
             # every other key stores its answer; exact hits work for all of them
             for token in ("sk-exact", "sk-strict", "sk-plain"):
@@ -135,8 +131,10 @@ def test_per_key_settings_apply_over_http(tmp_path: Path, embedder) -> None:
             poem, near = "Write a haiku about autumn leaves.", "Write a haiku about the autumn leaves."
             assert ask(proxy, "sk-creative", poem, temperature=0.8)[0] == "miss"
             settle()
+            stored = writes.started
             assert ask(proxy, "sk-plain", poem, temperature=0.8)[0] == "bypass"
             settle()
+            assert writes.started == stored  # a sampled request of this key is never stored
             assert ask(proxy, "sk-plain", poem, temperature=0.8)[0] == "bypass"
             assert ask(proxy, "sk-plain", near, temperature=0.8)[0] == "bypass"
             outcome, reply = ask(proxy, "sk-creative", near, temperature=0.8)

@@ -8,6 +8,7 @@ import pytest
 from proxy.app import create_app
 from proxy.settings import AdminConfig, CacheSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.writebacks import CacheWrites
 
 Q = "What is the capital city of France?"
 
@@ -30,6 +31,7 @@ def proxied(make_settings, embedder):
 
         settings = replace(settings, admin=AdminConfig(api_key="admin-secret"))
         app = create_app(settings, embedder=embedder)
+        app.state.cache_writes = CacheWrites(app)  # what _drain waits for
         with serve_in_thread(app) as proxy:
             yield script, proxy, app
 
@@ -84,6 +86,7 @@ def test_streamed_answers_are_written_back(make_settings, embedder):
     script.gate.set()
     with serve_in_thread(script) as up:
         app = create_app(make_settings(up, cache=CacheSettings(enabled=True, semantic=False)), embedder=embedder)
+        app.state.cache_writes = CacheWrites(app)
         with serve_in_thread(app) as proxy:
             with httpx.stream("POST", f"{proxy}/v1/chat/completions", json=chat(stream=True), timeout=30) as r:
                 list(r.iter_lines())
@@ -140,6 +143,7 @@ def test_a_model_version_change_stops_old_entries_from_hitting(make_settings, em
     script = ScriptedUpstream(content="Paris.")
     with serve_in_thread(script) as up:
         app = create_app(make_settings(up, cache=CacheSettings(enabled=True, semantic=False)), embedder=embedder)
+        app.state.cache_writes = CacheWrites(app)
         with serve_in_thread(app) as proxy:
             httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
             _drain((script, proxy, app))
@@ -169,13 +173,7 @@ def test_cache_database_failure_degrades_to_a_miss(make_settings, embedder, tmp_
     assert response.headers["x-thrifty-cache"] == "miss"
 
 
-def _drain(proxied) -> None:
-    """Wait until background write-backs have finished (they run off the request path)."""
-    import time
-
-    app = proxied[2]
-    pipeline = app.state.thrifty.pipeline
-    time.sleep(0.1)  # a stream's write-back starts when the server finishes the response
-    deadline = time.monotonic() + 10
-    while pipeline._background and time.monotonic() < deadline:
-        time.sleep(0.02)
+def _drain(proxied, at_least: int = 1) -> None:
+    """Wait until ``at_least`` cache write-backs have started and every started one has finished (they
+    run off the request path; a stream's starts when the server finishes the response); fail if not."""
+    proxied[2].state.cache_writes.wait(at_least)

@@ -3,7 +3,6 @@ limit, the hard maximum, the cache key holding the effective limit, and the requ
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import httpx
@@ -14,6 +13,7 @@ from proxy.settings import CacheSettings
 from proxy.shaping.config import ShapingOverride, ShapingSettings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.writebacks import CacheWrites
 
 
 def chat(content: str = "Name three colours.", **extra) -> dict:
@@ -22,14 +22,6 @@ def chat(content: str = "Name three colours.", **extra) -> dict:
 
 def upstream_posts(script: ScriptedUpstream) -> list[dict]:
     return [r for r in script.requests if r["_path"].endswith("/completions")]
-
-
-def settle(app) -> None:
-    pipeline = app.state.thrifty.pipeline
-    time.sleep(0.1)
-    deadline = time.monotonic() + 10
-    while pipeline._background and time.monotonic() < deadline:
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -53,10 +45,12 @@ def capped(make_settings):
 def test_a_request_without_max_tokens_gets_the_default_and_the_cache_key_holds_it(capped) -> None:
     script = ScriptedUpstream(content="Red, green, blue.")
     proxy, app = capped(script, ShapingSettings(default_max_tokens=64), cache=True)
+    writes = CacheWrites(app)
     first = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
     assert first.status_code == 200 and first.headers["x-thrifty-cap"] == "default; max_tokens=64"
     assert upstream_posts(script)[-1]["max_tokens"] == 64
-    settle(app)
+    writes.wait(1)  # the first answer's write-back, which runs after the response
+    assert writes.stored == [True]
     again = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
     assert again.headers["x-thrifty-cache"] == "exact"  # same effective limit: the same answer
     same_limit = httpx.post(f"{proxy}/v1/chat/completions", json=chat(max_tokens=64), timeout=30)
