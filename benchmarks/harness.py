@@ -1,4 +1,7 @@
-"""Serving an ASGI app on a local port from a background thread (benchmarks and tests)."""
+"""The benchmarks' one harness for local servers: a free port (:func:`free_port`, the supervisor's own),
+an ASGI app served from a background thread (:func:`serve_in_thread`), a child process waited for
+until its ``/health`` answers (:func:`wait_healthy`, :func:`child_server`), and the raw-ASGI helpers
+of the stub upstreams. Tests use it too."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ import httpx
 import uvicorn
 
 from proxy.supervisor import free_port
+
+__all__ = ["child_server", "free_port", "read_body", "serve_in_thread", "serve_lifespan", "wait_healthy"]
 
 
 @contextlib.contextmanager

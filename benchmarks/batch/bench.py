@@ -14,7 +14,6 @@ process, spoken to over HTTP. Phases:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import signal
@@ -29,10 +28,12 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.harness import wait_healthy
-from jsonl_text import jsonl_lines
+from benchmarks.batches import result_items, submit_lines
+from benchmarks.harness import free_port, wait_healthy
+from benchmarks.sse import delta_text, sse_chunks
+from proxy.batch.cli import BatchClient, CLIError
 from proxy.settings import BundledBackendConfig, Settings
-from proxy.supervisor import BackendProcess, free_port
+from proxy.supervisor import BackendProcess
 
 MODEL = "smollm2-135m-instruct"
 TOPICS = ["rivers", "volcanoes", "bread", "chess", "bicycles", "owls", "glass", "tea", "comets", "maps", "bees",
@@ -88,12 +89,12 @@ class InteractiveLoad:
                 if response.status_code != 200:
                     self.errors += 1
                     return
-                lines = response.iter_lines()
-                for line in lines:
-                    if line.startswith("data: ") and '"content"' in line:
+                chunks = sse_chunks(response.iter_lines())
+                for chunk in chunks:
+                    if delta_text(chunk):
                         self.ttft_ms.append((time.perf_counter() - started) * 1000)
                         break
-                for _ in lines:
+                for _ in chunks:
                     pass
         except httpx.HTTPError:
             self.errors += 1
@@ -163,37 +164,18 @@ poll_interval_s = 0.1
                 self.process.kill()
 
 
-class BatchAPI:
-    def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base + "/v1", timeout=120, headers={"authorization": "Bearer sk-bench"})
-
-    def submit(self, lines: list[dict]) -> str:
-        payload = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
-        file_id = self.http.post("/files", data={"purpose": "batch"}, files={"file": ("b.jsonl", payload)}
-                                 ).raise_for_status().json()["id"]
-        return self.http.post("/batches", json={"input_file_id": file_id, "endpoint": "/v1/chat/completions",
-                                                "completion_window": "24h"}).raise_for_status().json()["id"]
-
-    def get(self, batch_id: str) -> dict:
-        return self.http.get(f"/batches/{batch_id}").raise_for_status().json()
-
-    def output(self, batch: dict) -> list[dict]:
-        text = self.http.get(f"/files/{batch['output_file_id']}/content").raise_for_status().text
-        return [json.loads(line) for _, line in jsonl_lines(text)]
-
-
 def _progress(label: str, done: int, total: int, started: float) -> None:
     rate = done / max(time.perf_counter() - started, 1e-9)
     print(f"\r  {label}: {done}/{total} lines ({rate:.1f} lines/s)", end="", file=sys.stderr, flush=True)
 
 
-def _wait(api: BatchAPI, batch_id: str, label: str, on_half=None) -> tuple[dict, float]:
+def _wait(api: BatchClient, batch_id: str, label: str, on_half=None) -> tuple[dict, float]:
     started = time.perf_counter()
     fired, shown = False, -1
     while True:
         try:
             batch = api.get(batch_id)
-        except httpx.HTTPError:
+        except CLIError:  # the proxy restarting after kill -9: ask again
             time.sleep(0.2)
             continue
         counts = batch["request_counts"]
@@ -238,18 +220,18 @@ def run(args: argparse.Namespace) -> str:
         print(file=sys.stderr)
 
         print(f"phase 3: a {args.lines}-line batch with interactive load beside it", file=sys.stderr)
-        api = BatchAPI(proxy.base)
+        api = BatchClient(proxy.base + "/v1", "sk-bench", timeout=120)
         busy = InteractiveLoad(proxy.base, args.interactive_max_tokens, args.pause_s, args.seed + 2)
-        batch_id = api.submit(seeded_lines(args.lines, args.seed, args.max_tokens, "b"))
+        batch_id = submit_lines(api, seeded_lines(args.lines, args.seed, args.max_tokens, "b"))
         thread = busy.start()
         batch, batch_s = _wait(api, batch_id, "batch")
         busy.stop()
         thread.join()
-        outputs = api.output(batch) if batch.get("output_file_id") else []
+        outputs = result_items(api, batch["output_file_id"]) if batch.get("output_file_id") else []
         batch_tokens = sum(o["response"]["body"]["usage"]["completion_tokens"] for o in outputs)
 
         print(f"phase 4: a {args.crash_lines}-line batch, kill -9 of the proxy halfway", file=sys.stderr)
-        crash_id = api.submit(seeded_lines(args.crash_lines, args.seed + 3, args.max_tokens, "k"))
+        crash_id = submit_lines(api, seeded_lines(args.crash_lines, args.seed + 3, args.max_tokens, "k"))
         crash: dict[str, float] = {}
 
         def kill_and_restart(completed: int) -> None:
@@ -263,7 +245,7 @@ def run(args: argparse.Namespace) -> str:
 
         crashed, _ = _wait(api, crash_id, "crash batch", on_half=kill_and_restart)
         crash["complete_after_kill_s"] = time.perf_counter() - crash["killed"]
-        ids = Counter(o["custom_id"] for o in api.output(crashed)) if crashed.get("output_file_id") else Counter()
+        ids = Counter(o["custom_id"] for o in result_items(api, crashed["output_file_id"])) if crashed.get("output_file_id") else Counter()
         exactly_once = ids == Counter(f"k-{i}" for i in range(args.crash_lines))
     finally:
         proxy.stop()

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -39,8 +38,8 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.harness import wait_healthy
-from proxy.supervisor import free_port
+from benchmarks.harness import free_port, wait_healthy
+from benchmarks.sse import asse_chunks
 
 MODEL = "smollm2-135m-instruct"
 _WORDS = ("the of and to in is that for it as was with be by on not he this are or his from at which but have an "
@@ -116,10 +115,7 @@ async def _stream_one(client: httpx.AsyncClient, base: str, prompt: str, max_tok
                 if value:
                     key = f"{name[9:]}={value}"
                     result.headers[key] = result.headers.get(key, 0) + 1
-            async for line in response.aiter_lines():
-                if not line.startswith("data: ") or line == "data: [DONE]":
-                    continue
-                chunk = json.loads(line[6:])
+            async for chunk in asse_chunks(response.aiter_lines()):
                 if first is None and any((c.get("delta") or {}).get("content") for c in chunk.get("choices") or ()):
                     first = time.perf_counter() - sent
                 usage = chunk.get("usage")

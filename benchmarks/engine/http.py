@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -22,15 +21,14 @@ from collections.abc import Iterator, Sequence
 import httpx
 
 from benchmarks.engine.workload import BenchRequest, BenchResult, RequestTiming, _progress
-from benchmarks.harness import child_server
+from benchmarks.harness import child_server, free_port
+from benchmarks.sse import asse_chunks
 
 
 @contextlib.contextmanager
 def serve_backend(weights_dtype: str, max_model_len: int, num_threads: int | None = None,
                   extra_args: Sequence[str] = ()) -> Iterator[str]:
     """``thrifty backend serve`` on a free local port for the duration of the block; yields its base URL."""
-    from proxy.supervisor import free_port
-
     port = free_port()
     cmd = [sys.executable, "-m", "proxy.cli", "backend", "serve", "--port", str(port), "--weights-dtype",
            weights_dtype, "--max-model-len", str(max_model_len), *extra_args]
@@ -58,8 +56,6 @@ def serve_proxy(backend_base: str, model: str = "smollm2-135m-instruct") -> Iter
     import os
     import tempfile
 
-    from proxy.supervisor import free_port
-
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="thrifty-bench-proxy-") as tmp:
         config = os.path.join(tmp, "proxy.toml")
@@ -80,8 +76,6 @@ def serve_thrifty(weights_dtype: str, max_model_len: int, num_threads: int | Non
     holds further ``[backend]`` settings by key (``max_num_seqs``, ``model_path``...). Yields its base URL."""
     import tempfile
 
-    from proxy.supervisor import free_port
-
     port = free_port()
     settings = {"weights_dtype": weights_dtype, "max_model_len": str(max_model_len), **(backend or {})}
     if num_threads:
@@ -98,10 +92,7 @@ async def _one(client: httpx.AsyncClient, base: str, model: str, req: BenchReque
             "ignore_eos": req.ignore_eos, "stream": True, "stream_options": {"include_usage": True}}
     async with client.stream("POST", f"{base}/v1/completions", json=body) as response:
         response.raise_for_status()
-        async for line in response.aiter_lines():
-            if not line.startswith("data: ") or line == "data: [DONE]":
-                continue
-            chunk = json.loads(line[6:])
+        async for chunk in asse_chunks(response.aiter_lines()):
             if timing.first_token is None and any(c.get("text") for c in chunk.get("choices", [])):
                 timing.first_token = time.perf_counter()
             if chunk.get("usage"):

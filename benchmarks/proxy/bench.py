@@ -19,8 +19,9 @@ from dataclasses import replace
 
 import httpx
 
-from benchmarks.harness import wait_healthy
+from benchmarks.harness import free_port, wait_healthy
 from proxy.settings import DatabaseConfig, Settings, load_settings
+from proxy.supervisor import BackendProcess
 
 
 def _median_ms(samples: list[float]) -> float:
@@ -34,8 +35,6 @@ def _percentile_ms(samples: list[float], pct: float) -> float:
 
 def run(settings: Settings, requests: int, max_tokens: int, decode_tokens: int) -> str:
     from tqdm import tqdm
-
-    from proxy.supervisor import BackendProcess, free_port
 
     backend = BackendProcess(settings)
     backend.start()
@@ -165,8 +164,6 @@ def run_passthrough(requests: int, litellm_bin: str | None = None) -> str:
     ``litellm_bin`` (the ``litellm`` command of an environment with ``litellm[proxy]``), LiteLLM's
     proxy is measured the same way in the same run, one after the other, and the ratios printed."""
     import tempfile
-
-    from proxy.supervisor import free_port
 
     stub_port, port = free_port(), free_port()
     tmp = tempfile.mkdtemp(prefix="thrifty-bench-stub-")

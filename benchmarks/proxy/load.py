@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from benchmarks.harness import wait_healthy
-from proxy.supervisor import free_port
+from benchmarks.harness import free_port, wait_healthy
 
 
 def _rss_mb(pid: int) -> float:

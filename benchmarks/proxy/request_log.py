@@ -33,8 +33,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.harness import wait_healthy
-from proxy.supervisor import free_port
+from benchmarks.harness import free_port, wait_healthy
 
 
 @dataclass

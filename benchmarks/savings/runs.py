@@ -6,7 +6,6 @@ the escalation learning run (:mod:`benchmarks.savings.learning`)."""
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import math
 import os
@@ -21,13 +20,14 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.harness import child_server
+from benchmarks.batches import result_items, submit_lines
+from benchmarks.harness import child_server, free_port
 from benchmarks.savings.accounting import LogRow, Outcome
 from benchmarks.savings.trace import TraceLine
-from jsonl_text import split_lines
+from benchmarks.sse import body_chunks
+from proxy.batch.cli import FINAL, BatchClient
 from proxy.errors import error_message
 from proxy.pricing import ModelPrice
-from proxy.supervisor import free_port
 
 WEAK_MODEL = "mixtral-8x7b-instruct"
 STRONG_MODEL = "gpt-4-1106-preview"
@@ -231,13 +231,7 @@ def _streamed_answer(body: str) -> tuple[str | None, str | None]:
     """The first choice's content, joined from an SSE answer's deltas (None: no content chunk), and
     the answer's ``id`` (None: no chunk carries one)."""
     parts, answer_id = [], None
-    for raw in split_lines(body):  # a JSON string may hold a raw U+2028, which splitlines() breaks at
-        if not raw.startswith("data: ") or raw == "data: [DONE]":
-            continue
-        try:
-            chunk = json.loads(raw[6:])
-        except ValueError:
-            continue
+    for chunk in body_chunks(body):
         if answer_id is None and isinstance(chunk.get("id"), str):
             answer_id = chunk["id"]
         for choice in chunk.get("choices") or []:
@@ -248,44 +242,36 @@ def _streamed_answer(body: str) -> tuple[str | None, str | None]:
 
 @dataclass(frozen=True, slots=True)
 class _BatchJob:
-    """One submitted batch job: its key's auth header, id, lines by custom id, submission time."""
+    """One submitted batch job: the client with its key, its id, lines by custom id, submission time."""
 
-    auth: dict[str, str]
+    api: BatchClient
     batch_id: str
     lines: dict[str, TraceLine]
     started: float
 
 
-def _submit_job(client: httpx.Client, key: str, group: list[TraceLine]) -> _BatchJob:
+def _submit_job(api: BatchClient, group: list[TraceLine]) -> _BatchJob:
     """Upload ``group`` as a JSONL file and create its batch job."""
-    auth = {"authorization": f"Bearer {key}"}
-    jsonl = "".join(json.dumps({"custom_id": str(line.line_no), "method": "POST",
-                                "url": "/v1/chat/completions", "body": line.body}) + "\n" for line in group)
-    file = client.post("/v1/files", headers=auth, data={"purpose": "batch"},
-                       files={"file": ("trace.jsonl", io.BytesIO(jsonl.encode()), "application/jsonl")})
-    file.raise_for_status()
-    batch = client.post("/v1/batches", headers=auth, json={
-        "input_file_id": file.json()["id"], "endpoint": "/v1/chat/completions", "completion_window": "24h"})
-    batch.raise_for_status()
-    return _BatchJob(auth, batch.json()["id"], {str(line.line_no): line for line in group}, time.perf_counter())
+    batch_id = submit_lines(api, [{"custom_id": str(line.line_no), "method": "POST", "url": "/v1/chat/completions",
+                                   "body": line.body} for line in group], filename="trace.jsonl")
+    return _BatchJob(api, batch_id, {str(line.line_no): line for line in group}, time.perf_counter())
 
 
-def _collect_job(client: httpx.Client, job: _BatchJob, prefix: str, timeout_s: float) -> list[Outcome]:
+def _collect_job(job: _BatchJob, prefix: str, timeout_s: float) -> list[Outcome]:
     """Wait for ``job`` to end; one outcome per line, from its output and error files (a line in
     neither: missing). A job that failed as a whole has its errors printed."""
     deadline = time.monotonic() + timeout_s
     status: dict = {}
     while time.monotonic() < deadline:
-        status = client.get(f"/v1/batches/{job.batch_id}", headers=job.auth).json()
-        if status.get("status") in ("completed", "failed", "expired", "cancelled"):
+        status = job.api.get(job.batch_id)
+        if status.get("status") in FINAL:
             break
         time.sleep(0.5)
     elapsed = time.perf_counter() - job.started
     outcomes: list[Outcome] = []
     for file_key in ("output_file_id", "error_file_id"):
         if status.get(file_key):
-            content = client.get(f"/v1/files/{status[file_key]}/content", headers=job.auth).text
-            outcomes += _file_outcomes(content, job, prefix, elapsed)
+            outcomes += _file_outcomes(result_items(job.api, status[file_key]), job, prefix, elapsed)
     answered = {outcome.line.line_no for outcome in outcomes}
     why = f"batch {job.batch_id} ended {status.get('status', 'unknown')} without it"
     errors = batch_errors(status)
@@ -304,14 +290,11 @@ def batch_errors(status: dict) -> list[str]:
             for e in data or [] if isinstance(e, dict)]
 
 
-def _file_outcomes(content: str, job: _BatchJob, prefix: str, elapsed: float) -> list[Outcome]:
-    """The outcomes of ``job``'s lines in one result file (output or error JSONL); a line that got no
-    HTTP answer (expired, cancelled) has no request id: ``<prefix>-missing-<line>`` stands in."""
+def _file_outcomes(items: list[dict], job: _BatchJob, prefix: str, elapsed: float) -> list[Outcome]:
+    """The outcomes of ``job``'s lines in one result file's items (output or error JSONL); a line that got
+    no HTTP answer (expired, cancelled) has no request id: ``<prefix>-missing-<line>`` stands in."""
     outcomes = []
-    for raw in split_lines(content):  # a JSON string may hold a raw U+2028, which splitlines() breaks at
-        if not raw.strip():
-            continue
-        item = json.loads(raw)
+    for item in items:
         line = job.lines.get(item.get("custom_id"))
         if line is None:
             continue
@@ -333,8 +316,10 @@ def _missing(lines: Sequence[TraceLine], prefix: str, why: str, elapsed: float |
     return [Outcome(line, f"{prefix}-missing-{line.line_no}", 599, None, elapsed, why) for line in lines]
 
 
-def run_batch(client: httpx.Client, lines: Sequence[TraceLine], prefix: str, timeout_s: float) -> list[Outcome]:
-    """Send ``lines`` as batch jobs (one per key) through the Files and Batches API and wait for them.
+def run_batch(base: str, lines: Sequence[TraceLine], prefix: str, timeout_s: float,
+              transport: httpx.BaseTransport | None = None) -> list[Outcome]:
+    """Send ``lines`` as batch jobs (one per key) through the Files and Batches API of the proxy at
+    ``base`` and wait for them (``transport``: another httpx transport, for tests).
 
     Every line gets one outcome. A job that cannot be submitted or collected (any exception) marks
     only its own lines as missing; the other jobs are unaffected."""
@@ -345,13 +330,13 @@ def run_batch(client: httpx.Client, lines: Sequence[TraceLine], prefix: str, tim
     jobs: list[_BatchJob] = []
     for key, group in by_key.items():
         try:
-            jobs.append(_submit_job(client, key, group))
+            jobs.append(_submit_job(BatchClient(base + "/v1", key, timeout=60, transport=transport), group))
         except Exception as exc:  # one job's failure must not lose the others
             print(f"  batch job for {len(group)} lines could not be submitted: {exc!r}", flush=True)
             outcomes += _missing(group, prefix, f"batch job not submitted: {exc!r}")
     for job in jobs:
         try:
-            outcomes += _collect_job(client, job, prefix, timeout_s)
+            outcomes += _collect_job(job, prefix, timeout_s)
         except Exception as exc:  # likewise
             print(f"  batch {job.batch_id} could not be collected: {exc!r}", flush=True)
             outcomes += _missing(list(job.lines.values()), prefix, f"batch {job.batch_id} failed: {exc!r}")
@@ -473,8 +458,7 @@ def _replay_batch(base: str, batched: Sequence[TraceLine], prefix: str, start: f
     """The batch lines' outcomes: their jobs are submitted when the first of them is due."""
     try:
         _sleep_until_due(start, batched[0].t, time_scale)
-        with httpx.Client(base_url=base, timeout=60) as batch_client:
-            return run_batch(batch_client, batched, prefix, timeout_s)
+        return run_batch(base, batched, prefix, timeout_s)
     except Exception as exc:  # a safety net: run_batch already answers every line
         print(f"  batch jobs failed: {exc!r}", flush=True)
         return _missing(batched, prefix, repr(exc))

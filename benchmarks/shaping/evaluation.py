@@ -45,10 +45,10 @@ from typing import Any
 import httpx
 import numpy as np
 
-from benchmarks.harness import wait_healthy
+from benchmarks.harness import free_port, wait_healthy
 from benchmarks.shaping.lengths import CHAT_PROMPTS, ask_lengths, length_table
 from benchmarks.shaping.trace import SHAPES, make_trace
-from proxy.supervisor import free_port
+from benchmarks.sse import sse_chunks
 
 MODEL = "smollm2-135m-instruct"
 
@@ -175,10 +175,7 @@ def ask(base: str, body: dict[str, Any]) -> Answer:
     with httpx.stream("POST", base + "/v1/chat/completions", json=request, timeout=900) as response:
         if response.status_code != 200:
             raise RuntimeError(f"request failed with {response.status_code}: {response.read()[:300]!r}")
-        for line in response.iter_lines():
-            if not line.startswith("data: ") or line == "data: [DONE]":
-                continue
-            chunk = json.loads(line[6:])
+        for chunk in sse_chunks(response.iter_lines()):
             for choice in chunk.get("choices") or []:
                 delta = (choice.get("delta") or {}).get("content")
                 if delta:

@@ -24,8 +24,11 @@ class CLIError(Exception):
 class BatchClient:
     """The few Files/Batches calls the CLI makes."""
 
-    def __init__(self, base_url: str, api_key: str, timeout: float = 600.0) -> None:
-        self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, headers=_auth_headers(api_key))
+    def __init__(self, base_url: str, api_key: str, timeout: float = 600.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        """``base_url``: the API root (``.../v1``); ``transport``: another httpx transport (tests)."""
+        self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, headers=_auth_headers(api_key),
+                                  transport=transport)
 
     def _call(self, method: str, path: str, **kwargs) -> httpx.Response:
         try:
@@ -43,8 +46,12 @@ class BatchClient:
 
     def upload(self, path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
-            return self._call("POST", "/files", data={"purpose": "batch"},
-                              files={"file": (path.name, handle, "application/jsonl")}).json()
+            return self.upload_content(handle, path.name)
+
+    def upload_content(self, content: Any, filename: str = "batch.jsonl") -> dict[str, Any]:
+        """Upload JSONL ``content`` (bytes or a binary file) as a ``batch`` file; the file object."""
+        return self._call("POST", "/files", data={"purpose": "batch"},
+                          files={"file": (filename, content, "application/jsonl")}).json()
 
     def create(self, file_id: str, endpoint: str, metadata: dict[str, str]) -> dict[str, Any]:
         return self._call("POST", "/batches", json={"input_file_id": file_id, "endpoint": endpoint,
@@ -59,8 +66,12 @@ class BatchClient:
     def cancel(self, batch_id: str) -> dict[str, Any]:
         return self._call("POST", f"/batches/{batch_id}/cancel").json()
 
+    def read(self, file_id: str) -> bytes:
+        """A file's content."""
+        return self._call("GET", f"/files/{file_id}/content").content
+
     def content(self, file_id: str, out: Path) -> int:
-        data = self._call("GET", f"/files/{file_id}/content").content
+        data = self.read(file_id)
         out.write_bytes(data)
         return data.count(b"\n")
 

@@ -144,8 +144,8 @@ def _batch_api(fail_key: str) -> httpx.MockTransport:
 def test_one_failed_batch_job_marks_only_its_own_lines_missing() -> None:
     lines = [_trace_line(1, 0, key="sk-good", batch=True), _trace_line(2, 1, key="sk-bad", batch=True),
              _trace_line(3, 2, key="sk-good", batch=True), _trace_line(4, 3, key="sk-bad", batch=True)]
-    with httpx.Client(transport=_batch_api(fail_key="sk-bad"), base_url="http://batch.test") as client:
-        outcomes = {o.line.line_no: o for o in run_batch(client, lines, "p", timeout_s=5.0)}
+    outcomes = {o.line.line_no: o for o in run_batch("http://batch.test", lines, "p", timeout_s=5.0,
+                                                     transport=_batch_api(fail_key="sk-bad"))}
     assert sorted(outcomes) == [1, 2, 3, 4]
     assert [(outcomes[n].status, outcomes[n].answer, outcomes[n].request_id) for n in (1, 3)] == [
         (200, "ok", "r1"), (200, "ok", "r3")]
@@ -239,8 +239,7 @@ def test_a_batch_job_that_fails_as_a_whole_prints_its_errors(capsys: pytest.Capt
              "line": 2}]}})
 
     lines = [_trace_line(1, 0, batch=True), _trace_line(2, 1, batch=True)]
-    with httpx.Client(transport=httpx.MockTransport(handle), base_url="http://batch.test") as client:
-        outcomes = run_batch(client, lines, "p", timeout_s=5.0)
+    outcomes = run_batch("http://batch.test", lines, "p", timeout_s=5.0, transport=httpx.MockTransport(handle))
     out = capsys.readouterr().out
     assert "batch batch-1 (2 lines) failed: 1 error(s): line 2: stream is not supported in a batch" in out
     assert all(o.status == 599 and "line 2: stream is not supported" in o.error for o in outcomes)
@@ -265,8 +264,8 @@ def test_a_line_answered_with_an_error_in_a_batch_keeps_its_status_and_message()
         return httpx.Response(200, text="".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items))
 
     lines = [_trace_line(n, n - 1, batch=True) for n in (1, 2, 3)]
-    with httpx.Client(transport=httpx.MockTransport(handle), base_url="http://batch.test") as client:
-        outcomes = {o.line.line_no: o for o in run_batch(client, lines, "p", timeout_s=5.0)}
+    outcomes = {o.line.line_no: o for o in run_batch("http://batch.test", lines, "p", timeout_s=5.0,
+                                                     transport=httpx.MockTransport(handle))}
     assert (outcomes[1].status, outcomes[1].answer) == (200, "ok \u2028 still ok")  # one line despite U+2028
     assert (outcomes[2].status, outcomes[2].request_id, outcomes[2].error) == (400, "r2", "'n' must be between 1 and 128")
     assert (outcomes[3].status, outcomes[3].request_id, outcomes[3].error) == (599, "p-missing-3", "expired")
