@@ -32,6 +32,44 @@ class Server:
     engine: Engine
     service: EngineService
     step_delay: list[float]  # seconds slept per engine step (mutable knob)
+    gate: StepGate  # holds the engine thread between steps when a test asks
+
+
+class StepGate:
+    """Lets a test hold the engine thread before its next step, and let it through ``n`` steps at a time:
+    while it is held, every unfinished request is provably still in flight."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._permits: int | None = None  # None: open; n: this many more steps, then hold
+        self._waiting = False
+
+    def passing(self) -> None:
+        """Called by the engine thread before each step; blocks while the gate holds."""
+        with self._changed:
+            while self._permits == 0:
+                self._waiting = True
+                self._changed.notify_all()
+                self._changed.wait()
+            self._waiting = False
+            if self._permits is not None:
+                self._permits -= 1
+
+    def hold(self, steps: int = 0) -> None:
+        """Let ``steps`` more steps through, then hold the engine."""
+        with self._changed:
+            self._permits = steps
+            self._changed.notify_all()
+
+    def open(self) -> None:
+        with self._changed:
+            self._permits = None
+            self._changed.notify_all()
+
+    def wait_held(self, timeout: float) -> bool:
+        """Wait until the engine thread is blocked at the gate; False if it is not within ``timeout``."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._waiting and self._permits == 0, timeout)
 
 
 def _free_port() -> int:
@@ -47,9 +85,11 @@ def server() -> Iterator[Server]:
     engine = Engine(loaded, EngineConfig(block_size=4, num_blocks=200, max_model_len=512, max_num_seqs=16,
                                          max_num_batched_tokens=64, max_n=4))
     delay = [0.0]
+    gate = StepGate()
     execute = engine.runner.execute
 
     def slowed(scheduled):
+        gate.passing()
         if delay[0]:
             time.sleep(delay[0])
         return execute(scheduled)
@@ -66,7 +106,7 @@ def server() -> Iterator[Server]:
         assert time.time() < deadline, "server did not start"
         time.sleep(0.02)
     try:
-        yield Server(f"http://127.0.0.1:{port}", engine, service, delay)
+        yield Server(f"http://127.0.0.1:{port}", engine, service, delay, gate)
     finally:
         uv.should_exit = True
         thread.join(timeout=10)
@@ -75,7 +115,10 @@ def server() -> Iterator[Server]:
 @pytest.fixture
 def srv(server: Server) -> Iterator[Server]:
     server.step_delay[0] = 0.0
-    yield server
+    try:
+        yield server
+    finally:
+        server.gate.open()
     server.step_delay[0] = 0.0
     _wait(lambda: not server.engine.has_unfinished() and server.engine.block_manager.num_used_blocks == 0, 10)
 
@@ -116,23 +159,31 @@ def test_disconnect_frees_blocks(srv: Server) -> None:
 
 
 def test_health_answers_under_load(srv: Server) -> None:
-    srv.step_delay[0] = 0.002
+    """/health answers while 16 generations are provably in flight: the engine thread is held between
+    steps (at the start, during prefill and during decode) while /health is asked, and no generation has
+    finished then; between the holds the engine runs freely, streaming tokens to its clients."""
     body = {"model": MODEL, "prompt": list(range(2, 40)), "max_tokens": 150, "temperature": 0, "ignore_eos": True}
 
     def one(_: int) -> int:
         return httpx.post(f"{srv.url}/v1/completions", json=body, timeout=60).status_code
 
+    srv.gate.hold()  # the engine stops before its first step
+    running_seen = []
     with ThreadPoolExecutor(16) as pool:
         futures = [pool.submit(one, i) for i in range(16)]
-        _wait(lambda: srv.engine.scheduler.num_running >= 8, 10)
-        answered_under_load = 0
-        for _ in range(5):  # each /health answer must come while the 16 generations still run
-            r = httpx.get(f"{srv.url}/health", timeout=30)
-            assert r.status_code == 200
-            answered_under_load += srv.engine.has_unfinished()
-            time.sleep(0.05)
+        try:
+            _wait(lambda: len(srv.service._handles) == 16, 30)  # all 16 requests have reached the engine service
+            for steps in (0, 5, 20, 40):  # after 0, 5, 25 and 65 steps: before prefill, in it, in decode
+                srv.gate.hold(steps)
+                assert srv.gate.wait_held(30), "the engine did not come back to the gate"
+                r = httpx.get(f"{srv.url}/health", timeout=10)  # the engine is held: this cannot wait for it
+                assert r.status_code == 200
+                assert not any(f.done() for f in futures), "a generation finished while the engine was held"
+                running_seen.append(srv.engine.scheduler.num_running)
+        finally:
+            srv.gate.open()  # also on failure, so that the 16 requests end
         assert all(f.result() == 200 for f in futures)
-    assert answered_under_load >= 4, "/health waited for the generations instead of answering beside them"
+    assert running_seen[-1] >= 8, running_seen  # the last /health came beside many decoding sequences
 
 
 def test_usage_cached_tokens_timings_and_headers(srv: Server) -> None:

@@ -99,18 +99,51 @@ def test_routing_errors_and_deep_json_are_openai_errors_with_a_request_id(make_s
     assert deep.headers["x-request-id"]
 
 
-def test_a_huge_body_does_not_stall_other_requests(make_settings):
-    """200,000 messages (6 MB) take about a second to key for the cache: /health must answer meanwhile."""
-    import threading
-    import time
+class _Held:
+    """Holds a synchronous step of the request path, for the huge request only, until released: while it
+    is held, that request is provably still in flight. ``released`` says whether the release came in time."""
 
+    def __init__(self, step, is_huge) -> None:
+        import threading
+
+        self.entered, self.release = threading.Event(), threading.Event()
+        self.released: bool | None = None
+        self._step, self._is_huge = step, is_huge
+
+    def __call__(self, *args, **kwargs):
+        if self._is_huge(*args):
+            self.entered.set()
+            self.released = self.release.wait(60)  # on the event loop, this would stall /health below
+        return self._step(*args, **kwargs)
+
+
+def test_a_huge_body_does_not_stall_other_requests(make_settings, monkeypatch):
+    """200,000 messages (6 MB) take seconds to decode, check and key for the cache. Each of those steps
+    is held (for the huge request only) until /health has answered: /health answers while each step is
+    provably still running, which it could not if the step ran on the event loop (it would wait for the
+    release, which waits for /health, until the client's timeout fails the test)."""
+    import threading
+
+    import proxy.app as app_module
+    from caches.service import ResponseCache
     from tests.support.servers import ScriptedUpstream
 
+    def many(messages) -> bool:
+        return isinstance(messages, list) and len(messages) > 1000
+
+    steps = {
+        "decoding": _Held(app_module.parse_json_object, lambda raw: len(raw) > 1_000_000),
+        "validation": _Held(app_module.validate_chat, lambda data: many(data.get("messages"))),
+        "cache keying": _Held(ResponseCache.prepare, lambda cache, body: many(body.get("messages"))),
+    }
+    monkeypatch.setattr(app_module, "parse_json_object", steps["decoding"])
+    monkeypatch.setattr(app_module, "validate_chat", steps["validation"])
+    monkeypatch.setattr(ResponseCache, "prepare", lambda *a, **k: steps["cache keying"](*a, **k))
     huge = {**CHAT, "messages": [{"role": "user", "content": "x"}] * 200_000}
     with serve_in_thread(ScriptedUpstream()) as up:
         settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=False))
         with serve_in_thread(create_app(settings)) as proxy:
-            httpx.post(f"{proxy}/v1/chat/completions", json=CHAT)  # warm up
+            assert httpx.post(f"{proxy}/v1/chat/completions", json=CHAT).status_code == 200  # not held
             done = threading.Event()
             result: dict = {}
 
@@ -119,14 +152,18 @@ def test_a_huge_body_does_not_stall_other_requests(make_settings):
                 done.set()
 
             threading.Thread(target=send_huge, daemon=True).start()
-            health_answers = 0
-            while not done.is_set():
-                started = time.perf_counter()
-                assert httpx.get(f"{proxy}/health", timeout=60).status_code == 200
-                health_answers += 1
-                time.sleep(max(0.0, 0.02 - (time.perf_counter() - started)))
+            try:
+                for name, step in steps.items():  # in the order the request meets them
+                    assert step.entered.wait(120), f"the huge request never reached its {name}"
+                    assert httpx.get(f"{proxy}/health", timeout=20).status_code == 200
+                    assert not done.is_set(), f"the huge request was answered while its {name} was held"
+                    step.release.set()
+            finally:
+                for step in steps.values():
+                    step.release.set()
+            assert done.wait(120), "the huge request was never answered"
     assert result["status"] == 200
-    assert health_answers >= 15  # /health kept answering while the huge body was decoded and keyed (4 when it ran on the loop)
+    assert [step.released for step in steps.values()] == [True, True, True]
 
 
 class SlowUpstream:
