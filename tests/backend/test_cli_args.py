@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from backend import cli_args
-from proxy.cli import build_parser, main
+from backend.cli import serve_parser
+from proxy.cli import main
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
@@ -38,10 +39,10 @@ def test_bad_values_exit_2_with_a_plain_message_before_loading(argv: list[str], 
 
 
 def test_good_values_parse() -> None:
-    args = build_parser().parse_args(["backend", "serve", "--dtype", "BF16", "--device", "cuda:1", "--port", "65535",
+    args = serve_parser().parse_args(["--dtype", "BF16", "--device", "cuda:1", "--port", "65535",
                                       "--num-threads", "2", "--max-n", "1"])
     assert (args.dtype, args.device, args.port, args.num_threads, args.max_n) == ("bf16", "cuda:1", 65535, 2, 1)
-    defaults = build_parser().parse_args(["backend", "serve"])
+    defaults = serve_parser().parse_args([])
     assert (defaults.port, defaults.dtype, defaults.device, defaults.max_n) == (8001, None, None, None)
 
 

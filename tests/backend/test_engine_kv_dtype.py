@@ -150,15 +150,15 @@ def test_paged_perplexity_reads_the_pool(loaded) -> None:
 
 
 def test_backend_flags_reach_the_engine_config() -> None:
+    from backend.cli import serve_parser
     from backend.config import BackendConfig
-    from proxy.cli import build_parser
 
-    args = build_parser().parse_args(["backend", "serve", "--kv-cache-dtype", "INT8", "--cuda-graphs", "off"])
+    args = serve_parser().parse_args(["--kv-cache-dtype", "INT8", "--cuda-graphs", "off"])
     assert (args.kv_cache_dtype, args.cuda_graphs) == ("int8", "off")
     config = EngineConfig.from_backend_config(BackendConfig(kv_cache_dtype=args.kv_cache_dtype, cuda_graphs="off"))
     assert (config.kv_cache_dtype, config.cuda_graphs) == ("int8", "off")
     with pytest.raises(SystemExit):
-        build_parser().parse_args(["backend", "serve", "--kv-cache-dtype", "int4"])
+        serve_parser().parse_args(["--kv-cache-dtype", "int4"])
 
 
 def test_every_kv_cache_dtype_name_maps_to_a_dtype():

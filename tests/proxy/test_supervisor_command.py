@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from proxy.cli import build_parser
+from backend.cli import serve_parser
 from proxy.settings import Settings
 from proxy.supervisor import backend_command
 
@@ -14,7 +14,7 @@ def test_weights_dtype_reaches_the_backend_child() -> None:
     settings = replace(settings, backend=replace(settings.backend, weights_dtype="int4"))
     cmd = backend_command(settings, 1234)
     assert cmd[1:5] == ["-m", "proxy.cli", "backend", "serve"]
-    args = build_parser().parse_args(cmd[3:])
+    args = serve_parser().parse_args(cmd[5:])
     assert args.weights_dtype == "int4" and args.port == 1234
 
 
@@ -26,26 +26,26 @@ def test_every_engine_option_reaches_the_backend_child() -> None:
               "kv_cache_dtype": "int8", "cuda_graphs": "off", "speculative": "self", "num_speculative_tokens": 3,
               "speculative_draft_layers": 5, "num_threads": 2}
     settings = replace(settings, backend=replace(settings.backend, **engine))
-    args = build_parser().parse_args(backend_command(settings, 1234)[3:])
+    args = serve_parser().parse_args(backend_command(settings, 1234)[5:])
     assert (args.block_size, args.kv_cache_memory, args.gpu_memory_utilization, args.max_num_seqs,
             args.max_num_batched_tokens, args.prefix_caching, args.chunked_prefill, args.kv_cache_dtype,
             args.cuda_graphs, args.speculative, args.num_speculative_tokens,
             args.speculative_draft_layers, args.num_threads) == tuple(engine.values())
     draft = replace(settings.backend, speculative="draft", speculative_model="/models/draft.gguf")
-    args = build_parser().parse_args(backend_command(replace(settings, backend=draft), 1234)[3:])
+    args = serve_parser().parse_args(backend_command(replace(settings, backend=draft), 1234)[5:])
     assert (args.speculative_model, args.num_speculative_tokens, args.speculative_draft_layers) == \
         ("/models/draft.gguf", 3, None)
-    defaults = build_parser().parse_args(backend_command(Settings(), 1234)[3:])
+    defaults = serve_parser().parse_args(backend_command(Settings(), 1234)[5:])
     assert defaults.kv_cache_memory is None and defaults.prefix_caching is True and defaults.speculative == "off"
 
 
 def test_the_childs_command_passes_its_own_speculative_checks() -> None:
     """The child refuses speculative flags that would do nothing: the supervisor sends only those that apply."""
-    from proxy.cli import _unused_speculative_flags
+    from backend.cli import _unused_speculative_flags
 
     for method in ("off", "ngram", "self", "draft"):
         settings = Settings()
         settings = replace(settings, backend=replace(settings.backend, speculative=method,
                                                      speculative_model="/m.gguf" if method == "draft" else None))
-        args = build_parser().parse_args(backend_command(settings, 1234)[3:])
+        args = serve_parser().parse_args(backend_command(settings, 1234)[5:])
         assert _unused_speculative_flags(args, method) is None, method
