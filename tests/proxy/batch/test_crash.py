@@ -1,5 +1,6 @@
-"""Crash safety: ``kill -9`` of the proxy process mid-batch, a restart, and every ``custom_id``
-exactly once in the output; on PostgreSQL, two workers never run the same line."""
+"""Crash safety: ``kill -9`` of the proxy process mid-batch, a restart, every ``custom_id`` exactly once
+in the output, and upstream calls made again only for the lines leased at the kill (at most the
+worker's concurrency); on PostgreSQL, two workers never run the same line."""
 
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from proxy.batch.queue import BatchQueue, now_utc
 from proxy.batch.validation import BatchLineSpec
-from proxy.db import create_engine
+from proxy.db import BatchLine, create_engine
 from proxy.migrate import upgrade
 from proxy.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 LINES = 120
+CONCURRENCY = 4  # [batch] concurrency of the proxy under test: the most lines it leases at once (one upstream)
 
 
 def _config(tmp_path: Path, upstream: str, database_url: str) -> Path:
@@ -41,7 +44,7 @@ enabled = false
 [router]
 enabled = false
 [batch]
-concurrency = 4
+concurrency = {CONCURRENCY}
 lease_s = 2.0
 poll_interval_s = 0.05
 [[upstreams]]
@@ -95,8 +98,9 @@ def _kill_mid_batch_and_resume(tmp_path: Path, database_url: str) -> None:
                 time.sleep(0.05)
             proc.send_signal(signal.SIGKILL)  # lines are in flight: their leases must run out and be retried
             proc.wait(timeout=10)
-            before = len(script.requests)
-            assert before < LINES
+            leased = _leased_custom_ids(database_url)  # the database as the killed process left it
+            called_before = _calls_per_custom_id(script)
+            assert sum(called_before.values()) < LINES
             proc = _start(config, port, log)
             deadline = time.monotonic() + 90
             while (status := _status(base, batch_id))["status"] != "completed":
@@ -113,6 +117,38 @@ def _kill_mid_batch_and_resume(tmp_path: Path, database_url: str) -> None:
     for line in output.splitlines():
         item = json.loads(line)
         assert item["response"]["body"]["choices"][0]["message"]["content"] == "echo: q" + item["custom_id"][3:]
+    # the upstream calls: before the kill each line was sent at most once; after it, a line was sent
+    # again only if the killed process held its lease, and the leases it held were at most its concurrency
+    assert max(called_before.values()) == 1, called_before.most_common(3)
+    assert len(leased) <= CONCURRENCY, leased
+    calls = _calls_per_custom_id(script)
+    assert set(calls) == set(ids)  # every line reached the upstream
+    again = {custom_id for custom_id, n in calls.items() if n > 1}
+    assert again <= leased, f"sent again without a lease at the kill: {sorted(again - leased)}"
+    assert max(calls.values()) <= 2 and sum(calls.values()) <= LINES + len(leased), calls.most_common(5)
+
+
+def _calls_per_custom_id(script: ScriptedUpstream) -> Counter:
+    """Upstream chat calls per batch line (the line's ``custom_id`` ``id-N`` asked ``qN``)."""
+    return Counter("id-" + r["messages"][-1]["content"][1:] for r in list(script.requests)
+                   if r["_path"].endswith("/chat/completions"))
+
+
+def _leased_custom_ids(database_url: str) -> set[str]:
+    """The ``custom_id`` of every batch line in ``running`` state: leased by a worker, not yet answered."""
+    async def read(engine) -> set[str]:
+        async with engine.connect() as conn:
+            rows = await conn.execute(select(BatchLine.custom_id).where(BatchLine.state == "running"))
+            return {row[0] for row in rows}
+
+    async def run() -> set[str]:
+        engine = create_engine(database_url)
+        try:
+            return await read(engine)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
 
 
 @pytest.mark.e2e
