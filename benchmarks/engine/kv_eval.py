@@ -179,7 +179,7 @@ def render(rows: Sequence[KVRow], max_tokens: int, chunk: int, text_tokens: int)
                      f"{r.perplexity:.3f} | {r.seconds:.0f} |")
     lines.append("")
     lines.append(f"Greedy: {rows[0].agreement.prompts} chat prompts x {max_tokens} tokens (EOS ignored), all "
-                 f"submitted at once. Perplexity: {text_tokens}-token fixed text (backend/kv_eval_text.py), "
+                 f"submitted at once. Perplexity: {text_tokens}-token fixed text (benchmarks/engine/kv_eval_text.py), "
                  f"teacher-forced in chunks of {chunk} tokens through the paged KV pool.")
     return "\n".join(lines)
 
