@@ -382,14 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty eval shaping", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--part", choices=("trace", "lengths", "caps", "bound"), default="trace",
-                        help="trace: shaping off/on and replica choice on the seeded trace (default); lengths: "
-                        "the bundled model's answer lengths (the default cap's evidence); caps: how often each "
-                        "cap cut an answer, from the request log; bound: the cached share a perfect prefix cache "
-                        "could reach on the trace, per token and per block (tokenizer only, no model run)")
+                        help="what to measure (default trace; see docs/benchmarks.md)")
     parser.add_argument("--block-size", type=int, default=16, help="bound: the KV block size")
     parser.add_argument("--shape", choices=(*SHAPES, "both"), default="both",
-                        help="trace: the trace's shape (short: ~300-600-token prompts; long: ~1,800-token agent "
-                        "prompts with twelve tools, ~450-token RAG prompts); both (default) replays each")
+                        help="trace: short or long prompts, or both (default; see docs/benchmarks.md)")
     parser.add_argument("--sessions", type=int, default=6, help="trace: sessions (alternately agent and RAG)")
     parser.add_argument("--turns", type=int, default=3, help="trace: turns per session")
     parser.add_argument("--replicas", type=int, default=2, help="trace: backend replicas for the choice runs "

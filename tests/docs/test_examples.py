@@ -82,13 +82,29 @@ def command_lines(text: str) -> list[list[str]]:
 # --- the CLI --------------------------------------------------------------------------------------
 
 
+#: the bundled backend's commands, which proxy.cli runs by name: their parsers in backend.cli
+BACKEND_PARSERS = {"serve": "serve_parser", "kv_size": "kv_size_parser"}
+
+
 def _delegate_module(args: argparse.Namespace) -> str | None:
-    """The module a delegated command (``thrifty bench proxy`` ...) hands its arguments to."""
+    """The module a delegated command (``thrifty bench proxy`` ...) hands its arguments to
+    (``backend.cli`` for the backend's own commands)."""
     if not hasattr(args, "rest"):
         return None
-    names = [c for c in args.func.__code__.co_consts if isinstance(c, str) and "." in c]
+    consts = [c for c in args.func.__code__.co_consts if isinstance(c, str)]
+    if "_backend" in args.func.__code__.co_names:
+        return "backend.cli"
+    names = [c for c in consts if "." in c]
     assert len(names) == 1, f"cannot tell which module {args.func} delegates to"
     return names[0]
+
+
+def _backend_parser(args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The backend's own parser of a ``thrifty backend serve`` / ``thrifty kv-size`` command."""
+    import backend.cli
+
+    command = next(c for c in args.func.__code__.co_consts if c in BACKEND_PARSERS)
+    return getattr(backend.cli, BACKEND_PARSERS[command])()
 
 
 def _module_options(module: str) -> set[str]:
@@ -126,8 +142,8 @@ def check_command(argv: list[str]) -> None:
     if module is None:
         assert not rest, f"`thrifty {shlex.join(argv)}`: unknown arguments {rest}"
         return
-    if module in ("proxy.auth.cli", "proxy.batch.cli"):  # runtime commands: parse with their own parser
-        own = importlib.import_module(module).build_parser()
+    if module in ("proxy.auth.cli", "proxy.batch.cli", "backend.cli"):  # runtime: parse with their own parser
+        own = _backend_parser(args) if module == "backend.cli" else importlib.import_module(module).build_parser()
         try:
             own.parse_args(rest)
         except SystemExit:
@@ -149,6 +165,8 @@ def check_inline(span: str) -> None:
         return
     func = parser._defaults.get("func")
     module = _delegate_module(argparse.Namespace(func=func, rest=[])) if "rest" in parser._defaults else None
+    if module == "backend.cli":
+        parser, module = _backend_parser(argparse.Namespace(func=func)), None
     known = _module_options(module) if module else {o for a in parser._actions for o in a.option_strings}
     unknown = set(options) - known
     assert not unknown, f"`{span}`: no option {sorted(unknown)}"
@@ -375,6 +393,7 @@ def test_every_source_file_named_exists(page: Path) -> None:
 def test_engine_flags_page_lists_every_backend_serve_option() -> None:
     text = (DOCS / "engine-flags.md").read_text()
     parser, _ = _resolve(["backend", "serve"])
+    parser = _backend_parser(argparse.Namespace(func=parser._defaults["func"]))
     options = {o for a in parser._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
     missing = sorted(o for o in options if not re.search(rf"`{re.escape(o)}(?![\w-])", text))
     assert not missing, f"docs/engine-flags.md does not list {missing}"
