@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,12 +59,13 @@ _TASKS = ("Summarise the following notes in one sentence:", "What is the main to
 
 def prompts(count: int, *, low: int, high: int, seed: int) -> list[str]:
     """``count`` distinct prompts whose lengths spread evenly from about ``low`` to ``high`` tokens
-    (about 1.3 tokens per word here; the served token counts are reported from ``usage``)."""
+    (about one SmolLM2 token per word of this vocabulary; the served token counts, chat template
+    included, are reported from ``usage``)."""
     rng = random.Random(seed)
     out = []
     for i in range(count):
         tokens = low + (high - low) * i // max(1, count - 1)
-        words = max(3, int(tokens / 1.3) - 12)
+        words = max(3, tokens - 14)  # the task line and note number take about 14 tokens
         text = " ".join(rng.choice(_WORDS) for _ in range(words))
         out.append(f"{_TASKS[i % len(_TASKS)]} (note {i}) {text}")
     rng.shuffle(out)
@@ -113,7 +116,7 @@ async def _stream_one(client: httpx.AsyncClient, base: str, prompt: str, max_tok
             for name in ("x-thrifty-cache", "x-thrifty-cache-skipped"):
                 value = response.headers.get(name)
                 if value:
-                    key = f"{name[9:]}={value}"
+                    key = f"{name.removeprefix('x-thrifty-')}={value}"
                     result.headers[key] = result.headers.get(key, 0) + 1
             async for chunk in asse_chunks(response.aiter_lines()):
                 if first is None and any((c.get("delta") or {}).get("content") for c in chunk.get("choices") or ()):
@@ -144,14 +147,15 @@ def _serve_once(label: str, cache_on: bool, texts: list[str], max_tokens: int, w
                 log) -> BurstResult:
     port = free_port()
     env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1",
-           "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{workdir / f'run{run}-{label}.db'}"}
+           "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{workdir / f'run{run}-{label}.db'}",
+           "THRIFTY_BUNDLED__STARTUP_TIMEOUT_S": "1800"}  # a busy machine loads the model slowly
     if not cache_on:
         env["THRIFTY_CACHE__ENABLED"] = "false"
     process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], cwd=workdir,
                                env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(base, process, what="thrifty serve", timeout_s=600)
+        wait_healthy(base, process, what="thrifty serve", timeout_s=1800)
         # one answer first, in both modes: model load and first-call costs stay out of the burst
         httpx.post(base + "/v1/chat/completions", timeout=300, json={
             "model": MODEL, "temperature": 0, "max_tokens": 4,
@@ -164,6 +168,16 @@ def _serve_once(label: str, cache_on: bool, texts: list[str], max_tokens: int, w
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextlib.contextmanager
+def _log_tail_on_failure(path: Path) -> Iterator[None]:
+    """Print the end of the servers' log when a run fails (the temporary folder goes with it)."""
+    try:
+        yield
+    except RuntimeError:
+        print("".join(path.read_text(errors="replace").splitlines(keepends=True)[-20:]), file=sys.stderr)
+        raise
 
 
 def _spread(values: list[float]) -> str:
@@ -179,7 +193,7 @@ def run_serve(args: argparse.Namespace) -> str:
              "|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory(prefix="thrifty-bench-cache-load-") as tmp:
         workdir = Path(tmp)
-        with open(workdir / "serve.log", "w") as log:
+        with open(workdir / "serve.log", "w") as log, _log_tail_on_failure(workdir / "serve.log"):
             for run in range(args.runs):
                 order = ("on", "off") if run % 2 == 0 else ("off", "on")
                 for label in order:
