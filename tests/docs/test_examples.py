@@ -397,3 +397,14 @@ def test_engine_flags_page_lists_every_backend_serve_option() -> None:
     options = {o for a in parser._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
     missing = sorted(o for o in options if not re.search(rf"`{re.escape(o)}(?![\w-])", text))
     assert not missing, f"docs/engine-flags.md does not list {missing}"
+
+
+def test_benchmarks_page_lists_every_bench_and_eval_command() -> None:
+    text = (DOCS / "benchmarks.md").read_text()
+    missing = []
+    for group in ("bench", "eval"):
+        parser, _ = _resolve([group])
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        missing += [f"thrifty {group} {name}" for name in sub.choices
+                    if not re.search(rf"`thrifty {group} {re.escape(name)}(?![\w-])", text)]
+    assert not missing, f"docs/benchmarks.md does not list {missing}"
