@@ -24,6 +24,19 @@ def unpack_bitmask(bitmask: torch.Tensor, vocab_size: int) -> torch.Tensor:
     return unpacked.reshape(bitmask.shape[0], -1)[:, :vocab_size].bool()  # [B, V]
 
 
+def forbidden_table() -> torch.Tensor:
+    """``[256, 8]`` bool: row b says which of byte value b's bits (least significant first) are 0."""
+    return ((torch.arange(256).unsqueeze(-1) >> torch.arange(8)) & 1) == 0
+
+
+def forbidden(bitmask: torch.Tensor, vocab_size: int, table: torch.Tensor) -> torch.Tensor:
+    """The tokens a packed mask ``[B, W]`` int32 forbids, ``[B, V]`` bool, through :func:`forbidden_table`
+    (little-endian words: byte k of word w holds tokens 32 w + 8 k ... 32 w + 8 k + 7)."""
+    rows = bitmask.shape[0]
+    octets = bitmask.contiguous().view(torch.uint8).reshape(-1).int()  # [B * W * 4]
+    return table.index_select(0, octets).reshape(rows, -1)[:, :vocab_size]  # [B, V]
+
+
 def allocate(rows: int, vocab_size: int) -> torch.Tensor:
     """An int32 bitmask buffer ``[rows, ceil(V / 32)]`` on the CPU."""
     return torch.zeros(rows, (vocab_size + 31) // 32, dtype=torch.int32)
@@ -46,6 +59,7 @@ class GrammarMasks:
         import llguidance
 
         self.vocab_size = vocab_size
+        self._table = forbidden_table()  # [256, 8]
         self._executor = llguidance.LLExecutor(num_threads=threads)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grammar-masks")
 
@@ -75,15 +89,17 @@ class GrammarMasks:
         if not picked:
             return
         rows = [first_rows[i] if first_rows is not None else i for i in picked]
-        order = torch.tensor([pending.rows[seqs[i].seq_id] for i in picked], dtype=torch.int64)
-        allowed = unpack_bitmask(pending.bitmask.index_select(0, order), self.vocab_size)  # [R, V']
-        index = torch.tensor(rows, dtype=torch.int64, device=logits.device)
-        width = min(allowed.shape[1], logits.shape[1])
+        order = [pending.rows[seqs[i].seq_id] for i in picked]
+        packed = pending.bitmask if order == list(range(len(order))) else pending.bitmask[order]  # [R, W]
+        banned = forbidden(packed, self.vocab_size, self._table).to(logits.device)  # [R, V']
+        width = min(banned.shape[1], logits.shape[1])
         with torch.inference_mode():  # the forward's logits are inference tensors
-            block = logits.index_select(0, index)  # [R, V]
-            block[:, :width].masked_fill_(~allowed[:, :width].to(logits.device), float("-inf"))
-            block[:, width:] = float("-inf")
-            logits.index_copy_(0, index, block)
+            if rows == list(range(logits.shape[0])) and width == logits.shape[1]:  # every row constrained
+                logits.masked_fill_(banned[:, :width], float("-inf"))
+                return
+            for r, row in enumerate(rows):
+                logits[row, :width].masked_fill_(banned[r, :width], float("-inf"))
+                logits[row, width:] = float("-inf")
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -97,8 +113,8 @@ def mask_logits(matcher: Any, logits: torch.Tensor) -> torch.Tensor:
     vocab = logits.shape[-1]
     bitmask = allocate(1, vocab)  # [1, W]
     llguidance.torch.fill_next_token_bitmask(matcher, bitmask, 0)
-    allowed = unpack_bitmask(bitmask, vocab)[0].to(logits.device)  # [V]
-    return logits.masked_fill(~allowed, float("-inf"))
+    banned = forbidden(bitmask, vocab, forbidden_table())[0].to(logits.device)  # [V]
+    return logits.masked_fill(banned, float("-inf"))
 
 
 def advance(matcher: Any, token: int) -> None:

@@ -144,6 +144,8 @@ def mask_cost(loaded, compiler, batches: list[int], max_tokens: int) -> list[dic
     from backend.structured.spec import GrammarRequest, json_schema_grammar
 
     compiled = compiler.compile(GrammarRequest(json_schema_grammar(LONG), "json_schema", "bench"))
+    _timed_run(loaded, compiled, 2, 4)  # warm-up: one-time kernel and thread-pool start-up costs
+    _timed_run(loaded, None, 2, 4)
     rows = []
     for batch in batches:
         free = _timed_run(loaded, None, batch, max_tokens)

@@ -84,6 +84,16 @@ def test_guided_fields() -> None:
             extra={"guided_json": {"type": "object"}})
 
 
+def test_the_byte_table_unpacks_masks_as_the_bit_shifts_do() -> None:
+    import torch
+
+    from backend.structured.masks import forbidden, forbidden_table, unpack_bitmask
+
+    packed = torch.tensor([[0, -1, 0x12345678], [-0x80000000, 1, 0x7FFFFFFF]], dtype=torch.int32)  # [2, 3]
+    assert torch.equal(forbidden(packed, 90, forbidden_table()), ~unpack_bitmask(packed, 90))
+    assert unpack_bitmask(packed, 96)[1, 32].item() and not unpack_bitmask(packed, 96)[1, 33].item()
+
+
 def test_formats_the_grammar_does_not_enforce_are_annotations() -> None:
     schema = {"type": "object", "properties": {"format": {"type": "string", "format": "semver"},
                                                "when": {"type": "string", "format": "date"},
