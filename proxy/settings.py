@@ -252,7 +252,7 @@ class AuthSettings:
     """Who may call the proxy. ``open``: any bearer token (its hash is the caller's identity);
     ``keys``: only keys issued by ``thrifty keys create`` (or the admin API), with their model
     lists, budgets and rate limits, counted in Redis when ``redis_url`` is set (shared by replicas)
-    and in this process otherwise."""
+    and in the database otherwise (table ``usage_counter``: they survive restarts)."""
 
     mode: str = "open"
     redis_url: str = ""  # e.g. redis://127.0.0.1:6379/0
