@@ -87,3 +87,49 @@ def check_response_format(response_format: Any) -> None:
         raise InvalidRequest("'response_format.json_schema.name' must be a string",
                              param="response_format.json_schema.name")
     check_json_schema(spec.get("schema"), "response_format.json_schema.schema")
+
+
+def answer_problem(body: dict[str, Any], payload: dict[str, Any]) -> str | None:
+    """Why a chat completion ``payload`` fails the structure its request ``body`` asked for, or None when it
+    does not (or the request asked for none): a ``json_object`` / ``json_schema`` answer that is not JSON, not
+    an object, or invalid against the schema; a tool call of a function not offered or with arguments invalid
+    against its ``parameters``; a forced ``tool_choice`` answered without a call. A choice cut by its limit
+    (``finish_reason`` ``length``) is judged too: it is not a usable structured answer either. For the
+    cascade (a weak answer: escalate) and the caches (never store it)."""
+    import jsonschema
+
+    response_format = body.get("response_format") if isinstance(body.get("response_format"), dict) else {}
+    kind = response_format.get("type")
+    tools = {t["function"]["name"]: t["function"].get("parameters") for t in body.get("tools") or []
+             if isinstance(t, dict) and isinstance(t.get("function"), dict) and "name" in t["function"]}
+    forced = body.get("tool_choice") == "required" or isinstance(body.get("tool_choice"), dict)
+    for i, choice in enumerate(payload.get("choices") or []):
+        message = choice.get("message") or {}
+        calls = message.get("tool_calls") or []
+        if forced and not calls:
+            return f"choices[{i}] did not call a tool although tool_choice forces one"
+        for call in calls:
+            function = call.get("function") or {}
+            if function.get("name") not in tools:
+                return f"choices[{i}] called {function.get('name')!r}, which is not among the request's tools"
+            try:
+                arguments = json.loads(function.get("arguments") or "")
+                if tools[function["name"]] is not None:
+                    jsonschema.validate(arguments, tools[function["name"]])
+            except (ValueError, jsonschema.ValidationError, jsonschema.SchemaError) as exc:
+                return f"choices[{i}] called {function['name']!r} with invalid arguments: {str(exc).splitlines()[0]}"
+        if calls or kind not in ("json_object", "json_schema"):
+            continue
+        try:
+            value = json.loads(message.get("content") or "")
+        except ValueError:
+            return f"choices[{i}] is not JSON"
+        if kind == "json_object" and not isinstance(value, dict):
+            return f"choices[{i}] is not a JSON object"
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        if kind == "json_schema" and isinstance(schema, dict):
+            try:
+                jsonschema.validate(value, schema)
+            except (jsonschema.ValidationError, jsonschema.SchemaError) as exc:
+                return f"choices[{i}] does not match the schema: {exc.message}"
+    return None

@@ -119,3 +119,27 @@ def test_cache_keys_and_semantic_scopes_hold_the_schema_and_the_tools() -> None:
     keys = [request_keys(body, model="gpt-test", tenant="tenant") for body in variants]
     assert len({k.exact for k in keys}) == len(variants)
     assert len({k.scope for k in keys}) == len(variants)  # a semantic hit never crosses schemas or tool sets
+
+
+def completion(content=None, calls=None, finish="stop") -> dict:
+    message = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [{"id": "call_1", "type": "function", "function": f} for f in calls]
+    return {"choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+
+
+def test_answers_that_fail_their_structure_are_named() -> None:
+    from proxy.json_schemas import answer_problem
+
+    strict = {**ASK, "response_format": schema_format(PERSON)}
+    assert answer_problem(strict, completion('{"name": "Ada"}')) is None
+    assert "does not match the schema" in answer_problem(strict, completion('{"age": 3}'))
+    assert "is not JSON" in answer_problem(strict, completion('```json\n{"name": "Ada"}\n```'))
+    assert "not a JSON object" in answer_problem({**ASK, "response_format": {"type": "json_object"}},
+                                                 completion("[1]"))
+    forced = {**ASK, "tools": TOOLS, "tool_choice": "required"}
+    assert answer_problem(forced, completion(calls=[{"name": "lookup", "arguments": '{"name": "x"}'}])) is None
+    assert "did not call a tool" in answer_problem(forced, completion("I cannot."))
+    assert "invalid arguments" in answer_problem(forced, completion(calls=[{"name": "lookup", "arguments": "{}"}]))
+    assert "not among" in answer_problem(forced, completion(calls=[{"name": "rm", "arguments": "{}"}]))
+    assert answer_problem(ASK, completion("plain text")) is None
