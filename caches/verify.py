@@ -22,7 +22,9 @@ words:
    lemma. Antonyms are never synonyms, whatever the words: the test is WordNet's, not a list here.
 5. **Relations**: a relational word (preposition, comparison, conjunction) replaced by another
    (*to*/*from*, *and*/*or*) rejects; one merely dropped by a rewording (*module in Python* /
-   *Python's module*) does not. Question words must agree (*why* is not *how*; *what* = *which*).
+   *Python's module*) does not. Question words must agree (*why* is not *how*; *what* = *which*)
+   unless the question is reworded beyond one slot (*what is the population of* / *how many
+   people live in*). Hyphenated compounds are one word (*well-known* = *famous* in WordNet).
 6. **Roles**: two content words that trade places around a shared pivot word (*A beats B* / *B
    beats A*, *from A to B* / *from B to A*) ask a different question; a word moved without
    crossing a pivot (*the largest park* / *the park ... is the largest*) does not.
@@ -94,7 +96,7 @@ _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _URL = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])")
-_TOKEN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
+_TOKEN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
 _SENTENCE_PUNCT = re.compile(r"^(?:[.,;:!?'\"\-–—…]+|[()])$")  # a lone parenthesis is prose
 _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -294,8 +296,7 @@ def verify(
         return VerifyResult(False, "exact spans")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
-    if q.questions and c.questions and q.questions != c.questions:
-        return VerifyResult(False, "question word")
+    questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
     lex = lexicon if lexicon is not None else default_lexicon()
     words_q, words_c = Counter(q.content), Counter(c.content)
     only_q = list((words_q - words_c).elements())
@@ -309,8 +310,10 @@ def verify(
         rel_q, rel_c = Counter(q.relations), Counter(c.relations)
         if (rel_q - rel_c) and (rel_c - rel_q):
             return VerifyResult(False, "relation")
+        if questions_differ:  # the same words asked with another question word: why/how, who/when
+            return VerifyResult(False, "question word")
     elif _small_edit(list(q.sequence), seq_c):
-        return VerifyResult(False, "changed words")
+        return VerifyResult(False, "question word" if questions_differ else "changed words")
     else:
         # a rewording: it may change words, but never into their opposites, and it keeps the names
         if lex is not None and any(lex.antonyms(x, y) for x in left_q for y in left_c):

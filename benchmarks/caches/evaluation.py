@@ -299,7 +299,9 @@ class HardNegativeReport:
 
 
 DEV_SET = "dev_hard_negatives.json"
-HELDOUT_SET = "heldout_generated.json"
+HELDOUT_SET = "heldout_generated_v2.json"
+# the first generated set: held out until it was measured twice, then opened (now development data)
+OPENED_SET = "heldout_generated.json"
 HELDOUT_TARGET_HIT_RATE = 0.70
 
 
@@ -320,22 +322,23 @@ def wilson_interval(successes: int, trials: int, z: float = WILSON_Z) -> tuple[f
 
 
 async def _false_hits(cache: SemanticCache, pairs: list[dict[str, Any]], scope: str) -> list[str]:
-    """Store every pair's ``stored`` text, query every ``query``: the hits (all false)."""
-    await cache.put_many([SemanticItem(_keys(p["stored"], scope), _answer(i), "v1") for i, p in enumerate(pairs)])
+    """Store each pair's ``stored`` text in a scope of its own and query its ``query``: the hits
+    (all false). One scope per pair, so that a query never meets another pair's identical text."""
+    await cache.put_many([SemanticItem(_keys(p["stored"], f"{scope}-{i}"), _answer(i), "v1") for i, p in enumerate(pairs)])
     found: list[str] = []
-    for p in tqdm(pairs, desc=f"hard negatives ({scope})", file=sys.stderr):
-        hit = await cache.get(_keys(p["query"], scope), model_version="v1")
+    for i, p in enumerate(tqdm(pairs, desc=f"hard negatives ({scope})", file=sys.stderr)):
+        hit = await cache.get(_keys(p["query"], f"{scope}-{i}"), model_version="v1")
         if hit is not None:
             found.append(f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})")
     return found
 
 
 async def _positive_hits(cache: SemanticCache, positives: list[dict[str, Any]], scope: str) -> tuple[int, list[str]]:
-    """Store every control's ``stored`` text; ``(right hits, queries that missed)``."""
-    await cache.put_many([SemanticItem(_keys(p["stored"], scope), _answer(i), "v1") for i, p in enumerate(positives)])
+    """Store each control's ``stored`` text in a scope of its own; ``(right hits, queries that missed)``."""
+    await cache.put_many([SemanticItem(_keys(p["stored"], f"{scope}-{i}"), _answer(i), "v1") for i, p in enumerate(positives)])
     hits, misses = 0, []
     for i, p in enumerate(positives):
-        hit = await cache.get(_keys(p["query"], scope), model_version="v1")
+        hit = await cache.get(_keys(p["query"], f"{scope}-{i}"), model_version="v1")
         if hit is not None and _answer_index(hit.body) == i:
             hits += 1
         else:
@@ -358,10 +361,11 @@ def _rate(k: int, n: int) -> str:
     return f"{_pct(k / n if n else 0.0)} (95% CI {_pct(lo)}-{_pct(hi)})"
 
 
-async def heldout_negatives(embedder: Embedder, config: CacheConfig, tmp: Path, *, show_cases: bool = False) -> HeldoutReport:
-    """The generated held-out set: false hits per category and the paraphrases' hit rate, with
-    Wilson 95% intervals. Its cases are printed only with ``show_cases`` (after tuning is over)."""
-    data = load_hard_negatives(HELDOUT_SET)
+async def heldout_negatives(embedder: Embedder, config: CacheConfig, tmp: Path, *, show_cases: bool = False,
+                            name: str = HELDOUT_SET) -> HeldoutReport:
+    """A generated set (default: the held-out one): false hits per category and the paraphrases'
+    hit rate, with Wilson 95% intervals. Cases are printed only with ``show_cases``."""
+    data = load_hard_negatives(name)
     engine = await _engine(tmp, "held-out")
     cache = SemanticCache(engine, embedder, config.semantic)
     try:
@@ -381,7 +385,7 @@ async def heldout_negatives(embedder: Embedder, config: CacheConfig, tmp: Path, 
             if repr(p["query"]) == query:
                 cats[p["category"]][1] += 1
                 break
-    lines = ["| held-out set (generated, frozen) | cases | false hits / hits | rate (Wilson 95% interval) |",
+    lines = [f"| {name} | cases | false hits / hits | rate (Wilson 95% interval) |",
              "|---|---|---|---|",
              f"| must-not-hit pairs | {len(pairs)} | {len(false)} false | {_rate(len(false), len(pairs))} false-hit rate |",
              f"| paraphrases | {n_pos} | {hits} hits | {_rate(hits, n_pos)} hit rate |",
@@ -750,6 +754,11 @@ async def _sets_section(args: argparse.Namespace, embedder: Embedder, config: Ca
     print()
     development_false = (len(hn.false_hits) + int(hn.long_prompt_hit) + hn.contested_false_hits
                          + sum(1 for _, exp, got in hn.scope_results if not exp and got))
+    print("### The first generated set (held out until measured twice, then opened: development data now)\n")
+    opened = await heldout_negatives(embedder, config, tmp, show_cases=True, name=OPENED_SET)
+    print(opened.table)
+    print()
+    development_false += opened.false_hits
     print("## 3. Held-out set (generated from templates, frozen before the rules; never used to write them)\n")
     heldout = await heldout_negatives(embedder, config, tmp, show_cases=args.show_heldout_cases)
     print(heldout.table)
@@ -760,7 +769,9 @@ async def _sets_section(args: argparse.Namespace, embedder: Embedder, config: Ca
     lo, hi = wilson_interval(heldout.false_hits, heldout.pairs)
     return zero_dev and zero_heldout and hits_ok, [
         f"- development set and scope checks: {development_false} false hits "
-        f"({'met' if zero_dev else 'NOT met'}: zero); paraphrase controls {hn.positive_hits}/{hn.positives}",
+        f"({'met' if zero_dev else 'NOT met'}: zero); paraphrase controls {hn.positive_hits}/{hn.positives}; "
+        f"opened first generated set: {opened.false_hits}/{opened.pairs} false hits, paraphrases "
+        f"{_pct(opened.hit_rate)}",
         f"- held-out set: {heldout.false_hits} false hits of {heldout.pairs} (false-hit rate 95% interval "
         f"{_pct(lo)}-{_pct(hi)}; {'met' if zero_heldout else 'NOT met'}: zero); paraphrase hit rate "
         f"{_pct(heldout.hit_rate)} ({'met' if hits_ok else 'NOT met'}: >= {HELDOUT_TARGET_HIT_RATE:.0%})",
