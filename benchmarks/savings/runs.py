@@ -158,12 +158,20 @@ def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
 
 
 def read_log(database: Path) -> dict[str, LogRow]:
-    """The child proxy's request log rows by request id."""
+    """The child proxy's request log rows by request id: the proxy's own row id (what a batch output line
+    names) and, for a request that sent one, the caller's ``x-request-id`` (the replay's ids), which the
+    log keeps beside its own id (``client_request_id``)."""
     if not database.exists():
         return {}
     with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
-        rows = conn.execute(f"SELECT {', '.join(_LOG_COLUMNS)} FROM request_log").fetchall()
-    return {row[0]: LogRow(*row) for row in rows}
+        rows = conn.execute(f"SELECT client_request_id, {', '.join(_LOG_COLUMNS)} FROM request_log").fetchall()
+    by_id: dict[str, LogRow] = {}
+    for client_id, *columns in rows:
+        row = LogRow(*columns)
+        by_id[row.id] = row
+        if client_id:
+            by_id.setdefault(client_id, row)
+    return by_id
 
 
 def exact_cache_settle(database: Path, timeout_s: float = SETTLE_TIMEOUT_S) -> Callable[[Outcome], None]:

@@ -200,6 +200,56 @@ def test_real_proxy_run_on_a_tiny_trace(data_dir: Path, tmp_path: Path, capsys: 
     assert total and float(total.group(1)) == pytest.approx(float(total.group(2)), abs=2e-6)
 
 
+def test_the_report_of_a_real_run_matches_what_the_upstream_served(data_dir: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary's cost, cost reduction, quality, strong share and verdict come from a real run (replay
+    upstream, ``thrifty proxy serve`` child, request log): they equal what the test computes from the calls
+    the upstream actually answered."""
+    from benchmarks.savings import replay
+    from benchmarks.savings.runs import STRONG_MODEL, WEAK_MODEL
+
+    served: list[tuple[str, str, dict]] = []  # (model, question, usage) of each chat call the upstream answered
+    real_handle = replay.handle
+
+    def recording(book, method, path, raw):
+        status, payload, kind = real_handle(book, method, path, raw)
+        if method == "POST" and status == 200:
+            body = json.loads(raw)
+            served.append((body["model"], body["messages"][-1]["content"], json.loads(payload)["usage"]))
+        return status, payload, kind
+
+    monkeypatch.setattr(replay, "handle", recording)
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("\n".join(_line(0.1 * n, n) for n in range(len(GSM_ROWS))) + "\n")
+    code = main(["--trace", str(trace), "--data-dir", str(data_dir), "--runs", "caches-off", "--concurrency", "1",
+                 "--weak-price", "1", "1", "--strong-price", "10", "30"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    prices = {WEAK_MODEL: (1.0, 1.0), STRONG_MODEL: (10.0, 30.0)}
+    rows = {row[0]: row for row in GSM_ROWS}
+    assert sorted(question for _, question, _ in served) == sorted(rows)  # one call per line, no cache
+    cost = sum((u["prompt_tokens"] * prices[m][0] + u["completion_tokens"] * prices[m][1]) / 1e6 for m, _, u in served)
+    right = sum(rows[q][2 if m == STRONG_MODEL else 1] == "True" for m, q, _ in served)
+    strong = sum(m == STRONG_MODEL for m, _, _ in served)
+    baseline = len(GSM_ROWS) * (9 * 10 + 4 * 30) / 1e6  # all strong: 9 prompt tokens, 4 answer tokens per line
+
+    def cell(name: str) -> str:
+        return re.search(rf"^\| {re.escape(name)} \| [^|]+ \| ([^|]+) \|$", out, re.MULTILINE).group(1)
+
+    assert re.search(rf"^\| cost USD \| {baseline:.6f} \|", out, re.MULTILINE)
+    assert float(cell("cost USD")) == pytest.approx(cost, abs=1e-6)
+    reduction = 100 * (1 - cost / baseline)
+    assert float(cell("cost reduction").removesuffix(" %")) == pytest.approx(reduction, abs=0.06)
+    assert cell("quality (right answers)").startswith(f"{right}/{len(GSM_ROWS)} ")
+    assert cell("strong model's share of routed calls").startswith(f"{strong}/{len(GSM_ROWS)} ")
+    assert cell("errors / rows missing from the log") == "0 / 0"
+    loss = 100 * (len(GSM_ROWS) - right) / len(GSM_ROWS)
+    met = "MET" if reduction >= 60 and loss <= 1 else "NOT met"
+    assert f"thrifty, caches off (routing alone): target >= 60 % cost reduction at <= 1 point quality loss: {met} " \
+           f"({cell('cost reduction')}, {loss:+.1f} points)" in out
+
+
 def test_the_all_strong_baseline_can_be_replayed_for_its_latency(data_dir: Path, tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "t.jsonl"
@@ -393,12 +443,17 @@ def test_a_child_proxy_that_does_not_start_has_its_log_quoted(tmp_path: Path, mo
     assert "[batch] discount must be in [0, 1)" in str(info.value)
 
 
-def _timed_app(events: list[tuple[str, str, float]]):
-    """An upstream that takes 0.3 s per answer and records when each request (by x-request-id) starts and ends."""
+def _ordered_app(events: list[tuple[str, str]], hold: dict[str, str] | None = None):
+    """An upstream that records, in order, when each request (by x-request-id) starts and ends. A request
+    named in ``hold`` is answered only once the request it names has started; if that never happens
+    within 30 s it is answered anyway and ``("gave up", request_id)`` is recorded."""
     import asyncio
-    import time
+    from collections import defaultdict
 
     from benchmarks.harness import read_body, serve_lifespan
+
+    started: defaultdict[str, asyncio.Event] = defaultdict(asyncio.Event)
+    hold = hold or {}
 
     async def app(scope, receive, send) -> None:
         if scope["type"] == "lifespan":
@@ -406,9 +461,14 @@ def _timed_app(events: list[tuple[str, str, float]]):
             return
         await read_body(receive)
         request_id = dict(scope["headers"]).get(b"x-request-id", b"").decode()
-        events.append(("start", request_id, time.monotonic()))
-        await asyncio.sleep(0.3)
-        events.append(("end", request_id, time.monotonic()))
+        events.append(("start", request_id))
+        started[request_id].set()
+        if request_id in hold:
+            try:
+                await asyncio.wait_for(started[hold[request_id]].wait(), 30)
+            except TimeoutError:
+                events.append(("gave up", request_id))
+        events.append(("end", request_id))
         body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}}]}).encode()
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
         await send({"type": "http.response.body", "body": body})
@@ -418,15 +478,17 @@ def _timed_app(events: list[tuple[str, str, float]]):
 
 def test_an_identical_request_waits_for_the_one_in_flight() -> None:
     # three identical requests (same key and body) and one other, all due at once: the identical ones go one
-    # after the other, in trace order, so which misses the exact cache never depends on thread timing
-    events: list[tuple[str, str, float]] = []
+    # after the other, in trace order, so which misses the exact cache never depends on thread timing. The
+    # first is answered only once the other has started: the other is not held back behind it
+    events: list[tuple[str, str]] = []
     lines = [_trace_line(n, 0) for n in (1, 2, 3)] + [_trace_line(4, 0, key="sk-other")]
-    with serve_in_thread(_timed_app(events)) as base:
+    with serve_in_thread(_ordered_app(events, hold={"p-1": "p-4"})) as base:
         outcomes = replay_trace(base, lines, "p", concurrency=4, time_scale=1.0, batch_timeout_s=1.0)
     assert [o.status for o in outcomes] == [200] * 4
-    at = {(kind, request_id): when for kind, request_id, when in events}
-    assert at[("end", "p-1")] <= at[("start", "p-2")] and at[("end", "p-2")] <= at[("start", "p-3")]
-    assert at[("start", "p-4")] < at[("end", "p-1")]  # other requests are not held back
+    assert ("gave up", "p-1") not in events, events  # p-4 started while p-1 was in flight
+    at = {event: position for position, event in enumerate(events)}
+    assert at[("end", "p-1")] < at[("start", "p-2")] and at[("end", "p-2")] < at[("start", "p-3")], events
+    assert at[("start", "p-4")] < at[("end", "p-1")]
 
 
 @pytest.mark.timeout(120)  # a replay that waited for its lines would run an hour: the timeout fails it
@@ -469,19 +531,18 @@ def test_ctrl_c_prints_the_summary_of_the_completed_runs_and_exits_130(
 def test_an_identical_request_also_waits_for_the_settle_of_the_answer_it_repeats() -> None:
     import time
 
-    events: list[tuple[str, str, float]] = []
-    settled: dict[str, float] = {}
+    events: list[tuple[str, str]] = []
 
     def settle(outcome) -> None:  # e.g. the proxy's cache write-back, which runs after the response
-        time.sleep(0.2)
-        settled[outcome.request_id] = time.monotonic()
+        time.sleep(0.2)  # a replay that did not wait for the settle would send p-2 meanwhile
+        events.append(("settled", outcome.request_id))
 
     lines = [_trace_line(1, 0), _trace_line(2, 0), _trace_line(3, 1)]
-    with serve_in_thread(_timed_app(events)) as base:
+    with serve_in_thread(_ordered_app(events)) as base:
         replay_trace(base, lines, "p", concurrency=3, time_scale=1.0, batch_timeout_s=1.0, settle=settle)
-    at = {(kind, request_id): when for kind, request_id, when in events}
-    assert list(settled) == ["p-1"]  # only an answer another line waits for is settled
-    assert settled["p-1"] <= at[("start", "p-2")]
+    assert [request_id for kind, request_id in events if kind == "settled"] == ["p-1"]  # only an awaited answer
+    at = {event: position for position, event in enumerate(events)}
+    assert at[("end", "p-1")] < at[("settled", "p-1")] < at[("start", "p-2")], events
 
 
 def test_exact_cache_settle_waits_for_the_write_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
