@@ -23,6 +23,8 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
   thrifty bench engine-profile  where one decode step's and one prefill's milliseconds go
   thrifty bench ui              seed a large request log and time every admin UI page
+  thrifty bench embeddings      /v1/embeddings texts/s beside sentence-transformers; cached re-embed
+  thrifty bench responses       Responses API latency beside chat completions on a stub upstream
   thrifty bench structured      structured output: mask cost, throughput with a schema, schema coverage
   thrifty kv-size --seq-len N   KV-cache bytes for a model, sequence length and batch
   thrifty eval kv-cache         int8 / bf16 / fp16 KV cache quality against fp32 KV on SmolLM2
@@ -170,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench_structured = bench.add_parser("structured", help="grammar mask cost, throughput with and without a "
                                         "schema, schema coverage", add_help=False)
     bench_structured.set_defaults(func=lambda a: _delegate("benchmarks.engine.structured", a.rest), rest=[])
+    bench_embed = bench.add_parser("embeddings", help="/v1/embeddings texts/s beside sentence-transformers; cached "
+                                   "re-embed", add_help=False)
+    bench_embed.set_defaults(func=lambda a: _delegate("benchmarks.proxy.embeddings", a.rest), rest=[])
+    bench_resp = bench.add_parser("responses", help="Responses API latency beside chat completions on a stub upstream",
+                                  add_help=False)
+    bench_resp.set_defaults(func=lambda a: _delegate("benchmarks.proxy.responses", a.rest), rest=[])
     bench_load = bench.add_parser("load", help="sustained load on the proxy in front of a stub upstream",
                                   add_help=False)
     bench_load.set_defaults(func=lambda a: _delegate("benchmarks.proxy.load", a.rest), rest=[])
