@@ -296,7 +296,7 @@ def check_python(block: Block, where: str) -> None:
     configuration serves, with its real context window."""
     tree = ast.parse(block.text, filename=where)
     settings = load_settings(None, environ={})
-    public = {m.name for m in settings.models} | {settings.router.public_model}
+    public = {m.name for m in settings.models} | {settings.router.public_model, settings.embeddings.model_name}
     strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     urls = [s for s in strings if s.startswith("http")]
     assert urls and all(u == PROXY_URL for u in urls), f"{where}: the example does not call {PROXY_URL}: {urls}"
