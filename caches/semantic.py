@@ -514,7 +514,8 @@ class SemanticCache:
         configured similarity threshold (a tenant's setting). ``arrived``: when the request
         arrived (``time.perf_counter()``); with it the lookup is bounded by ``lookup_deadline_s``
         and a query over ``max_query_chars`` is skipped: each skip is counted in :attr:`skipped`
-        and reported to ``on_skip(reason)``. Never raises.
+        and reported to ``on_skip(reason)``; and a scope with no vector is a miss without
+        embedding the query (its write-back embeds it, at the lowest priority). Never raises.
         """
         try:
             cfg = self._config
@@ -526,6 +527,8 @@ class SemanticCache:
                 if len(query) > cfg.max_query_chars:
                     self._skip("too_long", on_skip)
                     return None
+                if self._index is not None and self._index.scope_size(keys.scope) == 0:
+                    return None  # nothing cached in this scope (e.g. a new conversation's turn): no embedding
                 if cfg.lookup_deadline_s is not None:
                     found = await self._vector_within(query, arrived + cfg.lookup_deadline_s)
                     if isinstance(found, str):

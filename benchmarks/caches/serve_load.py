@@ -106,7 +106,7 @@ async def _stream_one(client: httpx.AsyncClient, base: str, prompt: str, max_tok
                       sent: float) -> None:
     body = {"model": MODEL, "temperature": 0, "max_tokens": max_tokens, "stream": True,
             "stream_options": {"include_usage": True}, "messages": [{"role": "user", "content": prompt}]}
-    first = None
+    first, usage_seen = None, False
     try:
         async with client.stream("POST", base + "/v1/chat/completions", json=body) as response:
             if response.status_code != 200:
@@ -123,11 +123,14 @@ async def _stream_one(client: httpx.AsyncClient, base: str, prompt: str, max_tok
                     first = time.perf_counter() - sent
                 usage = chunk.get("usage")
                 if usage:
+                    usage_seen = True
                     result.output_tokens += int(usage.get("completion_tokens") or 0)
                     result.prompt_tokens.append(int(usage.get("prompt_tokens") or 0))
     except httpx.HTTPError:
         result.errors += 1
         return
+    if not usage_seen:  # the stream ended without its usage chunk: an error event, or cut short
+        result.errors += 1
     if first is not None:
         result.ttft_s.append(first)
 

@@ -167,19 +167,22 @@ async def test_a_slow_embedder_is_a_counted_miss_and_the_write_back_reuses_its_v
 ) -> None:
     held = HeldEmbedder(embedder)
     cache = make_cache(held, lookup_deadline_s=0.05)
-    await cache.start()  # (reads the dimension, which the gate does not hold)
+    held.release()
+    await cache.put(keys_for("Which ocean is the largest?"), completion("Pacific"), model_version="v")
+    held.gate.clear()
+    held.entered.clear()
     q = "What is the tallest mountain in Europe?"
     skips: list[str] = []
     hit = await cache.get(keys_for(q), model_version="v", arrived=time.perf_counter(), on_skip=skips.append)
     assert hit is None and skips == ["deadline"]
     assert cache.skipped == {"deadline": 1}
     await asyncio.to_thread(held.entered.wait, 30)
-    assert held.batches == [[q]]  # its forward goes on (held) after the lookup gave up
+    assert held.batches[-1] == [q]  # its forward goes on (held) after the lookup gave up
     held.release()
     # the write-back of the same question joins (or finds memoised) the lookup's forward
     assert await cache.put(keys_for(q), completion("Elbrus"), model_version="v") is True
     assert held.embedded(q) == 1
-    assert await _rows(sqlite_engine) == 1
+    assert await _rows(sqlite_engine) == 2
     # with time to spare, the same lookup hits (its vector is memoised now)
     hit = await cache.get(keys_for(q), model_version="v", arrived=time.perf_counter())
     assert hit is not None and held.embedded(q) == 1
@@ -189,7 +192,8 @@ async def test_a_lookup_past_its_deadline_does_not_embed_at_all(make_cache, embe
     held = HeldEmbedder(embedder)
     held.release()
     cache = make_cache(held, lookup_deadline_s=0.025)
-    await cache.start()
+    await cache.put(keys_for("Which ocean is the largest?"), completion("Pacific"), model_version="v")
+    held.batches.clear()
     skips: list[str] = []
     hit = await cache.get(keys_for("Which river is the longest?"), model_version="v",
                           arrived=time.perf_counter() - 1.0, on_skip=skips.append)  # arrived a second ago
@@ -203,8 +207,9 @@ async def test_full_lookup_queue_too_long_queries_and_embedder_errors_are_counte
     held.release()
     cache = make_cache(held, lookup_deadline_s=30.0, max_queued_lookups=1, max_batch=1, batch_window_s=0.0,
                        max_query_chars=200)
-    await cache.start()
+    await cache.put(keys_for("Which ocean is the largest?"), completion("Pacific"), model_version="v")
     held.gate.clear()
+    held.entered.clear()
     now = time.perf_counter
     skips: list[str] = []
     first = asyncio.ensure_future(cache.get(keys_for("first question"), model_version="v", arrived=now()))
@@ -222,7 +227,8 @@ async def test_full_lookup_queue_too_long_queries_and_embedder_errors_are_counte
     assert await first is None and await second is None
     assert skips == ["queue_full", "too_long"]
 
-    broken = make_cache(_Broken(embedder), lookup_deadline_s=30.0)
+    broken = make_cache(_Broken(embedder), lookup_deadline_s=30.0)  # same database: the scope has a row
+    assert await broken.start() == 1
     assert await broken.get(keys_for("any"), model_version="v", arrived=now(), on_skip=skips.append) is None
     assert skips[-1] == "error" and broken.skipped == {"error": 1}
 
@@ -241,8 +247,9 @@ async def test_write_backs_are_shed_when_the_store_queue_is_full(
     held = HeldEmbedder(embedder)
     held.release()
     cache = make_cache(held, max_queued_stores=1, max_batch=1, batch_window_s=0.0)
-    await cache.start()
+    await cache.put(keys_for("Which ocean is the largest?"), completion("Pacific"), model_version="v")
     held.gate.clear()
+    held.entered.clear()
     busy = asyncio.ensure_future(cache.get(keys_for("a lookup in progress"), model_version="v",
                                            arrived=time.perf_counter()))
     await asyncio.to_thread(held.entered.wait, 30)
@@ -254,7 +261,7 @@ async def test_write_backs_are_shed_when_the_store_queue_is_full(
     assert cache.writebacks_shed == 1 and held.embedded("shed") == 0
     held.release()
     assert await queued is True and await busy is None
-    assert await _rows(sqlite_engine) == 1
+    assert await _rows(sqlite_engine) == 2
 
 
 @pytest.mark.parametrize("query", [

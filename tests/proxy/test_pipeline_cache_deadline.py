@@ -67,6 +67,10 @@ def test_a_slow_embedder_is_forwarded_as_a_counted_miss_and_no_response_waits_fo
         settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=True, lookup_deadline_ms=50))
         app = create_app(settings, embedder=held)
         with serve_in_thread(app) as proxy:
+            held.gate.set()  # one entry in the scope first: a lookup in an empty scope embeds nothing
+            httpx.post(f"{proxy}/v1/chat/completions", json=chat("Which planet is the largest?"), timeout=60)
+            settle(app)
+            held.gate.clear()
             first = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=60)
             # answered by the upstream while the embedder still holds the lookup's forward
             assert first.status_code == 200 and first.json()["choices"][0]["message"]["content"] == "Saturn."
@@ -86,8 +90,8 @@ def test_a_slow_embedder_is_forwarded_as_a_counted_miss_and_no_response_waits_fo
             assert held.texts.count(Q) == 1 and held.texts.count("Name three moons of Jupiter.") == 1
             again = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=60)
             assert again.headers["x-thrifty-cache"] == "exact"
-            assert len(app.state.thrifty.cache.semantic.index) == 2  # both semantic entries were stored
-    assert len(script.requests) == 2
+            assert len(app.state.thrifty.cache.semantic.index) == 3  # every semantic entry was stored
+    assert len(script.requests) == 3
 
 
 def _conversation(turns: int) -> list[dict]:
