@@ -246,6 +246,8 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     logged_x, logged_y = rows.logged
     questions_of = [last_user_text(ex.request.get("messages") or []) for ex in examples]
     by_request = {o.request_id: o for o in outcomes if o.request_id}
+    # the judged answers name the request log's own row id; the outcomes, the caller's x-request-id
+    by_request |= {row.id: o for o in outcomes if o.request_id and (row := log_rows.get(o.request_id)) is not None}
     # folds by the trace line's reference: a question, its repeats and its paraphrases (other text, same
     # row) share a fold, so none is scored by a model that saw its twin
     groups = [reference_key(by_request[ex.request_id].line.ref) if ex.request_id in by_request else question
