@@ -5,7 +5,6 @@ and bad input (malformed tools, huge system prompts, bad document marks) that ne
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import replace
 
 import httpx
@@ -17,6 +16,7 @@ from proxy.shaping.config import ShapingOverride, ShapingSettings
 from proxy.shaping.prompt import NOTE_HEADER
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.writebacks import CacheWrites
 
 SYSTEM = "You are the ACME support assistant.\nCurrent date: {date}\nAnswer briefly."
 TOOLS = [{"type": "function", "function": {"name": "zeta", "parameters": {"type": "object", "properties": {}}}},
@@ -90,13 +90,10 @@ def test_a_key_can_turn_shaping_off_or_up(proxy_for) -> None:
 
 def test_requests_differing_only_in_tool_order_share_one_cache_entry(proxy_for) -> None:
     script, proxy, app = proxy_for(ShapingSettings(), cache=True)
+    writes = CacheWrites(app)
     first = httpx.post(f"{proxy}/v1/chat/completions", json=body(tools=TOOLS), timeout=30)
     assert first.headers["x-thrifty-cache"] == "miss"
-    time.sleep(0.1)
-    pipeline = app.state.thrifty.pipeline
-    deadline = time.monotonic() + 10
-    while pipeline._background and time.monotonic() < deadline:
-        time.sleep(0.02)
+    writes.wait(1)  # the first answer's write-back
     second = httpx.post(f"{proxy}/v1/chat/completions", json=body(tools=list(reversed(TOOLS))), timeout=30)
     assert second.headers["x-thrifty-cache"] == "exact"
     assert len(sent(script)) == 1
