@@ -43,6 +43,7 @@ class LocalEmbeddingModel:
         self._lock = threading.Lock()
         self._tokenizer = None
         self._window: int | None = None
+        self._dim: int | None = None
 
     def _folder(self) -> Path:
         return self._path or default_minilm_path()
@@ -71,7 +72,15 @@ class LocalEmbeddingModel:
 
     @property
     def dim(self) -> int:
-        return DEFAULT_DIM if getattr(self._embedder, "dim", None) is None else int(self._embedder.dim)
+        """The vectors' size (the first call may load the model; later ones are free)."""
+        if self._dim is None:
+            self._dim = int(self._embedder.dim)
+        return self._dim
+
+    @property
+    def known_dim(self) -> int | None:
+        """The vectors' size once known (None before the first :attr:`dim`)."""
+        return self._dim
 
     def count(self, texts: Sequence[str]) -> Counted:
         """Tokens each text is embedded with: at most :attr:`window`, special tokens included."""

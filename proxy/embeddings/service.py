@@ -116,7 +116,7 @@ class EmbeddingsService:
         entry.model_served = entry.upstream = None
         headers["x-thrifty-upstream"] = "proxy"
         texts = request.texts if request.texts is not None else await asyncio.to_thread(local.decode, request.tokens)
-        dim = await asyncio.to_thread(lambda: local.dim)
+        dim = await asyncio.to_thread(lambda: local.dim) if local.known_dim is None else local.known_dim
         if request.dimensions is not None and request.dimensions > dim:
             raise InvalidRequest(f"'dimensions' is {request.dimensions}, but {request.model!r} makes vectors of "
                                  f"{dim}; ask for {dim} or fewer", param="dimensions", code="invalid_dimensions")
