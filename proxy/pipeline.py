@@ -25,6 +25,7 @@ from proxy.errors import (
     openai_error_body,
 )
 from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.json_schemas import answer_problem
 from proxy.logs import log_access
 from proxy.model_versions import ModelVersions
 from proxy.pricing import PriceBook
@@ -302,6 +303,9 @@ class Pipeline:
             score, threshold, reason, escalate = decision.score, decision.threshold, decision.reason, decision.escalate
             if small_hit is not None:
                 reason = "cached small answer, " + reason
+            problem = _structure_problem(data, payload)
+            if problem is not None:  # an answer that fails its schema is a weak answer, whatever its score
+                escalate, reason = True, f"small answer fails its requested structure ({problem})"
         else:
             score, threshold, reason, escalate = math.nan, math.nan, failure, True
         headers["x-thrifty-cascade"] = entry.cascade_outcome = "escalated" if escalate else "accepted"
@@ -566,8 +570,12 @@ class Pipeline:
     def _after_success(self, call: _Call, payload: dict[str, Any]) -> None:
         """Cache write-back and automatic quality checks, in the background."""
         if self._cache is not None and call.cache_request is not None and call.cache_request.decision.store:
-            self.spawn(self._cache.store(call.cache_request, msgspec.json.encode(payload),
-                                          model_version=call.model_version))
+            problem = _structure_problem(call.data, payload)
+            if problem is None:
+                self.spawn(self._cache.store(call.cache_request, msgspec.json.encode(payload),
+                                              model_version=call.model_version))
+            else:  # served as the upstream gave it, but never stored: the next request asks again
+                log.info("not caching an answer that fails its requested structure: %s", problem)
         if self._feedback_sink is not None and call.ctx.endpoint == "chat":
             score = json_output_check(call.data, payload)
             if score is not None:
@@ -747,3 +755,15 @@ def _usage_tokens(usage: Any) -> tuple[int | None, int | None, int | None]:
 
 def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _structure_problem(body: dict[str, Any], payload: dict[str, Any]) -> str | None:
+    """Why ``payload`` fails the structure (``response_format``, forced or offered tools) ``body`` asked for;
+    ``None`` when it asked for none or the answer complies."""
+    if not (body.get("response_format") or body.get("tools")):
+        return None
+    try:
+        return answer_problem(body, payload)
+    except Exception as exc:  # a checker failure must not fail the request
+        log.warning("structure check failed: %r", exc)
+        return None

@@ -177,3 +177,27 @@ def _drain(proxied, at_least: int = 1) -> None:
     """Wait until ``at_least`` cache write-backs have started and every started one has finished (they
     run off the request path; a stream's starts when the server finishes the response); fail if not."""
     proxied[2].state.cache_writes.wait(at_least)
+
+
+SCHEMA = {"type": "json_schema", "json_schema": {"name": "place", "strict": True, "schema": {
+    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+    "additionalProperties": False}}}
+
+
+@pytest.mark.parametrize(("answer", "cached"), [("Paris.", False), ('{"town": "Paris"}', False),
+                                                ('{"city": "Paris"}', True)])
+def test_an_answer_failing_its_schema_is_served_but_never_cached(make_settings, embedder, answer, cached):
+    script = ScriptedUpstream(content=answer)
+    with serve_in_thread(script) as up:
+        settings = make_settings(up, cache=CacheSettings(enabled=True, semantic=True, lookup_deadline_ms=0))
+        app = create_app(settings, embedder=embedder)
+        writes = app.state.cache_writes = CacheWrites(app)
+        with serve_in_thread(app) as proxy:
+            first = httpx.post(f"{proxy}/v1/chat/completions", json=chat(response_format=SCHEMA), timeout=30)
+            assert first.status_code == 200
+            assert first.json()["choices"][0]["message"]["content"] == answer
+            writes.wait(1 if cached else 0)
+            assert writes.started == (1 if cached else 0)
+            second = httpx.post(f"{proxy}/v1/chat/completions", json=chat(response_format=SCHEMA), timeout=30)
+            assert second.headers["x-thrifty-cache"] == ("exact" if cached else "miss")
+            assert posts(script) == (1 if cached else 2)

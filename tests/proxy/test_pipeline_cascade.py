@@ -150,6 +150,20 @@ def test_a_small_answer_cut_off_at_max_tokens_is_escalated(make_settings, tmp_pa
     assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False)]
 
 
+def test_a_small_answer_failing_its_schema_is_escalated(make_settings, tmp_path):
+    schema = {"type": "json_schema", "json_schema": {"name": "total", "schema": {
+        "type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}}}
+    script = ScriptedUpstream(content_by_model={"tiny-upstream": GOOD, "huge-upstream": '{"total": 72}'})
+    with serve_in_thread(script) as up, serve_in_thread(create_app(_settings(make_settings, up))) as proxy:
+        response = httpx.post(f"{proxy}/v1/chat/completions", timeout=30, json={
+            "model": "thrifty-auto", "response_format": schema,
+            "messages": [{"role": "user", "content": QUESTION}]})
+    assert response.headers["x-thrifty-cascade"] == "escalated"
+    assert "fails its requested structure" in response.headers["x-thrifty-route-reason"]
+    assert response.json()["choices"][0]["message"]["content"] == '{"total": 72}'
+    assert _upstream_calls(script) == [("tiny-upstream", False), ("huge-upstream", False)]
+
+
 def test_a_failing_large_tier_falls_back_to_the_small_answer(make_settings, tmp_path):
     threshold = _midpoint_threshold()
     script = ScriptedUpstream(content_by_model={"tiny-upstream": WEAK}, error_models={"huge-upstream"})
