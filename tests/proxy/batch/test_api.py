@@ -250,7 +250,8 @@ def test_bad_uploads_are_refused_and_leave_nothing_behind(upstream, make_setting
             client.batches.create(input_file_id="file-nope", endpoint="/v1/chat/completions", completion_window="24h")
         uploaded = client.files.create(file=("ok.jsonl", io.BytesIO(b"{}\n")), purpose="batch")
         with pytest.raises(openai.BadRequestError, match="endpoint"):
-            client.batches.create(input_file_id=uploaded.id, endpoint="/v1/embeddings", completion_window="24h")
+            client.batches.create(input_file_id=uploaded.id, endpoint="/v1/moderations",  # type: ignore[arg-type]
+                                  completion_window="24h")
         with pytest.raises(openai.BadRequestError, match="completion_window"):
             client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions",
                                   completion_window="1h")  # type: ignore[arg-type]
