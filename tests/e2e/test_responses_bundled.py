@@ -90,3 +90,9 @@ def test_json_schema_text_format(client: openai.OpenAI) -> None:
                                                                           "schema": person, "strict": True}})
     assert made.status == "completed"
     jsonschema.validate(json.loads(made.output_text), person)
+
+
+def test_the_bundled_models_card_carries_its_context_window(client: openai.OpenAI) -> None:
+    card = client.models.retrieve(MODEL).to_dict()
+    assert card["context_window"] == card["max_model_len"] == 2048
+    assert card["owned_by"] == "thrifty" and card["created"] > 1_700_000_000

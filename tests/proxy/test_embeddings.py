@@ -244,3 +244,16 @@ def test_embeddings_can_be_switched_off(make_settings, upstream, embedder):
         response = httpx.post(f"{proxy}/v1/embeddings", json={"model": MODEL, "input": "x"})
     assert MODEL not in listed
     assert response.status_code == 404 and response.json()["error"]["code"] == "model_not_found"
+
+
+@pytest.mark.parametrize("toml, words", [
+    ("[embeddings]\nmax_inputs = 0\n", "max_inputs"),
+    ('[embeddings]\nmodel_name = "smollm2-135m-instruct"\n', "clashes"),
+])
+def test_bad_embeddings_settings_are_refused(tmp_path, toml, words):
+    from proxy.settings import SettingsError, load_settings
+
+    path = tmp_path / "thrifty.toml"
+    path.write_text(toml)
+    with pytest.raises(SettingsError, match=words):
+        load_settings(path, environ={})
