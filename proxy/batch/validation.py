@@ -21,12 +21,14 @@ import msgspec
 from jsonl_text import jsonl_lines
 from proxy.embeddings.request import validate_embeddings
 from proxy.errors import ThriftyError
+from proxy.responses.translate import validate_responses
 from proxy.schemas import validate_chat, validate_completion
 
 ENDPOINTS: dict[str, tuple[str, Callable[[dict[str, Any]], Any]]] = {
     "/v1/chat/completions": ("chat", validate_chat),
     "/v1/completions": ("completions", validate_completion),
     "/v1/embeddings": ("embeddings", validate_embeddings),
+    "/v1/responses": ("responses", validate_responses),
 }
 MAX_REPORTED_ERRORS = 1000  # like OpenAI, a hopeless file is not reported line by line to the end
 MAX_CUSTOM_ID = 512

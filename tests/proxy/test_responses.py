@@ -239,3 +239,32 @@ def test_bad_input_is_an_openai_error_and_loses_no_stored_response(make_settings
         assert (error["type"], error["param"], error["code"]) == ("invalid_request_error", param, code), body
     assert huge.status_code == 413 and huge.json()["error"]["type"] == "invalid_request_error"
     assert after.output_text == "echo: keep me"
+
+
+def test_responses_batch_lines_run_and_are_stored_for_the_batch_key(make_settings, upstream, tmp_path):
+    import io
+    import time
+
+    from proxy.settings import BatchSettings
+
+    settings = replace(make_settings(upstream.url), batch=BatchSettings(poll_interval_s=0.05))
+    lines = b"".join(json.dumps({"custom_id": f"q-{i}", "method": "POST", "url": "/v1/responses",
+                                 "body": {"model": "gpt-test", "input": f"question {i}"}}).encode() + b"\n"
+                     for i in range(3))
+    with serve_in_thread(create_app(settings)) as proxy:
+        client = _client(proxy)
+        uploaded = client.files.create(file=("in.jsonl", io.BytesIO(lines)), purpose="batch")
+        batch = client.batches.create(input_file_id=uploaded.id, endpoint="/v1/responses", completion_window="24h")
+        deadline = time.monotonic() + 60
+        while (batch := client.batches.retrieve(batch.id)).status not in ("completed", "failed", "expired"):
+            assert time.monotonic() < deadline, batch
+            time.sleep(0.1)
+        out = {o["custom_id"]: o["response"] for o in map(json.loads, client.files.content(
+            batch.output_file_id).text.splitlines())}
+        stored = client.responses.retrieve(out["q-1"]["body"]["id"])
+    assert batch.status == "completed" and batch.request_counts.completed == 3, batch
+    assert {k: v["body"]["output"][0]["content"][0]["text"] for k, v in out.items()} == {
+        f"q-{i}": f"echo: question {i}" for i in range(3)}
+    assert stored.output_text == "echo: question 1"
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, batch_id", 3)
+    assert {r for r in rows} == {("responses", batch.id)}
