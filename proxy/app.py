@@ -43,9 +43,9 @@ from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.request_journal import RequestJournal
 from proxy.request_log import LogEntry, RequestLogWriter, journal_folder
+from proxy.responses.native import NativeResponses
 from proxy.responses.service import ResponsesService
 from proxy.responses.store import ResponseStore
-from proxy.responses.translate import validate_responses
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.shaping.replicas import ReplicaClient
@@ -127,7 +127,8 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     pipeline.endpoint_handlers["embeddings"] = embeddings.handle  # the endpoint and batch lines
     if embeddings.local_model is not None:
         pipeline.endpoint_models[embeddings.local_model] = "embeddings"
-    responses = ResponsesService(pipeline, ResponseStore(engine))
+    response_store = ResponseStore(engine)
+    responses = ResponsesService(pipeline, response_store, NativeResponses(settings, upstream, response_store, record))
     pipeline.endpoint_handlers["responses"] = responses.handle
     cards = ModelCards(settings, lambda: pipeline.public_models, upstream,
                        extra={name: {"context_window": LOCAL_WINDOW, "max_model_len": LOCAL_WINDOW,
@@ -196,7 +197,7 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
 
     @post("/v1/responses", status_code=200)
     async def create_response(request: Request) -> Response:
-        return await call(request, "responses", validate_responses,
+        return await call(request, "responses", responses.check,
                           admitted=lambda data: {**data, "max_tokens": data.get("max_output_tokens")})
 
     @get("/v1/responses/{response_id:str}")

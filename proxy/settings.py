@@ -98,6 +98,9 @@ class UpstreamConfig:
     # the upstream has OpenAI's Files and Batches API: batch lines that miss the cache are handed to
     # it as one upstream batch (its discount, its rate limits) instead of being sent one by one
     batch_api: bool = False
+    # the upstream serves OpenAI's Responses API: /v1/responses requests for its models are forwarded to it
+    # as they are (docs/responses.md); otherwise the proxy translates them to chat completions
+    responses_api: bool = False
     # replicas of one model (several bundled backends, vLLM servers...): each request goes to the
     # replica a consistent hash of its stable prefix picks ("prefix"), or a random one ("random");
     # see proxy.shaping.replicas. Expanded at load time into one entry per replica (<name>#<i>).

@@ -29,15 +29,18 @@ ENDPOINT = "responses"
 class ResponsesService:
     """Creates responses through ``pipeline`` (``handle(ctx, chat_body)``) and keeps them in ``store``."""
 
-    def __init__(self, pipeline, store: ResponseStore) -> None:
+    def __init__(self, pipeline, store: ResponseStore, native=None) -> None:
+        """``native``: a :class:`proxy.responses.native.NativeResponses` for upstreams serving the API."""
         self._pipeline = pipeline
         self._store = store
+        self._native = native
 
     async def handle(self, ctx, data: dict[str, Any]) -> Reply | StreamReply:
         """Answer a checked create request (``ctx``: the pipeline's ``CallContext``, endpoint ``responses``)."""
-        items = t.input_items(data.get("input", []))
         history: list[dict[str, Any]] = []
         previous = data.get("previous_response_id")
+        alias = self._native.alias_for(data["model"]) if self._native is not None else None
+        items = t.input_items(data.get("input", [])) if alias is None else []
         if previous:
             stored = await self._store.get(previous, ctx.key_id)
             if stored is None:  # absent, deleted, never stored, or another key's: the same answer
@@ -47,6 +50,8 @@ class ResponsesService:
                 self._pipeline.log_rejected(ctx, error.status, error.message, data.get("model"))
                 raise error
             history = stored.conversation()
+        if alias is not None:  # the upstream keeps the conversation: only the key's ownership was checked here
+            return await self._native.handle(ctx, data, alias)
         stream = bool(data.get("stream"))
         body = t.chat_body(data, [*history, *items], stream)
         try:
@@ -66,6 +71,21 @@ class ResponsesService:
             return Reply(200, response, result.headers)
         return StreamReply(self._events(ctx.key_id, data, response_id, result.chunks, stored_items, history),
                            result.headers)
+
+    def check(self, data: dict[str, Any]) -> None:
+        """The endpoint's body check: the translation's for translated models; for a model of an upstream
+        serving the Responses API only what the proxy itself reads (the upstream judges the rest)."""
+        model = data.get("model")
+        if self._native is None or not isinstance(model, str) or self._native.alias_for(model) is None:
+            t.validate_responses(data)
+            return
+        previous = data.get("previous_response_id")
+        if previous is not None and (not isinstance(previous, str) or not previous or len(previous) > 64):
+            raise InvalidRequest("'previous_response_id' must be a response id such as 'resp_...'",
+                                 param="previous_response_id")
+        for name in ("store", "stream"):
+            if data.get(name) is not None and not isinstance(data[name], bool):
+                raise InvalidRequest(f"'{name}' must be a boolean", param=name)
 
     async def _keep(self, key_id: str, data: dict[str, Any], response: dict[str, Any],
                     items: list[dict[str, Any]], history: list[dict[str, Any]]) -> None:

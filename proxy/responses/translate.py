@@ -83,6 +83,13 @@ def input_items(value: Any) -> list[dict[str, Any]]:
     return items
 
 
+def raw_items(value: Any) -> list[dict[str, Any]]:
+    """The input as items without judging them (for an upstream serving the Responses API itself)."""
+    if isinstance(value, str):
+        return [{"type": "message", "role": "user", "content": value}]
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
 def _message_text(content: Any, where: str) -> str | list[dict[str, Any]]:
     """A message item's content as chat content: a string, or chat parts when it holds images."""
     if isinstance(content, str):
@@ -266,16 +273,18 @@ def with_ids(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for item in items:
         item = dict(item)
-        if item["type"] == "message":
+        if item.get("type") == "message":
             item.setdefault("id", new_id("msg"))
             content = item.get("content")
             if isinstance(content, str):
                 kind = "output_text" if item["role"] == "assistant" else "input_text"
                 item["content"] = [{"type": kind, "text": content}]
             item.setdefault("status", "completed")
-        elif item["type"] == "function_call":
+        elif item.get("type") == "function_call":
             item.setdefault("id", new_id("fc"))
-        else:
+        elif item.get("type") == "function_call_output":
             item.setdefault("id", new_id("fco"))
+        else:  # another item type, forwarded to an upstream serving the Responses API
+            item.setdefault("id", new_id("item"))
         out.append(item)
     return out

@@ -268,3 +268,62 @@ def test_responses_batch_lines_run_and_are_stored_for_the_batch_key(make_setting
     assert stored.output_text == "echo: question 1"
     rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, batch_id", 3)
     assert {r for r in rows} == {("responses", batch.id)}
+
+
+class NativeUpstream:
+    """An upstream serving the Responses API itself: each answer quotes the request's input."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        body = json.loads(await read_body(receive) or b"{}")
+        self.requests.append({**body, "_path": scope["path"]})
+        response = {"id": f"resp_up{len(self.requests)}", "object": "response", "created_at": 1, "status": "completed",
+                    "model": body.get("model"), "output": [{"type": "message", "id": "msg_1", "status": "completed",
+                                                            "role": "assistant", "content": [
+                                                                {"type": "output_text", "text": f"native: {body.get('input')}",
+                                                                 "annotations": []}]}],
+                    "usage": {"input_tokens": 11, "output_tokens": 3, "total_tokens": 14},
+                    "previous_response_id": body.get("previous_response_id")}
+        if not body.get("stream"):
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": json.dumps(response).encode()})
+            return
+        events = [{"type": "response.created", "sequence_number": 0, "response": {**response, "status": "in_progress",
+                                                                                  "output": []}},
+                  {"type": "response.completed", "sequence_number": 1, "response": response}]
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+        for event in events:
+            await send({"type": "http.response.body", "more_body": True,
+                        "body": f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()})
+        await send({"type": "http.response.body", "body": b""})
+
+
+def test_upstreams_with_the_responses_api_get_requests_as_they_are(make_settings, tmp_path):
+    script = NativeUpstream()
+    with serve_in_thread(script) as url:
+        settings = make_settings(url)
+        settings = replace(settings, upstreams=(replace(settings.upstreams[0], responses_api=True),))
+        with serve_in_thread(create_app(settings)) as proxy:
+            alice = _client(proxy)
+            first = alice.responses.create(model="gpt-test", input="hi", tools=[TOOL, {"type": "web_search"}])
+            second = alice.responses.create(model="gpt-test", input="more", previous_response_id=first.id)
+            with alice.responses.stream(model="gpt-test", input="streamed") as stream:
+                kinds = [event.type for event in stream]
+                streamed = stream.get_final_response()
+            retrieved = alice.responses.retrieve(first.id)
+            with pytest.raises(openai.NotFoundError):
+                _client(proxy, "sk-bob").responses.create(model="gpt-test", input="x", previous_response_id=first.id)
+    assert [r["_path"] for r in script.requests] == ["/v1/responses"] * 3  # bob's request never left the proxy
+    assert script.requests[0]["model"] == "upstream-model" and script.requests[0]["tools"] == [TOOL, {"type": "web_search"}]
+    assert script.requests[1]["previous_response_id"] == first.id == "resp_up1"
+    assert first.model == "gpt-test" and first.output_text == "native: hi" and second.output_text == "native: more"
+    assert kinds == ["response.created", "response.completed"] and streamed.output_text == "native: streamed"
+    assert retrieved.output_text == "native: hi"
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, upstream, prompt_tokens, completion_tokens, status_code", 4)
+    assert [r for r in rows if r[-1] == 200] == [("responses", "fake", 11, 3, 200)] * 3
+    assert [r[-1] for r in rows if r[-1] != 200] == [404]
