@@ -105,6 +105,7 @@ model = "{STRONG_MODEL}"
 [cache]
 enabled = {str(spec.caches).lower()}
 semantic = {str(spec.caches).lower()}
+lookup_deadline_ms = 0  # a replay must not depend on how busy the machine is
 [router]
 enabled = true
 small_model = "{WEAK_MODEL}"
