@@ -195,6 +195,25 @@ def test_a_batch_runs_through_the_pipeline_on_the_real_model(served):
     assert rows == [("exact",), ("miss",)]
 
 
+def test_embeddings_and_responses_under_thrifty_serve(served):
+    """The default thrifty serve answers /v1/embeddings with the embedder its semantic cache loaded
+    (float and base64 agree; the re-embed is a cache hit) and /v1/responses through the bundled model."""
+    import numpy as np
+
+    _, base, _ = served
+    client = OpenAI(base_url=base + "/v1", api_key="sk-anything", max_retries=0, timeout=120)
+    texts = ["How do I reset my password?", "Quarterly revenue rose."]
+    first = client.embeddings.with_raw_response.create(model="all-minilm-l6-v2", input=texts, encoding_format="float")
+    again = client.embeddings.with_raw_response.create(model="all-minilm-l6-v2", input=texts)  # base64
+    floats = np.array([d.embedding for d in first.parse().data])
+    assert floats.shape == (2, 384) and np.allclose(np.linalg.norm(floats, axis=1), 1.0, atol=1e-5)
+    assert first.headers["x-thrifty-cache"] == "miss" and again.headers["x-thrifty-cache"] == "exact"
+    np.testing.assert_allclose(np.array([d.embedding for d in again.parse().data]), floats, atol=1e-7)
+    answer = client.responses.create(model=MODEL, input="What is the capital of France?", temperature=0,
+                                     max_output_tokens=20)
+    assert "Paris" in answer.output_text and client.responses.retrieve(answer.id).output_text == answer.output_text
+
+
 def test_requests_are_logged_and_sigterm_leaves_no_orphans(served):
     proc, base, workdir = served
     reply = httpx.post(base + "/v1/chat/completions", timeout=60, headers={"cache-control": "no-store"},
@@ -218,22 +237,3 @@ def test_requests_are_logged_and_sigterm_leaves_no_orphans(served):
     while time.monotonic() < deadline and any(_alive(c) for c in children):
         time.sleep(0.2)
     assert not any(_alive(c) for c in children)
-
-
-def test_embeddings_and_responses_under_thrifty_serve(served):
-    """The default thrifty serve answers /v1/embeddings with the embedder its semantic cache loaded
-    (float and base64 agree; the re-embed is a cache hit) and /v1/responses through the bundled model."""
-    import numpy as np
-
-    _, base, _ = served
-    client = OpenAI(base_url=base + "/v1", api_key="sk-anything", max_retries=0, timeout=120)
-    texts = ["How do I reset my password?", "Quarterly revenue rose."]
-    first = client.embeddings.with_raw_response.create(model="all-minilm-l6-v2", input=texts, encoding_format="float")
-    again = client.embeddings.with_raw_response.create(model="all-minilm-l6-v2", input=texts)  # base64
-    floats = np.array([d.embedding for d in first.parse().data])
-    assert floats.shape == (2, 384) and np.allclose(np.linalg.norm(floats, axis=1), 1.0, atol=1e-5)
-    assert first.headers["x-thrifty-cache"] == "miss" and again.headers["x-thrifty-cache"] == "exact"
-    np.testing.assert_allclose(np.array([d.embedding for d in again.parse().data]), floats, atol=1e-7)
-    answer = client.responses.create(model=MODEL, input="What is the capital of France?", temperature=0,
-                                     max_output_tokens=20)
-    assert "Paris" in answer.output_text and client.responses.retrieve(answer.id).output_text == answer.output_text
