@@ -70,7 +70,8 @@ def test_a_page_is_one_registry_entry(tmp_path):
     settings = ui_settings("http://127.0.0.1:9", tmp_path, semantic=False)
     app = create_app(settings)
     ui_app = Litestar(route_handlers=ui_handlers(settings, app.state.thrifty, pages=pages))
-    with serve_in_thread(ui_app) as url, httpx.Client(base_url=url) as client:
+    # the proxy app starts too: its start-up creates the tables the login's throttle and sessions use
+    with serve_in_thread(app), serve_in_thread(ui_app) as url, httpx.Client(base_url=url) as client:
         assert client.get("/ui/queue").status_code == 303  # behind the login like every page
         login(client)
         page = client.get("/ui/queue")

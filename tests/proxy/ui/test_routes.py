@@ -225,7 +225,7 @@ def _invalidate(client: httpx.Client, csrf: str, **fields: str) -> httpx.Respons
     ("semantic", "1e3"), ("semantic", "٣"), ("exact", "k" * 65), ("other", "1"), ("exact", ""),
 ])
 def test_invalidating_a_malformed_entry_id_gets_a_400_page(ui_proxy, kind, entry_id):
-    with httpx.Client(base_url=ui_proxy.url) as client:
+    with httpx.Client(base_url=ui_proxy.url, timeout=60) as client:  # httpx's 5 s default timed out once in the full suite
         login(client)
         csrf = _csrf(client.get("/ui/cache").text)
         for confirm in ("", "yes"):
