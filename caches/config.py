@@ -111,7 +111,6 @@ class SemanticCacheConfig:
     threshold: float = DEFAULT_SIMILARITY_THRESHOLD
     ambiguity_margin: float = DEFAULT_AMBIGUITY_MARGIN
     verify: bool = True
-    verify_short_text_words: int = 12
     top_k: int = 4
     ttl_s: float | None = 24 * 3600.0
     max_entries: int = 100_000

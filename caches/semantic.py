@@ -57,6 +57,7 @@ from caches.db import (
 from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys, canonical_json
+from caches.lexicon import default_lexicon
 from caches.models import SemanticCacheEntry
 from caches.types import SKIP_REASONS, CacheError, CacheHit, CacheStats
 from caches.verify import TextFeatures, extract_features, verify
@@ -168,7 +169,6 @@ def choose(
     threshold: float,
     ambiguity_margin: float,
     verify_candidates: bool = True,
-    short_text_words: int = 12,
     features: Callable[[str], TextFeatures] = extract_features,
 ) -> Candidate | None:
     """Pick the candidate that may answer ``query``, or ``None``.
@@ -191,7 +191,7 @@ def choose(
     if verify_candidates:
         qf = features(query)
         verified = [
-            c for c in ranked if verify(qf, features(c.query_text), short_text_words=short_text_words).ok
+            c for c in ranked if verify(qf, features(c.query_text)).ok
         ]
     if not verified or verified[0].similarity < threshold:
         return None
@@ -358,6 +358,8 @@ class SemanticCache:
             if self._index is not None:
                 return len(self._index)
             dim = int(await self._run(lambda: self._embedder.dim))
+            if self._config.verify:  # open WordNet here, not inside the first lookup on the event loop
+                await self._run(default_lexicon)
             index = ScopedIndex(dim, self._config.index)
             started = self._clock()
             loaded = await self._load_rows(index, dim, since=None)
@@ -546,7 +548,6 @@ class SemanticCache:
                 threshold=threshold,
                 ambiguity_margin=cfg.ambiguity_margin,
                 verify_candidates=cfg.verify,
-                short_text_words=cfg.verify_short_text_words,
                 features=self._features,
             )
             if best is None:

@@ -282,7 +282,6 @@ def verify(
     candidate: str | TextFeatures,
     *,
     lexicon: Lexicon | None = None,
-    short_text_words: int | None = None,  # accepted for compatibility; no longer used
 ) -> VerifyResult:
     """Check that ``candidate`` (a cached question) asks the same thing as ``query``.
 

@@ -210,7 +210,6 @@ async def gptcache_split(
                         threshold=threshold,
                         ambiguity_margin=config.ambiguity_margin if use_margin else 0.0,
                         verify_candidates=use_verify,
-                        short_text_words=config.verify_short_text_words,
                     )
                     if best is None:
                         continue
