@@ -320,15 +320,16 @@ def wilson_interval(successes: int, trials: int, z: float = WILSON_Z) -> tuple[f
     return max(0.0, (centre - spread) / denom), min(1.0, (centre + spread) / denom)
 
 
-async def _false_hits(cache: SemanticCache, pairs: list[dict[str, Any]], scope: str) -> list[str]:
+async def _false_hits(cache: SemanticCache, pairs: list[dict[str, Any]], scope: str) -> list[tuple[int, str]]:
     """Store each pair's ``stored`` text in a scope of its own and query its ``query``: the hits
-    (all false). One scope per pair, so that a query never meets another pair's identical text."""
+    (all false), as ``(pair index, description)``. One scope per pair, so that a query never meets
+    another pair's identical text."""
     await cache.put_many([SemanticItem(_keys(p["stored"], f"{scope}-{i}"), _answer(i), "v1") for i, p in enumerate(pairs)])
-    found: list[str] = []
+    found: list[tuple[int, str]] = []
     for i, p in enumerate(tqdm(pairs, desc=f"hard negatives ({scope})", file=sys.stderr)):
         hit = await cache.get(_keys(p["query"], f"{scope}-{i}"), model_version="v1")
         if hit is not None:
-            found.append(f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})")
+            found.append((i, f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})"))
     return found
 
 
@@ -378,19 +379,15 @@ async def heldout_negatives(embedder: Embedder, config: CacheConfig, tmp: Path, 
     cats: dict[str, list[int]] = {}
     for p in pairs:
         cats.setdefault(p["category"], [0, 0])[0] += 1
-    for text in false:
-        query = text.split(" -> ", 1)[0]
-        for p in pairs:
-            if repr(p["query"]) == query:
-                cats[p["category"]][1] += 1
-                break
+    for i, _ in false:
+        cats[pairs[i]["category"]][1] += 1
     lines = [f"| {name} | cases | false hits / hits | rate (Wilson 95% interval) |",
              "|---|---|---|---|",
              f"| must-not-hit pairs | {len(pairs)} | {len(false)} false | {_rate(len(false), len(pairs))} false-hit rate |",
              f"| paraphrases | {n_pos} | {hits} hits | {_rate(hits, n_pos)} hit rate |",
              "", "False hits by category: " + ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in cats.items()) + "."]
     if show_cases:
-        lines += [f"- false hit: {x}" for x in false] + [f"- paraphrase missed: {x}" for x in misses]
+        lines += [f"- false hit: {x}" for _, x in false] + [f"- paraphrase missed: {x}" for x in misses]
     return HeldoutReport("\n".join(lines), len(false), len(pairs), hits / n_pos if n_pos else 0.0)
 
 
@@ -400,7 +397,7 @@ async def hard_negatives(embedder: Embedder, config: CacheConfig, tmp: Path) -> 
     cache = SemanticCache(engine, embedder, config.semantic)
     try:
         pairs = data["text_pairs"]
-        false_hits = await _false_hits(cache, pairs, "neg")
+        false_hits = [text for _, text in await _false_hits(cache, pairs, "neg")]
         by_category: dict[str, int] = {}
         for p in pairs:
             by_category[p["category"]] = by_category.get(p["category"], 0) + 1
