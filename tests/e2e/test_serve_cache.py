@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -16,6 +15,7 @@ import httpx
 import pytest
 from openai import AsyncOpenAI, OpenAI
 
+from benchmarks.harness import child_server
 from caches.types import SKIP_REASONS
 from proxy.supervisor import free_port
 
@@ -32,28 +32,11 @@ def served(tmp_path_factory):
     env = {**os.environ, "THRIFTY_DATA_DIR": str(workdir / "data"), "HF_HUB_OFFLINE": "1",
            "THRIFTY_BUNDLED__STARTUP_TIMEOUT_S": "900"}
     env.pop("OMP_WAIT_POLICY", None)  # thrifty serve chooses the proxy's wait policy itself
-    proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], cwd=workdir, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 900  # a shared CI machine may take minutes to load two models
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"thrifty serve exited early:\n{proc.stdout.read()}")
-        try:
-            if httpx.get(base + "/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("thrifty serve did not become ready")
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    # a shared CI machine may take minutes to load two models
+    with (workdir / "serve.log").open("w") as log, child_server(
+            [sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], port,
+            f"thrifty serve (log: {log.name})", 900, env, cwd=str(workdir), stdout=log) as base:
+        yield base
 
 
 async def _burst(base: str) -> list[tuple[str, str | None, str]]:
