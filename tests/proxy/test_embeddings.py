@@ -164,7 +164,8 @@ def test_bad_input_is_an_openai_400_naming_the_field(make_settings, upstream, em
 def test_an_input_beyond_the_window_is_cut_and_said_so(make_settings, upstream, embedder):
     long_text = " ".join(["word"] * 600)
     with serve_in_thread(create_app(_settings(make_settings, upstream.url), embedder=embedder)) as proxy:
-        response = httpx.post(f"{proxy}/v1/embeddings", json={"model": MODEL, "input": [long_text, "short"]})
+        response = httpx.post(f"{proxy}/v1/embeddings", json={"model": MODEL, "input": [long_text, "short"]},
+                              timeout=60.0)
     assert response.status_code == 200
     assert response.headers["x-thrifty-embeddings-truncated"] == "1"
     assert response.json()["usage"]["prompt_tokens"] == 256 + 3  # the window, [CLS] and [SEP] included
