@@ -50,6 +50,16 @@ def dtype(text: str) -> str:
     return value
 
 
+def on_off(text: str) -> bool:
+    """``on`` / ``off`` (also true/false, yes/no, 1/0), case-insensitive."""
+    value = text.strip().lower()
+    if value in ("on", "true", "yes", "1"):
+        return True
+    if value in ("off", "false", "no", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected on or off, got {text!r}")
+
+
 def device(text: str) -> str:
     """A torch device the backend runs on: cpu, cuda or cuda:N."""
     value = text.lower()

@@ -46,6 +46,9 @@ class BackendConfig:
     served_model_name: str = "smollm2-135m-instruct"
     dtype: str = "float32"
     weights_dtype: str = "auto"  # linear layers' weights: auto | fp32 | bf16 | int8 | int4 (backend.weights_dtype)
+    # one reduction order per row whatever else is in the step: greedy and seeded answers do not depend on the
+    # batch, a prefix-cache hit or a chunked prefill (backend.batch_invariance)
+    batch_invariant: bool = True
     device: str = "cpu"
     max_model_len: int = 2048
     max_tokens_default: int = 256

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import torch
 
+from backend.batch_invariance import weights_plan
 from backend.config import BackendConfig
 from backend.layer_ops_cpu import native_layer_ops
 from backend.model import LlamaForCausalLM
 from backend.weights import gguf_projection_types, load_weights, open_gguf, read_gguf_4bit_blocks
-from backend.weights_dtype import apply_weights_plan, plan_weights
+from backend.weights_dtype import apply_weights_plan
 from tokenization.models import ModelSource, WeightsError, resolve_model
 from tokenization.tokenizer import Tokenizer
 
@@ -44,6 +45,7 @@ class LoadedModel:
     dtype: torch.dtype
     device: torch.device
     weights_dtype: str = "fp32"  # the resolved --weights-dtype: fp32 | bf16 | int8 | int4
+    batch_invariant_weights: bool = False  # every linear runs the native block kernel for every row count
 
     @property
     def eos_ids(self) -> set[int]:
@@ -80,7 +82,7 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
     projection_types = gguf_projection_types(reader) if reader is not None and source.kind == "gguf" else {}
     four_bit_file = bool(projection_types) and set(projection_types.values()) <= {"Q4_0", "Q4_1"}
     try:
-        plan = plan_weights(config.weights_dtype, dtype, device, four_bit_file=four_bit_file)
+        plan = weights_plan(config.weights_dtype, dtype, device, four_bit_file, config.batch_invariant)
     except ValueError as exc:  # a bad --weights-dtype for this device/dtype: a plain start-up error
         raise WeightsError(str(exc)) from exc
     blocks = None
@@ -98,5 +100,5 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
     model.eval()
     tokenizer = Tokenizer.load(source, data_dir)
     log.info("model %s (%s) loaded in %.1fs", source.path, source.kind, time.perf_counter() - started)
-    return LoadedModel(model, tokenizer, source, dtype, device, plan.name)
+    return LoadedModel(model, tokenizer, source, dtype, device, plan.name, plan.batch_invariant)
 

@@ -55,6 +55,9 @@ KERNEL_MAX_ROWS = {("int4", torch.bfloat16): 16, ("int4", torch.float32): 16,
 # AVX-512 BF16 machine (measured with the kernel on one thread); 32 where the dense copy is fp32 (no native
 # bf16: the AVX2-only EPYC, where it is 1.3-1.6x torch's int4 kernel at 9-16 rows and 1.1-1.3x fp32 at 32).
 NATIVE_MAX_ROWS = {torch.bfloat16: 8, torch.float32: 32}
+# Batch invariance: the native block kernel for every row count (it reduces each row in one fixed order,
+# whatever the step's rows), and no dense copy
+ALL_ROWS = 1 << 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,7 @@ class WeightsPlan:
     int8_kernel_max_rows: int = 0  # for the int8 layers (all of them for int8; the LM head for int4)
     native_max_rows: int = 0  # rows up to which the native block kernel runs where it builds (0: never)
     triton: bool = False  # int4 on CUDA: the projections run the Triton dequant-GEMM (the LM head stays float)
+    batch_invariant: bool = False  # every row through the native block kernel (no kernel chosen by row count)
 
 
 def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
@@ -117,9 +121,14 @@ def resolve_weights_dtype(name: str, model_dtype: torch.dtype, device: torch.dev
 
 
 def plan_weights(name: str, model_dtype: torch.dtype, device: torch.device, flags: set[str] | None = None,
-                 four_bit_file: bool = False, native_block_mm: bool = True) -> WeightsPlan:
+                 four_bit_file: bool = False, native_block_mm: bool = True,
+                 batch_invariant: bool = False) -> WeightsPlan:
     """:func:`resolve_weights_dtype` plus, for int8/int4, the dense dtype and kernel thresholds for this CPU
-    (``native_block_mm``: whether the native block kernel may run; it is used only where it builds)."""
+    (``native_block_mm``: whether the native block kernel may run; it is used only where it builds).
+
+    ``batch_invariant`` (int8/int4 on the CPU with ``native_block_mm``): every call runs the native block
+    kernel, whatever its row count, and the layers keep no dense copy; the caller checks that the kernel
+    builds (:func:`backend.batch_invariance.weights_plan`)."""
     flags = cpu_flags() if flags is None else flags
     resolved = resolve_weights_dtype(name, model_dtype, device, flags, four_bit_file)
     if resolved not in ("int8", "int4"):
@@ -127,6 +136,8 @@ def plan_weights(name: str, model_dtype: torch.dtype, device: torch.device, flag
     if device.type == "cuda":  # int4 only: the Triton dequant-GEMM for every row count, no dense copy
         return WeightsPlan(resolved, model_dtype, 1 << 30, 0, 0, triton=True)
     dense = torch.bfloat16 if (has_native_bf16(flags) or model_dtype == torch.bfloat16) else torch.float32
+    if batch_invariant and native_block_mm:
+        return WeightsPlan(resolved, dense, 0, 0, ALL_ROWS, batch_invariant=True)
     native = NATIVE_MAX_ROWS[dense] if native_block_mm else 0
     return WeightsPlan(resolved, dense, KERNEL_MAX_ROWS[(resolved, dense)], KERNEL_MAX_ROWS[("int8", dense)], native)
 
@@ -169,10 +180,13 @@ def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.d
         return f"bf16: {convert_linears_to_bf16(model)} linear layers keep bfloat16 weights"
     if plan.name in ("int8", "int4"):
         report = convert_linears(model, plan.name, kernel_max_rows=plan.kernel_max_rows,
-                                 int8_kernel_max_rows=plan.int8_kernel_max_rows, dense_dtype=plan.dense_dtype,
+                                 int8_kernel_max_rows=plan.int8_kernel_max_rows,
+                                 dense_dtype=None if plan.batch_invariant else plan.dense_dtype,
                                  blocks=blocks, native_max_rows=plan.native_max_rows, triton=plan.triton)
         if plan.triton:
             return f"{plan.name}: {report.summary()}; Triton dequant-GEMM (CUDA), LM head in {model_dtype}"
+        if plan.batch_invariant:
+            return f"{plan.name}: {report.summary()}; native block kernel for every row count (batch-invariant)"
         native = ""
         if plan.native_max_rows:
             from backend.quant.native_mm import load_block_mm

@@ -22,6 +22,7 @@ DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving fast
   thrifty batch submit F --wait run a JSONL file of requests as a batch job (nightly window, 50% price)
   thrifty bench engine          engine throughput/latency against transformers and llama-cpp-python
   thrifty bench engine-profile  where one decode step's and one prefill's milliseconds go
+  thrifty bench batch-invariance  identical answers alone and batched; what invariance costs
   thrifty bench ui              seed a large request log and time every admin UI page
   thrifty bench embeddings      /v1/embeddings texts/s beside sentence-transformers; cached re-embed
   thrifty bench responses       Responses API latency beside chat completions on a stub upstream
@@ -166,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_profile = bench.add_parser("engine-profile", help="where a decode step's and a prefill's milliseconds go",
                                      add_help=False)
     bench_profile.set_defaults(func=lambda a: _delegate("benchmarks.engine.step_profile", a.rest), rest=[])
+    bench_invariance = bench.add_parser("batch-invariance", help="batch invariance on vs off: identical answers "
+                                        "and the speed it costs", add_help=False)
+    bench_invariance.set_defaults(func=lambda a: _delegate("benchmarks.engine.invariance", a.rest), rest=[])
     bench_spec = bench.add_parser("speculative", help="decode speed of each speculative drafter against off",
                                   add_help=False)
     bench_spec.set_defaults(func=lambda a: _delegate("benchmarks.engine.speculative", a.rest), rest=[])

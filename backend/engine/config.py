@@ -88,6 +88,8 @@ class EngineConfig:
     kv_cache_dtype: str = "auto"  # auto (model dtype) | int8 (+ float32 scale per token and head) | a float dtype
     cuda_graphs: str = "auto"  # on | off | auto: decode steps replay CUDA graphs on CUDA with the kernels backend
     speculative: SpeculativeConfig = SpeculativeConfig()  # off by default (see backend.speculative)
+    # every prefill row attends through the native paged kernel, as decode rows do (backend.batch_invariance)
+    batch_invariant: bool = True
 
     def __post_init__(self) -> None:
         if self.block_size < 1:
@@ -129,6 +131,7 @@ class EngineConfig:
             max_n=config.max_n,
             kv_cache_dtype=config.kv_cache_dtype,
             cuda_graphs=config.cuda_graphs,
+            batch_invariant=config.batch_invariant,
             speculative=SpeculativeConfig(method=config.speculative, num_tokens=config.num_speculative_tokens,
                                           model=config.speculative_model,
                                           draft_layers=config.speculative_draft_layers,

@@ -114,7 +114,7 @@ class Engine:
         self.scheduler = Scheduler(config, self.block_manager)
         self.runner = ModelRunner(loaded.model, num_blocks, config.block_size, loaded.dtype, loaded.device,
                                   config.attention_backend, kv_dtype, config.cuda_graphs, config.max_num_seqs,
-                                  self.max_model_len)
+                                  self.max_model_len, batch_invariant=config.batch_invariant)
         self.speculator = None
         if config.speculative.enabled:
             from backend.speculative.decoder import build_speculative_decoder

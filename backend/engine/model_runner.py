@@ -33,6 +33,7 @@ from torch.nn import functional as F
 
 import kernels
 from backend import attention_cpu
+from backend.batch_invariance import attention_invariant
 from backend.engine.cuda_graphs import DecodeGraphs, resolve_cuda_graphs
 from backend.engine.memory import lazy_zeros
 from backend.engine.scheduler import ScheduledSeq
@@ -236,10 +237,13 @@ class ModelRunner:
 
     def __init__(self, model: LlamaForCausalLM, num_blocks: int, block_size: int, dtype: torch.dtype,
                  device: torch.device, attention_backend: str = "auto", kv_cache_dtype: torch.dtype | None = None,
-                 cuda_graphs: str = "off", max_num_seqs: int = 64, max_model_len: int = 2048) -> None:
+                 cuda_graphs: str = "off", max_num_seqs: int = 64, max_model_len: int = 2048,
+                 batch_invariant: bool = False) -> None:
         """``dtype``: the model's activations; ``kv_cache_dtype``: the pool's (default: ``dtype``; int8 adds
         float32 scale pools); ``cuda_graphs``: on / off / auto for pure-decode steps (see
-        :mod:`backend.engine.cuda_graphs`; buffers sized by ``max_num_seqs`` and ``max_model_len``)."""
+        :mod:`backend.engine.cuda_graphs`; buffers sized by ``max_num_seqs`` and ``max_model_len``);
+        ``batch_invariant``: every prefill row attends through the native kernel, as decode rows do, where
+        that backend runs (:mod:`backend.batch_invariance`)."""
         cfg = model.config
         self.model = model
         self.num_blocks, self.block_size = num_blocks, block_size
@@ -261,6 +265,7 @@ class ModelRunner:
                 self.v_scale = lazy_zeros(shape[:-1], torch.float32, device)
         # a converted (quantised / recast) pool is always read back, even by a fresh prompt's own tokens
         self.reads_stored_kv = self.kv_cache_dtype != dtype
+        self.invariant_attention = attention_invariant(batch_invariant, self.attention_backend)
         backend_cls = {"kernels": KernelPagedAttention, "native": NativePagedAttention}.get(
             self.attention_backend, PagedAttention)
         self.attention = backend_cls(self.k_cache, self.v_cache, cfg.num_heads, self.k_scale, self.v_scale)
@@ -328,7 +333,7 @@ class ModelRunner:
             ids.extend(item.token_ids())  # the chunk, or the last token + draft tokens (speculation)
             positions.extend(range(start, end))
             slot_parts.append(self._slots(seq.block_table, start, end))
-            if native and n <= _NATIVE_MAX_EXTEND and (start > 0 or self.reads_stored_kv):
+            if self.invariant_attention or (native and n <= _NATIVE_MAX_EXTEND and (start > 0 or self.reads_stored_kv)):
                 spans.append(PrefillSpan(row, row + n, end, None, None, native=True))
                 extends.append((seq, start, n))
             elif start == 0 and not self.reads_stored_kv:

@@ -44,7 +44,7 @@ import torch
 from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 BLOCK = 32  # elements per weight block and per activation block
-_EXTENSION = "thrifty_block_mm_cpu_v9"
+_EXTENSION = "thrifty_block_mm_cpu_v10"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -66,6 +66,14 @@ namespace {
 
 constexpr int64_t kBlock = 32;
 constexpr int kTileRows = 8;  // activation rows that share one read of a weight block
+#if defined(__AVX2__) && !(defined(__AVX512F__) && defined(__AVX512BW__))
+// The AVX2 4-bit path keeps two blocks in flight per row (FMA latency bounds a one-row call), which fits the
+// registers for two rows at most; so its tiles are two rows, and every row is summed in the same order
+// whatever the call's row count (batch invariance: a row's result never depends on the other rows).
+constexpr int kQ4TileRows = 2;
+#else
+constexpr int kQ4TileRows = kTileRows;
+#endif
 
 inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
 
@@ -195,8 +203,9 @@ inline void q4_row(const uint8_t* codes, const uint16_t* scales, int64_t B, cons
     halves_to_float(scales + 2 * b, 2 * (B - b), dm);
     const int64_t b0 = b;
     // Independent accumulators hide the FMA latency, which otherwise bounds a 1-row call: the dot and the
-    // minimum terms apart, and for one or two rows U blocks in flight, each into its own pair.
-    constexpr int U = T <= 2 ? 2 : 1;
+    // minimum terms apart, and U = 2 blocks in flight, each into its own pair. The same U for every T (an
+    // AVX2-only build tiles two rows at most, kQ4TileRows): one summation order per row.
+    constexpr int U = 2;
     __m256 acc8[U][T], accm[U][T];
     for (int u = 0; u < U; ++u) {
       for (int t = 0; t < T; ++t) acc8[u][t] = accm[u][t] = _mm256_setzero_ps();
@@ -359,9 +368,10 @@ at::Tensor block_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
   // output rows per task: enough work per task (~16k blocks x rows) that small layers stay on one thread
   const int64_t per_row = B * std::min<int64_t>(M, kTileRows);
   const int64_t grain = std::max<int64_t>(16, 16384 / std::max<int64_t>(per_row, 1));
+  const int64_t tile = FourBit ? kQ4TileRows : kTileRows;
   at::parallel_for(0, N, grain, [&](int64_t n0, int64_t n1) {
-    for (int64_t m0 = 0; m0 < M; m0 += kTileRows) {
-      const int T = static_cast<int>(std::min<int64_t>(kTileRows, M - m0));
+    for (int64_t m0 = 0; m0 < M; m0 += tile) {
+      const int T = static_cast<int>(std::min<int64_t>(tile, M - m0));
       tile_dispatch<FourBit>(T, cp, sp, n0, n1, B, K, qp + m0 * K, rp + m0 * K, vp + m0 * K, dp + m0 * B * 8,
                             spx + m0 * B * 8, op + m0 * N, N);
     }

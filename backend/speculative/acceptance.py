@@ -12,7 +12,11 @@ acceptances the bonus token is drawn from ``p``. Every emitted token then follow
 deterministic drafter (prompt lookup) is a point mass ``q = 1[d]``: accept with probability ``p(d)``,
 else draw from ``p`` with ``d`` removed.
 
-Randomness comes from the sequence's own generator, so a seeded request is reproducible.
+Randomness comes from the sequence's own generator, so a seeded request is reproducible. A seeded
+sampled request goes further (:func:`verify_replayed`): each row draws its token exactly as plain decoding
+would (:func:`backend.sampling.sample`, one draw per emitted token, in order), and a draft token is kept
+while it equals that draw, so the answer is the one the same seed gives without speculation (batch
+invariance), at the cost of accepting only drafts the draw agrees with.
 
 Presence / frequency penalties are not applied here (each row would need its own prefix's counts): the
 decoder never drafts for a penalized request (:meth:`~backend.speculative.decoder.SpeculativeDecoder._budget`).
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 
 import torch
 
-from backend.sampling import SamplingParams, sampling_probs
+from backend.sampling import SamplingParams, sample, sampling_probs
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,21 @@ def verify_sampled(target_probs: torch.Tensor, draft: list[int], draft_probs: to
     return Verdict(draft[:accepted] + [token], accepted)
 
 
+def verify_replayed(target_logits: torch.Tensor, draft: list[int], params: SamplingParams,
+                    generator: torch.Generator | None) -> Verdict:
+    """Plain decoding's own draws, row by row: target_logits [k + 1, V]; draft k ids. Row ``j`` samples
+    with :func:`backend.sampling.sample`; the draft is kept while each draw equals it, and the first draw
+    that differs (or the bonus row's draw) ends the verdict. Consumes the generator exactly as plain
+    decoding of the emitted tokens does."""
+    tokens: list[int] = []
+    for row in range(len(draft) + 1):
+        token = sample(target_logits[row], params, generator)
+        tokens.append(token)
+        if row == len(draft) or token != draft[row]:
+            break
+    return Verdict(tokens, len(tokens) - 1)
+
+
 def verify(target_logits: torch.Tensor, draft: list[int], draft_probs: torch.Tensor | None,
            params: SamplingParams, generator: torch.Generator | None) -> Verdict:
     """The exact rule for ``params``: target_logits [k + 1, V] fp32, draft k ids, draft_probs [k, V] or None.
@@ -82,4 +101,6 @@ def verify(target_logits: torch.Tensor, draft: list[int], draft_probs: torch.Ten
         raise ValueError("speculative verification does not apply presence / frequency penalties")
     if params.greedy:
         return verify_greedy(target_logits, draft)
+    if params.seed is not None:  # the seed promises the plain answer: replay plain decoding's draws
+        return verify_replayed(target_logits, draft, params, generator)
     return verify_sampled(sampling_probs(target_logits, params), draft, draft_probs, generator)

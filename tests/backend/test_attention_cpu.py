@@ -135,10 +135,13 @@ def test_engine_native_matches_oracle(loaded) -> None:
         check_greedy_equal(loaded, prompt, oracle_tokens(loaded, prompt, params), got[rid][0])
 
 
-def test_native_runner_marks_short_extends_native(loaded) -> None:
-    """A step with decode rows, a short extend over cached K/V and a fresh prompt: only the first two go
-    through the kernel, with per-row causal lengths."""
-    engine = tiny_engine(loaded, attention_backend="native", max_num_batched_tokens=64)
+@pytest.mark.parametrize("batch_invariant", [False, True])
+def test_native_runner_marks_short_extends_native(loaded, batch_invariant: bool) -> None:
+    """A step with decode rows, a short extend over cached K/V and a fresh prompt: without batch invariance
+    only the first two go through the kernel, with per-row causal lengths; with it the fresh prompt too
+    (every row attends the same way, whatever the step holds)."""
+    engine = tiny_engine(loaded, attention_backend="native", max_num_batched_tokens=64,
+                         batch_invariant=batch_invariant)
     runner: ModelRunner = engine.runner
     prompt = list(range(2, 30))
     run_engine(engine, [("warm", prompt, SamplingParams(max_tokens=2, temperature=0.0, ignore_eos=True))])
@@ -147,7 +150,7 @@ def test_native_runner_marks_short_extends_native(loaded) -> None:
     scheduled = engine.scheduler.schedule().scheduled
     step = runner.prepare(scheduled)
     natives = [span for span in step.prefills if span.native]
-    assert len(natives) == 1 and len(step.prefills) == 2
-    span = natives[0]
-    lens = step.native.row_len[span.start:span.end].tolist()
-    assert lens == list(range(span.context_len - len(lens) + 1, span.context_len + 1))
+    assert len(natives) == (2 if batch_invariant else 1) and len(step.prefills) == 2
+    for span in natives:
+        lens = step.native.row_len[span.start:span.end].tolist()
+        assert lens == list(range(span.context_len - len(lens) + 1, span.context_len + 1))

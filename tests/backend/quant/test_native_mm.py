@@ -86,6 +86,23 @@ def test_wide_layers_split_over_threads_give_each_output_its_one_result(ops, row
     assert torch.allclose(split.double(), expected, rtol=1e-4, atol=1e-4 * float(expected.abs().max()))
 
 
+@pytest.mark.parametrize("k", [32, 96, 576])  # 1, 3 (a pair and a tail block) and 18 blocks
+def test_each_row_gets_the_same_bits_alone_and_in_any_batch(ops, k: int) -> None:
+    """Batch invariance: a row's output is bit-identical whether it is multiplied alone or as any row of a
+    call of 2-19 rows (tiles of 8 or 2 rows, tails, a thread split), for both weight formats."""
+    torch.manual_seed(k + 3)
+    q4 = quantize_int4(torch.randn(40, k) * 0.1)
+    q4_codes, q4_scales = pack_q4(q4.values, q4.scale, q4.minimum)
+    q8_codes, q8_scales = pack_q8(*quantize_q8_blocks(torch.randn(40, k) * 0.1))
+    x = torch.randn(19, k) * 2
+    for mm, codes, scales in ((ops.q4_mm, q4_codes, q4_scales), (ops.q8_mm, q8_codes, q8_scales)):
+        alone = torch.cat([mm(x[i:i + 1], codes, scales) for i in range(19)])  # [19, 40]
+        for rows in (2, 3, 5, 8, 9, 16, 19):
+            for start in (0, 19 - rows):
+                batch = mm(x[start:start + rows], codes, scales)
+                assert torch.equal(batch, alone[start:start + rows]), (rows, start)
+
+
 @pytest.mark.parametrize("rows", [1, 3, 8, 11])
 @pytest.mark.parametrize("k", [32, 96, 576])
 def test_int8_kernel_computes_the_block_formula(ops, rows: int, k: int) -> None:

@@ -1,0 +1,156 @@
+"""Batch invariance on the real SmolLM2 weights as the server loads them by default (``auto``: int4 on CPU),
+through HTTP: 16 greedy chat requests (and 4 seeded ones) give the same tokens and the same log-probabilities,
+bit for bit, sent one by one and all at once, on a fresh engine and after prefix-cache hits, with chunked
+prefills mixed into decode steps, and under n-gram speculative decoding.
+
+A request alone runs its prefill in one step and decodes one row per step; sent together, prompts share
+steps with other prompts' decode rows, long ones are split over steps (the 512-token budget), shared system
+prompts hit the prefix cache, and speculative steps verify several rows per sequence. Before batch
+invariance 7 of 16 answers changed (issue 35)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import httpx
+import pytest
+import uvicorn
+
+from backend.config import BackendConfig
+from backend.engine import Engine, EngineConfig, EngineService
+from backend.runtime import LoadedModel, load_model
+from backend.server import create_backend_app
+
+pytestmark = pytest.mark.slow
+
+MODEL = "smollm2-135m-instruct"
+SYSTEM = ("You are the support assistant of a bicycle shop. Answer in plain words, be brief, and never invent "
+          "prices. The shop repairs brakes, gears, wheels and frames, sells city and mountain bikes, and is open "
+          "from nine to six on weekdays. ") * 3
+QUESTIONS = [
+    "What is the capital of Italy?", "Name two colours of the rainbow.", "How many days are in a leap year?",
+    "Write one sentence about the sea.", "What is 9 times 8?", "Who painted the Mona Lisa?",
+    "Give me a word that rhymes with light.", "What do cows drink?", "Explain what a verb is.",
+    "What is the freezing point of water in Fahrenheit?",
+]
+SHOP = ["Can you fix a flat tyre?", "When do you open on Monday?", "Do you sell mountain bikes?",
+        "My gears slip, what should I do?"]
+LONG = " ".join(f"Paragraph {i}: the committee met again to discuss the budget for the new library wing, "
+                f"and after a long debate about windows, shelves and heating it postponed the decision."
+                for i in range(24)) + " Summarise the story in one sentence."
+
+
+def _bodies() -> list[dict]:
+    """16 greedy requests (short, shop questions over one long system prompt, two long prompts that must be
+    chunked) and 4 seeded sampled ones; every answer is 24 tokens at most."""
+    chats = [[{"role": "user", "content": q}] for q in QUESTIONS]
+    chats += [[{"role": "system", "content": SYSTEM}, {"role": "user", "content": q}] for q in SHOP]
+    chats += [[{"role": "user", "content": LONG}], [{"role": "user", "content": LONG + " Use five words."}]]
+    assert len(chats) == 16
+    greedy = [{"messages": m, "temperature": 0} for m in chats]
+    seeded = [{"messages": chats[i], "temperature": 0.9, "seed": 1000 + i} for i in (0, 3, 11, 14)]
+    return [{"model": MODEL, "max_tokens": 24, "logprobs": True, **b} for b in greedy + seeded]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def loaded(thrifty_data_dir) -> LoadedModel:
+    """The bundled model with the server's default options (int4 weights, batch invariance on)."""
+    model = load_model(BackendConfig(data_dir=str(thrifty_data_dir)))
+    assert model.weights_dtype == "int4" and model.batch_invariant_weights
+    return model
+
+
+def _serve(loaded: LoadedModel, engine_config: EngineConfig) -> Iterator[str]:
+    service = EngineService(Engine(loaded, engine_config))
+    app = create_backend_app(BackendConfig(), loaded, service)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not server.started:
+        assert time.time() < deadline, "the backend did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def _answer(url: str, body: dict) -> tuple:
+    """(tokens, their log-probabilities, finish reason) of one chat request."""
+    response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=300)
+    assert response.status_code == 200, response.text
+    choice = response.json()["choices"][0]
+    content = choice["logprobs"]["content"]
+    return tuple(t["token"] for t in content), tuple(t["logprob"] for t in content), choice["finish_reason"]
+
+
+def _one_by_one(url: str) -> list[tuple]:
+    return [_answer(url, body) for body in _bodies()]
+
+
+def _all_at_once(url: str) -> list[tuple]:
+    bodies = _bodies()
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        return list(pool.map(lambda body: _answer(url, body), bodies))
+
+
+def _differences(got: list[tuple], expected: list[tuple]) -> list[int]:
+    return [i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b]
+
+
+def test_answers_do_not_depend_on_the_batch_a_prefix_hit_or_chunking(loaded) -> None:
+    engine = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
+    assert engine.batch_invariant and engine.enable_prefix_caching and engine.enable_chunked_prefill
+    fresh = _serve(loaded, engine)
+    url = next(fresh)
+    try:
+        together = _all_at_once(url)  # a fresh engine: prompts prefilled side by side, long ones chunked
+        alone = _one_by_one(url)  # the same engine: every prompt now hits the prefix cache
+        again = _all_at_once(url)
+    finally:
+        next(fresh, None)
+    assert all(len(tokens) > 0 for tokens, _, _ in alone)
+    assert _differences(together, alone) == []
+    assert _differences(again, alone) == []
+    uncached = _serve(loaded, replace(engine, enable_prefix_caching=False, enable_chunked_prefill=False))
+    url = next(uncached)
+    try:
+        cold = _one_by_one(url)  # each prompt prefilled alone, in one step, with nothing cached
+    finally:
+        next(uncached, None)
+    assert _differences(cold, alone) == []
+
+
+def test_speculative_decoding_gives_the_plain_answers(loaded) -> None:
+    from backend.speculative.config import SpeculativeConfig
+
+    plain_config = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
+    plain = _serve(loaded, replace(plain_config, enable_prefix_caching=False))
+    url = next(plain)
+    try:
+        expected = _one_by_one(url)
+    finally:
+        next(plain, None)
+    speculative = _serve(loaded, replace(plain_config, speculative=SpeculativeConfig(method="ngram", num_tokens=4)))
+    url = next(speculative)
+    try:
+        drafted_together = _all_at_once(url)
+        drafted_alone = _one_by_one(url)
+    finally:
+        next(speculative, None)
+    assert _differences(drafted_alone, expected) == []
+    assert _differences(drafted_together, expected) == []
