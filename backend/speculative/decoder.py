@@ -112,18 +112,18 @@ class SpeculativeDecoder:
 
     def propose(self, running: list[Sequence]) -> None:
         """Draft for every running sequence that may (clears the drafts of the others), each at most
-        ``config.step_rows // len(running) - 1`` tokens, so that the step's rows stay within it.
+        ``config.step_rows // len(running) - 1`` tokens, so that the step's rows stay within it (beside a
+        busy batch nobody drafts).
 
-        Seeded sampled requests are not cut: how many tokens a sequence drafts changes which random
-        numbers its sampler draws, so a cut that depends on the other running requests would make a
-        seed's output depend on them. Their drafts follow only their own history (K, their
-        acceptance average, their pauses), and the same seed gives the same text whatever else runs."""
+        The cut may depend on the other running requests because no answer depends on it: greedy rows
+        keep the target's argmax, and seeded sampled rows replay plain decoding's own draws
+        (:func:`backend.speculative.acceptance.verify_replayed`), so the same seed gives the same text
+        however many tokens were drafted."""
         requests = []
         rows = self.config.step_rows
         limit = rows // max(len(running), 1) - 1 if rows else 1 << 30
         for seq in running:
-            cap = 1 << 30 if _seeded_sampling(seq) else limit
-            k = min(self._budget(seq), cap) if cap > 0 else 0
+            k = min(self._budget(seq), limit) if limit > 0 else 0
             if k:
                 requests.append((seq, k))
             else:
@@ -150,11 +150,6 @@ class SpeculativeDecoder:
             state.pause = min(2 * state.pause, _MAX_PAUSE)
             state.ema = _EMA_START
         return verdict
-
-
-def _seeded_sampling(seq: Sequence) -> bool:
-    """Whether ``seq`` samples (not greedy) from a seeded generator."""
-    return seq.params.seed is not None and not seq.params.greedy
 
 
 def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *, draft: LoadedModel | None,

@@ -137,6 +137,10 @@ class DraftModelDrafter:
                 seq = active[shadow.seq_id][0]
                 if seq.params.greedy:
                     token = int(logits[row].argmax())
+                elif seq.params.seed is not None:
+                    # verified by replaying plain decoding's draws (acceptance.verify_replayed): the likeliest
+                    # draft, and no draw from the sequence's generator, whose draws belong to its answer
+                    token = int(sampling_probs(logits[row], seq.params).argmax())
                 else:
                     q = sampling_probs(logits[row], seq.params)  # [V]
                     token = int(torch.multinomial(q, 1, generator=seq.generator))

@@ -191,9 +191,8 @@ def test_seeded_speculative_sampling_is_reproducible(loaded) -> None:
 
 @pytest.mark.parametrize("method", ["ngram", "self"])
 def test_a_seed_gives_the_same_text_alone_and_beside_other_requests(loaded, method: str) -> None:
-    """Under the default row limit the drafts of unseeded requests shrink as the batch grows; a
-    seeded sampled request's must not, or its random draws (and so its text) would depend on what
-    else was running."""
+    """Under the default row limit every request's drafts shrink as the batch grows; a seeded sampled
+    request's text must not change with them: its verification replays plain decoding's draws."""
     spec = replace(DRAFTERS[method], max_step_rows=SpeculativeConfig().max_step_rows)
     lone = ("seeded", [3, 4, 5, 3, 4, 5, 3, 4, 5, 9], SamplingParams(max_tokens=40, temperature=0.9, seed=123,
                                                                         ignore_eos=True))
