@@ -6,6 +6,11 @@ Three shapes, each run through a real :class:`~backend.engine.Engine` (paged KV,
 * **decode, batch N** (default 32) — N sequences decoding together;
 * **prefill, P tokens** (default 512) — one fresh prompt in one step (prefix caching off).
 
+After them, a **memory limit** section (:mod:`benchmarks.engine.bandwidth`): the bytes a batch-1 decode step
+reads, this CPU's read bandwidth at that working set (and at 1, 16 and 256 MiB), the limit in ms per step, and
+the unprofiled batch-1 step (and llama.cpp's, measured where ``llama_cpp`` is installed or given with
+``--llama-step-ms``) as a fraction of it.
+
 Each step runs under :mod:`torch.profiler` with the model's pieces wrapped in
 :func:`torch.profiler.record_function` ranges (linears, attention, norms, rope, activation, embedding,
 sampling, scheduler, input preparation); the time of a step not inside any range is Python and
@@ -32,6 +37,7 @@ CATEGORIES = ("linears", "attention", "norms", "rope", "activation", "embedding"
               "input prep")
 OVERHEAD = "python / engine overhead"
 _STEP = "engine step"
+_WARM_UP_STEPS = 3  # decode steps run before the profiled ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +174,7 @@ def profile_decode(loaded: Any, engine_config: Any, batch: int, steps: int, prom
     # run every prompt through its prefill, then a few decode steps to warm up
     while engine.scheduler.num_waiting or any(s.num_computed < s.prompt_len for s in engine.scheduler.running):
         engine.step()
-    for _ in range(3):
+    for _ in range(_WARM_UP_STEPS):
         engine.step()
     name = f"decode, batch {batch} (context ~{prompt_len} tokens)"
     result = _profile_steps(engine, steps, name, engine.step)
@@ -270,6 +276,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--attention-backend", default="auto", choices=("auto", "torch", "native"),
                    help="engine attention (auto: native in-place kernel on CPU where it builds, else torch)")
     p.add_argument("--output", help="also write the markdown report to this file")
+    p.add_argument("--llama-step-ms", type=float, default=None, metavar="MS",
+                   help="llama.cpp's decode step in ms for the memory limit (default: timed here if installed)")
+    p.add_argument("--bandwidth-repeats", type=int, default=10,
+                   help="timed read-bandwidth calls per size (the best counts)")
     p.add_argument("--compare-attention", default=None, metavar="B1,B2",
                    help="instead: time shared-prefix decode steps under these attention backends (torch,native)")
     p.add_argument("--shared-batch", type=int, default=24, help="sequences in the --compare-attention batch")
@@ -277,8 +287,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--question", type=int, default=48, help="their own prompt tokens after the prefix")
 
 
-def run_from_args(args: argparse.Namespace) -> int:
-    """Profile the three step shapes; prints markdown tables to stdout."""
+def run_from_args(args: argparse.Namespace, loaded: Any = None) -> int:
+    """Profile the three step shapes; prints markdown tables to stdout. ``loaded``: a model already loaded
+    with ``args``' model options (default: load it here)."""
     import platform
 
     import torch
@@ -287,8 +298,9 @@ def run_from_args(args: argparse.Namespace) -> int:
     from backend.engine.config import EngineConfig, parse_size
     from backend.runtime import load_model
 
-    loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads,
-                                      weights_dtype=args.weights_dtype))
+    if loaded is None:
+        loaded = load_model(BackendConfig(model_path=args.model, dtype=args.dtype, num_threads=args.num_threads,
+                                          weights_dtype=args.weights_dtype))
     max_len = max(args.prefill_tokens, args.context + 4 * args.steps + 64) + 16
     config = EngineConfig(kv_cache_memory=parse_size(args.kv_cache_memory), max_model_len=max_len,
                           attention_backend=args.attention_backend)
@@ -309,13 +321,36 @@ def run_from_args(args: argparse.Namespace) -> int:
     header = (f"## thrifty bench engine-profile\n\nmodel `{loaded.source.path.name}` ({args.dtype}, weights "
               f"{args.weights_dtype}, attention {args.attention_backend}), torch "
               f"{torch.__version__}, {torch.get_num_threads()} threads, CPU {_cpu_name() or platform.processor()}.\n")
-    text = "\n".join([header, *(s.table() for s in shapes)])
+    text = "\n".join([header, *(s.table() for s in shapes), _memory_limit(loaded, config, args, shapes[0].wall_ms)])
     print(text)
     if args.output:
         from pathlib import Path
 
         Path(args.output).write_text(text + "\n")
     return 0
+
+
+def _memory_limit(loaded: Any, config: Any, args: argparse.Namespace, ours_ms: float) -> str:
+    """The memory-limit section for the batch-1 decode step just timed (its context: the prompt, the warm-up
+    and profiled steps, and half the timed ones)."""
+    import platform
+
+    import torch
+
+    from backend.engine.config import parse_kv_cache_dtype
+    from benchmarks.engine.bandwidth import llama_cpp_step_ms, memory_limit_section
+
+    context_len = args.context + _WARM_UP_STEPS + args.steps + args.steps // 2
+    llama_ms, note = args.llama_step_ms, "--llama-step-ms"
+    if llama_ms is None and loaded.source.kind != "gguf":
+        note = "not measured: the model is not a GGUF file (pass --llama-step-ms)"
+    elif llama_ms is None:
+        llama_ms = llama_cpp_step_ms(loaded.source.path, torch.get_num_threads(), context_len, args.steps)
+        note = (f"llama-cpp-python, n_threads={torch.get_num_threads()}" if llama_ms is not None
+                else "not installed (pass --llama-step-ms)")
+    return memory_limit_section(loaded, _cpu_name() or platform.processor(), ours_ms, context_len,
+                                parse_kv_cache_dtype(config.kv_cache_dtype, loaded.dtype), args.bandwidth_repeats,
+                                llama_ms, note)
 
 
 def _cpu_name() -> str:
