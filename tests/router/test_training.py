@@ -85,11 +85,13 @@ def test_main_reports_missing_data_dir(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_default_data_dir_is_relative_to_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
+    clone = tmp_path / "clone"  # a checkout inside this test's own folder: its ../shared is the test's alone
+    clone.mkdir()
+    monkeypatch.chdir(clone)
     with pytest.raises(RouterDataError, match="../shared/data"):
         resolve_data_dir(None)
-    (tmp_path.parent / "shared" / "data").mkdir(parents=True, exist_ok=True)
-    assert resolve_data_dir(None).resolve() == (tmp_path.parent / "shared" / "data").resolve()
+    (tmp_path / "shared" / "data").mkdir(parents=True)
+    assert resolve_data_dir(None).resolve() == (tmp_path / "shared" / "data").resolve()
 
 
 def test_fit_is_deterministic_and_rejects_one_class() -> None:

@@ -88,7 +88,9 @@ def test_sets_only_runs_without_data_and_reports_both_sets(
     embedder: SentenceTransformerEmbedder, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # no ../shared/data from here
+    clone = tmp_path / "clone"  # no ../shared/data from here, whatever other tests left beside tmp_path
+    clone.mkdir()
+    monkeypatch.chdir(clone)
     rc = main(["--show-heldout-cases"], embedder=embedder)
     out = capsys.readouterr().out
     assert "## 2. Development set and scope checks" in out and "## 3. Held-out set" in out
