@@ -6,7 +6,10 @@ Three shapes, each run through a real :class:`~backend.engine.Engine` (paged KV,
 * **decode, batch N** (default 32) — N sequences decoding together;
 * **prefill, P tokens** (default 512) — one fresh prompt in one step (prefix caching off).
 
-After them, a **memory limit** section (:mod:`benchmarks.engine.bandwidth`): the bytes a batch-1 decode step
+Then a **verification** table: the forward of one sequence checking K draft tokens (K + 1 rows) against its
+plain one-row decode forward (``--drafts``, default 1, 2, 4), interleaved.
+
+Last, a **memory limit** section (:mod:`benchmarks.engine.bandwidth`): the bytes a batch-1 decode step
 reads, this CPU's read bandwidth at that working set (and at 1, 16 and 256 MiB), the limit in ms per step, and
 the unprofiled batch-1 step (and llama.cpp's, measured where ``llama_cpp`` is installed or given with
 ``--llama-step-ms``) as a fraction of it.
@@ -257,6 +260,49 @@ def profile_prefill(loaded: Any, engine_config: Any, prompt_len: int, steps: int
     return replace(result, wall_ms=_timed(advance, steps))
 
 
+def verification_cost(loaded: Any, engine_config: Any, context: int, drafts: tuple[int, ...], steps: int,
+                      seed: int = 0) -> str:
+    """Markdown: the forward of one sequence verifying K draft tokens (K + 1 rows over its cached context),
+    against its plain one-row decode forward, interleaved, median of ``steps`` each (issue 35 item 3: at
+    most 1.3x for K = 4). The sequence's state is not advanced: each forward rewrites the same slots."""
+    import random
+    from dataclasses import replace
+
+    from backend.engine import Engine
+    from backend.engine.scheduler import ScheduledSeq
+    from backend.sampling import SamplingParams
+
+    rng = random.Random(seed)
+    engine = Engine(loaded, replace(engine_config, enable_prefix_caching=False))
+    bs = engine_config.block_size
+    length = context - context % bs + 1  # decode at the start of a block: K + 1 slots fit in it
+    engine.add("v", _prompt(rng, length, loaded.model.config.vocab_size),
+               SamplingParams(max_tokens=4, temperature=0.0, ignore_eos=True))
+    engine.step()  # the prefill: the sequence now decodes its second token at position ``length``
+    seq = engine.scheduler.running[0]
+    assert max(drafts) + 1 <= bs - seq.num_computed % bs, "the drafts must fit in the sequence's last block"
+    seq.draft_ids = [rng.randrange(1000, 20000) for _ in range(max(drafts))]
+    shapes = {0: [ScheduledSeq(seq, 1)], **{k: [ScheduledSeq(seq, k + 1, num_draft=k)] for k in drafts}}
+    times: dict[int, list[float]] = {k: [] for k in shapes}
+    for _ in range(2):  # warm-up
+        for items in shapes.values():
+            engine.runner.execute(items)
+    for _ in range(steps):
+        for k, items in shapes.items():
+            start = time.perf_counter()
+            engine.runner.execute(items)
+            times[k].append(time.perf_counter() - start)
+    plain = statistics.median(times[0]) * 1000
+    lines = [f"#### verification: one sequence ({seq.num_computed}-token context) checking K drafts, "
+             f"{steps} interleaved forwards each\n", "| rows | forward ms (median) | x a plain step |",
+             "|---|---:|---:|", f"| 1 (plain decode) | {plain:.2f} | 1.00x |"]
+    for k in drafts:
+        ms = statistics.median(times[k]) * 1000
+        lines.append(f"| {k + 1} (K = {k}) | {ms:.2f} | {ms / plain:.2f}x |")
+    engine.abort("v")
+    return "\n".join(lines) + "\n"
+
+
 # --------------------------------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------------------------------
@@ -266,7 +312,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``thrifty bench engine-profile`` flags."""
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--dtype", default="float32")
-    p.add_argument("--weights-dtype", default="fp32", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"))
+    p.add_argument("--weights-dtype", default="auto", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
+                   help="linear weights (default auto: what the server loads, int4 for the bundled model)")
+    p.add_argument("--drafts", default="1,2,4", help="draft counts K of the verification-cost table ('' to skip)")
     p.add_argument("--num-threads", type=int, default=None, help="torch CPU threads (default: torch's)")
     p.add_argument("--batch", type=int, default=32, help="the larger decode batch (default 32)")
     p.add_argument("--prefill-tokens", type=int, default=512)
@@ -321,7 +369,11 @@ def run_from_args(args: argparse.Namespace, loaded: Any = None) -> int:
     header = (f"## thrifty bench engine-profile\n\nmodel `{loaded.source.path.name}` ({args.dtype}, weights "
               f"{args.weights_dtype}, attention {args.attention_backend}), torch "
               f"{torch.__version__}, {torch.get_num_threads()} threads, CPU {_cpu_name() or platform.processor()}.\n")
-    text = "\n".join([header, *(s.table() for s in shapes), _memory_limit(loaded, config, args, shapes[0].wall_ms)])
+    sections = [header, *(s.table() for s in shapes)]
+    drafts = tuple(int(k) for k in args.drafts.split(",") if k.strip())
+    if drafts:
+        sections.append(verification_cost(loaded, config, args.context, drafts, max(args.steps, 10)))
+    text = "\n".join([*sections, _memory_limit(loaded, config, args, shapes[0].wall_ms)])
     print(text)
     if args.output:
         from pathlib import Path

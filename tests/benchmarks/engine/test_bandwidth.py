@@ -87,6 +87,11 @@ def test_engine_profile_prints_the_memory_limit_section(int4_model, capsys) -> N
                               "--prefill-tokens", "8", "--bandwidth-repeats", "1", "--llama-step-ms", "20"])
     assert run_from_args(args, loaded=int4_model) == 0  # the model loaded once for the module
     out = capsys.readouterr().out
+    verification = out[out.index("#### verification: one sequence"):out.index("#### memory limit")]
+    ratios = {line.split("|")[1].strip(): line.split("|")[3].strip() for line in verification.splitlines()
+              if line.startswith("| ") and "x a plain step" not in line}
+    assert list(ratios) == ["1 (plain decode)", "2 (K = 1)", "3 (K = 2)", "5 (K = 4)"]
+    assert ratios["1 (plain decode)"] == "1.00x" and all(float(r[:-1]) > 0 for r in ratios.values())
     section = out[out.index("#### memory limit (decode, batch 1)"):]
     assert "tokens of context: **" in section and "weights 96.4 MB" in section
     assert "| 1 MiB |" in section and "| 16 MiB |" in section and "| 256 MiB |" in section and "(the step) |" in section
