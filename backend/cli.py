@@ -32,6 +32,10 @@ def serve_parser() -> argparse.ArgumentParser:
     bserve.add_argument("--weights-dtype", type=str.lower, choices=("auto", "fp32", "bf16", "int8", "int4"),
                         help="how linear layers hold weights (default auto; see docs/engine-flags.md)")
     bserve.add_argument("--device", type=cli_args.device, help="cpu | cuda | cuda:N")
+    bserve.add_argument("--grammar-compile-timeout", type=float,
+                        help="seconds a structured-output grammar may compile before a 400 (default 10)")
+    bserve.add_argument("--grammar-cache-size", type=cli_args.at_least(1),
+                        help="compiled grammars kept, by grammar text (default 256)")
     bserve.add_argument("--batch-invariant", type=cli_args.on_off,
                         help="on (default): answers do not depend on the batch; off: faster prefill")
     bserve.add_argument("--max-model-len", type=cli_args.at_least(1),
@@ -113,7 +117,8 @@ def serve(argv: list[str], load_config: ConfigLoader) -> int:
         "max_num_batched_tokens": args.max_num_batched_tokens, "enable_prefix_caching": args.prefix_caching,
         "enable_chunked_prefill": args.chunked_prefill, "kv_cache_dtype": args.kv_cache_dtype,
         "cuda_graphs": args.cuda_graphs, "weights_dtype": args.weights_dtype,
-        "batch_invariant": args.batch_invariant,
+        "batch_invariant": args.batch_invariant, "grammar_compile_timeout_s": args.grammar_compile_timeout,
+        "grammar_cache_size": args.grammar_cache_size,
         "speculative": args.speculative, "num_speculative_tokens": args.num_speculative_tokens,
         "speculative_model": args.speculative_model, "speculative_draft_layers": args.speculative_draft_layers,
         "speculative_max_step_rows": args.speculative_max_step_rows,

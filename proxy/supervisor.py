@@ -48,7 +48,9 @@ def backend_command(settings: Settings, port: int) -> list[str]:
            "--port", str(port), "--served-model-name", b.served_model_name, "--dtype", b.dtype,
            "--device", b.device, "--max-model-len", str(b.max_model_len), "--max-n", str(b.max_n),
            "--data-dir", str(settings.data_path), "--weights-dtype", b.weights_dtype,
-           "--batch-invariant", "on" if b.batch_invariant else "off"]
+           "--batch-invariant", "on" if b.batch_invariant else "off",
+           "--grammar-compile-timeout", str(b.grammar_compile_timeout_s),
+           "--grammar-cache-size", str(b.grammar_cache_size)]
     if b.model_path:
         cmd += ["--model", b.model_path]
     if b.num_threads:

@@ -24,6 +24,8 @@ from proxy.cli import main
     (["--block-size", "-4"], "argument --block-size: must be at least 1"),
     (["--max-num-seqs", "0"], "argument --max-num-seqs: must be at least 1"),
     (["--max-num-batched-tokens", "0"], "argument --max-num-batched-tokens: must be at least 1"),
+    (["--batch-invariant", "maybe"], "argument --batch-invariant: expected on or off, got 'maybe'"),
+    (["--grammar-cache-size", "0"], "argument --grammar-cache-size: must be at least 1"),
 ])
 def test_bad_values_exit_2_with_a_plain_message_before_loading(argv: list[str], needle: str, capsys,
                                                               monkeypatch) -> None:

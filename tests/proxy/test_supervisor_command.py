@@ -24,19 +24,22 @@ def test_every_engine_option_reaches_the_backend_child() -> None:
     engine = {"block_size": 32, "kv_cache_memory": "512MiB", "gpu_memory_utilization": 0.5, "max_num_seqs": 7,
               "max_num_batched_tokens": 256, "enable_prefix_caching": False, "enable_chunked_prefill": False,
               "kv_cache_dtype": "int8", "cuda_graphs": "off", "speculative": "self", "num_speculative_tokens": 3,
-              "speculative_draft_layers": 5, "num_threads": 2}
+              "speculative_draft_layers": 5, "num_threads": 2, "batch_invariant": False,
+              "grammar_compile_timeout_s": 2.5, "grammar_cache_size": 9}
     settings = replace(settings, backend=replace(settings.backend, **engine))
     args = serve_parser().parse_args(backend_command(settings, 1234)[5:])
     assert (args.block_size, args.kv_cache_memory, args.gpu_memory_utilization, args.max_num_seqs,
             args.max_num_batched_tokens, args.prefix_caching, args.chunked_prefill, args.kv_cache_dtype,
             args.cuda_graphs, args.speculative, args.num_speculative_tokens,
-            args.speculative_draft_layers, args.num_threads) == tuple(engine.values())
+            args.speculative_draft_layers, args.num_threads, args.batch_invariant, args.grammar_compile_timeout,
+            args.grammar_cache_size) == tuple(engine.values())
     draft = replace(settings.backend, speculative="draft", speculative_model="/models/draft.gguf")
     args = serve_parser().parse_args(backend_command(replace(settings, backend=draft), 1234)[5:])
     assert (args.speculative_model, args.num_speculative_tokens, args.speculative_draft_layers) == \
         ("/models/draft.gguf", 3, None)
     defaults = serve_parser().parse_args(backend_command(Settings(), 1234)[5:])
     assert defaults.kv_cache_memory is None and defaults.prefix_caching is True and defaults.speculative == "off"
+    assert defaults.batch_invariant is True
 
 
 def test_the_childs_command_passes_its_own_speculative_checks() -> None:
