@@ -96,3 +96,47 @@ def test_the_bundled_models_card_carries_its_context_window(client: openai.OpenA
     card = client.models.retrieve(MODEL).to_dict()
     assert card["context_window"] == card["max_model_len"] == 2048
     assert card["owned_by"] == "thrifty" and card["created"] > 1_700_000_000
+
+
+def _agents_client(client: openai.OpenAI):
+    """openai-agents on its defaults (the Responses API) against this proxy, with tracing off: it would
+    otherwise post traces to api.openai.com."""
+    import agents
+
+    agents.set_tracing_disabled(True)
+    agents.set_default_openai_api("responses")
+    agents.set_default_openai_client(openai.AsyncOpenAI(base_url=str(client.base_url), api_key="sk-e2e",
+                                                        max_retries=0, timeout=300), use_for_tracing=False)
+    return agents
+
+
+def test_openai_agents_runs_an_agent_on_its_default_settings(client: openai.OpenAI) -> None:
+    agents = _agents_client(client)
+    plain = agents.Runner.run_sync(agents.Agent(name="helper", instructions="Answer briefly.", model=MODEL),
+                                   "Say hello.", max_turns=1)  # the SDK's own sampling defaults
+    assert isinstance(plain.final_output, str) and plain.final_output.strip()
+    greedy = agents.Agent(name="geo", instructions="Answer in one short sentence.", model=MODEL,
+                          model_settings=agents.ModelSettings(temperature=0, max_tokens=30))
+    result = agents.Runner.run_sync(greedy, "What is the capital of France?", max_turns=1)
+    assert "Paris" in result.final_output
+    assert result.context_wrapper.usage.input_tokens > 5 and result.context_wrapper.usage.output_tokens > 0
+
+
+def test_openai_agents_calls_a_function_tool(client: openai.OpenAI) -> None:
+    agents = _agents_client(client)
+    seen: list[str] = []
+
+    @agents.function_tool
+    def get_weather(city: str) -> str:
+        """Current weather in a city."""
+        seen.append(city)
+        return f"sunny and 21 degrees in {city}"
+
+    agent = agents.Agent(name="weather", instructions="Use the tool to answer.", model=MODEL, tools=[get_weather],
+                         tool_use_behavior="stop_on_first_tool",
+                         model_settings=agents.ModelSettings(tool_choice="required", temperature=0, max_tokens=60))
+    result = agents.Runner.run_sync(agent, "What is the weather in Paris?", max_turns=2)
+    assert len(seen) == 1 and seen[0].strip()  # the model's call reached the Python function
+    assert result.final_output == f"sunny and 21 degrees in {seen[0]}"
+    calls = [item for item in result.new_items if item.type == "tool_call_item"]
+    assert calls and calls[0].raw_item.name == "get_weather"
