@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_log = bench.add_parser("request-log", help="request-log writer rows/s against proxy RPS; rows lost on "
                                  "kill -9", add_help=False)
     bench_log.set_defaults(func=lambda a: _delegate("benchmarks.proxy.request_log", a.rest), rest=[])
+    bench_replicas = bench.add_parser("replicas", help="two proxy replicas on one PostgreSQL against one: RPS and "
+                                      "p99", add_help=False)
+    bench_replicas.set_defaults(func=lambda a: _delegate("benchmarks.proxy.replicas", a.rest), rest=[])
     bench_batch = bench.add_parser("batch", help="batch throughput beside interactive load; resume after kill -9",
                                    add_help=False)
     bench_batch.set_defaults(func=lambda a: _delegate("benchmarks.batch.bench", a.rest), rest=[])
