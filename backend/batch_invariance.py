@@ -7,9 +7,11 @@ rows a dense bfloat16 GEMM, so 7 of 16 greedy answers changed when the 16 reques
 With ``batch_invariant`` every operation that mixes values reduces each row in one fixed order, whatever
 else the step holds:
 
-* **linears**: the native block kernel (:mod:`backend.quant.native_mm`) for every row count, the LM head
-  included (8-bit blocks); it quantizes and sums each activation row on its own, and a row's blocks are
-  always accumulated in the same order. No dense copy is kept.
+* **linears**: the 4-bit projections run the panel kernel (:mod:`backend.quant.panel_mm`: weights repacked
+  at load so that a vector lane is one output, exact integer block dot products, then one fixed sequence of
+  float steps per output, the same bits on AVX-512, AVX2 and plain C++) for every row count; the 8-bit LM
+  head runs the block kernel (:mod:`backend.quant.native_mm`), whose every row is also summed in one order.
+  Both quantize each activation row on its own. No dense copy is kept.
 * **attention**: every query row, a fresh prompt's included, attends through the native paged kernel
   (:mod:`backend.attention_cpu`), which reads K/V from the pool in position order, one row at a time, so a
   prompt's own tokens, a cached prefix and a chunk of a prompt give the same numbers.

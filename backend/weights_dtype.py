@@ -182,11 +182,13 @@ def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.d
         report = convert_linears(model, plan.name, kernel_max_rows=plan.kernel_max_rows,
                                  int8_kernel_max_rows=plan.int8_kernel_max_rows,
                                  dense_dtype=None if plan.batch_invariant else plan.dense_dtype,
-                                 blocks=blocks, native_max_rows=plan.native_max_rows, triton=plan.triton)
+                                 blocks=blocks, native_max_rows=plan.native_max_rows, triton=plan.triton,
+                                 panel=plan.batch_invariant)
         if plan.triton:
             return f"{plan.name}: {report.summary()}; Triton dequant-GEMM (CUDA), LM head in {model_dtype}"
         if plan.batch_invariant:
-            return f"{plan.name}: {report.summary()}; native block kernel for every row count (batch-invariant)"
+            return (f"{plan.name}: {report.summary()}; 4-bit panel kernel and 8-bit block kernel for every row count "
+                    "(batch-invariant)")
         native = ""
         if plan.native_max_rows:
             from backend.quant.native_mm import load_block_mm

@@ -61,7 +61,7 @@ def _file_blocks(name: str, blocks: Mapping[str, Int4Weight]) -> Int4Weight | No
 def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_dtype: torch.dtype | None,
                     blocks: Mapping[str, Int4Weight] | None = None,
                     int8_kernel_max_rows: int | None = None, head: str = "int8",
-                    native_max_rows: int = 0, triton: bool = False) -> ConversionReport:
+                    native_max_rows: int = 0, triton: bool = False, panel: bool = False) -> ConversionReport:
     """Swap ``model``'s bias-free ``nn.Linear`` layers for quantized ones (``mode``: ``int4`` | ``int8``).
 
     ``kernel_max_rows``: calls with at most this many rows run the quantized kernel, larger ones a dense
@@ -71,7 +71,8 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
     to that many rows run the native block kernel (:mod:`backend.quant.native_mm`) where it builds, and the
     int8 layers then hold blocks of 32 with a scale each instead of one scale per row. ``triton`` (a model on
     CUDA, ``int4`` only): the projections become :class:`TritonInt4Linear` (the Triton dequant-GEMM) and the
-    LM head keeps its float weight.
+    LM head keeps its float weight. ``panel``: the 4-bit projections run the panel kernel for every row count
+    (:mod:`backend.quant.panel_mm`, batch invariance) where it builds.
     Raises :class:`QuantizedLinearError` (before changing anything) when a shape does not fit int4."""
     if mode not in ("int4", "int8"):
         raise ValueError(f"mode must be int4 or int8, not {mode!r}")
@@ -113,7 +114,8 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
             if triton:
                 layer = TritonInt4Linear(q, weight.device, name=full)
             else:
-                layer = Int4Linear(q, kernel_max_rows, dense_dtype, name=full, native_max_rows=native_max_rows)
+                layer = Int4Linear(q, kernel_max_rows, dense_dtype, name=full, native_max_rows=native_max_rows,
+                                   panel=panel)
         setattr(parent, name, layer)
     log.info("weights %s: %s", mode, report.summary())
     return report

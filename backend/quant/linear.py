@@ -23,6 +23,7 @@ from torch.nn import functional as F
 import kernels
 from backend.quant.blocks import GROUP_SIZE, Int4Weight, Int8Weight
 from backend.quant.native_mm import load_block_mm, pack_q4, pack_q8, unpack_q8
+from backend.quant.panel_mm import PANEL, load_panel_mm, pack_q4_panels
 from tokenization.models import WeightsError
 
 INT4_INNER_K_TILES = 2  # torch's CPU int4 packing: K in tiles of 2 x 16
@@ -84,15 +85,29 @@ class Int4Linear(_QuantizedLinear):
     """Bias-free linear layer over a 4-bit group-quantized weight (:class:`Int4Weight`)."""
 
     def __init__(self, weight: Int4Weight, kernel_max_rows: int, dense_dtype: torch.dtype | None,
-                 name: str = "linear", native_max_rows: int = 0) -> None:
+                 name: str = "linear", native_max_rows: int = 0, panel: bool = False) -> None:
+        """``panel``: every call runs the panel kernel (:mod:`backend.quant.panel_mm`: one summation order per
+        output whatever the row count) where it builds and the shape fits (groups of 32, N a multiple of
+        16); otherwise ``native_max_rows`` > 0 runs the block kernel (:mod:`backend.quant.native_mm`) up to
+        that many rows."""
         out_features, in_features = weight.shape
         check_int4_shape(name, out_features, in_features, weight.group_size)
         super().__init__(out_features, in_features, kernel_max_rows)
-        ops = load_block_mm() if native_max_rows > 0 and weight.group_size == GROUP_SIZE else None
-        codes, scales = pack_q4(weight.values, weight.scale, weight.minimum) if ops is not None else (None, None)
-        self.register_buffer("native_codes", codes)  # [N, K/32, 16] uint8, or None
-        self.register_buffer("native_scales", scales)  # [N, K/32, 2] float16, or None
-        if ops is not None:
+        fits_panels = weight.group_size == GROUP_SIZE and out_features % PANEL == 0
+        panel_ops = load_panel_mm() if panel and fits_panels else None
+        ops = load_block_mm() if panel_ops is None and native_max_rows > 0 and weight.group_size == GROUP_SIZE else None
+        codes, scales = None, None
+        if panel_ops is not None:
+            codes, scales = pack_q4_panels(weight.values, weight.scale, weight.minimum)
+        elif ops is not None:
+            codes, scales = pack_q4(weight.values, weight.scale, weight.minimum)
+        # [N, K/32, 16] uint8 and [N, K/32, 2] float16 for the block kernel, [N/16, K/32, 4, 16, 4] and
+        # [N/16, K/32, 2, 16] for the panel kernel, or None
+        self.register_buffer("native_codes", codes)
+        self.register_buffer("native_scales", scales)
+        if panel_ops is not None:
+            self._use_native(panel_ops.q4_panel_mm.default, 1 << 30)
+        elif ops is not None:
             self._use_native(ops.q4_mm.default, native_max_rows)
         self.group_size = weight.group_size
         # torch's convention: w = (q - 8) * scale + zero, so zero = minimum + 8 * scale

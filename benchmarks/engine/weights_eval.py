@@ -38,11 +38,14 @@ class WeightsRow:
     task_items: int = 0
 
 
-def weights_variant(loaded: Any, name: str, blocks: dict | None = None, flags: set[str] | None = None) -> Any:
-    """A copy of ``loaded`` (an fp32-weights model) with its linear layers converted as ``--weights-dtype name``."""
+def weights_variant(loaded: Any, name: str, blocks: dict | None = None, flags: set[str] | None = None,
+                    batch_invariant: bool = False) -> Any:
+    """A copy of ``loaded`` (an fp32-weights model) with its linear layers converted as ``--weights-dtype name``
+    (``batch_invariant``: the server's default kernels, one summation order per row whatever the row count)."""
     from backend.weights_dtype import apply_weights_plan, plan_weights
 
-    plan = plan_weights(name, loaded.dtype, loaded.device, flags, four_bit_file=bool(blocks))
+    plan = plan_weights(name, loaded.dtype, loaded.device, flags, four_bit_file=bool(blocks),
+                        batch_invariant=batch_invariant)
     model = copy.deepcopy(loaded.model)
     apply_weights_plan(model, plan, loaded.dtype, blocks if plan.name == "int4" else None)
     return dataclasses.replace(loaded, model=model, weights_dtype=plan.name)

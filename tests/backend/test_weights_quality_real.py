@@ -30,7 +30,8 @@ QUANTIZED_NEAR_TIE = 0.25
 def variants(smollm2):
     blocks, other = read_gguf_4bit_blocks(open_gguf(smollm2.source.path), smollm2.model.config)
     assert other == {} and len(blocks) == 7 * smollm2.model.config.num_layers  # every projection is Q4_1
-    return {"int4": weights_variant(smollm2, "int4", blocks), "int8": weights_variant(smollm2, "int8")}
+    return {"int4": weights_variant(smollm2, "int4", blocks), "int8": weights_variant(smollm2, "int8"),
+            "int4 invariant": weights_variant(smollm2, "int4", blocks, batch_invariant=True)}
 
 
 def _perplexities(loaded, ids, chunks=(128, 8)) -> dict[int, float]:
@@ -46,7 +47,9 @@ def test_quantized_weights_stay_within_the_perplexity_bound_on_both_kernel_paths
     layer = int4.model.model.layers[0].mlp.gate_up_proj
     assert isinstance(layer, Int4Linear) and isinstance(int4.model.lm_head, Int8Linear)
     assert 8 <= layer.kernel_max_rows < 128  # chunk 8 runs the fused kernel, chunk 128 the dense matmul
-    for name, bound in (("int4", INT4_BOUND), ("int8", INT8_BOUND)):
+    invariant = variants["int4 invariant"].model.model.layers[0].mlp.gate_up_proj
+    assert invariant.native_codes.dim() == 5  # the 4-bit panel kernel, for every row count
+    for name, bound in (("int4", INT4_BOUND), ("int8", INT8_BOUND), ("int4 invariant", INT4_BOUND)):
         got = _perplexities(variants[name], ids)
         for chunk, value in got.items():
             assert abs(value / fp32[chunk] - 1) < bound, (name, chunk, value, fp32[chunk])

@@ -1,0 +1,305 @@
+"""A native CPU matmul over 4-bit weights repacked into panels of 16 outputs: one summation order per output,
+whatever the row count, and the same bits on AVX-512, AVX2 and plain C++.
+
+The block kernel of :mod:`backend.quant.native_mm` keeps 8 partial sums per block in vector lanes and
+scales each lane: ~7 vector operations per 64 multiply-adds and row, so it is compute-bound from the first
+row (a prefill of 512 rows ran at a third of oneDNN's bf16 GEMM). This kernel repacks each weight at load,
+as llama.cpp repacks Q4 blocks for its AVX-512 GEMM, so that a vector lane is one *output*:
+
+* **weights**: Q4_1's form ``w = d * q + m`` in blocks of 32 along K; outputs in panels of 16. A panel's
+  block is 4 vectors of 64 bytes: lane ``l`` (output ``16 p + l``), byte ``i`` of vector ``j`` holds the
+  codes of inputs ``32 b + 8 j + i`` (low nibble) and ``32 b + 8 j + 4 + i`` (high nibble):
+  ``codes [N/16, K/32, 4, 16, 4] uint8``; ``scales [N/16, K/32, 2, 16] float16`` (``d`` then ``m``).
+* **activations**: each row quantized once per call in blocks of 32, two signed 8-bit levels as in
+  :mod:`backend.quant.native_mm` (``x ≈ (d / 128) * (128 q + r)``, ~15 significant bits), and the block's
+  exact float sum for the minimum term.
+* **per output, per block**: the exact integer ``Σ q_w * (128 q + r)`` (byte dot products of 4 inputs
+  against a broadcast activation group: ``vpdpbusd``, or ``vpmaddubsw`` + ``vpmaddwd``), converted to
+  float (exact: below 2^24), then ``acc = fma(d_w * d_x, dot, acc)`` and ``acc = fma(m_w, Σx, acc)``, blocks
+  in ascending order. No horizontal sum anywhere: every output's arithmetic is the same sequence of
+  IEEE operations in every code path and for every row count (batch invariance, and a test that holds the
+  AVX-512, AVX2 and portable builds to the same bits).
+
+Per 16 outputs x 32 inputs x row: 16 byte dot products and 6 other vector operations, against ~56 in the
+block kernel; the weight unpacking is shared by up to 4 rows. Building needs a C++ compiler at run time;
+:func:`load_panel_mm` returns None where it cannot, or with ``THRIFTY_PANEL_MM=0``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+
+from backend.native_build import build_cpu_extension, cpu_fingerprint
+
+PANEL = 16  # outputs per panel (one 512-bit vector of float32)
+BLOCK = 32  # inputs per weight block and per activation block
+_EXTENSION = "thrifty_panel_mm_cpu_v1"
+
+_SOURCE = r"""
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <c10/util/Half.h>
+#include <torch/library.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace {
+
+constexpr int64_t kBlock = 32;
+constexpr int64_t kPanel = 16;
+constexpr int kTile = 4;  // activation rows that share one unpacking of a panel's block
+
+inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
+
+// x: [M, K] f32 -> q, r: [M, K] int8 (x ~ (d / 128) * (128 q + r) per block of 32); dx: [M, B] = d / 128;
+// sx: [M, B] = the block's float sum, added in index order
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* q, int8_t* r, float* dx, float* sx) {
+  const int64_t B = K / kBlock;
+  at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
+    for (int64_t m = begin; m < end; ++m) {
+      for (int64_t b = 0; b < B; ++b) {
+        const float* src = x + m * xs + b * kBlock;
+        float amax = 0.f, sum = 0.f;
+        for (int i = 0; i < kBlock; ++i) {
+          amax = std::max(amax, std::fabs(src[i]));
+          sum += src[i];
+        }
+        const float d = amax / 127.f;
+        const float inv = d > 0.f ? 1.f / d : 0.f;
+        for (int i = 0; i < kBlock; ++i) {
+          const float v = std::nearbyint(src[i] * inv);
+          q[m * K + b * kBlock + i] = static_cast<int8_t>(v);
+          const float rest = std::fma(-d, v, src[i]);
+          r[m * K + b * kBlock + i] =
+              static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
+        }
+        dx[m * B + b] = d / 128.f;
+        sx[m * B + b] = sum;
+      }
+    }
+  });
+}
+
+inline int32_t group(const int8_t* p) {  // 4 activation bytes as one 32-bit lane value
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+inline __m512i dot4(__m512i acc, __m512i w, __m512i x) {  // acc += 4-byte dot products, u8 w x s8 x, per lane
+#if defined(__AVX512VNNI__)
+  return _mm512_dpbusd_epi32(acc, w, x);
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(w, x), _mm512_set1_epi16(1)));
+#endif
+}
+
+template <int T>
+void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  __m512 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 256;
+    __m512i w[8];
+    for (int j = 0; j < 4; ++j) {
+      const __m512i v = _mm512_loadu_si512(c + 64 * j);
+      w[2 * j] = _mm512_and_si512(v, low4);
+      w[2 * j + 1] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+    }
+    const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
+    const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
+    for (int t = 0; t < T; ++t) {
+      const int8_t* qt = q + t * K + b * kBlock;
+      const int8_t* rt = r + t * K + b * kBlock;
+      __m512i aq = _mm512_setzero_si512(), ar = _mm512_setzero_si512();
+      for (int g = 0; g < 8; ++g) {
+        aq = dot4(aq, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
+        ar = dot4(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
+      }
+      const __m512 f = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_slli_epi32(aq, 7), ar));
+      const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
+      acc[t] = _mm512_fmadd_ps(sc, f, acc[t]);
+      acc[t] = _mm512_fmadd_ps(mn, _mm512_set1_ps(sx[t * B + b]), acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
+}
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+inline __m256i dot4(__m256i acc, __m256i w, __m256i x) {
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(w, x), _mm256_set1_epi16(1)));
+}
+
+template <int T>
+void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  __m256 acc[T][2];
+  for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 256;
+    for (int h = 0; h < 2; ++h) {  // outputs 0-7, then 8-15 of the panel
+      __m256i w[8];
+      for (int j = 0; j < 4; ++j) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * j + 32 * h));
+        w[2 * j] = _mm256_and_si256(v, low4);
+        w[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+      }
+      const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 8 * h)));
+      const __m256 mn = _mm256_cvtph_ps(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 16 + 8 * h)));
+      for (int t = 0; t < T; ++t) {
+        const int8_t* qt = q + t * K + b * kBlock;
+        const int8_t* rt = r + t * K + b * kBlock;
+        __m256i aq = _mm256_setzero_si256(), ar = _mm256_setzero_si256();
+        for (int g = 0; g < 8; ++g) {
+          aq = dot4(aq, w[g], _mm256_set1_epi32(group(qt + 4 * g)));
+          ar = dot4(ar, w[g], _mm256_set1_epi32(group(rt + 4 * g)));
+        }
+        const __m256 f = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_slli_epi32(aq, 7), ar));
+        const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
+        acc[t][h] = _mm256_fmadd_ps(sc, f, acc[t][h]);
+        acc[t][h] = _mm256_fmadd_ps(mn, _mm256_set1_ps(sx[t * B + b]), acc[t][h]);
+      }
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    _mm256_storeu_ps(out + t * N, acc[t][0]);
+    _mm256_storeu_ps(out + t * N + 8, acc[t][1]);
+  }
+}
+#else
+template <int T>
+void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  for (int t = 0; t < T; ++t) {
+    for (int l = 0; l < kPanel; ++l) {
+      float acc = 0.f;
+      for (int64_t b = 0; b < B; ++b) {
+        const uint8_t* c = codes + b * 256;
+        int32_t aq = 0, ar = 0;
+        for (int j = 0; j < 4; ++j) {
+          for (int i = 0; i < 4; ++i) {
+            const uint8_t byte = c[64 * j + 4 * l + i];
+            const int k0 = 8 * j + i, k1 = 8 * j + 4 + i;
+            aq += (byte & 0x0F) * q[t * K + b * kBlock + k0] + (byte >> 4) * q[t * K + b * kBlock + k1];
+            ar += (byte & 0x0F) * r[t * K + b * kBlock + k0] + (byte >> 4) * r[t * K + b * kBlock + k1];
+          }
+        }
+        const float f = static_cast<float>(aq * 128 + ar);
+        const float sc = half_to_float(scales[b * 32 + l]) * dx[t * B + b];
+        acc = std::fma(sc, f, acc);
+        acc = std::fma(half_to_float(scales[b * 32 + 16 + l]), sx[t * B + b], acc);
+      }
+      out[t * N + l] = acc;
+    }
+  }
+}
+#endif
+
+void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                   const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  switch (T) {
+    case 1: return panel_rows<1>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 2: return panel_rows<2>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 3: return panel_rows<3>(codes, scales, B, q, r, dx, sx, K, out, N);
+    default: return panel_rows<4>(codes, scales, B, q, r, dx, sx, K, out, N);
+  }
+}
+
+// x: [M, K] f32 (row stride free, last dim contiguous); codes: [N/16, K/32, 4, 16, 4] u8;
+// scales: [N/16, K/32, 2, 16] f16 -> [M, N] f32
+at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == at::kFloat && x.dim() == 2 && x.stride(1) == 1,
+              "x: float32 CPU [rows, in_features] with a contiguous last dim expected");
+  TORCH_CHECK(codes.is_contiguous() && scales.is_contiguous() && codes.dim() == 5 && scales.dim() == 4 &&
+              codes.scalar_type() == at::kByte && scales.scalar_type() == at::kHalf,
+              "codes/scales: contiguous panels (uint8 codes, float16 scales) expected");
+  const int64_t M = x.size(0), K = x.size(1), P = codes.size(0), B = codes.size(1), N = P * kPanel;
+  TORCH_CHECK(K == B * kBlock, "x: in_features ", K, " does not match the weight's ", B, " blocks of 32");
+  TORCH_CHECK(codes.size(2) == 4 && codes.size(3) == kPanel && codes.size(4) == 4 && scales.size(0) == P &&
+              scales.size(1) == B && scales.size(2) == 2 && scales.size(3) == kPanel,
+              "codes/scales: shapes do not match the panel format");
+  at::Tensor out = at::empty({M, N}, x.options());
+  if (M == 0 || N == 0) return out;
+  at::Tensor work = at::empty({M * (2 * K + 8 * B)}, x.options().dtype(at::kByte));
+  float* dxp = reinterpret_cast<float*>(work.data_ptr<uint8_t>());
+  float* sxp = dxp + M * B;
+  int8_t* qp = reinterpret_cast<int8_t*>(sxp + M * B);
+  int8_t* rp = qp + M * K;
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qp, rp, dxp, sxp);
+  const uint8_t* cp = codes.data_ptr<uint8_t>();
+  const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
+  float* op = out.data_ptr<float>();
+  // panels per task: enough work (~16k blocks x rows) that small layers stay on one thread
+  const int64_t grain = std::max<int64_t>(1, 1024 / std::max<int64_t>(B * std::min<int64_t>(M, kTile), 1));
+  at::parallel_for(0, P, grain, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      for (int64_t m0 = 0; m0 < M; m0 += kTile) {
+        const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
+        tile_dispatch(T, cp + p * B * 256, sp + p * B * 32, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+                      sxp + m0 * B, K, op + m0 * N + p * kPanel, N);
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+TORCH_LIBRARY(NAMESPACE, m) {
+  m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
+  m.impl("q4_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q4_panel_mm));
+}
+"""
+
+
+@functools.cache
+def load_panel_mm(march: str = "native") -> Any | None:
+    """Build (once per CPU and ``march``, cached on disk) and load the operator's ``torch.ops`` namespace, or
+    None where it cannot be built here (no compiler, ``THRIFTY_PANEL_MM=0``). ``march``: gcc's ``-march``
+    (``haswell``: the AVX2 path, ``x86-64``: the portable loop), as :func:`backend.quant.native_mm.load_block_mm`."""
+    suffix = "" if march == "native" else "_" + "".join(c if c.isalnum() else "_" for c in march)
+    namespace = f"thrifty_panel_mm{suffix}"
+    built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
+                                "THRIFTY_PANEL_MM", "the native 4-bit panel matmul", "the block kernel",
+                                cflags=("-O3", f"-march={march}", "-ffp-contract=off"))
+    return getattr(torch.ops, namespace) if built else None
+
+
+def pack_q4_panels(values: torch.Tensor, scale: torch.Tensor, minimum: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """4-bit groups of 32 (``values [N, K]`` 0..15, ``scale``/``minimum [N, K/32]``, N a multiple of 16) →
+    ``(codes [N/16, K/32, 4, 16, 4] uint8, scales [N/16, K/32, 2, 16] float16)`` (the module docstring's layout)."""
+    n, k = values.shape
+    if n % PANEL or k % BLOCK:
+        raise ValueError(f"panels need N a multiple of {PANEL} and K of {BLOCK}, got {n}x{k}")
+    p, b = n // PANEL, k // BLOCK
+    v = values.to(torch.uint8).reshape(p, PANEL, b, 4, 2, 4)  # [P, lane, B, j, half, i]
+    packed = v[:, :, :, :, 0, :] | (v[:, :, :, :, 1, :] << 4)  # [P, lane, B, j, i]
+    codes = packed.permute(0, 2, 3, 1, 4).contiguous()  # [P, B, j, lane, i]
+    d = scale.reshape(p, PANEL, b).permute(0, 2, 1)  # [P, B, lane]
+    m = minimum.reshape(p, PANEL, b).permute(0, 2, 1)
+    scales = torch.stack([d, m], dim=2).to(torch.float16).contiguous()  # [P, B, 2, lane]
+    return codes, scales
+
+
+def unpack_q4_panels(codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """The float32 ``[N, K]`` weight that :func:`pack_q4_panels`'s output stands for."""
+    p, b = codes.shape[:2]
+    low, high = codes & 0x0F, codes >> 4  # [P, B, j, lane, i]
+    values = torch.stack([low, high], dim=4).permute(0, 3, 1, 2, 4, 5).reshape(p * PANEL, b, BLOCK).float()
+    s = scales.float().permute(0, 3, 1, 2).reshape(p * PANEL, b, 2)  # [N, B, 2]
+    return (values * s[..., 0:1] + s[..., 1:2]).reshape(p * PANEL, b * BLOCK)

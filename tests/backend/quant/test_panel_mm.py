@@ -1,0 +1,112 @@
+"""The 4-bit panel kernel against a float64 model of its arithmetic, and its two promises: the same bits for a
+row whatever else the call holds, and the same bits on every code path this machine can build (``native``:
+AVX-512 here where the CPU has it, ``haswell``: the AVX2 path, ``x86-64``: the portable loop)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from backend.quant.blocks import quantize_int4
+from backend.quant.linear import Int4Linear
+from backend.quant.panel_mm import load_panel_mm, pack_q4_panels, unpack_q4_panels
+from tests.backend.quant.test_native_mm import _quantized_activations
+
+MARCHES = ("native", "haswell", "x86-64")
+
+
+@pytest.fixture(scope="module")
+def builds():
+    built = {march: load_panel_mm(march) for march in MARCHES}
+    missing = [march for march, ops in built.items() if ops is None]
+    assert not missing, f"the panel kernel did not build with -march={missing}"
+    return built
+
+
+def _weight(n: int, k: int, seed: int):
+    torch.manual_seed(seed)
+    q = quantize_int4(torch.randn(n, k) * 0.1)
+    return q, *pack_q4_panels(q.values, q.scale, q.minimum)
+
+
+def _model(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """Exact integer block dots, then the kernel's float32 steps (each rounded once), blocks in order."""
+    v, d, sums = _quantized_activations(x)  # [M, B, 32] 128q + r, [M, B] d/128, [M, B] block sums
+    n, k = codes.shape[0] * 16, codes.shape[1] * 32
+    lo, hi = codes & 0x0F, codes >> 4  # [P, B, j, lane, i]
+    q = torch.stack([lo, hi], dim=4).permute(0, 3, 1, 2, 4, 5).reshape(n, k // 32, 32).double()  # [N, B, 32]
+    s = scales.double().permute(0, 3, 1, 2).reshape(n, k // 32, 2)  # [N, B, 2]
+    dots = torch.einsum("mbk,nbk->mnb", v, q)  # [M, N, B] exact integers
+    acc = torch.zeros(x.shape[0], n, dtype=torch.float32)
+    for b in range(k // 32):
+        scale = (s[None, :, b, 0] * d[:, None, b].float().double()).float()  # f32 product of two f32 values
+        acc = (scale.double() * dots[:, :, b] + acc.double()).float()
+        acc = (s[None, :, b, 1] * sums[:, None, b].float().double() + acc.double()).float()
+    return acc
+
+
+@pytest.mark.parametrize("k", [32, 96, 576])
+@pytest.mark.parametrize("rows", [1, 3, 4, 9])
+def test_the_kernel_computes_its_formula_with_the_same_bits_on_every_build(builds, rows: int, k: int) -> None:
+    q, codes, scales = _weight(48, k, seed=rows * 100 + k)
+    x = torch.randn(rows, k) * 3
+    outs = {march: ops.q4_panel_mm(x, codes, scales) for march, ops in builds.items()}
+    for out in outs.values():
+        assert torch.equal(out, outs["native"])  # AVX-512, AVX2 and portable C++: one sequence of IEEE steps
+    expected = _model(x, codes, scales)
+    assert torch.allclose(outs["native"], expected, rtol=1e-5, atol=1e-6 * float(expected.abs().max()))
+    dense = x.double() @ unpack_q4_panels(codes, scales).double().t()  # the weight it stands for
+    assert ((outs["native"].double() - dense).abs() <= 1e-3 * dense.abs().max()).all()
+
+
+def test_each_row_gets_the_same_bits_alone_and_in_any_batch(builds) -> None:
+    _, codes, scales = _weight(64, 576, seed=5)
+    x = torch.randn(19, 576)
+    for ops in builds.values():
+        alone = torch.cat([ops.q4_panel_mm(x[i:i + 1], codes, scales) for i in range(19)])
+        for rows in (2, 3, 4, 5, 8, 13, 19):
+            for start in (0, 19 - rows):
+                assert torch.equal(ops.q4_panel_mm(x[start:start + rows], codes, scales), alone[start:start + rows])
+
+
+def test_a_split_over_threads_changes_nothing(builds) -> None:
+    _, codes, scales = _weight(4096, 576, seed=6)
+    x = torch.randn(5, 576)
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        split = builds["native"].q4_panel_mm(x, codes, scales)
+        torch.set_num_threads(1)
+        single = builds["native"].q4_panel_mm(x, codes, scales)
+    finally:
+        torch.set_num_threads(threads)
+    assert torch.equal(split, single)
+
+
+def test_packing_keeps_the_weight_and_refuses_shapes_it_cannot_hold() -> None:
+    q, codes, scales = _weight(32, 64, seed=7)
+    sz = scales.float()  # the kernel's float16 scales
+    rounded = unpack_q4_panels(codes, scales)
+    assert rounded.shape == (32, 64)
+    assert torch.allclose(rounded, q.dequantize(), atol=2e-3 * float(q.dequantize().abs().max()))
+    assert sz.shape == (2, 2, 2, 16)
+    with pytest.raises(ValueError, match="multiple of 16"):
+        pack_q4_panels(q.values[:24], q.scale[:24], q.minimum[:24])
+
+
+def test_the_kernel_refuses_mismatched_inputs(builds) -> None:
+    _, codes, scales = _weight(16, 64, seed=8)
+    with pytest.raises(RuntimeError, match="in_features"):
+        builds["native"].q4_panel_mm(torch.randn(2, 32), codes, scales)
+    with pytest.raises(RuntimeError, match="float32"):
+        builds["native"].q4_panel_mm(torch.randn(2, 64, dtype=torch.float64), codes, scales)
+
+
+def test_an_int4_layer_asked_for_panels_runs_them_for_every_row_count() -> None:
+    q, codes, scales = _weight(64, 128, seed=9)
+    layer = Int4Linear(q, kernel_max_rows=16, dense_dtype=None, panel=True)
+    assert layer.native_codes.shape == codes.shape and torch.equal(layer.native_codes, codes)
+    ops = load_panel_mm()
+    for rows in (1, 7, 40):
+        x = torch.randn(rows, 128)
+        assert torch.equal(layer(x), ops.q4_panel_mm(x, codes, scales))
