@@ -9,8 +9,8 @@ else the step holds:
 
 * **linears**: the 4-bit projections run the panel kernel (:mod:`backend.quant.panel_mm`: weights repacked
   at load so that a vector lane is one output, exact integer block dot products, then one fixed sequence of
-  float steps per output, the same bits on AVX-512, AVX2 and plain C++) for every row count; the 8-bit LM
-  head runs the block kernel (:mod:`backend.quant.native_mm`), whose every row is also summed in one order.
+  float steps per output, the same bits on AVX-512, AVX2 and plain C++) for every row count; so does the
+  8-bit LM head (its 8-bit panels).
   Both quantize each activation row on its own. No dense copy is kept.
 * **attention**: every query row, a fresh prompt's included, attends through the native paged kernel
   (:mod:`backend.attention_cpu`), which reads K/V from the pool in position order, one row at a time, so a

@@ -187,8 +187,7 @@ def apply_weights_plan(model: nn.Module, plan: WeightsPlan, model_dtype: torch.d
         if plan.triton:
             return f"{plan.name}: {report.summary()}; Triton dequant-GEMM (CUDA), LM head in {model_dtype}"
         if plan.batch_invariant:
-            return (f"{plan.name}: {report.summary()}; 4-bit panel kernel and 8-bit block kernel for every row count "
-                    "(batch-invariant)")
+            return f"{plan.name}: {report.summary()}; panel kernels for every row count (batch-invariant)"
         native = ""
         if plan.native_max_rows:
             from backend.quant.native_mm import load_block_mm

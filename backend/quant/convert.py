@@ -95,7 +95,7 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
         if mode == "int8" or (full == "lm_head" and head == "int8"):
             int8_rows = kernel_max_rows if int8_kernel_max_rows is None else int8_kernel_max_rows
             if native_max_rows > 0:
-                layer: nn.Module = Int8Linear.from_blocks(weight, int8_rows, native_max_rows, dense_dtype)
+                layer: nn.Module = Int8Linear.from_blocks(weight, int8_rows, native_max_rows, dense_dtype, panel=panel)
             else:
                 layer = Int8Linear(quantize_int8(weight), int8_rows, dense_dtype)
             report.int8.append(full)

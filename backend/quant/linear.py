@@ -23,7 +23,7 @@ from torch.nn import functional as F
 import kernels
 from backend.quant.blocks import GROUP_SIZE, Int4Weight, Int8Weight
 from backend.quant.native_mm import load_block_mm, pack_q4, pack_q8, unpack_q8
-from backend.quant.panel_mm import PANEL, load_panel_mm, pack_q4_panels
+from backend.quant.panel_mm import PANEL, load_panel_mm, pack_q4_panels, pack_q8_panels
 from tokenization.models import WeightsError
 
 INT4_INNER_K_TILES = 2  # torch's CPU int4 packing: K in tiles of 2 x 16
@@ -145,14 +145,29 @@ class Int8Linear(_QuantizedLinear):
 
     @classmethod
     def from_blocks(cls, weight: torch.Tensor, kernel_max_rows: int, native_max_rows: int,
-                    dense_dtype: torch.dtype | None) -> Int8Linear:
+                    dense_dtype: torch.dtype | None, panel: bool = False) -> Int8Linear:
         """``weight [N, K]`` float → 8-bit blocks of 32 (``GROUP_SIZE``) with a float16 scale each, multiplied by the native
         kernel up to ``native_max_rows`` rows and by a dense copy of the same values above (torch's int8
         kernel takes one scale per row only, so it is not used). Falls back to the per-row form where the
-        native kernel does not load or ``K`` is not a multiple of 32 (torch's kernel up to ``kernel_max_rows``)."""
+        native kernel does not load or ``K`` is not a multiple of 32 (torch's kernel up to ``kernel_max_rows``).
+        ``panel``: the same blocks repacked for the panel kernel (:mod:`backend.quant.panel_mm`), which runs
+        every call, where it builds and ``N`` is a multiple of 16."""
         from backend.quant.blocks import quantize_int8, quantize_q8_blocks
 
-        ops = load_block_mm() if weight.shape[1] % GROUP_SIZE == 0 and native_max_rows > 0 else None
+        fits = weight.shape[1] % GROUP_SIZE == 0
+        panel_ops = load_panel_mm() if panel and fits and weight.shape[0] % PANEL == 0 else None
+        if panel_ops is not None:
+            values, block_scale = quantize_q8_blocks(weight)
+            codes, scales = pack_q8_panels(values, block_scale)
+            layer = cls.__new__(cls)
+            _QuantizedLinear.__init__(layer, weight.shape[0], weight.shape[1], 0)
+            for name in ("values", "scales", "dense"):
+                layer.register_buffer(name, None)
+            layer.register_buffer("native_codes", codes)  # [N/16, K/32, 8, 16, 4] uint8 (value + 128)
+            layer.register_buffer("native_scales", scales)  # [N/16, K/32, 16] float16
+            layer._use_native(panel_ops.q8_panel_mm.default, 1 << 30)
+            return layer
+        ops = load_block_mm() if fits and native_max_rows > 0 else None
         if ops is None:
             return cls(quantize_int8(weight), kernel_max_rows, dense_dtype)
         values, block_scale = quantize_q8_blocks(weight)

@@ -1,5 +1,5 @@
-"""A native CPU matmul over 4-bit weights repacked into panels of 16 outputs: one summation order per output,
-whatever the row count, and the same bits on AVX-512, AVX2 and plain C++.
+"""A native CPU matmul over 4-bit (and 8-bit) weights repacked into panels of 16 outputs: one summation order
+per output, whatever the row count, and the same bits on AVX-512, AVX2 and plain C++.
 
 The block kernel of :mod:`backend.quant.native_mm` keeps 8 partial sums per block in vector lanes and
 scales each lane: ~7 vector operations per 64 multiply-adds and row, so it is compute-bound from the first
@@ -21,7 +21,9 @@ as llama.cpp repacks Q4 blocks for its AVX-512 GEMM, so that a vector lane is on
   AVX-512, AVX2 and portable builds to the same bits).
 
 Per 16 outputs x 32 inputs x row: 16 byte dot products and 6 other vector operations, against ~56 in the
-block kernel; the weight unpacking is shared by up to 4 rows. Building needs a C++ compiler at run time;
+block kernel; the weight unpacking is shared by up to 4 rows. The 8-bit form (Q8_0's ``w = d * c``, for the
+LM head) stores ``c + 128`` so the codes are unsigned for ``vpdpbusd`` and subtracts ``128 * Σ(128 q + r)``,
+exactly; the AVX2 path multiplies ``|c|`` by the activation with ``c``'s sign instead (no saturation). Building needs a C++ compiler at run time;
 :func:`load_panel_mm` returns None where it cannot, or with ``THRIFTY_PANEL_MM=0``.
 """
 
@@ -36,7 +38,7 @@ from backend.native_build import build_cpu_extension, cpu_fingerprint
 
 PANEL = 16  # outputs per panel (one 512-bit vector of float32)
 BLOCK = 32  # inputs per weight block and per activation block
-_EXTENSION = "thrifty_panel_mm_cpu_v1"
+_EXTENSION = "thrifty_panel_mm_cpu_v2"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -63,8 +65,10 @@ constexpr int kTile = 4;  // activation rows that share one unpacking of a panel
 inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
 
 // x: [M, K] f32 -> q, r: [M, K] int8 (x ~ (d / 128) * (128 q + r) per block of 32); dx: [M, B] = d / 128;
-// sx: [M, B] = the block's float sum, added in index order
-void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* q, int8_t* r, float* dx, float* sx) {
+// sx: [M, B] = the block's float sum, added in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the
+// integer the 8-bit kernel's +128 code offset adds to each block's dot product
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* q, int8_t* r, float* dx, float* sx,
+                   int32_t* qs) {
   const int64_t B = K / kBlock;
   at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t m = begin; m < end; ++m) {
@@ -77,15 +81,18 @@ void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* q, 
         }
         const float d = amax / 127.f;
         const float inv = d > 0.f ? 1.f / d : 0.f;
+        int32_t joined = 0;
         for (int i = 0; i < kBlock; ++i) {
           const float v = std::nearbyint(src[i] * inv);
           q[m * K + b * kBlock + i] = static_cast<int8_t>(v);
           const float rest = std::fma(-d, v, src[i]);
           r[m * K + b * kBlock + i] =
               static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
+          joined += 128 * q[m * K + b * kBlock + i] + r[m * K + b * kBlock + i];
         }
         dx[m * B + b] = d / 128.f;
         sx[m * B + b] = sum;
+        qs[m * B + b] = joined;
       }
     }
   });
@@ -210,6 +217,111 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
 }
 #endif
 
+
+// ---- 8-bit weights (Q8_0's form w = d * c, c in -127..127), panels of 16 outputs: codes [P, B, 8, 16, 4] u8
+// holding c + 128 (lane l, byte i of vector g: input 32 b + 4 g + i), scales [P, B, 16] f16. The +128 makes the
+// codes unsigned for the byte dot products; qs (above) takes 128 * sum(128 q + r) back out, exactly.
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__)
+template <int T>
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  __m512 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 512;
+    __m512i w[8];
+    for (int g = 0; g < 8; ++g) w[g] = _mm512_loadu_si512(c + 64 * g);
+    const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 16)));
+    for (int t = 0; t < T; ++t) {
+      const int8_t* qt = q + t * K + b * kBlock;
+      const int8_t* rt = r + t * K + b * kBlock;
+      __m512i aq = _mm512_setzero_si512(), ar = _mm512_setzero_si512();
+      for (int g = 0; g < 8; ++g) {
+        aq = _mm512_dpbusd_epi32(aq, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
+        ar = _mm512_dpbusd_epi32(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
+      }
+      const __m512i dot = _mm512_sub_epi32(_mm512_add_epi32(_mm512_slli_epi32(aq, 7), ar),
+                                           _mm512_set1_epi32(128 * qs[t * B + b]));
+      const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
+      acc[t] = _mm512_fmadd_ps(sc, _mm512_cvtepi32_ps(dot), acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
+}
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+// |c| as unsigned bytes against the activation with c's sign (vpsignb): no +128, no saturation (2 * 127 * 127)
+inline __m256i dot4_signed(__m256i acc, __m256i c, __m256i x) {
+  const __m256i product = _mm256_maddubs_epi16(_mm256_abs_epi8(c), _mm256_sign_epi8(x, c));
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(product, _mm256_set1_epi16(1)));
+}
+
+template <int T>
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  __m256 acc[T][2];
+  for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 512;
+    for (int h = 0; h < 2; ++h) {
+      __m256i w[8];
+      for (int g = 0; g < 8; ++g) {  // back to the signed code: (c + 128) xor 0x80
+        w[g] = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * g + 32 * h)), flip);
+      }
+      const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 16 + 8 * h)));
+      for (int t = 0; t < T; ++t) {
+        const int8_t* qt = q + t * K + b * kBlock;
+        const int8_t* rt = r + t * K + b * kBlock;
+        __m256i aq = _mm256_setzero_si256(), ar = _mm256_setzero_si256();
+        for (int g = 0; g < 8; ++g) {
+          aq = dot4_signed(aq, w[g], _mm256_set1_epi32(group(qt + 4 * g)));
+          ar = dot4_signed(ar, w[g], _mm256_set1_epi32(group(rt + 4 * g)));
+        }
+        const __m256i dot = _mm256_add_epi32(_mm256_slli_epi32(aq, 7), ar);
+        const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
+        acc[t][h] = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(dot), acc[t][h]);
+      }
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    _mm256_storeu_ps(out + t * N, acc[t][0]);
+    _mm256_storeu_ps(out + t * N + 8, acc[t][1]);
+  }
+}
+#else
+template <int T>
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  for (int t = 0; t < T; ++t) {
+    for (int l = 0; l < kPanel; ++l) {
+      float acc = 0.f;
+      for (int64_t b = 0; b < B; ++b) {
+        int32_t dot = 0;
+        for (int g = 0; g < 8; ++g) {
+          for (int i = 0; i < 4; ++i) {
+            const int32_t code = static_cast<int32_t>(codes[b * 512 + 64 * g + 4 * l + i]) - 128;
+            dot += code * (128 * q[t * K + b * kBlock + 4 * g + i] + r[t * K + b * kBlock + 4 * g + i]);
+          }
+        }
+        const float sc = half_to_float(scales[b * 16 + l]) * dx[t * B + b];
+        acc = std::fma(sc, static_cast<float>(dot), acc);
+      }
+      out[t * N + l] = acc;
+    }
+  }
+}
+#endif
+
+void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                    const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  switch (T) {
+    case 1: return panel8_rows<1>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 2: return panel8_rows<2>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 3: return panel8_rows<3>(codes, scales, B, q, r, dx, qs, K, out, N);
+    default: return panel8_rows<4>(codes, scales, B, q, r, dx, qs, K, out, N);
+  }
+}
+
 void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                    const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   switch (T) {
@@ -220,27 +332,30 @@ void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t 
   }
 }
 
-// x: [M, K] f32 (row stride free, last dim contiguous); codes: [N/16, K/32, 4, 16, 4] u8;
-// scales: [N/16, K/32, 2, 16] f16 -> [M, N] f32
-at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+// x: [M, K] f32 (row stride free, last dim contiguous); 4-bit: codes [N/16, K/32, 4, 16, 4] u8, scales
+// [N/16, K/32, 2, 16] f16; 8-bit: codes [N/16, K/32, 8, 16, 4] u8, scales [N/16, K/32, 16] f16 -> [M, N] f32
+template <bool FourBit>
+at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
   TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == at::kFloat && x.dim() == 2 && x.stride(1) == 1,
               "x: float32 CPU [rows, in_features] with a contiguous last dim expected");
-  TORCH_CHECK(codes.is_contiguous() && scales.is_contiguous() && codes.dim() == 5 && scales.dim() == 4 &&
+  TORCH_CHECK(codes.is_contiguous() && scales.is_contiguous() && codes.dim() == 5 && scales.dim() == (FourBit ? 4 : 3) &&
               codes.scalar_type() == at::kByte && scales.scalar_type() == at::kHalf,
               "codes/scales: contiguous panels (uint8 codes, float16 scales) expected");
   const int64_t M = x.size(0), K = x.size(1), P = codes.size(0), B = codes.size(1), N = P * kPanel;
   TORCH_CHECK(K == B * kBlock, "x: in_features ", K, " does not match the weight's ", B, " blocks of 32");
-  TORCH_CHECK(codes.size(2) == 4 && codes.size(3) == kPanel && codes.size(4) == 4 && scales.size(0) == P &&
-              scales.size(1) == B && scales.size(2) == 2 && scales.size(3) == kPanel,
+  TORCH_CHECK(codes.size(2) == (FourBit ? 4 : 8) && codes.size(3) == kPanel && codes.size(4) == 4 &&
+              scales.size(0) == P && scales.size(1) == B &&
+              (FourBit ? scales.size(2) == 2 && scales.size(3) == kPanel : scales.size(2) == kPanel),
               "codes/scales: shapes do not match the panel format");
   at::Tensor out = at::empty({M, N}, x.options());
   if (M == 0 || N == 0) return out;
-  at::Tensor work = at::empty({M * (2 * K + 8 * B)}, x.options().dtype(at::kByte));
+  at::Tensor work = at::empty({M * (2 * K + 12 * B)}, x.options().dtype(at::kByte));
   float* dxp = reinterpret_cast<float*>(work.data_ptr<uint8_t>());
   float* sxp = dxp + M * B;
-  int8_t* qp = reinterpret_cast<int8_t*>(sxp + M * B);
+  int32_t* qsp = reinterpret_cast<int32_t*>(sxp + M * B);
+  int8_t* qp = reinterpret_cast<int8_t*>(qsp + M * B);
   int8_t* rp = qp + M * K;
-  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qp, rp, dxp, sxp);
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qp, rp, dxp, sxp, qsp);
   const uint8_t* cp = codes.data_ptr<uint8_t>();
   const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
   float* op = out.data_ptr<float>();
@@ -250,19 +365,34 @@ at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::T
     for (int64_t p = p0; p < p1; ++p) {
       for (int64_t m0 = 0; m0 < M; m0 += kTile) {
         const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
-        tile_dispatch(T, cp + p * B * 256, sp + p * B * 32, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
-                      sxp + m0 * B, K, op + m0 * N + p * kPanel, N);
+        if constexpr (FourBit) {
+          tile_dispatch(T, cp + p * B * 256, sp + p * B * 32, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+                        sxp + m0 * B, K, op + m0 * N + p * kPanel, N);
+        } else {
+          tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+                         qsp + m0 * B, K, op + m0 * N + p * kPanel, N);
+        }
       }
     }
   });
   return out;
 }
 
+at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  return panel_mm<true>(x, codes, scales);
+}
+
+at::Tensor q8_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  return panel_mm<false>(x, codes, scales);
+}
+
 }  // namespace
 
 TORCH_LIBRARY(NAMESPACE, m) {
   m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
+  m.def("q8_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
   m.impl("q4_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q4_panel_mm));
+  m.impl("q8_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q8_panel_mm));
 }
 """
 
@@ -294,6 +424,26 @@ def pack_q4_panels(values: torch.Tensor, scale: torch.Tensor, minimum: torch.Ten
     m = minimum.reshape(p, PANEL, b).permute(0, 2, 1)
     scales = torch.stack([d, m], dim=2).to(torch.float16).contiguous()  # [P, B, 2, lane]
     return codes, scales
+
+
+def pack_q8_panels(values: torch.Tensor, scale: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """8-bit blocks of 32 (``values [N, K]`` -127..127, ``scale [N, K/32]``, N a multiple of 16) → ``(codes
+    [N/16, K/32, 8, 16, 4] uint8`` holding ``value + 128``, ``scales [N/16, K/32, 16] float16)``."""
+    n, k = values.shape
+    if n % PANEL or k % BLOCK:
+        raise ValueError(f"panels need N a multiple of {PANEL} and K of {BLOCK}, got {n}x{k}")
+    p, b = n // PANEL, k // BLOCK
+    shifted = (values.to(torch.int16) + 128).to(torch.uint8).reshape(p, PANEL, b, 8, 4)  # [P, lane, B, g, i]
+    codes = shifted.permute(0, 2, 3, 1, 4).contiguous()  # [P, B, g, lane, i]
+    scales = scale.reshape(p, PANEL, b).permute(0, 2, 1).to(torch.float16).contiguous()  # [P, B, lane]
+    return codes, scales
+
+
+def unpack_q8_panels(codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """The float32 ``[N, K]`` weight that :func:`pack_q8_panels`'s output stands for."""
+    p, b = codes.shape[:2]
+    values = (codes.to(torch.int16) - 128).permute(0, 3, 1, 2, 4).reshape(p * PANEL, b, BLOCK).float()
+    return (values * scales.float().permute(0, 2, 1).reshape(p * PANEL, b, 1)).reshape(p * PANEL, b * BLOCK)
 
 
 def unpack_q4_panels(codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:

@@ -7,9 +7,16 @@ from __future__ import annotations
 import pytest
 import torch
 
-from backend.quant.blocks import quantize_int4
-from backend.quant.linear import Int4Linear
-from backend.quant.panel_mm import load_panel_mm, pack_q4_panels, unpack_q4_panels
+from backend.quant.blocks import quantize_int4, quantize_q8_blocks
+from backend.quant.linear import Int4Linear, Int8Linear
+from backend.quant.native_mm import pack_q8, unpack_q8
+from backend.quant.panel_mm import (
+    load_panel_mm,
+    pack_q4_panels,
+    pack_q8_panels,
+    unpack_q4_panels,
+    unpack_q8_panels,
+)
 from tests.backend.quant.test_native_mm import _quantized_activations
 
 MARCHES = ("native", "haswell", "x86-64")
@@ -110,3 +117,45 @@ def test_an_int4_layer_asked_for_panels_runs_them_for_every_row_count() -> None:
     for rows in (1, 7, 40):
         x = torch.randn(rows, 128)
         assert torch.equal(layer(x), ops.q4_panel_mm(x, codes, scales))
+
+
+def _model8(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    v, d, _ = _quantized_activations(x)  # [M, B, 32] 128q + r, [M, B] d/128
+    n, b = codes.shape[0] * 16, codes.shape[1]
+    w = (codes.to(torch.int16) - 128).permute(0, 3, 1, 2, 4).reshape(n, b, 32).double()  # [N, B, 32]
+    s = scales.double().permute(0, 2, 1).reshape(n, b)  # [N, B]
+    dots = torch.einsum("mbk,nbk->mnb", v, w)  # [M, N, B] exact integers
+    acc = torch.zeros(x.shape[0], n, dtype=torch.float32)
+    for block in range(b):
+        scale = (s[None, :, block] * d[:, None, block].float().double()).float()
+        acc = (scale.double() * dots[:, :, block] + acc.double()).float()
+    return acc
+
+
+@pytest.mark.parametrize("rows", [1, 4, 6])
+def test_the_8bit_panels_compute_their_formula_with_the_same_bits_on_every_build(builds, rows: int) -> None:
+    torch.manual_seed(rows)
+    values, scale = quantize_q8_blocks(torch.randn(48, 96) * 0.1)
+    assert int(values.min()) < 0 < int(values.max())  # both signs, up to the code offset
+    codes, scales = pack_q8_panels(values, scale)
+    assert torch.equal(unpack_q8_panels(codes, scales), unpack_q8(*pack_q8(values, scale)))
+    x = torch.randn(rows, 96) * 2
+    outs = {march: ops.q8_panel_mm(x, codes, scales) for march, ops in builds.items()}
+    for out in outs.values():
+        assert torch.equal(out, outs["native"])
+    expected = _model8(x, codes, scales)
+    assert torch.allclose(outs["native"], expected, rtol=1e-5, atol=1e-6 * float(expected.abs().max()))
+    alone = torch.cat([builds["native"].q8_panel_mm(x[i:i + 1], codes, scales) for i in range(rows)])
+    assert torch.equal(alone, outs["native"])
+
+
+def test_an_int8_layer_from_blocks_asked_for_panels_runs_them_for_every_row_count() -> None:
+    torch.manual_seed(11)
+    weight = torch.randn(64, 96)
+    layer = Int8Linear.from_blocks(weight, kernel_max_rows=4, native_max_rows=4, dense_dtype=None, panel=True)
+    assert layer.native_codes.dim() == 5 and layer.dense is None
+    exact = unpack_q8_panels(layer.native_codes, layer.native_scales)
+    for rows in (1, 9, 33):
+        x = torch.randn(rows, 96)
+        reference = x @ exact.t()
+        assert torch.allclose(layer(x), reference, rtol=1e-3, atol=1e-3 * float(reference.abs().max()))
