@@ -126,6 +126,8 @@ def serve(argv: list[str], load_config: ConfigLoader) -> int:
     config = replace(base, **overrides)
     if config.data_dir is None:
         config = replace(config, data_dir=str(data_path))
+    if args.engine == "serial" and args.speculative is None:  # the default n-gram drafting needs the paged engine
+        config = replace(config, speculative="off")
     try:
         engine_config = EngineConfig.from_backend_config(config)  # refuses bad speculative options early
     except ValueError as exc:

@@ -68,7 +68,9 @@ class BackendConfig:
     kv_cache_dtype: str = "auto"  # auto (model dtype) | int8 (per-token-per-head scales) | float32/bfloat16/float16
     cuda_graphs: str = "auto"  # decode steps as CUDA graphs: on | off | auto (on for CUDA with Triton kernels)
     # speculative decoding (backend.speculative): off | ngram | draft (speculative_model) | self (first layers)
-    speculative: str = "off"
+    # ngram (the default): prompt lookup, which drafts only for a step of at most two sequences
+    # (speculative_max_step_rows) and pauses where drafts keep failing: on for single streams, off in a busy batch
+    speculative: str = "ngram"
     num_speculative_tokens: int = 4
     speculative_model: str | None = None
     speculative_draft_layers: int = 0  # self: leading layers that draft (0: a quarter of the model's)

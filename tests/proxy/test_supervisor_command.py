@@ -38,7 +38,7 @@ def test_every_engine_option_reaches_the_backend_child() -> None:
     assert (args.speculative_model, args.num_speculative_tokens, args.speculative_draft_layers) == \
         ("/models/draft.gguf", 3, None)
     defaults = serve_parser().parse_args(backend_command(Settings(), 1234)[5:])
-    assert defaults.kv_cache_memory is None and defaults.prefix_caching is True and defaults.speculative == "off"
+    assert defaults.kv_cache_memory is None and defaults.prefix_caching is True and defaults.speculative == "ngram"
     assert defaults.batch_invariant is True
 
 
