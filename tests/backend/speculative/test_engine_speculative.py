@@ -358,9 +358,9 @@ def test_bad_configurations_are_refused(loaded) -> None:
     (["--speculative", "ngram", "--num-speculative-tokens", "0"], "between 1 and 16"),
     (["--speculative", "draft"], "needs --speculative-model"),
     (["--speculative", "ngram", "--engine", "serial"], "needs the paged engine"),
-    (["--num-speculative-tokens", "8"], "--num-speculative-tokens only applies with --speculative"),
+    (["--speculative", "off", "--num-speculative-tokens", "8"], "--num-speculative-tokens only applies with --speculative"),
     (["--speculative", "ngram", "--speculative-draft-layers", "3"], "only applies with --speculative self"),
-    (["--speculative-max-step-rows", "3"], "--speculative-max-step-rows only applies"),
+    (["--speculative", "off", "--speculative-max-step-rows", "3"], "--speculative-max-step-rows only applies"),
 ])
 def test_serve_refuses_bad_speculative_options_at_start_up(argv: list[str], needle: str, capsys) -> None:
     from proxy.cli import main
