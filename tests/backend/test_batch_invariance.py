@@ -10,21 +10,17 @@ invariance 7 of 16 answers changed (issue 35)."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import httpx
 import pytest
-import uvicorn
 
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.runtime import LoadedModel, load_model
 from backend.server import create_backend_app
+from benchmarks.harness import serve_in_thread
 
 pytestmark = pytest.mark.slow
 
@@ -57,12 +53,6 @@ def _bodies() -> list[dict]:
     return [{"model": MODEL, "max_tokens": 24, "logprobs": True, **b} for b in greedy + seeded]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def loaded(thrifty_data_dir) -> LoadedModel:
     """The bundled model with the server's default options (int4 weights, batch invariance on)."""
@@ -71,22 +61,9 @@ def loaded(thrifty_data_dir) -> LoadedModel:
     return model
 
 
-def _serve(loaded: LoadedModel, engine_config: EngineConfig) -> Iterator[str]:
-    service = EngineService(Engine(loaded, engine_config))
-    app = create_backend_app(BackendConfig(), loaded, service)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 30
-    while not server.started:
-        assert time.time() < deadline, "the backend did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+def _serve(loaded: LoadedModel, engine_config: EngineConfig):
+    """The backend app over a fresh engine, served on a free port (a context manager yielding its URL)."""
+    return serve_in_thread(create_backend_app(BackendConfig(), loaded, EngineService(Engine(loaded, engine_config))))
 
 
 def _answer(url: str, body: dict) -> tuple:
@@ -115,23 +92,15 @@ def _differences(got: list[tuple], expected: list[tuple]) -> list[int]:
 def test_answers_do_not_depend_on_the_batch_a_prefix_hit_or_chunking(loaded) -> None:
     engine = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
     assert engine.batch_invariant and engine.enable_prefix_caching and engine.enable_chunked_prefill
-    fresh = _serve(loaded, engine)
-    url = next(fresh)
-    try:
+    with _serve(loaded, engine) as url:
         together = _all_at_once(url)  # a fresh engine: prompts prefilled side by side, long ones chunked
         alone = _one_by_one(url)  # the same engine: every prompt now hits the prefix cache
         again = _all_at_once(url)
-    finally:
-        next(fresh, None)
     assert all(len(tokens) > 0 for tokens, _, _ in alone)
     assert _differences(together, alone) == []
     assert _differences(again, alone) == []
-    uncached = _serve(loaded, replace(engine, enable_prefix_caching=False, enable_chunked_prefill=False))
-    url = next(uncached)
-    try:
+    with _serve(loaded, replace(engine, enable_prefix_caching=False, enable_chunked_prefill=False)) as url:
         cold = _one_by_one(url)  # each prompt prefilled alone, in one step, with nothing cached
-    finally:
-        next(uncached, None)
     assert _differences(cold, alone) == []
 
 
@@ -139,18 +108,11 @@ def test_speculative_decoding_gives_the_plain_answers(loaded) -> None:
     from backend.speculative.config import SpeculativeConfig
 
     plain_config = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
-    plain = _serve(loaded, replace(plain_config, enable_prefix_caching=False))
-    url = next(plain)
-    try:
+    with _serve(loaded, replace(plain_config, enable_prefix_caching=False,
+                                speculative=SpeculativeConfig(method="off"))) as url:
         expected = _one_by_one(url)
-    finally:
-        next(plain, None)
-    speculative = _serve(loaded, replace(plain_config, speculative=SpeculativeConfig(method="ngram", num_tokens=4)))
-    url = next(speculative)
-    try:
+    with _serve(loaded, replace(plain_config, speculative=SpeculativeConfig(method="ngram", num_tokens=4))) as url:
         drafted_together = _all_at_once(url)
         drafted_alone = _one_by_one(url)
-    finally:
-        next(speculative, None)
     assert _differences(drafted_alone, expected) == []
     assert _differences(drafted_together, expected) == []
