@@ -16,6 +16,7 @@ import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,20 @@ def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fal
     except Exception as exc:  # noqa: BLE001 - any build failure means: the caller's fallback
         log.warning("%s unavailable (%s); using %s", what, exc, fallback)
         return False
+
+
+def load_for_march(extension: str, namespace: str, source: str, march: str, disable_env: str, what: str,
+                   fallback: str, *, cflags: Sequence[str] = ("-O3",)) -> Any | None:
+    """Build ``source`` (whose ``TORCH_LIBRARY`` names its namespace ``NAMESPACE``) for gcc's ``-march=march``
+    and load it: its ``torch.ops`` namespace, or None where it cannot be built (see :func:`build_cpu_extension`).
+    Each ``march`` other than ``native`` gets a namespace and build of its own (``haswell``: the AVX2 paths,
+    ``x86-64``: the portable ones), so that one process can run and compare every path this CPU can."""
+    import torch
+
+    suffix = "" if march == "native" else "_" + "".join(c if c.isalnum() else "_" for c in march)
+    built = build_cpu_extension(f"{extension}{suffix}_{cpu_fingerprint()}", source.replace("NAMESPACE", namespace + suffix),
+                                disable_env, what, fallback, cflags=(*cflags, f"-march={march}"))
+    return getattr(torch.ops, namespace + suffix) if built else None
 
 
 def _build_dir(name: str) -> Path:

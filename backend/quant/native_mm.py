@@ -41,7 +41,7 @@ from typing import Any
 
 import torch
 
-from backend.native_build import build_cpu_extension, cpu_fingerprint
+from backend.native_build import load_for_march
 
 BLOCK = 32  # elements per weight block and per activation block
 _EXTENSION = "thrifty_block_mm_cpu_v10"
@@ -406,12 +406,8 @@ def load_block_mm(march: str = "native") -> Any | None:
     ``march`` is gcc's ``-march``: ``native`` (what the server uses) takes the best path this CPU has;
     ``haswell`` builds the AVX2 path and ``x86-64`` the portable one, so that tests and benchmarks on an
     AVX-512 machine also run the code an AVX2-only CPU gets."""
-    suffix = "" if march == "native" else "_" + "".join(c if c.isalnum() else "_" for c in march)
-    namespace = f"thrifty_block_mm{suffix}"
-    built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
-                                "THRIFTY_NATIVE_BLOCK_MM", "the native block-quantized matmul",
-                                "torch's int4/int8 kernels", cflags=("-O3", f"-march={march}"))
-    return getattr(torch.ops, namespace) if built else None
+    return load_for_march(_EXTENSION, "thrifty_block_mm", _SOURCE, march, "THRIFTY_NATIVE_BLOCK_MM",
+                          "the native block-quantized matmul", "torch's int4/int8 kernels")
 
 
 def pack_q4(values: torch.Tensor, scale: torch.Tensor, minimum: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -34,7 +34,7 @@ from typing import Any
 
 import torch
 
-from backend.native_build import build_cpu_extension, cpu_fingerprint
+from backend.native_build import load_for_march
 
 PANEL = 16  # outputs per panel (one 512-bit vector of float32)
 BLOCK = 32  # inputs per weight block and per activation block
@@ -402,12 +402,8 @@ def load_panel_mm(march: str = "native") -> Any | None:
     """Build (once per CPU and ``march``, cached on disk) and load the operator's ``torch.ops`` namespace, or
     None where it cannot be built here (no compiler, ``THRIFTY_PANEL_MM=0``). ``march``: gcc's ``-march``
     (``haswell``: the AVX2 path, ``x86-64``: the portable loop), as :func:`backend.quant.native_mm.load_block_mm`."""
-    suffix = "" if march == "native" else "_" + "".join(c if c.isalnum() else "_" for c in march)
-    namespace = f"thrifty_panel_mm{suffix}"
-    built = build_cpu_extension(f"{_EXTENSION}{suffix}_{cpu_fingerprint()}", _SOURCE.replace("NAMESPACE", namespace),
-                                "THRIFTY_PANEL_MM", "the native 4-bit panel matmul", "the block kernel",
-                                cflags=("-O3", f"-march={march}", "-ffp-contract=off"))
-    return getattr(torch.ops, namespace) if built else None
+    return load_for_march(_EXTENSION, "thrifty_panel_mm", _SOURCE, march, "THRIFTY_PANEL_MM",
+                          "the native 4-bit panel matmul", "the block kernel", cflags=("-O3", "-ffp-contract=off"))
 
 
 def pack_q4_panels(values: torch.Tensor, scale: torch.Tensor, minimum: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
