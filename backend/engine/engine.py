@@ -300,12 +300,12 @@ class Engine:
         """Start filling the grammar masks of the constrained sequences that sample in this step."""
         if self._masks is None:
             return None
-        return self._masks.start([item.seq for item in sched.scheduled if item.samples])
+        return self._masks.start([(item.seq, item.num_draft) for item in sched.scheduled if item.samples])
 
     def _apply_masks(self, pending: PendingMasks, logits: torch.Tensor, seqs: list[Sequence],
                      sched: SchedulerOutput) -> None:
         """Mask the constrained sequences' rows of ``logits: [N, V]`` (a sequence verifying d drafts has
-        d + 1 rows; constrained sequences never draft, so each has exactly its first row masked)."""
+        d + 1 rows, each masked by the grammar at its own position)."""
         assert self._masks is not None
         drafts = {item.seq.seq_id: item.num_draft for item in sched.scheduled}
         first, cursor = [], 0

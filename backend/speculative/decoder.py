@@ -6,6 +6,12 @@ frequency penalty), caps K by what the request may still produce, and asks the d
 after the target's forward it applies the exact acceptance rule (:mod:`.acceptance`) and keeps the
 counters behind ``/metrics`` and the per-request usage extension.
 
+Constrained sequences (``response_format`` or a forced tool call) draft with the n-gram drafter too: their
+drafts are cut to the longest prefix the grammar accepts, and where prompt lookup finds nothing, the tokens the
+grammar forces (a JSON object's keys and punctuation) are the draft. Each verified row is then masked by the
+grammar at its own position (:mod:`backend.structured.masks`), so the answer is the one plain masked decoding
+gives. Under ``tool_choice`` auto (a call block may open mid-draft) and with a draft model, they do not draft.
+
 Automatic off: each sequence tracks an exponential moving average of its acceptance rate. Its drafts
 are sized by it (about K × the average, at least one: a verification's cost grows with its rows, so a
 doubtful guess is kept short), and when it falls below ``min_acceptance`` the sequence stops drafting
@@ -84,6 +90,8 @@ class SpeculativeDecoder:
         self.verifications = 0
         self.draft_tokens = 0
         self.accepted_tokens = 0
+        # prompt lookup keeps no state tied to its drafts, so a grammar may cut or replace them
+        self.grammar_drafts = isinstance(drafter, NgramDrafter)
 
     def counters(self) -> SpecCounters:
         return SpecCounters(self.verifications, self.draft_tokens, self.accepted_tokens)
@@ -96,8 +104,10 @@ class SpeculativeDecoder:
         drafters nor the acceptance rule apply; it decodes one token per step, as without speculation."""
         if seq.status is not SequenceStatus.RUNNING or seq.num_uncomputed != 1 or seq.num_output < 1:
             return 0
-        if seq.params.penalized or seq.matcher is not None or seq.params.call_grammars is not None:
-            # constrained (or may become so mid-draft, tool_choice auto): one grammar-masked token per step
+        if seq.params.penalized or seq.params.call_grammars is not None:
+            # tool_choice auto may become constrained mid-draft: one (possibly grammar-masked) token per step
+            return 0
+        if seq.matcher is not None and not self.grammar_drafts:
             return 0
         if seq.spec is None:
             seq.spec = SpecState()
@@ -129,6 +139,9 @@ class SpeculativeDecoder:
             else:
                 seq.draft_ids, seq.draft_probs = [], None
         self.drafter.propose(requests)  # also when nobody drafts: a drafter frees finished sequences' state
+        for seq, k in requests:
+            if seq.matcher is not None:
+                fit_to_grammar(seq, k)
 
     def verify(self, seq: Sequence, target_logits: torch.Tensor, num_draft: int) -> Verdict:
         """target_logits: [num_draft + 1, V] for the sequence's last token and its first ``num_draft`` drafts."""
@@ -150,6 +163,19 @@ class SpeculativeDecoder:
             state.pause = min(2 * state.pause, _MAX_PAUSE)
             state.ema = _EMA_START
         return verdict
+
+
+def fit_to_grammar(seq: Sequence, k: int) -> None:
+    """Cut a constrained sequence's drafts to the longest prefix its grammar accepts from its current state;
+    when none is left, draft (up to ``k``) the tokens the grammar forces next instead. The matcher is
+    not advanced."""
+    matcher = seq.matcher
+    valid = matcher.validate_tokens(seq.draft_ids) if seq.draft_ids else 0
+    draft = seq.draft_ids[:valid]
+    if not draft:
+        forced = matcher.compute_ff_tokens()[:k]
+        draft = forced[:matcher.validate_tokens(forced)] if forced else []
+    seq.draft_ids, seq.draft_probs = draft, None
 
 
 def build_speculative_decoder(config: SpeculativeConfig, loaded: LoadedModel, *, draft: LoadedModel | None,

@@ -2,7 +2,8 @@
 
 The engine calls :meth:`GrammarMasks.start` with the sequences that sample in a step *before* it runs the
 forward: the masks are filled on a worker thread by llguidance (which drops the GIL, as torch's forward
-does), so the two overlap. After the forward, :meth:`GrammarMasks.apply` waits for the masks and sets
+does), so the two overlap. A constrained sequence that verifies ``d`` speculative drafts gets ``d + 1``
+masks, one for each verified position: its matcher steps through the drafts and is rolled back. After the forward, :meth:`GrammarMasks.apply` waits for the masks and sets
 the disallowed logits of the constrained rows to ``-inf``. Unconstrained rows are never touched, so
 their tokens are exactly what they would be without any constrained neighbour.
 """
@@ -44,11 +45,12 @@ def allocate(rows: int, vocab_size: int) -> torch.Tensor:
 
 @dataclass(slots=True)
 class PendingMasks:
-    """Masks being computed for one step: ``rows`` maps a sequence id to its row of ``bitmask``."""
+    """Masks being computed for one step: ``rows`` maps a sequence id to (its first row of ``bitmask``, its
+    number of rows): one row, or ``d + 1`` for a sequence verifying ``d`` drafts."""
 
     future: Future
-    rows: dict[int, int]
-    bitmask: torch.Tensor  # [len(rows), W] int32
+    rows: dict[int, tuple[int, int]]
+    bitmask: torch.Tensor  # [sum of the rows, W] int32
 
 
 class GrammarMasks:
@@ -63,46 +65,88 @@ class GrammarMasks:
         self._executor = llguidance.LLExecutor(num_threads=threads)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grammar-masks")
 
-    def _fill(self, matchers: list[tuple[Any, int]], bitmask: torch.Tensor) -> None:
+    def _fill(self, single: list[tuple[Any, int]], drafted: list[tuple[Any, int, list[int]]],
+              bitmask: torch.Tensor) -> None:
         import llguidance.torch
 
-        llguidance.torch.fill_next_token_bitmask_par(self._executor, matchers, bitmask)
+        if single:
+            llguidance.torch.fill_next_token_bitmask_par(self._executor, single, bitmask)
+        for matcher, row, draft in drafted:
+            fill_along(matcher, draft, bitmask, row)
 
-    def start(self, seqs: Seq[Any]) -> PendingMasks | None:
-        """Begin computing the masks of the constrained ones among ``seqs`` (None: none is constrained)."""
-        constrained = [s for s in seqs if s.matcher is not None]
-        if not constrained:
+    def start(self, scheduled: Seq[tuple[Any, int]]) -> PendingMasks | None:
+        """Begin computing the masks of the constrained sequences among ``scheduled``: (sequence, number of
+        drafts it verifies) pairs. None: none is constrained."""
+        rows: dict[int, tuple[int, int]] = {}
+        single: list[tuple[Any, int]] = []
+        drafted: list[tuple[Any, int, list[int]]] = []
+        total = 0
+        for seq, num_draft in scheduled:
+            if seq.matcher is None:
+                continue
+            rows[seq.seq_id] = (total, num_draft + 1)
+            if num_draft:
+                drafted.append((seq.matcher, total, list(seq.draft_ids[:num_draft])))
+            else:
+                single.append((seq.matcher, total))
+            total += num_draft + 1
+        if not rows:
             return None
-        bitmask = allocate(len(constrained), self.vocab_size)  # [C, W]
-        rows = {s.seq_id: i for i, s in enumerate(constrained)}
-        future = self._pool.submit(self._fill, [(s.matcher, i) for i, s in enumerate(constrained)], bitmask)
+        bitmask = allocate(total, self.vocab_size)  # [R, W]
+        future = self._pool.submit(self._fill, single, drafted, bitmask)
         return PendingMasks(future, rows, bitmask)
 
     def apply(self, pending: PendingMasks | None, logits: torch.Tensor, seqs: Seq[Any],
               first_rows: Seq[int] | None = None) -> None:
-        """Mask ``logits: [N, V]`` in place: ``seqs[i]``'s row is ``first_rows[i]`` (default ``i``). Rows of
-        unconstrained sequences and of sequences without a pending mask are left as they are."""
+        """Mask ``logits: [N, V]`` in place: ``seqs[i]``'s rows start at ``first_rows[i]`` (default ``i``). Rows
+        of unconstrained sequences and of sequences without a pending mask are left as they are."""
         if pending is None:
             return
         pending.future.result()
-        picked = [i for i, s in enumerate(seqs) if s.seq_id in pending.rows]
-        if not picked:
+        logit_rows: list[int] = []
+        mask_rows: list[int] = []
+        for i, seq in enumerate(seqs):
+            where = pending.rows.get(seq.seq_id)
+            if where is None:
+                continue
+            first = first_rows[i] if first_rows is not None else i
+            logit_rows += range(first, first + where[1])
+            mask_rows += range(where[0], where[0] + where[1])
+        if not logit_rows:
             return
-        rows = [first_rows[i] if first_rows is not None else i for i in picked]
-        order = [pending.rows[seqs[i].seq_id] for i in picked]
-        packed = pending.bitmask if order == list(range(len(order))) else pending.bitmask[order]  # [R, W]
+        identity = mask_rows == list(range(pending.bitmask.shape[0]))
+        packed = pending.bitmask if identity else pending.bitmask[mask_rows]  # [R, W]
         banned = forbidden(packed, self.vocab_size, self._table).to(logits.device)  # [R, V']
         width = min(banned.shape[1], logits.shape[1])
         with torch.inference_mode():  # the forward's logits are inference tensors
-            if rows == list(range(logits.shape[0])) and width == logits.shape[1]:  # every row constrained
+            if logit_rows == list(range(logits.shape[0])) and width == logits.shape[1]:  # every row constrained
                 logits.masked_fill_(banned[:, :width], float("-inf"))
                 return
-            for r, row in enumerate(rows):
+            for r, row in enumerate(logit_rows):
                 logits[row, :width].masked_fill_(banned[r, :width], float("-inf"))
                 logits[row, width:] = float("-inf")
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def fill_along(matcher: Any, draft: list[int], bitmask: torch.Tensor, row: int) -> None:
+    """Fill ``bitmask`` rows ``row … row + len(draft)`` with ``matcher``'s masks before each draft token and
+    after the last, by consuming the drafts and rolling them back: the matcher ends where it began. The
+    drafts must be ones the grammar accepts (:func:`backend.speculative.decoder.fit_to_grammar`)."""
+    import llguidance.torch
+
+    consumed = 0
+    try:
+        for i, token in enumerate(draft):
+            llguidance.torch.fill_next_token_bitmask(matcher, bitmask, row + i)
+            if not matcher.consume_token(token):
+                raise RuntimeError(f"draft token {token} violates the request's grammar: {matcher.get_error()[:200]}")
+            consumed += 1
+        llguidance.torch.fill_next_token_bitmask(matcher, bitmask, row + len(draft))
+    finally:
+        if consumed:
+            matcher.rollback(consumed)
 
 
 def mask_logits(matcher: Any, logits: torch.Tensor) -> torch.Tensor:

@@ -9,6 +9,9 @@ Three parts, on the real model in the paged engine (``--weights-dtype`` as ``thr
   time to apply them to the logits (on the step's critical path), and the step itself with and without
   constraints. The shares divide by the unconstrained step at the same batch size.
 - **throughput**: generated tokens per second of the same two runs (same run, same prompts).
+- **speculation**: constrained requests that end on their own (a list of three records, and a forced tool
+  call's arguments), greedy, decoded with the server's default n-gram speculation and without it,
+  alternately: tokens per second, tokens per step, drafts accepted, and whether the tokens are identical.
 - **coverage**: every ``*.json`` schema under ``--schemas`` (default: a built-in sample of 24 handwritten
   schemas in the style of JSONSchemaBench's easier subsets) is checked and compiled as a request's
   ``response_format`` would be; the first ``--generate`` compiled ones are decoded (greedy, ``--coverage-
@@ -80,7 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=0, help="coverage: at most this many schemas (0: all)")
     parser.add_argument("--generate", type=int, default=24, help="coverage: decode the first N compiled schemas")
     parser.add_argument("--coverage-max-tokens", type=int, default=256)
-    parser.add_argument("--parts", default="mask,coverage", help="mask and/or coverage (default: both)")
+    parser.add_argument("--parts", default="mask,coverage",
+                        help="mask, coverage and/or speculation, comma-separated (default: mask,coverage)")
+    parser.add_argument("--repeats", type=int, default=2, help="speculation: runs per side, best kept")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
 
 
@@ -157,6 +162,79 @@ def mask_cost(loaded, compiler, batches: list[int], max_tokens: int) -> list[dic
                      "critical_share": constrained["apply_ms"] / base if base else 0.0,
                      "step_overhead": constrained["step_ms"] / base - 1 if base else 0.0,
                      "free_tokens_per_s": free["tokens_per_s"], "constrained_tokens_per_s": constrained["tokens_per_s"]})
+    return rows
+
+
+CALL = {"type": "object", "properties": {
+    "name": {"const": "schedule_meeting"},
+    "arguments": {"type": "object", "properties": {"title": {"type": "string", "maxLength": 32},
+                                                   "attendees": {"type": "array", "items": {"type": "string",
+                                                                                             "maxLength": 16},
+                                                                 "minItems": 2, "maxItems": 3},
+                                                   "duration_minutes": {"type": "integer"}},
+                  "required": ["title", "attendees", "duration_minutes"], "additionalProperties": False}},
+    "required": ["name", "arguments"], "additionalProperties": False}
+THREE = {"type": "array", "items": RECORD, "minItems": 3, "maxItems": 3}
+
+
+def _decode(loaded, requests, speculative, max_num_seqs: int) -> dict[str, Any]:
+    """Decode ``requests`` (id, prompt, params) to the end; tokens, tokens/s, steps and draft counters."""
+    from backend.engine import Engine, EngineConfig
+    from backend.generation import RequestStats
+
+    engine = Engine(loaded, EngineConfig(kv_cache_memory=256 * 2**20, max_model_len=2048,
+                                         max_num_seqs=max_num_seqs, speculative=speculative))
+    stats = {rid: RequestStats() for rid, _, _ in requests}
+    for rid, ids, params in requests:
+        engine.add(rid, ids, params, stats=stats[rid])
+    tokens: dict[str, list[int]] = {rid: [] for rid, _, _ in requests}
+    start, steps = time.perf_counter(), 0
+    while engine.has_unfinished():
+        for out in engine.step():
+            tokens[out.request_id] += [e.token_id for e in out.events if e.token_id is not None]
+        steps += 1
+    elapsed = time.perf_counter() - start
+    produced = sum(len(t) for t in tokens.values())
+    return {"tokens": tokens, "tokens_per_s": produced / elapsed, "tokens_per_step": produced / steps,
+            "drafted": sum(s.spec_draft_tokens for s in stats.values()),
+            "accepted": sum(s.spec_accepted_tokens for s in stats.values())}
+
+
+def speculation(loaded, compiler, batches: list[int], repeats: int = 2) -> list[dict[str, Any]]:
+    """Constrained greedy decoding with the default n-gram speculation against without it, per batch size."""
+    from backend.config import BackendConfig
+    from backend.sampling import SamplingParams
+    from backend.speculative.config import SpeculativeConfig
+    from backend.structured.spec import GrammarRequest, json_schema_grammar
+
+    defaults = BackendConfig()
+    on = SpeculativeConfig(method="ngram", num_tokens=defaults.num_speculative_tokens,
+                           max_step_rows=defaults.speculative_max_step_rows)
+    off = SpeculativeConfig()
+    grammars = {"records": compiler.compile(GrammarRequest(json_schema_grammar(THREE), "json_schema", "bench")),
+                "call": compiler.compile(GrammarRequest(json_schema_grammar(CALL), "json_schema", "bench"))}
+    tok = loaded.tokenizer
+    questions = {"records": "List three people with their name, age and city as JSON, case {i}.",
+                 "call": "Book a meeting about the quarterly budget with Ana and Raj, case {i}. Answer with the "
+                         "schedule_meeting call as JSON."}
+    rows = []
+    for kind, grammar in grammars.items():
+        params = SamplingParams(max_tokens=160, temperature=0.0, grammar=grammar)
+        for batch in batches:
+            requests = [(f"{kind}{i}", tok.encode_chat([{"role": "user", "content": questions[kind].format(i=i)}]),
+                         params) for i in range(batch)]
+            _decode(loaded, requests[:1], on, 1)  # warm-up
+            runs: dict[str, list[dict[str, Any]]] = {"off": [], "on": []}
+            for _ in range(repeats):
+                for name, config in (("off", off), ("on", on)):
+                    runs[name].append(_decode(loaded, requests, config, batch))
+            best = {name: max(r, key=lambda x: x["tokens_per_s"]) for name, r in runs.items()}
+            rows.append({"schema": kind, "batch": batch, "off_tokens_per_s": best["off"]["tokens_per_s"],
+                         "on_tokens_per_s": best["on"]["tokens_per_s"],
+                         "speedup": best["on"]["tokens_per_s"] / best["off"]["tokens_per_s"],
+                         "tokens_per_step": best["on"]["tokens_per_step"], "drafted": best["on"]["drafted"],
+                         "accepted": best["on"]["accepted"],
+                         "identical": all(r["tokens"] == runs["off"][0]["tokens"] for r in runs["on"] + runs["off"])})
     return rows
 
 
@@ -248,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         batches = []
     parts = set(args.parts.split(","))
     problem = ("--batch must be a comma-separated list of positive integers" if not batches or min(batches) < 1
-               else "--parts: use mask and/or coverage" if not parts or parts - {"mask", "coverage"}
+               else "--parts: use mask, coverage and/or speculation"
+               if not parts or parts - {"mask", "coverage", "speculation"}
+               else "--repeats must be at least 1" if args.repeats < 1
                else "--max-tokens must be at least 2" if args.max_tokens < 2
                else f"--schemas {args.schemas!r} is not a folder" if args.schemas and not Path(args.schemas).is_dir()
                else None)
@@ -265,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"tokenizer_setup_s": time.perf_counter() - t, "weights_dtype": loaded.weights_dtype}
     if "mask" in parts:
         results["mask"] = mask_cost(loaded, compiler, batches, args.max_tokens)
+    if "speculation" in parts:
+        results["speculation"] = speculation(loaded, compiler, batches, args.repeats)
     if "coverage" in parts:
         results["coverage"] = coverage(loaded, compiler, _load_schemas(args.schemas, args.limit), args.generate,
                                        args.coverage_max_tokens)
@@ -279,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
               f"(worker thread) + apply {row['apply_ms']:.3f} ms = {row['mask_share']:.1%} of a free step "
               f"({row['critical_share']:.1%} on the critical path); tokens/s free {row['free_tokens_per_s']:.1f}, "
               f"constrained {row['constrained_tokens_per_s']:.1f}")
+    for row in results.get("speculation", []):
+        print(f"{row['schema']:>8} batch {row['batch']:>3}: n-gram speculation {row['on_tokens_per_s']:.1f} tokens/s "
+              f"against {row['off_tokens_per_s']:.1f} off ({row['speedup']:.2f}x); {row['tokens_per_step']:.2f} "
+              f"tokens/step, {row['accepted']}/{row['drafted']} drafts accepted; identical tokens: {row['identical']}")
     cov = results.get("coverage")
     if cov:
         print(f"coverage ({cov['source']}): compiled {cov['compiled']}/{cov['total']} (compile median "
