@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.protocol import RequestError
+from backend.structured.one_of import rewrite_exclusive_one_of
 
 MAX_SCHEMA_BYTES = 128 * 1024  # a schema's JSON text; OpenAI's own limits are far lower
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}
@@ -145,7 +146,8 @@ def json_schema_grammar(schema: dict[str, Any], param: str = "response_format.js
     import llguidance
 
     try:
-        return llguidance.LLMatcher.grammar_from_json_schema(annotation_formats(schema), defaults=JSON_OPTIONS)
+        return llguidance.LLMatcher.grammar_from_json_schema(rewrite_exclusive_one_of(annotation_formats(schema)),
+                                                             defaults=JSON_OPTIONS)
     except (ValueError, TypeError) as exc:
         raise RequestError(f"{param}: {exc}", param=param) from None
 
@@ -163,7 +165,7 @@ def tool_call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
         parameters = function.get("parameters")
         if parameters is None:
             parameters = {"type": "object", "properties": {}, "additionalProperties": False}
-        parameters = check_schema(parameters, f"tools[{i}].function.parameters")
+        parameters = rewrite_exclusive_one_of(check_schema(parameters, f"tools[{i}].function.parameters"))
         options.append({"type": "object", "properties": {"name": {"const": function["name"]}, "arguments": parameters},
                         "required": ["name", "arguments"], "additionalProperties": False})
     return options[0] if len(options) == 1 else {"anyOf": options}

@@ -83,6 +83,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=0, help="coverage: at most this many schemas (0: all)")
     parser.add_argument("--generate", type=int, default=24, help="coverage: decode the first N compiled schemas")
     parser.add_argument("--coverage-max-tokens", type=int, default=256)
+    parser.add_argument("--generate-containing", default=None,
+                        help="coverage: decode only compiled schemas whose JSON holds this text (e.g. oneOf)")
     parser.add_argument("--parts", default="mask,coverage",
                         help="mask, coverage and/or speculation, comma-separated (default: mask,coverage)")
     parser.add_argument("--repeats", type=int, default=2, help="speculation: runs per side, best kept")
@@ -260,7 +262,10 @@ def _reason(message: str) -> str:
     return message.split(":", 2)[-1].strip()[:60]
 
 
-def coverage(loaded, compiler, schemas: list[tuple[str, Any]], generate: int, max_tokens: int) -> dict[str, Any]:
+def coverage(loaded, compiler, schemas: list[tuple[str, Any]], generate: int, max_tokens: int,
+             containing: str | None = None) -> dict[str, Any]:
+    """Compile every schema; decode the first ``generate`` compiled ones (only those whose JSON text holds
+    ``containing``, when given) and validate each finished output against its original schema."""
     import jsonschema
 
     from backend.protocol import RequestError
@@ -279,7 +284,7 @@ def coverage(loaded, compiler, schemas: list[tuple[str, Any]], generate: int, ma
         except RequestError as exc:
             refused[_reason(exc.message)] += 1
     engine = _engine(loaded, 8)
-    picked = compiled[:generate]
+    picked = [c for c in compiled if containing is None or containing in json.dumps(c[1])][:generate]
     tok = loaded.tokenizer
     for i, (_, schema, grammar) in enumerate(picked):
         ids = tok.encode_chat([{"role": "system", "content": "Answer with one JSON value matching this schema:\n"
@@ -349,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         results["speculation"] = speculation(loaded, compiler, batches, args.repeats)
     if "coverage" in parts:
         results["coverage"] = coverage(loaded, compiler, _load_schemas(args.schemas, args.limit), args.generate,
-                                       args.coverage_max_tokens)
+                                       args.coverage_max_tokens, args.generate_containing)
         results["coverage"]["source"] = args.schemas or "built-in sample (24 handwritten schemas)"
     if args.json:
         print(json.dumps(results, indent=1))
