@@ -110,6 +110,11 @@ class Int4Linear(_QuantizedLinear):
         elif ops is not None:
             self._use_native(ops.q4_mm.default, native_max_rows)
         self.group_size = weight.group_size
+        if panel_ops is not None:  # the panels serve every row count: no torch int4 copy, no dense copy
+            self.register_buffer("scales_and_zeros", None)
+            self.register_buffer("packed", None)
+            self.register_buffer("dense", None)
+            return
         # torch's convention: w = (q - 8) * scale + zero, so zero = minimum + 8 * scale
         scales_and_zeros = torch.stack([weight.scale, weight.minimum + 8 * weight.scale], dim=-1)  # [N, K/g, 2]
         self.register_buffer("scales_and_zeros", scales_and_zeros.transpose(0, 1).contiguous().to(torch.bfloat16))
