@@ -9,7 +9,7 @@ from proxy.answers import usage_tokens
 from proxy.call import CallContext
 from proxy.logs import log_access
 from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry, RequestLogWriter
+from proxy.storage.request_log import LogEntry, RequestLogWriter
 
 
 class CallAccounting:

@@ -8,12 +8,12 @@ from typing import Any
 import msgspec
 from litestar import Request, Response, get, post
 
-from proxy import stats_queries
 from proxy.auth.admin import key_admin_handlers
 from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.schemas import parse_json_object
 from proxy.settings import Settings
+from proxy.storage import stats_queries
 
 
 class InvalidateBody(msgspec.Struct, forbid_unknown_fields=True):

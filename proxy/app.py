@@ -14,7 +14,6 @@ from litestar import Litestar, Request, Response, delete, get, post
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
-from proxy import migrate
 from proxy.admin import admin_handlers
 from proxy.auth.service import AuthService
 from proxy.auth.throttle import LoginThrottle
@@ -22,7 +21,6 @@ from proxy.batch.api import batch_handlers
 from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
-from proxy.db import create_engine
 from proxy.embeddings.local import DEFAULT_DIM as LOCAL_DIM
 from proxy.embeddings.local import DEFAULT_WINDOW as LOCAL_WINDOW
 from proxy.embeddings.service import build_embeddings
@@ -41,14 +39,16 @@ from proxy.metrics import ProxyMetrics
 from proxy.model_cards import ModelCards
 from proxy.openapi import openapi_document
 from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
-from proxy.request_journal import RequestJournal
-from proxy.request_log import LogEntry, RequestLogWriter, journal_folder
 from proxy.responses.native import NativeResponses
 from proxy.responses.service import ResponsesService
 from proxy.responses.store import ResponseStore
 from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.shaping.replicas import ReplicaClient
+from proxy.storage import migrate
+from proxy.storage.db import create_engine
+from proxy.storage.request_journal import RequestJournal
+from proxy.storage.request_log import LogEntry, RequestLogWriter, journal_folder
 from proxy.ui import ui_handlers
 from proxy.ui.rollups import keep_rollups_fresh
 from proxy.upstream import UpstreamClient

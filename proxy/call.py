@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from proxy.request_log import LogEntry
 from proxy.settings import ModelAlias
+from proxy.storage.request_log import LogEntry
 
 EXTENSION_FIELDS = ("thrifty",)  # ours; never forwarded upstream
 LARGE_BODY_BYTES = 256 * 1024

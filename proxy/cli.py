@@ -8,9 +8,9 @@ import sys
 from dataclasses import replace
 
 from backend import cli_args
-from proxy.database_url import DatabaseUrlError
 from proxy.serving import run_proxy
 from proxy.settings import Settings, SettingsError, load_settings
+from proxy.storage.database_url import DatabaseUrlError
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
 
@@ -54,7 +54,7 @@ def _check_database(settings: Settings) -> None:
     Raises:
         DatabaseUrlError: an unusable URL or an unreachable database server.
     """
-    from proxy.database_url import check_reachable
+    from proxy.storage.database_url import check_reachable
 
     url = settings.database_url
     if not url.startswith("sqlite"):
@@ -77,9 +77,9 @@ def cmd_proxy_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    from proxy import migrate
-    from proxy.database_url import describe_error, require_sqlite_folder
     from proxy.masking import mask_text, mask_url
+    from proxy.storage import migrate
+    from proxy.storage.database_url import describe_error, require_sqlite_folder
 
     settings = _settings(args)
     url = settings.database_url

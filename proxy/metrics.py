@@ -24,7 +24,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 from caches.types import SKIP_REASONS
-from proxy.request_log import LogEntry
+from proxy.storage.request_log import LogEntry
 
 log = logging.getLogger(__name__)
 

@@ -51,11 +51,11 @@ from proxy.errors import (
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.model_versions import ModelVersions
 from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
 from proxy.settings import ModelAlias, Settings
 from proxy.shaping.caps import finish_reason_of
 from proxy.shaping.stage import ShapingStage
 from proxy.sse import response_to_chunks
+from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of
 from proxy.stream_relay import StreamRelay
 from proxy.upstream import UpstreamClient, UpstreamReply, passed_error_headers
 

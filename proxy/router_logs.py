@@ -28,9 +28,9 @@ from typing import TextIO, TypeVar
 from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.database_url import DatabaseUrlError, require_existing_sqlite
-from proxy.db import Feedback, RequestLog, RouterRequest, create_engine
 from proxy.masking import mask_text, mask_url
+from proxy.storage.database_url import DatabaseUrlError, require_existing_sqlite
+from proxy.storage.db import Feedback, RequestLog, RouterRequest, create_engine
 
 USER_SOURCE = "user"
 _T = TypeVar("_T")
@@ -344,7 +344,7 @@ def open_existing(database_url: str) -> AsyncEngine:
     """An engine for a database that must already exist: reading never creates an empty SQLite file.
 
     Raises:
-        ExportError: a URL that cannot be used (see :func:`proxy.database_url.async_database_url`; a plain
+        ExportError: a URL that cannot be used (see :func:`proxy.storage.database_url.async_database_url`; a plain
             ``sqlite:///`` or ``postgresql://`` URL is given its async driver) or a SQLite file that does not exist.
     """
     try:

@@ -314,8 +314,8 @@ class Settings:
     @property
     def database_url(self) -> str:
         """The async SQLAlchemy URL of the database (``sqlite:///`` and ``postgresql://`` given their async
-        drivers; raises ``proxy.database_url.DatabaseUrlError`` for a URL that cannot be used)."""
-        from proxy.database_url import async_database_url
+        drivers; raises ``proxy.storage.database_url.DatabaseUrlError`` for a URL that cannot be used)."""
+        from proxy.storage.database_url import async_database_url
 
         return async_database_url(self.database.url) if self.database.url else self.default_database_url
 
@@ -563,7 +563,7 @@ def _check_cache(cache: CacheSettings) -> None:
 def _check_database(database: DatabaseConfig) -> None:
     if not database.url:
         return
-    from proxy.database_url import DatabaseUrlError, async_database_url
+    from proxy.storage.database_url import DatabaseUrlError, async_database_url
 
     try:
         async_database_url(database.url)

@@ -30,8 +30,8 @@ from proxy.errors import (
 from proxy.logs import log_access
 from proxy.pipeline import Reply
 from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry
 from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, Settings
+from proxy.storage.request_log import LogEntry
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from proxy.errors import ThriftyError, error_message, openai_error_body
 from proxy.logs import log_access
 from proxy.pipeline import Reply, StreamReply
 from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry
 from proxy.responses import translate as t
 from proxy.responses.store import ResponseStore
 from proxy.settings import ModelAlias, Settings
+from proxy.storage.request_log import LogEntry
 from proxy.upstream import UpstreamReplyError
 
 UPSTREAM_PATH = "/responses"

@@ -2,7 +2,7 @@
 
 Adding a page is one :class:`Page` entry in :func:`default_pages` plus its template: the loader
 gets a :class:`PageContext` (settings, the proxy's state, the query string, an open database
-connection) and returns the template's variables, reading through ``proxy.stats_queries``.
+connection) and returns the template's variables, reading through ``proxy.storage.stats_queries``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import httpx
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from proxy import stats_queries as q
 from proxy.settings import Settings
+from proxy.storage import stats_queries as q
 from proxy.ui import charts
 from proxy.ui.masking import mask_text, mask_url
 from proxy.ui.params import (

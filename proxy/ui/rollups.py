@@ -7,7 +7,7 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy import stats_queries
+from proxy.storage import stats_queries
 
 log = logging.getLogger(__name__)
 

@@ -223,7 +223,7 @@ def real_metric_names() -> frozenset[str]:
     """Every family and sample name the proxy and the bundled backend expose, all features on."""
     from backend.metrics import BackendMetrics
     from proxy.metrics import ProxyMetrics
-    from proxy.request_log import LogEntry
+    from proxy.storage.request_log import LogEntry
 
     proxy = ProxyMetrics()
     proxy.watch(_Anything(), ["m"])

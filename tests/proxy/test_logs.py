@@ -12,7 +12,7 @@ import time
 import httpx
 
 from proxy.logs import JsonFormatter, TextFormatter, log_access
-from proxy.request_log import LogEntry
+from proxy.storage.request_log import LogEntry
 from proxy.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

@@ -10,10 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from proxy.db import RequestLog, RouterRequest, create_engine
 from proxy.feedback import FeedbackRecord, store_feedback
-from proxy.migrate import upgrade
-from proxy.request_log import LogEntry, RequestLogWriter, routing_request_of
 from proxy.router_logs import (
     ExportError,
     combine_feedback,
@@ -25,6 +22,9 @@ from proxy.router_logs import (
     read_small_answers,
     run_export,
 )
+from proxy.storage.db import RequestLog, RouterRequest, create_engine
+from proxy.storage.migrate import upgrade
+from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 

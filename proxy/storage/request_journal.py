@@ -4,7 +4,7 @@ for the database, so a proxy killed with SIGKILL loses no row that it had record
 Layout of the journal folder (one per data folder; several processes may share it):
 
 - ``<writer>.lock``: held with an exclusive ``flock`` by the live writer ``<writer>`` (a random hex id);
-- ``<writer>.<seq>.jsonl``: its segments, one JSON-encoded :class:`~proxy.request_log.LogEntry` a line.
+- ``<writer>.<seq>.jsonl``: its segments, one JSON-encoded :class:`~proxy.storage.request_log.LogEntry` a line.
 
 A writer appends to its newest segment with one ``write(2)`` per entry (the bytes are in the operating
 system's page cache at once, which survives the process), and starts a new segment each time it takes

@@ -22,8 +22,8 @@ import msgspec
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import RequestLog, RouterRequest
-from proxy.request_journal import RequestJournal, orphans
+from proxy.storage.db import RequestLog, RouterRequest
+from proxy.storage.request_journal import RequestJournal, orphans
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ class RequestLogWriter:
 
     Each flush takes everything queued and writes it in chunks of ``batch_size`` rows, one transaction
     and one ``executemany`` per chunk; a row whose id is already stored is skipped (journal replays).
-    With a ``journal`` every entry is first appended to a local file (:mod:`proxy.request_journal`), so a
+    With a ``journal`` every entry is first appended to a local file (:mod:`proxy.storage.request_journal`), so a
     killed process loses none of the rows it recorded: :meth:`replay` writes them at the next start.
 
     Back-pressure: once ``backpressure_rows`` entries wait for the database, :meth:`room` makes new

@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from proxy.database_url import async_database_url
+from proxy.storage.database_url import async_database_url
 
 
 class ProxyBase(DeclarativeBase):
@@ -103,7 +103,7 @@ class RouterRequest(ProxyBase):
 class RequestLogHourly(ProxyBase):
     """Pre-aggregated statistics of one whole hour of the request log (the admin UI's rollups).
 
-    Written by ``proxy.stats_queries`` the first time a settled hour is read; ``data`` is the
+    Written by ``proxy.storage.stats_queries`` the first time a settled hour is read; ``data`` is the
     hour's ``stats_queries.Bucket`` as JSON, ``version`` the format it was computed with.
     """
 
@@ -263,7 +263,7 @@ class StoredResponse(ProxyBase):
 
 def create_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite files get their folder created, WAL mode and a busy timeout. ``url`` may be
-    plain (``sqlite:///``, ``postgresql://``): see :func:`proxy.database_url.async_database_url`.
+    plain (``sqlite:///``, ``postgresql://``): see :func:`proxy.storage.database_url.async_database_url`.
 
     Raises:
         DatabaseUrlError: a URL that cannot be used.

@@ -11,9 +11,9 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from caches.models import ExactCacheEntry, SemanticCacheEntry
-from proxy import stats_queries as q
-from proxy.db import Feedback, RequestLog, RouterRequest
-from proxy.migrate import upgrade
+from proxy.storage import stats_queries as q
+from proxy.storage.db import Feedback, RequestLog, RouterRequest
+from proxy.storage.migrate import upgrade
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -178,7 +178,7 @@ def test_grouped_totals_and_cache_tables(db_url):
 def test_settled_hours_are_rolled_up_once_and_recent_hours_stay_live(db_url):
     from sqlalchemy import func, select, update
 
-    from proxy.db import RequestLogHourly
+    from proxy.storage.db import RequestLogHourly
 
     rng = q.TimeRange(T0 - timedelta(hours=1), T0 + timedelta(hours=3), "hour")
 
@@ -213,7 +213,7 @@ def test_settled_hours_are_rolled_up_once_and_recent_hours_stay_live(db_url):
 def test_background_rollups_store_settled_hours(tmp_path):
     from sqlalchemy import func, select
 
-    from proxy.db import RequestLogHourly
+    from proxy.storage.db import RequestLogHourly
     from proxy.ui.rollups import keep_rollups_fresh
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'r.db'}"

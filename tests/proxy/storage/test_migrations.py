@@ -11,8 +11,8 @@ from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from caches.models import CacheBase
-from proxy.db import ProxyBase
-from proxy.migrate import alembic_config, upgrade
+from proxy.storage.db import ProxyBase
+from proxy.storage.migrate import alembic_config, upgrade
 
 
 async def _tables(url: str) -> set[str]:

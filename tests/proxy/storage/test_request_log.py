@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from proxy.db import RequestLog, create_engine
-from proxy.migrate import upgrade
-from proxy.request_log import LogEntry, RequestLogWriter
+from proxy.storage.db import RequestLog, create_engine
+from proxy.storage.migrate import upgrade
+from proxy.storage.request_log import LogEntry, RequestLogWriter
 
 
 async def test_entries_are_written_in_batches_and_close_flushes_everything(tmp_path):
@@ -124,7 +124,7 @@ async def test_a_full_queue_drops_entries_and_counts_them(tmp_path, caplog):
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     writer = RequestLogWriter(engine, flush_interval_s=0.01, max_pending=3)  # not started: nothing drains it
-    with caplog.at_level(logging.WARNING, logger="proxy.request_log"):
+    with caplog.at_level(logging.WARNING, logger="proxy.storage.request_log"):
         for i in range(5):
             writer.record(LogEntry(id=f"q{i}", key_id="k", endpoint="chat", status_code=200))
     assert writer.dropped == 2 and caplog.text.count("request log queue full") == 1
@@ -167,7 +167,7 @@ async def test_a_dead_writers_journal_is_replayed_once_and_skips_rows_already_wr
     import asyncio
     import os
 
-    from proxy.request_journal import RequestJournal
+    from proxy.storage.request_journal import RequestJournal
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"
     await asyncio.to_thread(upgrade, url)

@@ -25,7 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from caches.models import ExactCacheEntry, SemanticCacheEntry
-from proxy.db import ApiKey, Batch, Feedback, RequestLog, RequestLogHourly, RouterRequest
+from proxy.storage.db import ApiKey, Batch, Feedback, RequestLog, RequestLogHourly, RouterRequest
 
 log = logging.getLogger(__name__)
 

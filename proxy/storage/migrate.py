@@ -9,7 +9,7 @@ from alembic import command
 from alembic.config import Config
 
 import migrations
-from proxy.database_url import async_database_url
+from proxy.storage.database_url import async_database_url
 
 
 def alembic_config(database_url: str) -> Config:
@@ -26,7 +26,7 @@ def alembic_config(database_url: str) -> Config:
 def upgrade(database_url: str, revision: str = "head") -> None:
     """Bring the database schema to ``revision`` (blocking; call from a thread inside an event loop).
     A SQLite file's folder is created (the default data directory on first start); commands that take
-    a URL from the user refuse a missing folder first (:func:`proxy.database_url.require_sqlite_folder`).
+    a URL from the user refuse a missing folder first (:func:`proxy.storage.database_url.require_sqlite_folder`).
 
     Raises:
         DatabaseUrlError: a URL that cannot be used.
