@@ -10,10 +10,10 @@ from litestar import Request, Response, get, post
 
 from proxy.auth.admin import key_admin_handlers
 from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
-from proxy.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
-from proxy.schemas import parse_json_object
 from proxy.settings import Settings
 from proxy.storage import stats_queries
+from proxy.wire.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
+from proxy.wire.schemas import parse_json_object
 
 
 class InvalidateBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -9,8 +9,8 @@ import logging
 import math
 from typing import Any
 
-from proxy.errors import ThriftyError
-from proxy.json_schemas import answer_problem
+from proxy.wire.errors import ThriftyError
+from proxy.wire.json_schemas import answer_problem
 
 log = logging.getLogger(__name__)
 

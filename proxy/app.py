@@ -25,7 +25,6 @@ from proxy.embeddings.local import DEFAULT_DIM as LOCAL_DIM
 from proxy.embeddings.local import DEFAULT_WINDOW as LOCAL_WINDOW
 from proxy.embeddings.service import build_embeddings
 from proxy.endpoints import unknown_endpoint_message
-from proxy.errors import AuthenticationFailed, InvalidRequest, NotFound, ThriftyError
 from proxy.feedback import FeedbackRecord, accept_feedback, parse_feedback, store_feedback
 from proxy.identity import (
     ANONYMOUS,
@@ -42,16 +41,17 @@ from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.responses.native import NativeResponses
 from proxy.responses.service import ResponsesService
 from proxy.responses.store import ResponseStore
-from proxy.schemas import parse_json_object, validate_chat, validate_completion
 from proxy.settings import BUNDLED_UPSTREAM, Settings
-from proxy.shaping.replicas import ReplicaClient
 from proxy.storage import migrate
 from proxy.storage.db import create_engine
 from proxy.storage.request_journal import RequestJournal
 from proxy.storage.request_log import LogEntry, RequestLogWriter, journal_folder
 from proxy.ui import ui_handlers
 from proxy.ui.rollups import keep_rollups_fresh
-from proxy.upstream import UpstreamClient
+from proxy.upstream.client import UpstreamClient
+from proxy.upstream.replicas import ReplicaClient
+from proxy.wire.errors import AuthenticationFailed, InvalidRequest, NotFound, ThriftyError
+from proxy.wire.schemas import parse_json_object, validate_chat, validate_completion
 
 log = logging.getLogger(__name__)
 

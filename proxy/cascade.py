@@ -13,8 +13,8 @@ import msgspec
 from proxy.answers import first_choice, header_number, header_text, structure_problem, usage_tokens
 from proxy.call import UPSTREAM_PATHS, Call, Reply, StreamReply, priority_of
 from proxy.components import cascadable
-from proxy.errors import ThriftyError, error_message
 from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.wire.errors import ThriftyError, error_message
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ import msgspec
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.errors import InvalidRequest, NotFound
 from proxy.storage.db import Feedback, RequestLog
+from proxy.wire.errors import InvalidRequest, NotFound
 
 MAX_COMMENT_CHARS = 4000
 LOG_WRITE_ALLOWANCE_S = 1.0  # beyond one flush interval, how long a queued log entry may take to be written

@@ -16,7 +16,7 @@ import msgspec
 from proxy.admin import InvalidateBody
 from proxy.auth.admin import CreateKeyBody
 from proxy.feedback import FeedbackBody
-from proxy.schemas import ChatRequest, CompletionRequest
+from proxy.wire.schemas import ChatRequest, CompletionRequest
 
 
 class CreateBatchBody(msgspec.Struct):

@@ -40,7 +40,16 @@ from proxy.call import (
 )
 from proxy.cascade import CascadeStage
 from proxy.components import RouterStage
-from proxy.errors import (
+from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.pricing import PriceBook
+from proxy.settings import ModelAlias, Settings
+from proxy.shaping.caps import finish_reason_of
+from proxy.shaping.stage import ShapingStage
+from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of
+from proxy.stream_relay import StreamRelay
+from proxy.upstream.client import UpstreamClient, UpstreamReply, passed_error_headers
+from proxy.upstream.model_versions import ModelVersions
+from proxy.wire.errors import (
     InvalidRequest,
     NotFound,
     ThriftyError,
@@ -48,16 +57,7 @@ from proxy.errors import (
     error_message,
     openai_error_body,
 )
-from proxy.feedback import FeedbackRecord, json_output_check
-from proxy.model_versions import ModelVersions
-from proxy.pricing import PriceBook
-from proxy.settings import ModelAlias, Settings
-from proxy.shaping.caps import finish_reason_of
-from proxy.shaping.stage import ShapingStage
-from proxy.sse import response_to_chunks
-from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of
-from proxy.stream_relay import StreamRelay
-from proxy.upstream import UpstreamClient, UpstreamReply, passed_error_headers
+from proxy.wire.sse import response_to_chunks
 
 __all__ = ["LARGE_BODY_BYTES", "CallContext", "Pipeline", "Reply", "StreamReply"]
 

@@ -103,7 +103,7 @@ class UpstreamConfig:
     responses_api: bool = False
     # replicas of one model (several bundled backends, vLLM servers...): each request goes to the
     # replica a consistent hash of its stable prefix picks ("prefix"), or a random one ("random");
-    # see proxy.shaping.replicas. Expanded at load time into one entry per replica (<name>#<i>).
+    # see proxy.upstream.replicas. Expanded at load time into one entry per replica (<name>#<i>).
     base_urls: list[str] = field(default_factory=list)
     replica_choice: str = "prefix"
     replica_of: str = ""  # set on the expanded <name>#<i> entries

@@ -14,10 +14,10 @@ import msgspec
 
 from proxy.answers import failure_of, float_or_none
 from proxy.call import UPSTREAM_PATHS, Call, Reply, StreamReply, priority_of
-from proxy.errors import ThriftyError, UpstreamError, error_message, openai_error_body
 from proxy.shaping.caps import finish_reason_of
-from proxy.sse import StreamAssembler
-from proxy.upstream import UpstreamReplyError
+from proxy.upstream.client import UpstreamReplyError
+from proxy.wire.errors import ThriftyError, UpstreamError, error_message, openai_error_body
+from proxy.wire.sse import StreamAssembler
 
 log = logging.getLogger(__name__)
 

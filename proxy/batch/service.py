@@ -18,9 +18,9 @@ from proxy.batch.queue import FINAL, WINDOWS, BatchQueue, LineCounts, now_utc
 from proxy.batch.validation import ENDPOINTS
 from proxy.batch.window import BatchWindow
 from proxy.batch.worker import BatchWorker, LineAdmission
-from proxy.errors import Conflict, InvalidRequest, NotFound
 from proxy.settings import BatchSettings, Settings
 from proxy.storage.db import Batch, StoredFile
+from proxy.wire.errors import Conflict, InvalidRequest, NotFound
 
 log = logging.getLogger(__name__)
 URGENT_KEY = "thrifty_urgent"  # metadata key: "true" runs the batch outside the nightly window

@@ -23,8 +23,8 @@ from proxy.batch.files import FileStore
 from proxy.batch.queue import BatchQueue, ClaimedLine, now_utc, output_line
 from proxy.batch.validation import ENDPOINTS, LineError, validate_batch_input
 from proxy.batch.window import BatchWindow
-from proxy.errors import NotFound, RateLimited, ThriftyError
 from proxy.settings import BatchSettings
+from proxy.wire.errors import NotFound, RateLimited, ThriftyError
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = (429,)  # plus every 5xx and transport failure

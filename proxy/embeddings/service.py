@@ -19,7 +19,12 @@ import numpy as np
 from proxy.embeddings.cache import Cached, EmbeddingCache, cache_key
 from proxy.embeddings.local import LocalEmbeddingModel, reduce_dimensions
 from proxy.embeddings.request import EmbeddingRequest, parse_embedding_request
-from proxy.errors import (
+from proxy.logs import log_access
+from proxy.pipeline import Reply
+from proxy.pricing import PriceBook
+from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, Settings
+from proxy.storage.request_log import LogEntry
+from proxy.wire.errors import (
     InvalidRequest,
     NotFound,
     ThriftyError,
@@ -27,11 +32,6 @@ from proxy.errors import (
     error_message,
     openai_error_body,
 )
-from proxy.logs import log_access
-from proxy.pipeline import Reply
-from proxy.pricing import PriceBook
-from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, Settings
-from proxy.storage.request_log import LogEntry
 
 log = logging.getLogger(__name__)
 

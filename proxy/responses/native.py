@@ -11,7 +11,6 @@ from typing import Any
 
 import msgspec
 
-from proxy.errors import ThriftyError, error_message, openai_error_body
 from proxy.logs import log_access
 from proxy.pipeline import Reply, StreamReply
 from proxy.pricing import PriceBook
@@ -19,7 +18,8 @@ from proxy.responses import translate as t
 from proxy.responses.store import ResponseStore
 from proxy.settings import ModelAlias, Settings
 from proxy.storage.request_log import LogEntry
-from proxy.upstream import UpstreamReplyError
+from proxy.upstream.client import UpstreamReplyError
+from proxy.wire.errors import ThriftyError, error_message, openai_error_body
 
 UPSTREAM_PATH = "/responses"
 

@@ -1,6 +1,6 @@
 """Replicas in the configuration: an upstream that lists several ``base_urls`` becomes one upstream
 entry per replica when the settings load (``<name>#<i>`` for the second and later ones). The choice
-between them at request time is :mod:`proxy.shaping.replicas`."""
+between them at request time is :mod:`proxy.upstream.replicas`."""
 
 from __future__ import annotations
 

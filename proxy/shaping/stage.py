@@ -128,7 +128,7 @@ class ShapingStage:
               endpoint: str) -> ShapeResult:
         """Cap and shape ``data`` in place (nested values are replaced, never mutated, so other
         references to the caller's messages keep the original). Raises
-        :class:`proxy.errors.InvalidRequest` when the policy refuses the request."""
+        :class:`proxy.wire.errors.InvalidRequest` when the policy refuses the request."""
         policy = resolve(self._settings, tenant=tenant, model=model, tier=tier)
         result = ShapeResult(cap=CapOutcome(None, None), mode=policy.mode)
         chat = endpoint == "chat" and isinstance(data.get("messages"), list)

@@ -9,7 +9,7 @@ import pytest
 
 from proxy.app import create_app
 from proxy.settings import CacheSettings
-from proxy.upstream import SSEEvent, UpstreamClient
+from proxy.upstream.client import SSEEvent, UpstreamClient
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan
 

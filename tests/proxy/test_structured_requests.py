@@ -129,7 +129,7 @@ def completion(content=None, calls=None, finish="stop") -> dict:
 
 
 def test_answers_that_fail_their_structure_are_named() -> None:
-    from proxy.json_schemas import answer_problem
+    from proxy.wire.json_schemas import answer_problem
 
     strict = {**ASK, "response_format": schema_format(PERSON)}
     assert answer_problem(strict, completion('{"name": "Ada"}')) is None

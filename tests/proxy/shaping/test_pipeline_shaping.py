@@ -105,7 +105,7 @@ def test_requests_differing_only_in_tool_order_share_one_cache_entry(proxy_for) 
     [{"type": "function", "function": {"name": 7, "parameters": [1, 2]}}, {"weird": {"b": 1, "a": 2}}],
 ])
 def test_malformed_tool_schemas_are_a_400_before_shaping(proxy_for, tools) -> None:
-    """Checked by the proxy (proxy.schemas), so every upstream gets the same error and shaping's
+    """Checked by the proxy (proxy.wire.schemas), so every upstream gets the same error and shaping's
     canonical tool order never has to guess at a nameless tool."""
     script, proxy, _ = proxy_for(ShapingSettings(mode="aggressive"))
     before = len(sent(script))

@@ -7,9 +7,9 @@ import logging
 import time
 from dataclasses import dataclass
 
-from proxy.errors import ThriftyError
 from proxy.settings import ModelAlias
-from proxy.upstream import UpstreamClient
+from proxy.upstream.client import UpstreamClient
+from proxy.wire.errors import ThriftyError
 
 log = logging.getLogger(__name__)
 

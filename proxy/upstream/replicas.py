@@ -29,12 +29,12 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from proxy.errors import UpstreamError
 from proxy.shaping.prompt import NOTE_HEADER
+from proxy.wire.errors import UpstreamError
 
 if TYPE_CHECKING:
     from proxy.settings import Settings
-    from proxy.upstream import SSEEvent, UpstreamClient, UpstreamReply
+    from proxy.upstream.client import SSEEvent, UpstreamClient, UpstreamReply
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class ReplicaChooser:
 
 
 class ReplicaClient:
-    """An :class:`proxy.upstream.UpstreamClient` that sends a replica group's requests to the
+    """An :class:`proxy.upstream.client.UpstreamClient` that sends a replica group's requests to the
     replica :class:`ReplicaChooser` picks (falling back to another on a connection error, 502, 503
     or 504); every other call and every other upstream passes straight through."""
 

@@ -11,11 +11,11 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.errors import UpstreamError
 from proxy.settings import SettingsError, UpstreamConfig, load_settings
 from proxy.shaping.replica_names import expand_replicas
-from proxy.shaping.replicas import ReplicaChooser, rendezvous_order, stable_prefix
 from proxy.supervisor import free_port
+from proxy.upstream.replicas import ReplicaChooser, rendezvous_order, stable_prefix
+from proxy.wire.errors import UpstreamError
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 
@@ -128,7 +128,7 @@ def test_a_stream_that_is_never_read_still_releases_its_replica() -> None:
     import asyncio
     import gc
 
-    from proxy.shaping.replicas import ReplicaClient
+    from proxy.upstream.replicas import ReplicaClient
 
     class Opened:  # stands in for the httpx.Response of an opened stream
         pass
@@ -154,7 +154,7 @@ class Replicas:
         self.calls: list[str] = []
 
     async def post(self, upstream, path, body, request_id, priority=None):
-        from proxy.upstream import UpstreamReply
+        from proxy.upstream.client import UpstreamReply
 
         self.calls.append(upstream)
         outcome = self.outcomes.get(upstream, 200)
@@ -172,7 +172,7 @@ class Replicas:
 def test_a_failing_replica_falls_back_to_the_least_loaded_healthy_one(failure) -> None:
     import asyncio
 
-    from proxy.shaping.replicas import ReplicaClient
+    from proxy.upstream.replicas import ReplicaClient
 
     chooser = ReplicaChooser({"g": ["g", "g#1", "g#2"]}, overload_margin=100)
     body = chat("shared")
@@ -189,7 +189,7 @@ def test_a_failing_replica_falls_back_to_the_least_loaded_healthy_one(failure) -
 def test_other_failures_and_the_last_replicas_failure_reach_the_caller() -> None:
     import asyncio
 
-    from proxy.shaping.replicas import ReplicaClient
+    from proxy.upstream.replicas import ReplicaClient
 
     body = chat("shared")
     chooser = ReplicaChooser({"g": ["g", "g#1"]})

@@ -23,9 +23,9 @@ import aiohttp
 import httpx
 import msgspec
 
-from proxy.errors import UpstreamError
-from proxy.resilience import RETRY_STATUSES, Breakers, RetryPolicy
 from proxy.settings import ProxyConfig, UpstreamConfig
+from proxy.upstream.resilience import RETRY_STATUSES, Breakers, RetryPolicy
+from proxy.wire.errors import UpstreamError
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import pytest
 from proxy.app import create_app
 from proxy.identity import ANONYMOUS, key_id_from_authorization, request_id_from_header
 from proxy.settings import UpstreamConfig
-from proxy.upstream import SSEDecoder, upstream_target
+from proxy.upstream.client import SSEDecoder, upstream_target
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan
 
 
@@ -47,7 +47,7 @@ def test_credentials_in_the_base_url_become_basic_auth_only_without_an_api_key(c
     basic = upstream_target(UpstreamConfig("u", "http://alice:s%40cret@127.0.0.1:9/v1"))
     assert basic.url("/models") == "http://127.0.0.1:9/v1/models"
     assert basic.authorization == "Basic " + base64.b64encode(b"alice:s@cret").decode()
-    with caplog.at_level("WARNING", logger="proxy.upstream"):
+    with caplog.at_level("WARNING", logger="proxy.upstream.client"):
         keyed = upstream_target(UpstreamConfig("u", "https://bob:pw-SECRET@[::1]:8443/v1", api_key="sk-up"))
     assert (keyed.url("/models"), keyed.authorization) == ("https://[::1]:8443/v1/models", "Bearer sk-up")
     assert "api key is sent" in caplog.text and "pw-SECRET" not in caplog.text

@@ -1,11 +1,11 @@
-"""proxy.errors.error_message: the one reader of an error body's message (OpenAI, vLLM, FastAPI,
+"""proxy.wire.errors.error_message: the one reader of an error body's message (OpenAI, vLLM, FastAPI,
 plain text), used by the pipeline, the batch CLI and the benchmarks."""
 
 from __future__ import annotations
 
 import pytest
 
-from proxy.errors import error_message, openai_error_body
+from proxy.wire.errors import error_message, openai_error_body
 
 
 @pytest.mark.parametrize(("payload", "expected"), [

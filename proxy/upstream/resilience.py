@@ -1,5 +1,5 @@
 """Upstream resilience: retries with exponential backoff and jitter (honouring ``retry-after``)
-and a circuit breaker per upstream. Used by :class:`proxy.upstream.UpstreamClient` before any
+and a circuit breaker per upstream. Used by :class:`proxy.upstream.client.UpstreamClient` before any
 byte reaches the client; falling back to another model is the pipeline's job."""
 
 from __future__ import annotations

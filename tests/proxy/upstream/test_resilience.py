@@ -9,10 +9,10 @@ import httpx
 from openai import OpenAI
 
 from proxy.app import create_app
-from proxy.errors import openai_error_body
-from proxy.resilience import CircuitBreaker, RetryPolicy
 from proxy.settings import ModelAlias, UpstreamConfig
 from proxy.supervisor import free_port
+from proxy.upstream.resilience import CircuitBreaker, RetryPolicy
+from proxy.wire.errors import openai_error_body
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, read_body, serve_in_thread, serve_lifespan
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from proxy.errors import InvalidRequest
+from proxy.wire.errors import InvalidRequest
 
 MAX_SCHEMA_BYTES = 128 * 1024  # the bundled backend's limit too (backend.structured.spec)
 FORMAT_TYPES = ("text", "json_object", "json_schema")

@@ -10,8 +10,8 @@ from typing import Any
 
 import msgspec
 
-from proxy.errors import InvalidRequest
-from proxy.json_schemas import check_json_schema, check_response_format
+from proxy.wire.errors import InvalidRequest
+from proxy.wire.json_schemas import check_json_schema, check_response_format
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 MAX_TOKENS_LIMIT = 1_048_576
