@@ -21,6 +21,8 @@ from proxy.batch.api import batch_handlers
 from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
 from proxy.components import build_cache, build_router_stage, shared_embedder
+from proxy.config.sections import BUNDLED_UPSTREAM
+from proxy.config.settings import Settings
 from proxy.embeddings.local import DEFAULT_DIM as LOCAL_DIM
 from proxy.embeddings.local import DEFAULT_WINDOW as LOCAL_WINDOW
 from proxy.embeddings.service import build_embeddings
@@ -41,7 +43,6 @@ from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
 from proxy.responses.native import NativeResponses
 from proxy.responses.service import ResponsesService
 from proxy.responses.store import ResponseStore
-from proxy.settings import BUNDLED_UPSTREAM, Settings
 from proxy.storage import migrate
 from proxy.storage.db import create_engine
 from proxy.storage.request_journal import RequestJournal

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from proxy.settings import ModelAlias
+from proxy.config.sections import ModelAlias
 from proxy.storage.request_log import LogEntry
 
 EXTENSION_FIELDS = ("thrifty",)  # ours; never forwarded upstream

@@ -8,8 +8,8 @@ import sys
 from dataclasses import replace
 
 from backend import cli_args
+from proxy.config.settings import Settings, SettingsError, load_settings
 from proxy.serving import run_proxy
-from proxy.settings import Settings, SettingsError, load_settings
 from proxy.storage.database_url import DatabaseUrlError
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.

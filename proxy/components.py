@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from caches.config import CacheConfig, TenantCachePolicy
 from caches.embedder import Embedder, EmbedderConfig, SentenceTransformerEmbedder
 from caches.service import ResponseCache
-from proxy.settings import Settings
+from proxy.config.settings import Settings
 
 log = logging.getLogger(__name__)
 

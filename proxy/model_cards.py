@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, Settings
+from proxy.config.sections import BUNDLED_UPSTREAM, ModelAlias
+from proxy.config.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -40,9 +40,10 @@ from proxy.call import (
 )
 from proxy.cascade import CascadeStage
 from proxy.components import RouterStage
+from proxy.config.sections import ModelAlias
+from proxy.config.settings import Settings
 from proxy.feedback import FeedbackRecord, json_output_check
 from proxy.pricing import PriceBook
-from proxy.settings import ModelAlias, Settings
 from proxy.shaping.caps import finish_reason_of
 from proxy.shaping.stage import ShapingStage
 from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of

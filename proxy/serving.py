@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from proxy.settings import Settings
+from proxy.config.settings import Settings
 
 
 def run_proxy(settings: Settings) -> None:

@@ -19,8 +19,8 @@ from dataclasses import replace
 
 import httpx
 
+from proxy.config.settings import Settings
 from proxy.serving import run_proxy
-from proxy.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,8 @@ from dataclasses import replace
 import httpx
 
 from benchmarks.harness import free_port, wait_healthy
-from proxy.settings import DatabaseConfig, Settings, load_settings
+from proxy.config.sections import DatabaseConfig
+from proxy.config.settings import Settings, load_settings
 from proxy.supervisor import BackendProcess
 
 

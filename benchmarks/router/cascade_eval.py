@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     backend = None
     try:
         if args.base_url is None:
-            from proxy.settings import load_settings
+            from proxy.config.settings import load_settings
             from proxy.supervisor import BackendProcess
 
             settings = load_settings(None)

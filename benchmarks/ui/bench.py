@@ -151,16 +151,16 @@ def _time_pages(url: str, repeat: int) -> list[tuple[str, float, float, float, f
 
     from benchmarks.harness import serve_in_thread
     from proxy.app import create_app
-    from proxy.settings import (
+    from proxy.config.sections import (
         AdminConfig,
         BundledBackendConfig,
         CacheSettings,
         DatabaseConfig,
         ModelAlias,
         RouterSettings,
-        Settings,
         UpstreamConfig,
     )
+    from proxy.config.settings import Settings
 
     settings = Settings(
         database=DatabaseConfig(url=url), bundled=BundledBackendConfig(enabled=False),

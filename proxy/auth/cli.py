@@ -8,8 +8,8 @@ import sys
 from dataclasses import replace
 
 from proxy.auth.keys import KeyProblem, KeyRecord, KeyStore
+from proxy.config.settings import SettingsError, load_settings
 from proxy.masking import mask_text, mask_url
-from proxy.settings import SettingsError, load_settings
 from proxy.storage.database_url import DatabaseUrlError, describe_error, require_sqlite_folder
 
 

@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.auth.keys import KeyRecord, KeyStore
 from proxy.auth.limits import Counters, DatabaseCounters, KeyLimits, RedisCounters, Refusal, Reservation
+from proxy.config.settings import Settings
 from proxy.identity import key_id_from_authorization
 from proxy.pricing import PriceBook
-from proxy.settings import Settings
 from proxy.wire.errors import (
     AuthenticationFailed,
     InvalidRequest,

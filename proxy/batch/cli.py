@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from proxy.settings import client_defaults
+from proxy.config.settings import client_defaults
 from proxy.wire.errors import error_message
 
 FINAL = ("completed", "failed", "expired", "cancelled")

@@ -22,8 +22,8 @@ import msgspec
 from proxy.batch.files import FileStore
 from proxy.batch.queue import BatchQueue, ClaimedLine, now_utc, output_line
 from proxy.batch.validation import ENDPOINTS, LineError, validate_batch_input
-from proxy.batch.window import BatchWindow
-from proxy.settings import BatchSettings
+from proxy.config.batch_window import BatchWindow
+from proxy.config.sections import BatchSettings
 from proxy.wire.errors import NotFound, RateLimited, ThriftyError
 
 log = logging.getLogger(__name__)

@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
+from proxy.config.sections import BUNDLED_UPSTREAM, ModelAlias
+from proxy.config.settings import Settings
 from proxy.embeddings.cache import Cached, EmbeddingCache, cache_key
 from proxy.embeddings.local import LocalEmbeddingModel, reduce_dimensions
 from proxy.embeddings.request import EmbeddingRequest, parse_embedding_request
 from proxy.logs import log_access
 from proxy.pipeline import Reply
 from proxy.pricing import PriceBook
-from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, Settings
 from proxy.storage.request_log import LogEntry
 from proxy.wire.errors import (
     InvalidRequest,

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from proxy.shaping.config import ShapingPolicy
+from proxy.config.shaping import ShapingPolicy
 from proxy.wire.errors import InvalidRequest
 
 LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from proxy.settings import Settings
+from proxy.config.settings import Settings
 from proxy.storage import stats_queries as q
 from proxy.ui import charts
 from proxy.ui.masking import mask_text, mask_url

@@ -23,7 +23,7 @@ import aiohttp
 import httpx
 import msgspec
 
-from proxy.settings import ProxyConfig, UpstreamConfig
+from proxy.config.sections import ProxyConfig, UpstreamConfig
 from proxy.upstream.resilience import RETRY_STATUSES, Breakers, RetryPolicy
 from proxy.wire.errors import UpstreamError
 

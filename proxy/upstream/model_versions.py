@@ -7,7 +7,7 @@ import logging
 import time
 from dataclasses import dataclass
 
-from proxy.settings import ModelAlias
+from proxy.config.sections import ModelAlias
 from proxy.upstream.client import UpstreamClient
 from proxy.wire.errors import ThriftyError
 

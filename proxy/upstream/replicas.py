@@ -33,7 +33,7 @@ from proxy.shaping.prompt import NOTE_HEADER
 from proxy.wire.errors import UpstreamError
 
 if TYPE_CHECKING:
-    from proxy.settings import Settings
+    from proxy.config.settings import Settings
     from proxy.upstream.client import SSEEvent, UpstreamClient, UpstreamReply
 
 log = logging.getLogger(__name__)

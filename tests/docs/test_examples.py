@@ -2,7 +2,7 @@
 setting, command line, option, environment variable and metric name a page shows is a real one.
 
 Cheap checks through the real parts, no model loaded: TOML snippets go through
-``proxy.settings.load_settings``, ``thrifty`` command lines through the CLI's own argparse parsers
+``proxy.config.settings.load_settings``, ``thrifty`` command lines through the CLI's own argparse parsers
 (options of delegated commands are looked up in the module the CLI delegates to), environment
 variables through the settings loader, metric names through a render of the real metric registries.
 """
@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import pytest
 
 from proxy import cli
-from proxy.settings import Settings, SettingsError, load_settings
+from proxy.config.settings import Settings, SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

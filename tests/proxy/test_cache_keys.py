@@ -11,8 +11,8 @@ import openai
 import pytest
 
 from proxy.app import create_app
+from proxy.config.settings import SettingsError, load_settings
 from proxy.identity import key_id_from_authorization
-from proxy.settings import SettingsError, load_settings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 from tests.support.writebacks import CacheWrites
 

@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import ModelAlias, SettingsError, load_settings
+from proxy.config.sections import ModelAlias
+from proxy.config.settings import SettingsError, load_settings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import serve_in_thread
 

@@ -17,14 +17,8 @@ import pytest
 from openai import OpenAI
 
 from proxy.app import create_app
+from proxy.config.sections import AdminConfig, AuthSettings, BatchSettings, EmbeddingsSettings, ModelAlias
 from proxy.pricing import ModelPrice
-from proxy.settings import (
-    AdminConfig,
-    AuthSettings,
-    BatchSettings,
-    EmbeddingsSettings,
-    ModelAlias,
-)
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan
 
@@ -252,7 +246,7 @@ def test_embeddings_can_be_switched_off(make_settings, upstream, embedder):
     ('[embeddings]\nmodel_name = "smollm2-135m-instruct"\n', "clashes"),
 ])
 def test_bad_embeddings_settings_are_refused(tmp_path, toml, words):
-    from proxy.settings import SettingsError, load_settings
+    from proxy.config.settings import SettingsError, load_settings
 
     path = tmp_path / "thrifty.toml"
     path.write_text(toml)

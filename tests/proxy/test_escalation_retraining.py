@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from proxy.app import create_app
 from proxy.cli import main as thrifty
-from proxy.settings import CacheSettings, ModelAlias, RouterSettings
+from proxy.config.sections import CacheSettings, ModelAlias, RouterSettings
 from router.classifier import load_artifact
 from router.escalation import load_escalation
 from router.features import extract_features, stats_matrix

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from proxy.app import create_app
-from proxy.settings import CacheSettings
+from proxy.config.sections import CacheSettings
 from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 JSON_LEAF = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)

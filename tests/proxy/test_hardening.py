@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import CacheSettings
+from proxy.config.sections import CacheSettings
 from proxy.upstream.client import SSEEvent, UpstreamClient
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan
@@ -299,7 +299,7 @@ def test_trickled_headers_get_a_408_and_the_connection_is_closed(make_settings):
 
 
 def test_header_and_body_timeouts_must_be_positive(tmp_path):
-    from proxy.settings import SettingsError, load_settings
+    from proxy.config.settings import SettingsError, load_settings
 
     config = tmp_path / "thrifty.toml"
     config.write_text("[proxy]\nheader_timeout_s = 0\n")

@@ -12,8 +12,7 @@ from openai import OpenAI
 from prometheus_client.parser import text_string_to_metric_families
 
 from proxy.app import create_app
-from proxy.metrics import ProxyMetrics
-from proxy.settings import (
+from proxy.config.sections import (
     AuthSettings,
     BatchSettings,
     CacheSettings,
@@ -21,6 +20,7 @@ from proxy.settings import (
     RouterSettings,
     UpstreamConfig,
 )
+from proxy.metrics import ProxyMetrics
 from proxy.supervisor import free_port
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

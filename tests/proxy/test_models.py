@@ -11,7 +11,7 @@ import pytest
 from openai import OpenAI
 
 from proxy.app import create_app
-from proxy.settings import ModelAlias, RouterSettings
+from proxy.config.sections import ModelAlias, RouterSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 
 from proxy.app import create_app
-from proxy.settings import AdminConfig, CacheSettings
+from proxy.config.sections import AdminConfig, CacheSettings
 from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import CacheSettings
+from proxy.config.sections import CacheSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 Q = "Which planet in the solar system has the most moons?"

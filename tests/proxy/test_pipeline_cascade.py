@@ -12,15 +12,9 @@ import pytest
 
 from proxy.app import create_app
 from proxy.components import ExploringRouter
+from proxy.config.sections import AdminConfig, CacheSettings, ModelAlias, RouterSettings
+from proxy.config.settings import SettingsError, load_settings
 from proxy.pricing import ModelPrice
-from proxy.settings import (
-    AdminConfig,
-    CacheSettings,
-    ModelAlias,
-    RouterSettings,
-    SettingsError,
-    load_settings,
-)
 from router.config import RouterConfig
 from router.escalation import Escalator
 from router.registry import build_router

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from proxy.app import create_app
+from proxy.config.sections import ModelAlias, RouterSettings
 from proxy.pricing import ModelPrice
-from proxy.settings import ModelAlias, RouterSettings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

@@ -14,7 +14,7 @@ import pytest
 from openai import OpenAI
 
 from proxy.app import create_app
-from proxy.settings import DatabaseConfig
+from proxy.config.sections import DatabaseConfig
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, read_body, serve_in_thread, serve_lifespan
 
@@ -245,7 +245,7 @@ def test_responses_batch_lines_run_and_are_stored_for_the_batch_key(make_setting
     import io
     import time
 
-    from proxy.settings import BatchSettings
+    from proxy.config.sections import BatchSettings
 
     settings = replace(make_settings(upstream.url), batch=BatchSettings(poll_interval_s=0.05))
     lines = b"".join(json.dumps({"custom_id": f"q-{i}", "method": "POST", "url": "/v1/responses",

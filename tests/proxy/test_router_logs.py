@@ -133,7 +133,7 @@ def test_an_unmigrated_database_is_a_clear_error(tmp_path):
 
 
 def test_storing_request_bodies_is_opt_in():
-    from proxy.settings import load_settings
+    from proxy.config.settings import load_settings
 
     assert load_settings(environ={}).router.store_requests is False
     assert load_settings(environ={"THRIFTY_ROUTER__STORE_REQUESTS": "true"}).router.store_requests is True

@@ -11,7 +11,7 @@ import httpx
 
 from proxy.app import create_app
 from proxy.cli import main as thrifty
-from proxy.settings import ModelAlias, RouterSettings
+from proxy.config.sections import ModelAlias, RouterSettings
 from router.training import main as train
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

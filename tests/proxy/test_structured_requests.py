@@ -13,8 +13,8 @@ from litestar.testing import TestClient
 
 from caches.keys import request_keys
 from proxy.app import create_app
+from proxy.config.shaping import ShapingPolicy
 from proxy.shaping.caps import apply_cap, is_structured
-from proxy.shaping.config import ShapingPolicy
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 ASK = {"model": "gpt-test", "temperature": 0, "messages": [{"role": "user", "content": "Who wrote Hamlet?"}]}
@@ -28,16 +28,16 @@ def schema_format(schema) -> dict:
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory) -> Iterator[tuple[TestClient, ScriptedUpstream]]:
-    from proxy.settings import (
+    from proxy.config.sections import (
         BundledBackendConfig,
         CacheSettings,
         DatabaseConfig,
         ModelAlias,
         RouterSettings,
-        Settings,
         UpstreamConfig,
     )
-    from proxy.shaping.config import ShapingSettings
+    from proxy.config.settings import Settings
+    from proxy.config.shaping import ShapingSettings
 
     tmp = tmp_path_factory.mktemp("structured")
     script = ScriptedUpstream(content='{"name": "Shakespeare"}')

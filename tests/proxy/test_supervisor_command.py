@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from backend.cli import serve_parser
-from proxy.settings import Settings
+from proxy.config.settings import Settings
 from proxy.supervisor import backend_command
 
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import AdminConfig, AuthSettings, CacheSettings
+from proxy.config.sections import AdminConfig, AuthSettings, CacheSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 from tests.support.writebacks import CacheWrites
 

@@ -16,9 +16,9 @@ from openai import OpenAI
 
 from proxy.app import create_app
 from proxy.auth.cli import main as keys_main
+from proxy.config.sections import AdminConfig, AuthSettings, DatabaseConfig
 from proxy.identity import key_id_from_authorization
 from proxy.pricing import ModelPrice
-from proxy.settings import AdminConfig, AuthSettings, DatabaseConfig
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -180,7 +180,7 @@ def test_out_of_range_limits_and_budgets_are_refused_with_a_clear_error(make_set
 
 
 def _batch_settings(make_settings, upstream_url: str):
-    from proxy.settings import BatchSettings
+    from proxy.config.sections import BatchSettings
 
     return replace(_settings(make_settings, upstream_url), batch=BatchSettings(poll_interval_s=0.05))
 

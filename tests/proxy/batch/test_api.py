@@ -15,8 +15,8 @@ import pytest
 from openai import OpenAI
 
 from proxy.app import create_app
+from proxy.config.sections import AdminConfig, BatchSettings
 from proxy.pricing import ModelPrice
-from proxy.settings import AdminConfig, BatchSettings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

@@ -13,7 +13,7 @@ import pytest
 
 from proxy.app import create_app
 from proxy.batch.cli import main
-from proxy.settings import BatchSettings
+from proxy.config.sections import BatchSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 NOON = datetime(2026, 6, 1, 12, 0, 0, tzinfo=UTC)  # the batch window below is 00:00-00:01 UTC: closed at noon

@@ -267,7 +267,7 @@ def test_expiry_writes_waiting_lines_as_batch_expired(tmp_path):
 
 
 def test_batch_settings_are_checked():
-    from proxy.settings import SettingsError, load_settings
+    from proxy.config.settings import SettingsError, load_settings
 
     with pytest.raises(SettingsError, match="window"):
         load_settings(environ={"THRIFTY_BATCH__WINDOW": "late at night"})

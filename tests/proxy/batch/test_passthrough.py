@@ -11,7 +11,7 @@ from dataclasses import replace
 from openai import OpenAI
 
 from proxy.app import create_app
-from proxy.settings import BatchSettings, CacheSettings, ModelAlias, UpstreamConfig
+from proxy.config.sections import BatchSettings, CacheSettings, ModelAlias, UpstreamConfig
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from proxy.app import create_app
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
 from proxy.shaping.learned import (
     MIN_LEARNED_CAP,
     RAISE_FACTOR,

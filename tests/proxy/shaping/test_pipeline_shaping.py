@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import CacheSettings
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.sections import CacheSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
 from proxy.shaping.prompt import NOTE_HEADER
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

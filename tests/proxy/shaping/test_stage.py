@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
 from proxy.shaping.prompt import NOTE_HEADER
 from proxy.shaping.stage import ShapingStage
 from proxy.wire.errors import InvalidRequest

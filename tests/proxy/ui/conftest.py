@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from proxy.app import create_app
-from proxy.pricing import ModelPrice
-from proxy.settings import (
+from proxy.config.sections import (
     AdminConfig,
     BundledBackendConfig,
     CacheSettings,
@@ -18,9 +17,10 @@ from proxy.settings import (
     ModelAlias,
     ProxyConfig,
     RouterSettings,
-    Settings,
     UpstreamConfig,
 )
+from proxy.config.settings import Settings
+from proxy.pricing import ModelPrice
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 ADMIN_KEY = "admin-secret-key"

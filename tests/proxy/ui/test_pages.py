@@ -12,7 +12,7 @@ from litestar import Litestar
 from backend.engine.engine import EngineMetrics
 from backend.metrics import BackendMetrics
 from proxy.app import create_app
-from proxy.settings import UpstreamConfig
+from proxy.config.sections import UpstreamConfig
 from proxy.supervisor import free_port
 from proxy.ui import Page, default_pages, ui_handlers
 from tests.proxy.ui.conftest import ui_settings

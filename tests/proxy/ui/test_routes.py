@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import AdminConfig
+from proxy.config.sections import AdminConfig
 from tests.proxy.ui.conftest import ADMIN_KEY, UPSTREAM_KEY, ui_settings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

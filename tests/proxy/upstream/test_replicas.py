@@ -11,8 +11,9 @@ import httpx
 import pytest
 
 from proxy.app import create_app
-from proxy.settings import SettingsError, UpstreamConfig, load_settings
-from proxy.shaping.replica_names import expand_replicas
+from proxy.config.replica_names import expand_replicas
+from proxy.config.sections import UpstreamConfig
+from proxy.config.settings import SettingsError, load_settings
 from proxy.supervisor import free_port
 from proxy.upstream.replicas import ReplicaChooser, rendezvous_order, stable_prefix
 from proxy.wire.errors import UpstreamError

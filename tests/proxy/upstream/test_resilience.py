@@ -9,7 +9,7 @@ import httpx
 from openai import OpenAI
 
 from proxy.app import create_app
-from proxy.settings import ModelAlias, UpstreamConfig
+from proxy.config.sections import ModelAlias, UpstreamConfig
 from proxy.supervisor import free_port
 from proxy.upstream.resilience import CircuitBreaker, RetryPolicy
 from proxy.wire.errors import openai_error_body

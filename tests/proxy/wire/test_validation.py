@@ -72,15 +72,15 @@ def test_well_formed_tools_and_tool_choices_pass(client_and_upstream):
 
 @pytest.fixture(scope="module")
 def client_and_upstream(tmp_path_factory):
-    from proxy.settings import (
+    from proxy.config.sections import (
         BundledBackendConfig,
         CacheSettings,
         DatabaseConfig,
         ModelAlias,
         RouterSettings,
-        Settings,
         UpstreamConfig,
     )
+    from proxy.config.settings import Settings
 
     tmp = tmp_path_factory.mktemp("validation")
     script = ScriptedUpstream()

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from proxy.config.settings import SettingsError, load_settings
+from proxy.config.shaping import DEFAULT_MAX_TOKENS
 from proxy.identity import key_id_from_authorization
-from proxy.settings import SettingsError, load_settings
-from proxy.shaping.config import DEFAULT_MAX_TOKENS
 
 
 def sha(token: str) -> str:

@@ -1,4 +1,4 @@
-"""Frozen configuration of prompt shaping and output capping (built by ``proxy/settings.py`` from the
+"""Frozen configuration of prompt shaping and output capping (built by ``proxy/config/settings.py`` from the
 ``[shaping]`` section and its ``[shaping.tiers.<tier>]``, ``[shaping.models.<name>]`` and
 ``[shaping.keys.<name>]`` tables; nothing here reads files or the environment).
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from openai import OpenAI
 
 from proxy.app import create_app
-from proxy.batch.window import BatchWindow, WindowError
-from proxy.settings import BatchSettings
+from proxy.config.batch_window import BatchWindow, WindowError
+from proxy.config.sections import BatchSettings
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from proxy.settings import SettingsError, load_settings
+from proxy.config.settings import SettingsError, load_settings
 
 
 def test_defaults_need_no_file_and_point_at_the_bundled_backend():
@@ -87,7 +87,7 @@ def test_missing_file_is_reported(tmp_path):
 def test_sample_config_in_the_repo_loads():
     from pathlib import Path
 
-    sample = Path(__file__).resolve().parents[2] / "thrifty.example.toml"
+    sample = Path(__file__).resolve().parents[3] / "thrifty.example.toml"
     settings = load_settings(sample, {})
     assert settings.proxy.port == 8000
 
