@@ -9,8 +9,8 @@ import msgspec
 from litestar import Request, Response, get, post
 
 from proxy.auth.admin import key_admin_handlers
-from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.config.settings import Settings
+from proxy.pipeline.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.storage import stats_queries
 from proxy.wire.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.wire.schemas import parse_json_object

@@ -20,14 +20,12 @@ from proxy.auth.throttle import LoginThrottle
 from proxy.batch.api import batch_handlers
 from proxy.batch.passthrough import UpstreamBatches
 from proxy.batch.service import BatchService
-from proxy.components import build_cache, build_router_stage, shared_embedder
 from proxy.config.sections import BUNDLED_UPSTREAM
 from proxy.config.settings import Settings
 from proxy.embeddings.local import DEFAULT_DIM as LOCAL_DIM
 from proxy.embeddings.local import DEFAULT_WINDOW as LOCAL_WINDOW
 from proxy.embeddings.service import build_embeddings
 from proxy.endpoints import unknown_endpoint_message
-from proxy.feedback import FeedbackRecord, accept_feedback, parse_feedback, store_feedback
 from proxy.identity import (
     ANONYMOUS,
     body_timeout_middleware,
@@ -39,7 +37,10 @@ from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.metrics import ProxyMetrics
 from proxy.model_cards import ModelCards
 from proxy.openapi import openapi_document
-from proxy.pipeline import LARGE_BODY_BYTES, CallContext, Pipeline, Reply
+from proxy.pipeline.call import LARGE_BODY_BYTES, CallContext, Reply
+from proxy.pipeline.components import build_cache, build_router_stage, shared_embedder
+from proxy.pipeline.compose import Pipeline
+from proxy.pipeline.feedback import FeedbackRecord, accept_feedback, parse_feedback, store_feedback
 from proxy.responses.native import NativeResponses
 from proxy.responses.service import ResponsesService
 from proxy.responses.store import ResponseStore

@@ -15,7 +15,7 @@ import msgspec
 
 from proxy.admin import InvalidateBody
 from proxy.auth.admin import CreateKeyBody
-from proxy.feedback import FeedbackBody
+from proxy.pipeline.feedback import FeedbackBody
 from proxy.wire.schemas import ChatRequest, CompletionRequest
 
 

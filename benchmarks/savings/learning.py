@@ -267,7 +267,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
             continue
         matched.append(index)
         # the shipped router's score until the direct route is fitted; a failed first-step decision falls
-        # back to the small tier, i.e. the cascade (proxy/components.py)
+        # back to the small tier, i.e. the cascade (proxy/pipeline/components.py)
         prompt_score = outcome.route_score if outcome.route_score is not None else -math.inf
         traffic.append(TrafficRow(prompt_score, float(score), bool(label >= 0.5), row.cost_usd or 0.0,
                                   baseline(book, outcome.line, prices)[0]))

@@ -195,7 +195,10 @@ class BatchWorker:
                         line.batch_id, line.line_no)
 
     async def _answer(self, line: ClaimedLine) -> None:
-        from proxy.pipeline import CallContext, Reply  # the pipeline imports settings; keep this module light
+        from proxy.pipeline.call import (  # the pipeline imports settings; keep this module light
+            CallContext,
+            Reply,
+        )
 
         request_id = f"{line.batch_id}-{line.line_no}-{line.attempts}"
         endpoint, _ = ENDPOINTS.get(line.endpoint, ("chat", None))

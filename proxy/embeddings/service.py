@@ -22,7 +22,7 @@ from proxy.embeddings.cache import Cached, EmbeddingCache, cache_key
 from proxy.embeddings.local import LocalEmbeddingModel, reduce_dimensions
 from proxy.embeddings.request import EmbeddingRequest, parse_embedding_request
 from proxy.logs import log_access
-from proxy.pipeline import Reply
+from proxy.pipeline.call import Reply
 from proxy.pricing import PriceBook
 from proxy.storage.request_log import LogEntry
 from proxy.wire.errors import (

@@ -14,7 +14,7 @@ import msgspec
 from proxy.config.sections import ModelAlias
 from proxy.config.settings import Settings
 from proxy.logs import log_access
-from proxy.pipeline import Reply, StreamReply
+from proxy.pipeline.call import Reply, StreamReply
 from proxy.pricing import PriceBook
 from proxy.responses import translate as t
 from proxy.responses.store import ResponseStore

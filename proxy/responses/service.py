@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from proxy.pipeline import Reply, StreamReply
+from proxy.pipeline.call import Reply, StreamReply
 from proxy.responses import translate as t
 from proxy.responses.store import ResponseStore
 from proxy.upstream.client import SSEDecoder

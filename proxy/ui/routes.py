@@ -18,8 +18,8 @@ from litestar.datastructures import Cookie
 from litestar.static_files import create_static_files_router
 from sqlalchemy.exc import SQLAlchemyError
 
-from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.config.settings import Settings
+from proxy.pipeline.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.ui.auth import (
     LOGIN_COOKIE,
     LOGIN_COOKIE_LIFETIME_S,

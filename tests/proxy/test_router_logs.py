@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from proxy.feedback import FeedbackRecord, store_feedback
+from proxy.pipeline.feedback import FeedbackRecord, store_feedback
 from proxy.router_logs import (
     ExportError,
     combine_feedback,

@@ -93,7 +93,7 @@ def test_sample_config_in_the_repo_loads():
 
 
 def test_cache_memo_ttl_reaches_the_exact_cache(tmp_path):
-    from proxy.components import cache_config
+    from proxy.pipeline.components import cache_config
 
     settings = load_settings(None, {"THRIFTY_CACHE__MEMO_TTL_S": "0", "THRIFTY_DATA_DIR": str(tmp_path)})
     assert settings.cache.memo_ttl_s == 0

@@ -1,9 +1,9 @@
 """The request pipeline: resolve the model (router for the routed name) → shape → exact/semantic cache →
 forward → write-back to the cache and the request log, off the critical path.
 
-The stages' parts live beside it: the per-request types in :mod:`proxy.call`, cascade mode in
-:mod:`proxy.cascade`, stream relaying in :mod:`proxy.stream_relay`, cost accounting and the log row in
-:mod:`proxy.accounting`, payload readers in :mod:`proxy.answers`."""
+The stages' parts live beside it: the per-request types in :mod:`proxy.pipeline.call`, cascade mode in
+:mod:`proxy.pipeline.cascade`, stream relaying in :mod:`proxy.pipeline.stream_relay`, cost accounting and the log row in
+:mod:`proxy.pipeline.accounting`, payload readers in :mod:`proxy.pipeline.answers`."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ from typing import Any
 
 import msgspec
 
-from proxy.accounting import CallAccounting
-from proxy.answers import (
+from proxy.config.sections import ModelAlias
+from proxy.config.settings import Settings
+from proxy.pipeline.accounting import CallAccounting
+from proxy.pipeline.answers import (
     as_dict,
     failure_of,
     float_or_none,
@@ -28,7 +30,7 @@ from proxy.answers import (
     malformed_answer,
     structure_problem,
 )
-from proxy.call import (
+from proxy.pipeline.call import (
     EXTENSION_FIELDS,
     LARGE_BODY_BYTES,
     UPSTREAM_PATHS,
@@ -38,16 +40,14 @@ from proxy.call import (
     StreamReply,
     priority_of,
 )
-from proxy.cascade import CascadeStage
-from proxy.components import RouterStage
-from proxy.config.sections import ModelAlias
-from proxy.config.settings import Settings
-from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.pipeline.cascade import CascadeStage
+from proxy.pipeline.components import RouterStage
+from proxy.pipeline.feedback import FeedbackRecord, json_output_check
+from proxy.pipeline.stream_relay import StreamRelay
 from proxy.pricing import PriceBook
 from proxy.shaping.caps import finish_reason_of
 from proxy.shaping.stage import ShapingStage
 from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of
-from proxy.stream_relay import StreamRelay
 from proxy.upstream.client import UpstreamClient, UpstreamReply, passed_error_headers
 from proxy.upstream.model_versions import ModelVersions
 from proxy.wire.errors import (
@@ -360,7 +360,7 @@ class Pipeline(CascadeStage, StreamRelay):
 
     def _finish(self, ctx: CallContext, entry: LogEntry, status: int, error: str | None = None,
                 cache_hit: bool = False) -> None:
-        """Complete the log entry (status, latency, cost and saving) and queue it (:mod:`proxy.accounting`)."""
+        """Complete the log entry (status, latency, cost and saving) and queue it (:mod:`proxy.pipeline.accounting`)."""
         self._accounting.finish(ctx, entry, status, error=error, cache_hit=cache_hit)
 
     @staticmethod

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from proxy.answers import usage_tokens
-from proxy.call import CallContext
 from proxy.logs import log_access
+from proxy.pipeline.answers import usage_tokens
+from proxy.pipeline.call import CallContext
 from proxy.pricing import PriceBook
 from proxy.storage.request_log import LogEntry, RequestLogWriter
 

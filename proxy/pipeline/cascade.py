@@ -1,5 +1,5 @@
 """Cascade mode: the small tier answers, the escalation model judges, the large tier answers what it
-judged weak (:class:`CascadeStage`, a part of :class:`proxy.pipeline.Pipeline`)."""
+judged weak (:class:`CascadeStage`, a part of :class:`proxy.pipeline.compose.Pipeline`)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 
 import msgspec
 
-from proxy.answers import first_choice, header_number, header_text, structure_problem, usage_tokens
-from proxy.call import UPSTREAM_PATHS, Call, Reply, StreamReply, priority_of
-from proxy.components import cascadable
-from proxy.feedback import FeedbackRecord, json_output_check
+from proxy.pipeline.answers import first_choice, header_number, header_text, structure_problem, usage_tokens
+from proxy.pipeline.call import UPSTREAM_PATHS, Call, Reply, StreamReply, priority_of
+from proxy.pipeline.components import cascadable
+from proxy.pipeline.feedback import FeedbackRecord, json_output_check
 from proxy.wire.errors import ThriftyError, error_message
 
 log = logging.getLogger(__name__)

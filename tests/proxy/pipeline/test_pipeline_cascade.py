@@ -11,9 +11,9 @@ import openai
 import pytest
 
 from proxy.app import create_app
-from proxy.components import ExploringRouter
 from proxy.config.sections import AdminConfig, CacheSettings, ModelAlias, RouterSettings
 from proxy.config.settings import SettingsError, load_settings
+from proxy.pipeline.components import ExploringRouter
 from proxy.pricing import ModelPrice
 from router.config import RouterConfig
 from router.escalation import Escalator

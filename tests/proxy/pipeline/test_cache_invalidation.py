@@ -1,10 +1,10 @@
-"""proxy.cache_invalidation: the selection rules the admin API and the admin UI share."""
+"""proxy.pipeline.cache_invalidation: the selection rules the admin API and the admin UI share."""
 
 from __future__ import annotations
 
 import pytest
 
-from proxy.cache_invalidation import SEMANTIC_ID_MAX, Invalidation, InvalidationError
+from proxy.pipeline.cache_invalidation import SEMANTIC_ID_MAX, Invalidation, InvalidationError
 
 
 @pytest.mark.parametrize(("selection", "param"), [

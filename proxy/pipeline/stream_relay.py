@@ -1,5 +1,5 @@
 """Relaying an upstream's SSE stream to the client (:class:`StreamRelay`, a part of
-:class:`proxy.pipeline.Pipeline`): the whole-request deadline by the clock, the upstream's error events
+:class:`proxy.pipeline.compose.Pipeline`): the whole-request deadline by the clock, the upstream's error events
 as ours, the usage chunk only when asked for, and the log row and cache write-back at the end."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from proxy.answers import failure_of, float_or_none
-from proxy.call import UPSTREAM_PATHS, Call, Reply, StreamReply, priority_of
+from proxy.pipeline.answers import failure_of, float_or_none
+from proxy.pipeline.call import UPSTREAM_PATHS, Call, Reply, StreamReply, priority_of
 from proxy.shaping.caps import finish_reason_of
 from proxy.upstream.client import UpstreamReplyError
 from proxy.wire.errors import ThriftyError, UpstreamError, error_message, openai_error_body
