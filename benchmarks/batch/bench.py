@@ -34,7 +34,7 @@ from benchmarks.sse import delta_text, sse_chunks
 from proxy.batch.cli import BatchClient, CLIError
 from proxy.config.sections import BundledBackendConfig
 from proxy.config.settings import Settings
-from proxy.supervisor import BackendProcess
+from proxy.launch.supervisor import BackendProcess
 
 MODEL = "smollm2-135m-instruct"
 TOPICS = ["rivers", "volcanoes", "bread", "chess", "bicycles", "owls", "glass", "tea", "comets", "maps", "bees",

@@ -22,7 +22,7 @@ import httpx
 from benchmarks.harness import free_port, wait_healthy
 from proxy.config.sections import DatabaseConfig
 from proxy.config.settings import Settings, load_settings
-from proxy.supervisor import BackendProcess
+from proxy.launch.supervisor import BackendProcess
 
 
 def _median_ms(samples: list[float]) -> float:

@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.base_url is None:
             from proxy.config.settings import load_settings
-            from proxy.supervisor import BackendProcess
+            from proxy.launch.supervisor import BackendProcess
 
             settings = load_settings(None)
             backend = BackendProcess(settings)

@@ -65,7 +65,7 @@ def cpu_name() -> str:
 
 def run_lengths(args: argparse.Namespace) -> int:
     from proxy.config.settings import load_settings
-    from proxy.supervisor import BackendProcess
+    from proxy.launch.supervisor import BackendProcess
 
     settings = load_settings(None, {k: v for k, v in os.environ.items() if k == "THRIFTY_DATA_DIR"})
     backend = BackendProcess(settings)

@@ -150,7 +150,6 @@ def _time_pages(url: str, repeat: int) -> list[tuple[str, float, float, float, f
     import httpx
 
     from benchmarks.harness import serve_in_thread
-    from proxy.app import create_app
     from proxy.config.sections import (
         AdminConfig,
         BundledBackendConfig,
@@ -161,6 +160,7 @@ def _time_pages(url: str, repeat: int) -> list[tuple[str, float, float, float, f
         UpstreamConfig,
     )
     from proxy.config.settings import Settings
+    from proxy.http.app import create_app
 
     settings = Settings(
         database=DatabaseConfig(url=url), bundled=BundledBackendConfig(enabled=False),

@@ -73,7 +73,7 @@ class Pipeline(CascadeStage, StreamRelay):
                  metrics=None) -> None:
         self._aliases = {alias.name: alias for alias in settings.models}
         self._request_deadline_s = settings.proxy.request_deadline_s  # per model: ModelAlias.deadline_s
-        self._metrics = metrics  # proxy.metrics.ProxyMetrics: counts every finished request
+        self._metrics = metrics  # proxy.http.metrics.ProxyMetrics: counts every finished request
         self._upstream = upstream
         self.upstream_batches = upstream_batches  # batch pass-through to upstreams with a Batch API
         self._log = request_log

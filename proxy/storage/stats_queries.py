@@ -1,6 +1,6 @@
 """Read-only statistics queries over the request log, feedback, router and cache tables.
 
-The one place where the admin JSON API (``proxy.admin``) and the web UI (``proxy.ui``) get their
+The one place where the admin JSON API (``proxy.http.admin``) and the web UI (``proxy.ui``) get their
 numbers: both call these functions, neither writes its own SQL. Every function takes an open
 ``AsyncConnection`` and works on SQLite and PostgreSQL; time filters use the ``created_at`` index.
 

@@ -57,7 +57,7 @@ class PageContext:
     """What a page loader may read."""
 
     settings: Settings
-    state: Any  # proxy.app.ProxyState
+    state: Any  # proxy.http.app.ProxyState
     query: Mapping[str, str]
     path_params: Mapping[str, Any]
     conn: AsyncConnection

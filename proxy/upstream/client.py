@@ -161,7 +161,7 @@ class UpstreamClient:
         self._retry = RetryPolicy(config.max_retries, config.retry_backoff_s, config.max_retry_wait_s)
         self.deadline_s = config.request_timeout_s  # a whole non-streamed exchange, retries included
         self.breakers = Breakers(config.circuit_failures, config.circuit_open_s)
-        self._metrics = metrics  # proxy.metrics.ProxyMetrics: each call's latency and failures
+        self._metrics = metrics  # proxy.http.metrics.ProxyMetrics: each call's latency and failures
         self._session: aiohttp.ClientSession | None = None  # made in the running loop, on first use
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._files_client: httpx.AsyncClient | None = None  # batch pass-through's Files/Batches calls

@@ -222,7 +222,7 @@ class _Anything:
 def real_metric_names() -> frozenset[str]:
     """Every family and sample name the proxy and the bundled backend expose, all features on."""
     from backend.metrics import BackendMetrics
-    from proxy.metrics import ProxyMetrics
+    from proxy.http.metrics import ProxyMetrics
     from proxy.storage.request_log import LogEntry
 
     proxy = ProxyMetrics()

@@ -14,9 +14,9 @@ import openai
 import pytest
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.auth.cli import main as keys_main
 from proxy.config.sections import AdminConfig, AuthSettings, DatabaseConfig
+from proxy.http.app import create_app
 from proxy.identity import key_id_from_authorization
 from proxy.pricing import ModelPrice
 from tests.support.request_log import wait_for_log_rows

@@ -14,8 +14,8 @@ import openai
 import pytest
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.config.sections import AdminConfig, BatchSettings
+from proxy.http.app import create_app
 from proxy.pricing import ModelPrice
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

@@ -22,9 +22,9 @@ from sqlalchemy import select
 
 from proxy.batch.queue import BatchQueue, now_utc
 from proxy.batch.validation import BatchLineSpec
+from proxy.launch.supervisor import free_port
 from proxy.storage.db import BatchLine, create_engine
 from proxy.storage.migrate import upgrade
-from proxy.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 LINES = 120

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.config.batch_window import BatchWindow, WindowError
 from proxy.config.sections import BatchSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -10,8 +10,8 @@ from pathlib import Path
 import openai
 import pytest
 
-from proxy.app import create_app
 from proxy.config.settings import SettingsError, load_settings
+from proxy.http.app import create_app
 from proxy.identity import key_id_from_authorization
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 from tests.support.writebacks import CacheWrites

@@ -14,9 +14,9 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import ModelAlias
 from proxy.config.settings import SettingsError, load_settings
+from proxy.http.app import create_app
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import serve_in_thread
 

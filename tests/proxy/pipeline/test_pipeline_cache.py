@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import AdminConfig, CacheSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 from tests.support.writebacks import CacheWrites
 

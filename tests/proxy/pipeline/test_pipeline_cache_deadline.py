@@ -13,8 +13,8 @@ import httpx
 import numpy as np
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import CacheSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 Q = "Which planet in the solar system has the most moons?"

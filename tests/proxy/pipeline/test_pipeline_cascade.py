@@ -10,9 +10,9 @@ import httpx
 import openai
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import AdminConfig, CacheSettings, ModelAlias, RouterSettings
 from proxy.config.settings import SettingsError, load_settings
+from proxy.http.app import create_app
 from proxy.pipeline.components import ExploringRouter
 from proxy.pricing import ModelPrice
 from router.config import RouterConfig

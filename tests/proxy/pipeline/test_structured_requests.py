@@ -12,8 +12,8 @@ import pytest
 from litestar.testing import TestClient
 
 from caches.keys import request_keys
-from proxy.app import create_app
 from proxy.config.shaping import ShapingPolicy
+from proxy.http.app import create_app
 from proxy.shaping.caps import apply_cap, is_structured
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from proxy.app import create_app
 from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from proxy.shaping.learned import (
     MIN_LEARNED_CAP,
     RAISE_FACTOR,

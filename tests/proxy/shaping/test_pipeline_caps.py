@@ -8,9 +8,9 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import CacheSettings
 from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 from tests.support.writebacks import CacheWrites

@@ -10,9 +10,9 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import CacheSettings
 from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from proxy.shaping.prompt import NOTE_HEADER
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

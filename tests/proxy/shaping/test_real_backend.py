@@ -13,9 +13,9 @@ import pytest
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
-from proxy.app import create_app
 from proxy.config.sections import BUNDLED_UPSTREAM, ModelAlias, UpstreamConfig
 from proxy.config.shaping import ShapingSettings
+from proxy.http.app import create_app
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import serve_in_thread
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxy.app import create_app
 from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from proxy.shaping.prompt import NOTE_HEADER
 from proxy.shaping.stage import ShapingStage, with_instruction
 from proxy.shaping.trimming import (

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import (
     AdminConfig,
     BundledBackendConfig,
@@ -20,6 +19,7 @@ from proxy.config.sections import (
     UpstreamConfig,
 )
 from proxy.config.settings import Settings
+from proxy.http.app import create_app
 from proxy.pricing import ModelPrice
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

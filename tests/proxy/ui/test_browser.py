@@ -21,7 +21,7 @@ import openai
 import pytest
 from playwright.sync_api import sync_playwright
 
-from proxy.app import create_app
+from proxy.http.app import create_app
 from tests.proxy.ui.conftest import ADMIN_KEY, ui_settings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from proxy.app import create_app
 from proxy.auth.throttle import FREE_FAILURES
+from proxy.http.app import create_app
 from tests.proxy.ui.conftest import ADMIN_KEY, ui_settings
 from tests.proxy.ui.test_routes import _csrf, login
 from tests.support.request_log import wait_for_log_rows

@@ -7,8 +7,8 @@ import re
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import AdminConfig
+from proxy.http.app import create_app
 from tests.proxy.ui.conftest import ADMIN_KEY, UPSTREAM_KEY, ui_settings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread

@@ -10,11 +10,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.replica_names import expand_replicas
 from proxy.config.sections import UpstreamConfig
 from proxy.config.settings import SettingsError, load_settings
-from proxy.supervisor import free_port
+from proxy.http.app import create_app
+from proxy.launch.supervisor import free_port
 from proxy.upstream.replicas import ReplicaChooser, rendezvous_order, stable_prefix
 from proxy.wire.errors import UpstreamError
 from tests.support.servers import ScriptedUpstream, serve_in_thread

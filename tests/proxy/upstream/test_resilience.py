@@ -8,9 +8,9 @@ from dataclasses import replace
 import httpx
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.config.sections import ModelAlias, UpstreamConfig
-from proxy.supervisor import free_port
+from proxy.http.app import create_app
+from proxy.launch.supervisor import free_port
 from proxy.upstream.resilience import CircuitBreaker, RetryPolicy
 from proxy.wire.errors import openai_error_body
 from tests.support.request_log import wait_for_log_rows

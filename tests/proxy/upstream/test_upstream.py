@@ -9,8 +9,8 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import UpstreamConfig
+from proxy.http.app import create_app
 from proxy.identity import ANONYMOUS, key_id_from_authorization, request_id_from_header
 from proxy.upstream.client import SSEDecoder, upstream_target
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from proxy.app import create_app
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 GOOD = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from proxy.app import create_app
 from proxy.config.sections import CacheSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 JSON_LEAF = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)

@@ -14,7 +14,6 @@ from litestar import Litestar, Request, Response, delete, get, post
 from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
-from proxy.admin import admin_handlers
 from proxy.auth.service import AuthService
 from proxy.auth.throttle import LoginThrottle
 from proxy.batch.api import batch_handlers
@@ -25,7 +24,12 @@ from proxy.config.settings import Settings
 from proxy.embeddings.local import DEFAULT_DIM as LOCAL_DIM
 from proxy.embeddings.local import DEFAULT_WINDOW as LOCAL_WINDOW
 from proxy.embeddings.service import build_embeddings
-from proxy.endpoints import unknown_endpoint_message
+from proxy.http.admin import admin_handlers
+from proxy.http.endpoints import unknown_endpoint_message
+from proxy.http.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from proxy.http.metrics import ProxyMetrics
+from proxy.http.model_cards import ModelCards
+from proxy.http.openapi import openapi_document
 from proxy.identity import (
     ANONYMOUS,
     body_timeout_middleware,
@@ -33,10 +37,6 @@ from proxy.identity import (
     request_id_from_header,
     request_id_middleware,
 )
-from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from proxy.metrics import ProxyMetrics
-from proxy.model_cards import ModelCards
-from proxy.openapi import openapi_document
 from proxy.pipeline.call import LARGE_BODY_BYTES, CallContext, Reply
 from proxy.pipeline.components import build_cache, build_router_stage, shared_embedder
 from proxy.pipeline.compose import Pipeline

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from backend.cli import serve_parser
 from proxy.config.settings import Settings
-from proxy.supervisor import backend_command
+from proxy.launch.supervisor import backend_command
 
 
 def test_weights_dtype_reaches_the_backend_child() -> None:

@@ -10,8 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from proxy.pipeline.feedback import FeedbackRecord, store_feedback
-from proxy.router_logs import (
+from proxy.commands.router_logs import (
     ExportError,
     combine_feedback,
     export_logs,
@@ -22,6 +21,7 @@ from proxy.router_logs import (
     read_small_answers,
     run_export,
 )
+from proxy.pipeline.feedback import FeedbackRecord, store_feedback
 from proxy.storage.db import RequestLog, RouterRequest, create_engine
 from proxy.storage.migrate import upgrade
 from proxy.storage.request_log import LogEntry, RequestLogWriter, routing_request_of

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import httpx
 
-from proxy.app import create_app
 from proxy.cli import main as thrifty
 from proxy.config.sections import ModelAlias, RouterSettings
+from proxy.http.app import create_app
 from router.training import main as train
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

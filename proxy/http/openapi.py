@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from proxy.admin import InvalidateBody
 from proxy.auth.admin import CreateKeyBody
+from proxy.http.admin import InvalidateBody
 from proxy.pipeline.feedback import FeedbackBody
 from proxy.wire.schemas import ChatRequest, CompletionRequest
 

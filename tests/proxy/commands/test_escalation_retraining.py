@@ -7,13 +7,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 
-from proxy.app import create_app
 from proxy.cli import main as thrifty
 from proxy.config.sections import CacheSettings, ModelAlias, RouterSettings
+from proxy.http.app import create_app
 from router.classifier import load_artifact
 from router.escalation import load_escalation
 from router.features import extract_features, stats_matrix
-from tests.proxy.test_router_retraining import _ask, _feedback
+from tests.proxy.commands.test_router_retraining import _ask, _feedback
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 # the upstream echoes the question, so each question sets the shape of its small answer

@@ -11,7 +11,6 @@ import httpx
 from openai import OpenAI
 from prometheus_client.parser import text_string_to_metric_families
 
-from proxy.app import create_app
 from proxy.config.sections import (
     AuthSettings,
     BatchSettings,
@@ -20,8 +19,9 @@ from proxy.config.sections import (
     RouterSettings,
     UpstreamConfig,
 )
-from proxy.metrics import ProxyMetrics
-from proxy.supervisor import free_port
+from proxy.http.app import create_app
+from proxy.http.metrics import ProxyMetrics
+from proxy.launch.supervisor import free_port
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

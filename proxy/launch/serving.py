@@ -1,5 +1,5 @@
 """Serving the proxy in this process: the app under uvicorn, until interrupted (``thrifty proxy serve``
-and the proxy half of ``thrifty serve``, :mod:`proxy.supervisor`)."""
+and the proxy half of ``thrifty serve``, :mod:`proxy.launch.supervisor`)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ def run_proxy(settings: Settings) -> None:
     """Serve the proxy with uvicorn until interrupted."""
     import uvicorn
 
-    from proxy.app import create_app
+    from proxy.http.app import create_app
+    from proxy.launch.slow_clients import header_deadline_protocol
     from proxy.logs import announce_when_ready, configure_logging
-    from proxy.slow_clients import header_deadline_protocol
 
     configure_logging(settings.proxy.log_format, logging.getLogger().level or logging.INFO)
     app = create_app(settings)

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from proxy.commands.router_logs import ExportError, load_cascaded_requests, load_small_answers
 from proxy.masking import mask_url
-from proxy.router_logs import ExportError, load_cascaded_requests, load_small_answers
 from router.classifier import save_artifact
 from router.errors import RouterDataError
 from router.escalation import (

@@ -16,8 +16,8 @@ import openai
 import pytest
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.config.sections import AdminConfig, AuthSettings, BatchSettings, EmbeddingsSettings, ModelAlias
+from proxy.http.app import create_app
 from proxy.pricing import ModelPrice
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan

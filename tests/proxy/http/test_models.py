@@ -10,8 +10,8 @@ import openai
 import pytest
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.config.sections import ModelAlias, RouterSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 

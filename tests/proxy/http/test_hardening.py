@@ -7,8 +7,8 @@ import json
 import httpx
 import pytest
 
-from proxy.app import create_app
 from proxy.config.sections import CacheSettings
+from proxy.http.app import create_app
 from proxy.upstream.client import SSEEvent, UpstreamClient
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import read_body, serve_in_thread, serve_lifespan
@@ -124,7 +124,7 @@ def test_a_huge_body_does_not_stall_other_requests(make_settings, monkeypatch):
     release, which waits for /health, until the client's timeout fails the test)."""
     import threading
 
-    import proxy.app as app_module
+    import proxy.http.app as app_module
     from caches.service import ResponseCache
     from tests.support.servers import ScriptedUpstream
 
@@ -263,7 +263,7 @@ def test_trickled_headers_get_a_408_and_the_connection_is_closed(make_settings):
     import socket
     import threading
 
-    from proxy.slow_clients import header_deadline_protocol
+    from proxy.launch.slow_clients import header_deadline_protocol
 
     settings = make_settings("http://127.0.0.1:9", header_timeout_s=0.5)
     with serve_in_thread(create_app(settings), http=header_deadline_protocol(0.5)) as proxy:

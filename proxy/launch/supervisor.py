@@ -20,7 +20,7 @@ from dataclasses import replace
 import httpx
 
 from proxy.config.settings import Settings
-from proxy.serving import run_proxy
+from proxy.launch.serving import run_proxy
 
 log = logging.getLogger(__name__)
 

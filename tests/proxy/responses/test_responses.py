@@ -13,8 +13,8 @@ import openai
 import pytest
 from openai import OpenAI
 
-from proxy.app import create_app
 from proxy.config.sections import DatabaseConfig
+from proxy.http.app import create_app
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, read_body, serve_in_thread, serve_lifespan
 

@@ -8,8 +8,8 @@ import time
 import httpx
 import pytest
 
-from proxy.app import create_app
-from proxy.supervisor import free_port
+from proxy.http.app import create_app
+from proxy.launch.supervisor import free_port
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

@@ -10,8 +10,8 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 
-from proxy.app import create_app
 from proxy.config.sections import AdminConfig, CacheSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 
