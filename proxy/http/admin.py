@@ -11,7 +11,7 @@ from litestar import Request, Response, get, post
 from proxy.auth.admin import key_admin_handlers
 from proxy.config.settings import Settings
 from proxy.pipeline.cache_invalidation import Invalidation, InvalidationError, invalidate
-from proxy.storage import stats_queries
+from proxy.storage.stats.requests import request_groups
 from proxy.wire.errors import AdminDisabled, AuthenticationFailed, InvalidRequest, ThriftyError, Unavailable
 from proxy.wire.schemas import parse_json_object
 
@@ -99,7 +99,7 @@ def admin_handlers(settings: Settings, state) -> list:
     async def request_stats(request: Request) -> Response:
         await authorize(request)
         async with state.engine.connect() as conn:
-            groups = await stats_queries.request_groups(conn)
+            groups = await request_groups(conn)
         return _json({"groups": groups, "requests": sum(g["requests"] for g in groups),
                       "cost_usd": sum(g["cost_usd"] for g in groups),
                       "saved_usd": sum(g["saved_usd"] for g in groups),

@@ -103,8 +103,8 @@ class RouterRequest(ProxyBase):
 class RequestLogHourly(ProxyBase):
     """Pre-aggregated statistics of one whole hour of the request log (the admin UI's rollups).
 
-    Written by ``proxy.storage.stats_queries`` the first time a settled hour is read; ``data`` is the
-    hour's ``stats_queries.Bucket`` as JSON, ``version`` the format it was computed with.
+    Written by ``proxy.storage.stats.time_series`` the first time a settled hour is read; ``data`` is the
+    hour's ``Bucket`` (``proxy.storage.stats.time_series``) as JSON, ``version`` the format it was computed with.
     """
 
     __tablename__ = "request_log_hourly"

@@ -11,9 +11,21 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from caches.models import ExactCacheEntry, SemanticCacheEntry
-from proxy.storage import stats_queries as q
 from proxy.storage.db import Feedback, RequestLog, RouterRequest
 from proxy.storage.migrate import upgrade
+from proxy.storage.stats.cache_entries import (
+    CONTESTED,
+    cache_groups,
+    cache_tenants,
+    contested_questions,
+    most_hit_questions,
+    recent_entries,
+)
+from proxy.storage.stats.latency import latency_by_model, percentile, upstream_stats
+from proxy.storage.stats.ranges import TimeRange, as_utc
+from proxy.storage.stats.requests import RequestFilter, list_requests, request_detail, request_groups
+from proxy.storage.stats.routing import cascade_outcomes, feedback_summary, score_histogram
+from proxy.storage.stats.time_series import ROLLUP_VERSION, Bucket, time_series, totals
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -57,7 +69,7 @@ async def _seed(url: str) -> None:
             sem = {**common, "embedding": b"\0" * 8, "embedding_dim": 2, "embedder": "e", "size_bytes": 7}
             await conn.execute(insert(SemanticCacheEntry), [
                 {**sem, "entry_key": "e1", "query_text": "popular?", "answer_sha256": "a", "hits": 9},
-                {**sem, "entry_key": "e2", "query_text": "disputed?", "answer_sha256": q.CONTESTED, "hits": 0}])
+                {**sem, "entry_key": "e2", "query_text": "disputed?", "answer_sha256": CONTESTED, "hits": 0}])
     finally:
         await engine.dispose()
 
@@ -83,8 +95,8 @@ async def _run(url: str, fn):
 
 
 def test_time_series_buckets_totals_and_savings_by_cause(db_url):
-    rng = q.TimeRange(T0 - timedelta(hours=1), T0 + timedelta(hours=3), "hour")
-    buckets = asyncio.run(_run(db_url, lambda c: q.time_series(c, rng)))
+    rng = TimeRange(T0 - timedelta(hours=1), T0 + timedelta(hours=3), "hour")
+    buckets = asyncio.run(_run(db_url, lambda c: time_series(c, rng)))
     assert [b.start for b in buckets] == [T0 + timedelta(hours=h) for h in range(-1, 3)]  # empty ones too
     assert [b.requests for b in buckets] == [0, 6, 1, 0]
     first = buckets[1]
@@ -95,39 +107,39 @@ def test_time_series_buckets_totals_and_savings_by_cause(db_url):
     assert first.saved_by == pytest.approx({"exact_cache": 1.0, "semantic_cache": 2.0, "routing": 4.0,
                                             "cascade": -0.25 + 5.0, "batch": 3.0, "other": 16.0})
     assert buckets[2].errors == 1
-    total = q.totals(buckets)
+    total = totals(buckets)
     assert (total.requests, total.errors) == (7, 1)
     assert sum(total.saved_by.values()) == pytest.approx(total.saved_usd)
-    days = asyncio.run(_run(db_url, lambda c: q.time_series(c, q.TimeRange(T0, T0 + timedelta(days=2), "day"))))
+    days = asyncio.run(_run(db_url, lambda c: time_series(c, TimeRange(T0, T0 + timedelta(days=2), "day"))))
     assert [b.requests for b in days] == [7, 0, 0]  # the day holding 10:00, and two more up to the end
 
 
 def test_the_range_excludes_rows_outside_it(db_url):
-    rng = q.TimeRange(T0 + timedelta(minutes=2), T0 + timedelta(minutes=5), "hour")
-    buckets = asyncio.run(_run(db_url, lambda c: q.time_series(c, rng)))
-    assert q.totals(buckets).requests == 3
+    rng = TimeRange(T0 + timedelta(minutes=2), T0 + timedelta(minutes=5), "hour")
+    buckets = asyncio.run(_run(db_url, lambda c: time_series(c, rng)))
+    assert totals(buckets).requests == 3
 
 
 def test_score_histogram_and_cascade_outcomes(db_url):
-    rng = q.TimeRange(T0, T0 + timedelta(days=1))
-    hist = asyncio.run(_run(db_url, lambda c: q.score_histogram(c, rng)))
+    rng = TimeRange(T0, T0 + timedelta(days=1))
+    hist = asyncio.run(_run(db_url, lambda c: score_histogram(c, rng)))
     assert hist[19] == 2 and hist[10] == 1 and sum(hist) == 3  # 0.97 and 1.0 share the top bin
-    assert asyncio.run(_run(db_url, lambda c: q.cascade_outcomes(c, rng))) == {"accepted": 1, "escalated": 1}
-    fb = asyncio.run(_run(db_url, lambda c: q.feedback_summary(c, rng)))
+    assert asyncio.run(_run(db_url, lambda c: cascade_outcomes(c, rng))) == {"accepted": 1, "escalated": 1}
+    fb = asyncio.run(_run(db_url, lambda c: feedback_summary(c, rng)))
     assert {s: n for s, n, _ in fb.by_source} == {"json_check": 1, "user": 1}
     assert fb.histogram[9] == 1 and fb.histogram[0] == 1
 
 
 def test_latency_percentiles_by_model_and_source(db_url):
-    rng = q.TimeRange(T0, T0 + timedelta(days=1))
-    rows = {(r.model, r.source): r for r in asyncio.run(_run(db_url, lambda c: q.latency_by_model(c, rng)))}
+    rng = TimeRange(T0, T0 + timedelta(days=1))
+    rows = {(r.model, r.source): r for r in asyncio.run(_run(db_url, lambda c: latency_by_model(c, rng)))}
     upstream = rows[("m-up", "upstream")]
     assert upstream.requests == 4 and upstream.p50_ms == pytest.approx(3.5)
     assert rows[("m-up", "cache")].requests == 2
     assert rows[("<script>x</script>", "upstream")].errors == 1
-    assert q.percentile([float(v) for v in range(1, 101)], 95) == pytest.approx(95.05)
-    assert q.percentile([], 50) is None
-    ups = asyncio.run(_run(db_url, lambda c: q.upstream_stats(c, rng)))
+    assert percentile([float(v) for v in range(1, 101)], 95) == pytest.approx(95.05)
+    assert percentile([], 50) is None
+    ups = asyncio.run(_run(db_url, lambda c: upstream_stats(c, rng)))
     # the exact and semantic hits (req-0000, req-0001) name the upstream but never reached it
     assert [(u.upstream, u.requests, u.errors, u.last_error) for u in ups] == [("up", 5, 1, "upstream down")]
 
@@ -136,7 +148,7 @@ def test_request_list_filters_and_pages_with_a_cursor(db_url):
     async def pages(conn):
         seen, before = [], None
         while True:
-            rows, more = await q.list_requests(conn, q.RequestFilter(), limit=3, before=before)
+            rows, more = await list_requests(conn, RequestFilter(), limit=3, before=before)
             seen += [r["id"] for r in rows]
             if not more:
                 return seen
@@ -145,33 +157,33 @@ def test_request_list_filters_and_pages_with_a_cursor(db_url):
     ids = asyncio.run(_run(db_url, pages))
     assert ids == [r["id"] for r in sorted(ROWS, key=lambda r: r["created_at"], reverse=True)]
 
-    def find(f: q.RequestFilter):
-        return [r["id"] for r in asyncio.run(_run(db_url, lambda c: q.list_requests(c, f)))[0]]
+    def find(f: RequestFilter):
+        return [r["id"] for r in asyncio.run(_run(db_url, lambda c: list_requests(c, f)))[0]]
 
-    assert find(q.RequestFilter(status="error")) == ["req-0070"]
-    assert find(q.RequestFilter(text="req-0003")) == ["req-0003"]  # a whole id: the primary key
-    assert find(q.RequestFilter(text="req-0003", status="error")) == []
-    assert find(q.RequestFilter(text="SCRIPT")) == ["req-0070"]  # case-insensitive substring
-    assert find(q.RequestFilter(text="%")) == []  # LIKE wildcards are literal
-    assert find(q.RequestFilter(route="small", cache="miss")) == ["req-0004", "req-0002"]
-    assert find(q.RequestFilter(route="none")) == ["req-0070", "req-0005", "req-0001", "req-0000"]
-    assert find(q.RequestFilter(status="502", model="<script>x</script>")) == ["req-0070"]
-    detail = asyncio.run(_run(db_url, lambda c: q.request_detail(c, "req-0002")))
+    assert find(RequestFilter(status="error")) == ["req-0070"]
+    assert find(RequestFilter(text="req-0003")) == ["req-0003"]  # a whole id: the primary key
+    assert find(RequestFilter(text="req-0003", status="error")) == []
+    assert find(RequestFilter(text="SCRIPT")) == ["req-0070"]  # case-insensitive substring
+    assert find(RequestFilter(text="%")) == []  # LIKE wildcards are literal
+    assert find(RequestFilter(route="small", cache="miss")) == ["req-0004", "req-0002"]
+    assert find(RequestFilter(route="none")) == ["req-0070", "req-0005", "req-0001", "req-0000"]
+    assert find(RequestFilter(status="502", model="<script>x</script>")) == ["req-0070"]
+    detail = asyncio.run(_run(db_url, lambda c: request_detail(c, "req-0002")))
     assert detail.row["route"] == "small" and "hi" in detail.routing_request
     assert [s for _, s, _, _ in detail.feedback] == ["user"]
-    assert asyncio.run(_run(db_url, lambda c: q.request_detail(c, "nope"))) is None
+    assert asyncio.run(_run(db_url, lambda c: request_detail(c, "nope"))) is None
 
 
 def test_grouped_totals_and_cache_tables(db_url):
-    groups = asyncio.run(_run(db_url, q.request_groups))
+    groups = asyncio.run(_run(db_url, request_groups))
     assert sum(g["requests"] for g in groups) == 7
-    by_cache = asyncio.run(_run(db_url, q.cache_groups))
+    by_cache = asyncio.run(_run(db_url, cache_groups))
     assert [(g.kind, g.entries, g.bytes, g.hits) for g in by_cache] == [("exact", 2, 15, 3), ("semantic", 2, 14, 9)]
-    assert asyncio.run(_run(db_url, q.cache_tenants)) == [("t1", 4)]
-    assert [e.question for e in asyncio.run(_run(db_url, q.most_hit_questions))] == ["popular?"]
-    contested = asyncio.run(_run(db_url, q.contested_questions))
+    assert asyncio.run(_run(db_url, cache_tenants)) == [("t1", 4)]
+    assert [e.question for e in asyncio.run(_run(db_url, most_hit_questions))] == ["popular?"]
+    contested = asyncio.run(_run(db_url, contested_questions))
     assert [(e.question, e.contested) for e in contested] == [("disputed?", True)]
-    recent = asyncio.run(_run(db_url, q.recent_entries))
+    recent = asyncio.run(_run(db_url, recent_entries))
     assert sorted(r["kind"] for r in recent) == ["exact", "exact", "semantic", "semantic"]
 
 
@@ -180,10 +192,10 @@ def test_settled_hours_are_rolled_up_once_and_recent_hours_stay_live(db_url):
 
     from proxy.storage.db import RequestLogHourly
 
-    rng = q.TimeRange(T0 - timedelta(hours=1), T0 + timedelta(hours=3), "hour")
+    rng = TimeRange(T0 - timedelta(hours=1), T0 + timedelta(hours=3), "hour")
 
     async def series(conn, rollups=True):
-        return [b.to_json() for b in await q.time_series(conn, rng, rollups=rollups)]
+        return [b.to_json() for b in await time_series(conn, rng, rollups=rollups)]
 
     live = asyncio.run(_run(db_url, lambda c: series(c, rollups=False)))
     assert asyncio.run(_run(db_url, series)) == live
@@ -193,21 +205,21 @@ def test_settled_hours_are_rolled_up_once_and_recent_hours_stay_live(db_url):
         await conn.execute(update(RequestLogHourly).where(RequestLogHourly.hour_start == T0).values(**values))
         await conn.commit()
 
-    asyncio.run(_run(db_url, lambda c: tamper(c, data=q.Bucket(T0, requests=99).to_json())))
-    assert asyncio.run(_run(db_url, lambda c: q.time_series(c, rng)))[1].requests == 99  # read from the rollup
-    asyncio.run(_run(db_url, lambda c: tamper(c, version=q.ROLLUP_VERSION - 1)))
+    asyncio.run(_run(db_url, lambda c: tamper(c, data=Bucket(T0, requests=99).to_json())))
+    assert asyncio.run(_run(db_url, lambda c: time_series(c, rng)))[1].requests == 99  # read from the rollup
+    asyncio.run(_run(db_url, lambda c: tamper(c, version=ROLLUP_VERSION - 1)))
     assert asyncio.run(_run(db_url, series)) == live  # another version's row is recomputed
 
     now = datetime.now(UTC)
-    recent = q.TimeRange(now - timedelta(hours=6), now + timedelta(minutes=1), "hour")
-    assert q.totals(asyncio.run(_run(db_url, lambda c: q.time_series(c, recent)))).requests == 0
+    recent = TimeRange(now - timedelta(hours=6), now + timedelta(minutes=1), "hour")
+    assert totals(asyncio.run(_run(db_url, lambda c: time_series(c, recent)))).requests == 0
 
     async def write_now(conn):
         await conn.execute(insert(RequestLog), [_row(9000, created_at=now - timedelta(seconds=5))])
         await conn.commit()
 
     asyncio.run(_run(db_url, write_now))
-    assert q.totals(asyncio.run(_run(db_url, lambda c: q.time_series(c, recent)))).requests == 1
+    assert totals(asyncio.run(_run(db_url, lambda c: time_series(c, recent)))).requests == 1
 
 
 def test_background_rollups_store_settled_hours(tmp_path):
@@ -235,7 +247,7 @@ def test_background_rollups_store_settled_hours(tmp_path):
                 await asyncio.sleep(0.05)
             task.cancel()
             async with engine.connect() as conn:
-                return {q._as_utc(h): q.Bucket.from_json(h, d).requests for h, d in (await conn.execute(
+                return {as_utc(h): Bucket.from_json(h, d).requests for h, d in (await conn.execute(
                     select(RequestLogHourly.hour_start, RequestLogHourly.data))).all()}
         finally:
             await engine.dispose()
@@ -266,7 +278,7 @@ def test_upstream_stats_count_only_requests_that_reached_the_upstream(tmp_path):
             async with engine.begin() as conn:
                 await conn.execute(insert(RequestLog), rows)
             async with engine.connect() as conn:
-                return await q.upstream_stats(conn, q.TimeRange(T0, T0 + timedelta(days=1)))
+                return await upstream_stats(conn, TimeRange(T0, T0 + timedelta(days=1)))
         finally:
             await engine.dispose()
 
