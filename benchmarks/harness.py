@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import httpx
 import uvicorn
 
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 
 __all__ = ["child_server", "free_port", "read_body", "serve_in_thread", "serve_lifespan", "wait_healthy"]
 
@@ -22,7 +22,7 @@ __all__ = ["child_server", "free_port", "read_body", "serve_in_thread", "serve_l
 @contextlib.contextmanager
 def serve_in_thread(app, host: str = "127.0.0.1", startup_timeout: float = 60.0, http=None) -> Iterator[str]:
     """Run ``app`` with uvicorn on a free port in a daemon thread; yields its base URL. ``http``: a
-    uvicorn HTTP protocol class (e.g. :func:`proxy.slow_clients.header_deadline_protocol`)."""
+    uvicorn HTTP protocol class (e.g. :func:`proxy.launch.slow_clients.header_deadline_protocol`)."""
     port = free_port(host)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
                                            **({"http": http} if http else {})))

@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from caches.models import CacheBase
-from proxy.db import ProxyBase
+from proxy.storage.db import ProxyBase
 
 config = context.config
 target_metadata = [ProxyBase.metadata, CacheBase.metadata]

@@ -8,9 +8,9 @@ import sys
 from dataclasses import replace
 
 from backend import cli_args
-from proxy.database_url import DatabaseUrlError
-from proxy.serving import run_proxy
-from proxy.settings import Settings, SettingsError, load_settings
+from proxy.config.settings import Settings, SettingsError, load_settings
+from proxy.launch.serving import run_proxy
+from proxy.storage.database_url import DatabaseUrlError
 
 DESCRIPTION = """Thrifty: an OpenAI-compatible proxy that makes LLM serving faster and cheaper.
 
@@ -54,7 +54,7 @@ def _check_database(settings: Settings) -> None:
     Raises:
         DatabaseUrlError: an unusable URL or an unreachable database server.
     """
-    from proxy.database_url import check_reachable
+    from proxy.storage.database_url import check_reachable
 
     url = settings.database_url
     if not url.startswith("sqlite"):
@@ -62,7 +62,7 @@ def _check_database(settings: Settings) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from proxy.supervisor import serve_all
+    from proxy.launch.supervisor import serve_all
 
     settings = _settings(args)
     _check_database(settings)  # before the backend loads its model
@@ -77,9 +77,9 @@ def cmd_proxy_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    from proxy import migrate
-    from proxy.database_url import describe_error, require_sqlite_folder
     from proxy.masking import mask_text, mask_url
+    from proxy.storage import migrate
+    from proxy.storage.database_url import describe_error, require_sqlite_folder
 
     settings = _settings(args)
     url = settings.database_url
@@ -96,7 +96,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_pull(args: argparse.Namespace) -> int:
-    from proxy.pull import pull_default_model
+    from proxy.commands.pull import pull_default_model
 
     settings = _settings(args)
     path = pull_default_model(settings.data_path)
@@ -105,7 +105,7 @@ def cmd_pull(args: argparse.Namespace) -> int:
 
 
 def cmd_router_export_logs(args: argparse.Namespace) -> int:
-    from proxy.router_logs import ExportError, run_export
+    from proxy.commands.router_logs import ExportError, run_export
 
     settings = _settings(args)
     try:
@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     train_escalation = router_cmd.add_parser(
         "train-escalation", add_help=False,
         help="train cascade mode's escalation artifact from GSM8K answers and/or the request log")
-    train_escalation.set_defaults(func=lambda a: _delegate("proxy.escalation_training", a.rest), rest=[])
+    train_escalation.set_defaults(func=lambda a: _delegate("proxy.commands.escalation_training", a.rest), rest=[])
     choose_combined = router_cmd.add_parser(
         "choose-combined", add_help=False,
         help="pick combined mode's direct and escalation thresholds on GSM8K training rows")

@@ -7,8 +7,8 @@ import hashlib
 import re
 import uuid
 
-from proxy.errors import RequestTimeout
 from proxy.logs import REQUEST_ID
+from proxy.wire.errors import RequestTimeout
 
 ANONYMOUS = "anonymous"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")

@@ -32,8 +32,9 @@ from benchmarks.batches import result_items, submit_lines
 from benchmarks.harness import free_port, wait_healthy
 from benchmarks.sse import delta_text, sse_chunks
 from proxy.batch.cli import BatchClient, CLIError
-from proxy.settings import BundledBackendConfig, Settings
-from proxy.supervisor import BackendProcess
+from proxy.config.sections import BundledBackendConfig
+from proxy.config.settings import Settings
+from proxy.launch.supervisor import BackendProcess
 
 MODEL = "smollm2-135m-instruct"
 TOPICS = ["rivers", "volcanoes", "bread", "chess", "bicycles", "owls", "glass", "tea", "comets", "maps", "bees",

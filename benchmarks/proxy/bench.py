@@ -20,8 +20,9 @@ from dataclasses import replace
 import httpx
 
 from benchmarks.harness import free_port, wait_healthy
-from proxy.settings import DatabaseConfig, Settings, load_settings
-from proxy.supervisor import BackendProcess
+from proxy.config.sections import DatabaseConfig
+from proxy.config.settings import Settings, load_settings
+from proxy.launch.supervisor import BackendProcess
 
 
 def _median_ms(samples: list[float]) -> float:

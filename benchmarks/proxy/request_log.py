@@ -3,7 +3,7 @@
 Three measurements, on SQLite (the default) and on PostgreSQL (``--postgres URL`` of a server where a
 throwaway database may be created):
 
-1. **writer alone**: ``--rows`` entries recorded at once into :class:`proxy.request_log.RequestLogWriter`
+1. **writer alone**: ``--rows`` entries recorded at once into :class:`proxy.storage.request_log.RequestLogWriter`
    (journal on), then flushed: rows per second of the writer, and the cost of one ``record`` call;
 2. **proxy under load**: a real ``thrifty proxy serve`` in front of the stub upstream
    (:mod:`benchmarks.proxy.stub`), ``--concurrency`` clients for ``--duration`` seconds, each request
@@ -119,7 +119,7 @@ def _ids(database_url: str) -> set[str]:
             return {r[0] for r in conn.execute("select client_request_id from request_log")}
     from sqlalchemy import text
 
-    from proxy.db import create_engine
+    from proxy.storage.db import create_engine
 
     async def read() -> set[str]:
         engine = create_engine(database_url)
@@ -135,10 +135,10 @@ def bench_writer(database_url: str, rows: int, workdir: str) -> tuple[float, flo
     """(rows per second written, microseconds per ``record`` call) of the writer alone, journal on."""
     from datetime import UTC, datetime
 
-    from proxy.db import create_engine
-    from proxy.migrate import upgrade
-    from proxy.request_journal import RequestJournal
-    from proxy.request_log import LogEntry, RequestLogWriter
+    from proxy.storage.db import create_engine
+    from proxy.storage.migrate import upgrade
+    from proxy.storage.request_journal import RequestJournal
+    from proxy.storage.request_log import LogEntry, RequestLogWriter
 
     upgrade(database_url)
 
@@ -180,9 +180,9 @@ def bench_load(proxy: Proxy, duration: float, concurrency: int, kill: bool, run:
         proxy.stop(signal.SIGKILL)
         answered = set(load.answered)
         out["answered_at_kill"] = len(answered)
-        out["missing_after_kill"] = len(answered - _ids(proxy.database_url))
+        out["missing_after_kill"] = len(answered - _ids(proxy.storage.database_url))
         proxy.start()
-        out["missing_after_restart"] = len(answered - _ids(proxy.database_url))
+        out["missing_after_restart"] = len(answered - _ids(proxy.storage.database_url))
         out["replayed"] = proxy.metrics().get("thrifty_proxy_request_log_replayed_total", 0.0)
     driver.join()
     elapsed = time.monotonic() - started
@@ -199,7 +199,7 @@ def bench_load(proxy: Proxy, duration: float, concurrency: int, kill: bool, run:
     while proxy.metrics().get("thrifty_proxy_request_log_pending", 0) and time.monotonic() < deadline:
         time.sleep(0.2)
     out["answered"] = len(load.answered)
-    out["missing_at_end"] = len(set(load.answered) - _ids(proxy.database_url))
+    out["missing_at_end"] = len(set(load.answered) - _ids(proxy.storage.database_url))
     return out
 
 

@@ -132,8 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     backend = None
     try:
         if args.base_url is None:
-            from proxy.settings import load_settings
-            from proxy.supervisor import BackendProcess
+            from proxy.config.settings import load_settings
+            from proxy.launch.supervisor import BackendProcess
 
             settings = load_settings(None)
             backend = BackendProcess(settings)

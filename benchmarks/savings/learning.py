@@ -12,7 +12,7 @@
    served and stored. The client then sends ``POST /v1/feedback`` for every answer it got, its score
    the grade against the trace's reference: the thumbs up or down a user would give.
 3. **Retraining** from that request log, as ``thrifty router train-escalation --logs`` does
-   (:func:`proxy.router_logs.load_small_answers`, then :func:`router.escalation.train_escalation`), with
+   (:func:`proxy.commands.router_logs.load_small_answers`, then :func:`router.escalation.train_escalation`), with
    the public GSM8K rows minus the evaluation trace's questions.
    The out-of-fold scores of step 5 come from models fitted without the public rows of any question
    the training trace asks (else a public row would score its own twin in the logs), and the folds
@@ -211,7 +211,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
         RuntimeError: the exploration run produced no judged answers (see the child proxy's log).
         RouterDataError: the answers cannot train a model (one label class).
     """
-    from proxy.router_logs import load_small_answers
+    from proxy.commands.router_logs import load_small_answers
     from router.classifier import save_artifact
     from router.escalation import (
         DEFAULT_C,
@@ -267,7 +267,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
             continue
         matched.append(index)
         # the shipped router's score until the direct route is fitted; a failed first-step decision falls
-        # back to the small tier, i.e. the cascade (proxy/components.py)
+        # back to the small tier, i.e. the cascade (proxy/pipeline/components.py)
         prompt_score = outcome.route_score if outcome.route_score is not None else -math.inf
         traffic.append(TrafficRow(prompt_score, float(score), bool(label >= 0.5), row.cost_usd or 0.0,
                                   baseline(book, outcome.line, prices)[0]))

@@ -26,8 +26,8 @@ from benchmarks.savings.accounting import LogRow, Outcome
 from benchmarks.savings.trace import TraceLine
 from benchmarks.sse import body_chunks
 from proxy.batch.cli import FINAL, BatchClient
-from proxy.errors import error_message
 from proxy.pricing import ModelPrice
+from proxy.wire.errors import error_message
 
 WEAK_MODEL = "mixtral-8x7b-instruct"
 STRONG_MODEL = "gpt-4-1106-preview"

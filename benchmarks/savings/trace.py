@@ -9,7 +9,7 @@ A line::
 - ``key``: the API key the request is sent with (required, printable ASCII: it travels in a header);
 - ``body``: the OpenAI chat-completions body (required: ``model``, one the evaluation's proxy serves:
   ``thrifty-auto`` for the router, or the weak or strong model by name; and a ``messages`` list), one the
-  proxy accepts (:func:`proxy.schemas.validate_chat`: e.g. ``max_tokens`` a whole number, ``stream`` a
+  proxy accepts (:func:`proxy.wire.schemas.validate_chat`: e.g. ``max_tokens`` a whole number, ``stream`` a
   boolean); with a ``source`` reference its last user message must ask that row's question (see :func:`asks`);
 - ``batch``: optional boolean, true to send the line through the Files/Batches API (its body must then
   also pass the batch input check, :func:`proxy.batch.validation.validate_batch_input`: no ``stream``);
@@ -37,8 +37,8 @@ from typing import Any
 from benchmarks.savings.replay import ReplayBook, generic_answer, key_letter, last_user_text
 from jsonl_text import split_lines
 from proxy.batch.validation import validate_batch_input
-from proxy.errors import ThriftyError
-from proxy.schemas import validate_chat
+from proxy.wire.errors import ThriftyError
+from proxy.wire.schemas import validate_chat
 
 ROUTED_MODEL = "thrifty-auto"
 BATCH_ENDPOINT = "/v1/chat/completions"

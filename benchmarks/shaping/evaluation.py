@@ -64,8 +64,8 @@ def cpu_name() -> str:
 
 
 def run_lengths(args: argparse.Namespace) -> int:
-    from proxy.settings import load_settings
-    from proxy.supervisor import BackendProcess
+    from proxy.config.settings import load_settings
+    from proxy.launch.supervisor import BackendProcess
 
     settings = load_settings(None, {k: v for k, v in os.environ.items() if k == "THRIFTY_DATA_DIR"})
     backend = BackendProcess(settings)
@@ -316,7 +316,7 @@ def run_bound(args: argparse.Namespace) -> int:
     """Without a model run: the cached share a perfect prefix cache could reach on each trace
     shape and shaping mode, at token and at block granularity, from the bundled tokenizer and the
     backend's rendering (what is left uncached is new text, not a cache miss)."""
-    from proxy.settings import load_settings
+    from proxy.config.settings import load_settings
     from proxy.shaping.prompt import shape_prompt
     from tokenization.chat_sections import with_request_sections
     from tokenization.models import resolve_model
@@ -348,7 +348,7 @@ def run_caps(args: argparse.Namespace) -> int:
 
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from proxy.settings import load_settings
+    from proxy.config.settings import load_settings
     from proxy.shaping.learned import cap_breakdown, cap_report
 
     if args.top < 1:

@@ -87,7 +87,7 @@ async def _seed(url: str, rows: int, days: float, seed: int) -> float:
     from sqlalchemy import insert, text
 
     from caches.models import ExactCacheEntry, SemanticCacheEntry
-    from proxy.db import Feedback, RequestLog, create_engine
+    from proxy.storage.db import Feedback, RequestLog, create_engine
 
     engine = create_engine(url)
     started = time.perf_counter()
@@ -150,17 +150,17 @@ def _time_pages(url: str, repeat: int) -> list[tuple[str, float, float, float, f
     import httpx
 
     from benchmarks.harness import serve_in_thread
-    from proxy.app import create_app
-    from proxy.settings import (
+    from proxy.config.sections import (
         AdminConfig,
         BundledBackendConfig,
         CacheSettings,
         DatabaseConfig,
         ModelAlias,
         RouterSettings,
-        Settings,
         UpstreamConfig,
     )
+    from proxy.config.settings import Settings
+    from proxy.http.app import create_app
 
     settings = Settings(
         database=DatabaseConfig(url=url), bundled=BundledBackendConfig(enabled=False),
@@ -214,7 +214,7 @@ def _cpu() -> str:
 async def _rollup_rows(url: str) -> int:
     from sqlalchemy import func, select
 
-    from proxy.db import RequestLogHourly, create_engine
+    from proxy.storage.db import RequestLogHourly, create_engine
 
     engine = create_engine(url)
     try:
@@ -229,7 +229,7 @@ async def _count(url: str, clear_rollups: bool) -> int:
     how long the proxy's background task takes to compute them."""
     from sqlalchemy import delete, func, select
 
-    from proxy.db import RequestLog, RequestLogHourly, create_engine
+    from proxy.storage.db import RequestLog, RequestLogHourly, create_engine
 
     engine = create_engine(url)
     try:
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rows < 0 or args.days <= 0 or args.repeat < 1:
         print("--rows must be >= 0, --days > 0 and --repeat >= 1", file=sys.stderr)
         return 2
-    from proxy import migrate
+    from proxy.storage import migrate
 
     try:
         migrate.upgrade(args.database_url)

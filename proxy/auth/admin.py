@@ -10,8 +10,8 @@ import msgspec
 from litestar import Request, Response, get, post
 
 from proxy.auth.keys import KeyProblem, KeyStore
-from proxy.errors import InvalidRequest, NotFound
-from proxy.schemas import parse_json_object
+from proxy.wire.errors import InvalidRequest, NotFound
+from proxy.wire.schemas import parse_json_object
 
 
 class CreateKeyBody(msgspec.Struct, forbid_unknown_fields=True):

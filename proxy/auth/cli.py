@@ -8,9 +8,9 @@ import sys
 from dataclasses import replace
 
 from proxy.auth.keys import KeyProblem, KeyRecord, KeyStore
-from proxy.database_url import DatabaseUrlError, describe_error, require_sqlite_folder
+from proxy.config.settings import SettingsError, load_settings
 from proxy.masking import mask_text, mask_url
-from proxy.settings import SettingsError, load_settings
+from proxy.storage.database_url import DatabaseUrlError, describe_error, require_sqlite_folder
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,8 +45,8 @@ def _line(record: KeyRecord) -> str:
 
 
 async def _run(args: argparse.Namespace, database_url: str) -> int:
-    from proxy import migrate
-    from proxy.db import create_engine
+    from proxy.storage import migrate
+    from proxy.storage.db import create_engine
 
     try:
         await asyncio.to_thread(migrate.upgrade, database_url)

@@ -14,8 +14,8 @@ import msgspec
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import ApiKey
 from proxy.identity import key_id_from_sha256
+from proxy.storage.db import ApiKey
 
 TOKEN_PREFIX = "sk-thrifty-"
 SHOWN_PREFIX = len(TOKEN_PREFIX) + 4  # what lists show of a key: "sk-thrifty-Ab3x"

@@ -19,7 +19,7 @@ from typing import Protocol
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import UsageCounter
+from proxy.storage.db import UsageCounter
 
 MICRO = 1_000_000  # budgets are counted in micro-dollars (integers, exact in Redis)
 WINDOW_TTL_S = 120

@@ -14,7 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.auth.keys import KeyRecord, KeyStore
 from proxy.auth.limits import Counters, DatabaseCounters, KeyLimits, RedisCounters, Refusal, Reservation
-from proxy.errors import (
+from proxy.config.settings import Settings
+from proxy.identity import key_id_from_authorization
+from proxy.pricing import PriceBook
+from proxy.wire.errors import (
     AuthenticationFailed,
     InvalidRequest,
     PermissionDenied,
@@ -22,9 +25,6 @@ from proxy.errors import (
     RateLimited,
     ThriftyError,
 )
-from proxy.identity import key_id_from_authorization
-from proxy.pricing import PriceBook
-from proxy.settings import Settings
 
 log = logging.getLogger(__name__)
 AUTH_MODES = ("open", "keys")

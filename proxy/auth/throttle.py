@@ -21,8 +21,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import AuthFailure
-from proxy.errors import RateLimited
+from proxy.storage.db import AuthFailure
+from proxy.wire.errors import RateLimited
 
 log = logging.getLogger(__name__)
 

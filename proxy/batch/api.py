@@ -15,8 +15,8 @@ from litestar.datastructures import UploadFile
 from litestar.response import File
 
 from proxy.batch.service import BatchService
-from proxy.errors import InvalidRequest
-from proxy.schemas import parse_json_object
+from proxy.wire.errors import InvalidRequest
+from proxy.wire.schemas import parse_json_object
 
 UPLOAD_CHUNK = 1 << 20
 MULTIPART_OVERHEAD = 1 << 20  # room for the form's other fields and boundaries

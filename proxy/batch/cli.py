@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from proxy.errors import error_message
-from proxy.settings import client_defaults
+from proxy.config.settings import client_defaults
+from proxy.wire.errors import error_message
 
 FINAL = ("completed", "failed", "expired", "cancelled")
 

@@ -24,8 +24,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from jsonl_text import JSON_WHITESPACE, jsonl_lines
-from proxy.db import StoredFile
-from proxy.errors import InvalidRequest, NotFound, PayloadTooLarge
+from proxy.storage.db import StoredFile
+from proxy.wire.errors import InvalidRequest, NotFound, PayloadTooLarge
 
 UPLOAD_PURPOSES = ("batch",)  # what clients may upload; batch_output files are made by the worker
 CHUNK_BYTES = 1 << 20

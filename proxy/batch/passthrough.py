@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 
 from jsonl_text import jsonl_lines
-from proxy.errors import UpstreamError
-from proxy.upstream import UpstreamClient, UpstreamReply
+from proxy.upstream.client import UpstreamClient, UpstreamReply
+from proxy.wire.errors import UpstreamError
 
 log = logging.getLogger(__name__)
 FINAL = ("completed", "failed", "expired", "cancelled")

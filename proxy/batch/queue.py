@@ -35,7 +35,7 @@ from sqlalchemy import and_, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from proxy.batch.validation import BatchLineSpec, LineError
-from proxy.db import Batch, BatchLine
+from proxy.storage.db import Batch, BatchLine
 
 ACTIVE = ("validating", "in_progress", "finalizing", "cancelling")
 FINAL = ("completed", "failed", "expired", "cancelled")

@@ -16,11 +16,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from proxy.batch.files import FileLimits, FileStore, _unix, file_object
 from proxy.batch.queue import FINAL, WINDOWS, BatchQueue, LineCounts, now_utc
 from proxy.batch.validation import ENDPOINTS
-from proxy.batch.window import BatchWindow
 from proxy.batch.worker import BatchWorker, LineAdmission
-from proxy.db import Batch, StoredFile
-from proxy.errors import Conflict, InvalidRequest, NotFound
-from proxy.settings import BatchSettings, Settings
+from proxy.config.batch_window import BatchWindow
+from proxy.config.sections import BatchSettings
+from proxy.config.settings import Settings
+from proxy.storage.db import Batch, StoredFile
+from proxy.wire.errors import Conflict, InvalidRequest, NotFound
 
 log = logging.getLogger(__name__)
 URGENT_KEY = "thrifty_urgent"  # metadata key: "true" runs the batch outside the nightly window

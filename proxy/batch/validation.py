@@ -20,9 +20,9 @@ import msgspec
 
 from jsonl_text import jsonl_lines
 from proxy.embeddings.request import validate_embeddings
-from proxy.errors import ThriftyError
 from proxy.responses.translate import validate_responses
-from proxy.schemas import validate_chat, validate_completion
+from proxy.wire.errors import ThriftyError
+from proxy.wire.schemas import validate_chat, validate_completion
 
 ENDPOINTS: dict[str, tuple[str, Callable[[dict[str, Any]], Any]]] = {
     "/v1/chat/completions": ("chat", validate_chat),

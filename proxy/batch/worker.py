@@ -22,9 +22,9 @@ import msgspec
 from proxy.batch.files import FileStore
 from proxy.batch.queue import BatchQueue, ClaimedLine, now_utc, output_line
 from proxy.batch.validation import ENDPOINTS, LineError, validate_batch_input
-from proxy.batch.window import BatchWindow
-from proxy.errors import NotFound, RateLimited, ThriftyError
-from proxy.settings import BatchSettings
+from proxy.config.batch_window import BatchWindow
+from proxy.config.sections import BatchSettings
+from proxy.wire.errors import NotFound, RateLimited, ThriftyError
 
 log = logging.getLogger(__name__)
 RETRYABLE_STATUS = (429,)  # plus every 5xx and transport failure
@@ -195,7 +195,10 @@ class BatchWorker:
                         line.batch_id, line.line_no)
 
     async def _answer(self, line: ClaimedLine) -> None:
-        from proxy.pipeline import CallContext, Reply  # the pipeline imports settings; keep this module light
+        from proxy.pipeline.call import (  # the pipeline imports settings; keep this module light
+            CallContext,
+            Reply,
+        )
 
         request_id = f"{line.batch_id}-{line.line_no}-{line.attempts}"
         endpoint, _ = ENDPOINTS.get(line.endpoint, ("chat", None))

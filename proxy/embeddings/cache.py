@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import EmbeddingCacheEntry
+from proxy.storage.db import EmbeddingCacheEntry
 
 log = logging.getLogger(__name__)
 

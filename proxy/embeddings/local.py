@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from caches.embedder import Embedder, default_minilm_path
-from proxy.errors import InvalidRequest
+from proxy.wire.errors import InvalidRequest
 
 #: MiniLM's window as sentence-transformers runs it (``max_seq_length``), [CLS] and [SEP] included.
 DEFAULT_WINDOW = 256

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from proxy.errors import InvalidRequest
+from proxy.wire.errors import InvalidRequest
 
 ENCODING_FORMATS = ("float", "base64")
 #: OpenAI's own limit on inputs per request; ``[embeddings] max_inputs`` may lower or raise it.

@@ -16,10 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from proxy.config.sections import BUNDLED_UPSTREAM, ModelAlias
+from proxy.config.settings import Settings
 from proxy.embeddings.cache import Cached, EmbeddingCache, cache_key
 from proxy.embeddings.local import LocalEmbeddingModel, reduce_dimensions
 from proxy.embeddings.request import EmbeddingRequest, parse_embedding_request
-from proxy.errors import (
+from proxy.logs import log_access
+from proxy.pipeline.call import Reply
+from proxy.pricing import PriceBook
+from proxy.storage.request_log import LogEntry
+from proxy.wire.errors import (
     InvalidRequest,
     NotFound,
     ThriftyError,
@@ -27,11 +33,6 @@ from proxy.errors import (
     error_message,
     openai_error_body,
 )
-from proxy.logs import log_access
-from proxy.pipeline import Reply
-from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry
-from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, Settings
 
 log = logging.getLogger(__name__)
 

@@ -11,15 +11,16 @@ from typing import Any
 
 import msgspec
 
-from proxy.errors import ThriftyError, error_message, openai_error_body
+from proxy.config.sections import ModelAlias
+from proxy.config.settings import Settings
 from proxy.logs import log_access
-from proxy.pipeline import Reply, StreamReply
+from proxy.pipeline.call import Reply, StreamReply
 from proxy.pricing import PriceBook
-from proxy.request_log import LogEntry
 from proxy.responses import translate as t
 from proxy.responses.store import ResponseStore
-from proxy.settings import ModelAlias, Settings
-from proxy.upstream import UpstreamReplyError
+from proxy.storage.request_log import LogEntry
+from proxy.upstream.client import UpstreamReplyError
+from proxy.wire.errors import ThriftyError, error_message, openai_error_body
 
 UPSTREAM_PATH = "/responses"
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import msgspec
 
-from proxy.errors import InvalidRequest, NotFound, ThriftyError
-from proxy.pipeline import Reply, StreamReply
+from proxy.pipeline.call import Reply, StreamReply
 from proxy.responses import translate as t
 from proxy.responses.store import ResponseStore
-from proxy.schemas import validate_chat
-from proxy.upstream import SSEDecoder
+from proxy.upstream.client import SSEDecoder
+from proxy.wire.errors import InvalidRequest, NotFound, ThriftyError
+from proxy.wire.schemas import validate_chat
 
 log = logging.getLogger(__name__)
 

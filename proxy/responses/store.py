@@ -11,7 +11,7 @@ import msgspec
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import StoredResponse
+from proxy.storage.db import StoredResponse
 
 
 @dataclass(frozen=True, slots=True)

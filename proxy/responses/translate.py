@@ -6,8 +6,8 @@ import time
 import uuid
 from typing import Any
 
-from proxy.errors import InvalidRequest
-from proxy.schemas import MAX_JSON_DEPTH, MAX_TOKENS_LIMIT, json_depth_exceeds
+from proxy.wire.errors import InvalidRequest
+from proxy.wire.schemas import MAX_JSON_DEPTH, MAX_TOKENS_LIMIT, json_depth_exceeds
 
 ITEM_TYPES = ("message", "function_call", "function_call_output")
 ROLES = ("user", "system", "developer", "assistant")

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from proxy.errors import InvalidRequest
-from proxy.shaping.config import ShapingPolicy
+from proxy.config.shaping import ShapingPolicy
+from proxy.wire.errors import InvalidRequest
 
 LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
 # OpenAI's reasoning families (o1, o3-mini, o4-mini, gpt-5, ...): they refuse ``max_tokens`` and count

@@ -32,8 +32,8 @@ import numpy as np
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import RequestLog
 from proxy.shaping.prompt import NOTE_HEADER
+from proxy.storage.db import RequestLog
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from proxy.errors import InvalidRequest
+from proxy.wire.errors import InvalidRequest
 
 NOTE_HEADER = "Context for this request:"
 

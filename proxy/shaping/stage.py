@@ -11,8 +11,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from proxy.config.shaping import ShapingSettings, resolve
 from proxy.shaping.caps import ADDED_KINDS, CapOutcome, apply_cap, fit_added_limit
-from proxy.shaping.config import ShapingSettings, resolve
 from proxy.shaping.learned import LearnedCaps, prompt_cluster
 from proxy.shaping.prompt import NOTE_HEADER, document_marks, shape_prompt
 from proxy.shaping.trimming import (
@@ -27,7 +27,7 @@ from proxy.shaping.trimming import (
 _TEMPLATE_SLACK_TOKENS = 64
 
 if TYPE_CHECKING:
-    from proxy.settings import Settings
+    from proxy.config.settings import Settings
 
 
 @dataclass(slots=True)
@@ -80,7 +80,7 @@ class ShapingStage:
     def from_settings(cls, settings: Settings) -> ShapingStage:
         """The stage for a proxy: models served by the bundled backend count with its tokenizer
         (loaded on first use, only when a context budget is configured)."""
-        from proxy.settings import BUNDLED_UPSTREAM
+        from proxy.config.sections import BUNDLED_UPSTREAM
 
         def load():
             from tokenization.models import resolve_model
@@ -128,7 +128,7 @@ class ShapingStage:
               endpoint: str) -> ShapeResult:
         """Cap and shape ``data`` in place (nested values are replaced, never mutated, so other
         references to the caller's messages keep the original). Raises
-        :class:`proxy.errors.InvalidRequest` when the policy refuses the request."""
+        :class:`proxy.wire.errors.InvalidRequest` when the policy refuses the request."""
         policy = resolve(self._settings, tenant=tenant, model=model, tier=tier)
         result = ShapeResult(cap=CapOutcome(None, None), mode=policy.mode)
         chat = endpoint == "chat" and isinstance(data.get("messages"), list)

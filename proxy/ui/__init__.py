@@ -1,7 +1,7 @@
 """The admin web UI at ``/ui``: server-rendered pages (Jinja2 + inline SVG charts, no JavaScript).
 
-``ui_handlers(settings, state)`` returns the Litestar route handlers; ``proxy.app.create_app``
-registers them. Pages read through ``proxy.stats_queries``, the admin API's queries.
+``ui_handlers(settings, state)`` returns the Litestar route handlers; ``proxy.http.app.create_app``
+registers them. Pages read through ``proxy.storage.stats``, the admin API's queries.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy.db import UiSession
+from proxy.storage.db import UiSession
 
 SESSION_COOKIE = "thrifty_ui_session"
 LOGIN_COOKIE = "thrifty_ui_login"

@@ -2,7 +2,7 @@
 
 Adding a page is one :class:`Page` entry in :func:`default_pages` plus its template: the loader
 gets a :class:`PageContext` (settings, the proxy's state, the query string, an open database
-connection) and returns the template's variables, reading through ``proxy.stats_queries``.
+connection) and returns the template's variables, reading through ``proxy.storage.stats``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,20 @@ from urllib.parse import urlsplit
 import httpx
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from proxy import stats_queries as q
-from proxy.settings import Settings
+from proxy.config.settings import Settings
+from proxy.storage.stats.batches_and_keys import api_keys, recent_batches
+from proxy.storage.stats.cache_entries import (
+    cache_groups,
+    cache_tenants,
+    contested_questions,
+    most_hit_questions,
+    recent_entries,
+)
+from proxy.storage.stats.latency import LATENCY_SAMPLE, latency_by_model, upstream_stats
+from proxy.storage.stats.ranges import TimeRange
+from proxy.storage.stats.requests import list_requests, request_detail
+from proxy.storage.stats.routing import feedback_summary
+from proxy.storage.stats.time_series import SAVING_CAUSES, Bucket, time_series, totals
 from proxy.ui import charts
 from proxy.ui.masking import mask_text, mask_url
 from proxy.ui.params import (
@@ -57,7 +69,7 @@ class PageContext:
     """What a page loader may read."""
 
     settings: Settings
-    state: Any  # proxy.app.ProxyState
+    state: Any  # proxy.http.app.ProxyState
     query: Mapping[str, str]
     path_params: Mapping[str, Any]
     conn: AsyncConnection
@@ -89,7 +101,7 @@ def _money(v: float) -> str:
     return f"${v:,.4f}" if abs(v) < 10 else f"${v:,.2f}"
 
 
-def _range_vars(rng: q.TimeRange, preset: str) -> dict[str, Any]:
+def _range_vars(rng: TimeRange, preset: str) -> dict[str, Any]:
     return {"rng": rng, "preset": preset, "presets": list(PRESETS)}
 
 
@@ -98,13 +110,13 @@ def _range_vars(rng: q.TimeRange, preset: str) -> dict[str, Any]:
 
 async def load_overview(ctx: PageContext) -> dict[str, Any]:
     rng, preset = parse_range(ctx.query, ctx.now)
-    buckets = await q.time_series(ctx.conn, rng)
-    total = q.totals(buckets)
-    latency = await q.latency_by_model(ctx.conn, rng)
+    buckets = await time_series(ctx.conn, rng)
+    total = totals(buckets)
+    latency = await latency_by_model(ctx.conn, rng)
     labels = [_label(b.start, rng.bucket) for b in buckets]
-    savings = [(cause, total.saved_by.get(cause, 0.0)) for cause in q.SAVING_CAUSES]
+    savings = [(cause, total.saved_by.get(cause, 0.0)) for cause in SAVING_CAUSES]
     cause_series = [(cause.replace("_", " "), f"c{i}", [b.saved_by.get(cause, 0.0) for b in buckets])
-                    for i, cause in enumerate(q.SAVING_CAUSES)]
+                    for i, cause in enumerate(SAVING_CAUSES)]
     return {
         **_range_vars(rng, preset),
         "buckets": buckets,
@@ -113,7 +125,7 @@ async def load_overview(ctx: PageContext) -> dict[str, Any]:
         "error_rate": total.errors / total.requests if total.requests else None,
         "savings": savings,
         "latency": latency,
-        "latency_sample": q.LATENCY_SAMPLE,
+        "latency_sample": LATENCY_SAMPLE,
         "charts": {
             "requests": charts.bars("Requests", labels, [
                 ("answered", "s1", [b.requests - b.errors for b in buckets]),
@@ -141,11 +153,11 @@ async def load_cache(ctx: PageContext) -> dict[str, Any]:
     removed = ctx.query.get("removed", "")
     if removed and ascii_int(removed, 0, 2**63 - 1) is None:
         raise BadParameter("removed must be a count")
-    buckets = await q.time_series(ctx.conn, rng)
-    total = q.totals(buckets)
+    buckets = await time_series(ctx.conn, rng)
+    total = totals(buckets)
     labels = [_label(b.start, rng.bucket) for b in buckets]
 
-    def rate(hits: int, b: q.Bucket) -> float | None:
+    def rate(hits: int, b: Bucket) -> float | None:
         return hits / b.cache_lookups if b.cache_lookups else None
 
     stats: dict[str, Any] = {}
@@ -155,7 +167,7 @@ async def load_cache(ctx: PageContext) -> dict[str, Any]:
             stats = await cache.stats()
         except Exception as exc:  # noqa: BLE001 - shown on the page, the rest still renders
             stats_error = mask_text(f"{type(exc).__name__}: {exc}")
-    groups = await q.cache_groups(ctx.conn)
+    groups = await cache_groups(ctx.conn)
     return {
         **_range_vars(rng, preset),
         "enabled": cache is not None,
@@ -166,10 +178,10 @@ async def load_cache(ctx: PageContext) -> dict[str, Any]:
         "groups": groups[:MAX_GROUPS],
         "more_groups": max(len(groups) - MAX_GROUPS, 0),
         "models": sorted({g.model for g in groups}),
-        "tenants": await q.cache_tenants(ctx.conn),
-        "most_hit": await q.most_hit_questions(ctx.conn),
-        "contested": await q.contested_questions(ctx.conn),
-        "recent": await q.recent_entries(ctx.conn),
+        "tenants": await cache_tenants(ctx.conn),
+        "most_hit": await most_hit_questions(ctx.conn),
+        "contested": await contested_questions(ctx.conn),
+        "recent": await recent_entries(ctx.conn),
         "removed": removed,
         "charts": {
             "hit_rate": charts.lines("Hit rate", labels, [
@@ -248,12 +260,12 @@ def router_info(settings: Settings, stage: Any) -> dict[str, Any]:
 
 async def load_routing(ctx: PageContext) -> dict[str, Any]:
     rng, preset = parse_range(ctx.query, ctx.now)
-    buckets = await q.time_series(ctx.conn, rng)
-    total = q.totals(buckets)
+    buckets = await time_series(ctx.conn, rng)
+    total = totals(buckets)
     labels = [_label(b.start, rng.bucket) for b in buckets]
     info = router_info(ctx.settings, ctx.state.router)
     hist, cascade = total.score_hist, total.cascade
-    feedback = await q.feedback_summary(ctx.conn, rng)
+    feedback = await feedback_summary(ctx.conn, rng)
     threshold = info["threshold"] if info["mode"] == "prompt" else None
     share_target = info["target"] if info["threshold_mode"] == "share" else None
     routed = total.small + total.large
@@ -293,7 +305,7 @@ async def load_requests(ctx: PageContext) -> dict[str, Any]:
     if searching and filters.start is None:
         windowed = ctx.now - SEARCH_WINDOW
         filters = replace(filters, start=windowed)
-    rows, more = await q.list_requests(ctx.conn, filters, limit=PAGE_SIZE, before=before)
+    rows, more = await list_requests(ctx.conn, filters, limit=PAGE_SIZE, before=before)
     keep = {k: v for k, v in ctx.query.items() if k != "before" and v}
     older = dict(keep, before=make_cursor(rows[-1]["created_at"], rows[-1]["id"])) if more and rows else None
     return {"rows": rows, "filters": filters, "older": older, "paged": before is not None, "keep": keep,
@@ -367,7 +379,7 @@ def clip_prompt(messages: list[tuple[str, str]], budget: int = MAX_PROMPT_CHARS)
 
 async def load_request_detail(ctx: PageContext) -> dict[str, Any]:
     request_id = str(ctx.path_params.get("request_id", ""))
-    detail = await q.request_detail(ctx.conn, request_id)
+    detail = await request_detail(ctx.conn, request_id)
     if detail is None:
         raise PageNotFound(f"no request with id {request_id!r} in the request log")
     pretty = _pretty_request(detail.routing_request)
@@ -442,12 +454,12 @@ def _engine_metrics(s: dict[str, float]) -> dict[str, Any] | None:
 
 async def load_upstreams(ctx: PageContext) -> dict[str, Any]:
     rng, preset = parse_range(ctx.query, ctx.now)
-    stats = {row.upstream: row for row in await q.upstream_stats(ctx.conn, rng)}
+    stats = {row.upstream: row for row in await upstream_stats(ctx.conn, rng)}
     async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
         probes = await asyncio.gather(*[_probe(client, u) for u in ctx.settings.upstreams])
     names = [u.name for u in ctx.settings.upstreams] + sorted(set(stats) - {u.name for u in ctx.settings.upstreams})
     return {**_range_vars(rng, preset), "probes": {p["name"]: p for p in probes}, "stats": stats, "names": names,
-            "aliases": ctx.settings.models, "sample": q.LATENCY_SAMPLE,
+            "aliases": ctx.settings.models, "sample": LATENCY_SAMPLE,
             "probe_timeout": PROBE_TIMEOUT_S}
 
 
@@ -455,14 +467,14 @@ async def load_upstreams(ctx: PageContext) -> dict[str, Any]:
 
 
 async def load_batches(ctx: PageContext) -> dict[str, Any]:
-    rows = await q.recent_batches(ctx.conn)
+    rows = await recent_batches(ctx.conn)
     return {"batches": rows, "window": ctx.settings.batch.window, "timezone": ctx.settings.batch.timezone,
             "discount": ctx.settings.batch.discount, "concurrency": ctx.settings.batch.concurrency,
             "batch_saved": sum(r.batch_saved_usd for r in rows)}
 
 
 async def load_keys(ctx: PageContext) -> dict[str, Any]:
-    return {"keys": await q.api_keys(ctx.conn), "mode": ctx.settings.auth.mode,
+    return {"keys": await api_keys(ctx.conn), "mode": ctx.settings.auth.mode,
             "counters": "Redis" if ctx.settings.auth.redis_url else "this process"}
 
 

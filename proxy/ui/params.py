@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
-from proxy.stats_queries import RequestFilter, TimeRange
+from proxy.storage.stats.ranges import TimeRange
+from proxy.storage.stats.requests import RequestFilter
 
 PRESETS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7),
            "30d": timedelta(days=30), "90d": timedelta(days=90)}

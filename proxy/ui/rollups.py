@@ -7,7 +7,7 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from proxy import stats_queries
+from proxy.storage.stats.time_series import refresh_rollups
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ async def keep_rollups_fresh(engine: AsyncEngine, interval_s: float = ROLLUP_INT
     while True:
         try:
             async with engine.connect() as conn:
-                await stats_queries.refresh_rollups(conn, days=days)
+                await refresh_rollups(conn, days=days)
         except Exception:  # noqa: BLE001 - the UI computes missing hours on demand anyway
             log.exception("request-log rollups could not be refreshed")
         await asyncio.sleep(interval_s)

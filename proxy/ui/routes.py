@@ -18,9 +18,8 @@ from litestar.datastructures import Cookie
 from litestar.static_files import create_static_files_router
 from sqlalchemy.exc import SQLAlchemyError
 
-from proxy.cache_invalidation import Invalidation, InvalidationError, invalidate
-from proxy.errors import ThriftyError
-from proxy.settings import Settings
+from proxy.config.settings import Settings
+from proxy.pipeline.cache_invalidation import Invalidation, InvalidationError, invalidate
 from proxy.ui.auth import (
     LOGIN_COOKIE,
     LOGIN_COOKIE_LIFETIME_S,
@@ -32,6 +31,7 @@ from proxy.ui.auth import (
 from proxy.ui.masking import mask_text
 from proxy.ui.pages import Page, PageContext, PageNotFound, default_pages
 from proxy.ui.params import BadParameter
+from proxy.wire.errors import ThriftyError
 
 log = logging.getLogger(__name__)
 

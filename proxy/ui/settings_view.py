@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import Any
 
-from proxy.settings import Settings
+from proxy.config.settings import Settings
 from proxy.ui.masking import MASK, mask_url, mask_value
 
 __all__ = ["MASK", "mask_url", "masked_settings"]

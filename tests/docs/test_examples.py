@@ -2,7 +2,7 @@
 setting, command line, option, environment variable and metric name a page shows is a real one.
 
 Cheap checks through the real parts, no model loaded: TOML snippets go through
-``proxy.settings.load_settings``, ``thrifty`` command lines through the CLI's own argparse parsers
+``proxy.config.settings.load_settings``, ``thrifty`` command lines through the CLI's own argparse parsers
 (options of delegated commands are looked up in the module the CLI delegates to), environment
 variables through the settings loader, metric names through a render of the real metric registries.
 """
@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import pytest
 
 from proxy import cli
-from proxy.settings import Settings, SettingsError, load_settings
+from proxy.config.settings import Settings, SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -222,8 +222,8 @@ class _Anything:
 def real_metric_names() -> frozenset[str]:
     """Every family and sample name the proxy and the bundled backend expose, all features on."""
     from backend.metrics import BackendMetrics
-    from proxy.metrics import ProxyMetrics
-    from proxy.request_log import LogEntry
+    from proxy.http.metrics import ProxyMetrics
+    from proxy.storage.request_log import LogEntry
 
     proxy = ProxyMetrics()
     proxy.watch(_Anything(), ["m"])

@@ -16,8 +16,8 @@ from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
 from benchmarks.harness import serve_in_thread
-from proxy.app import create_app
-from proxy.settings import ModelAlias, UpstreamConfig
+from proxy.config.sections import ModelAlias, UpstreamConfig
+from proxy.http.app import create_app
 from tests.support.servers import proxy_settings
 
 pytestmark = pytest.mark.e2e

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from openai import OpenAI
 
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 
 pytestmark = pytest.mark.e2e
 MODEL = "smollm2-135m-instruct"

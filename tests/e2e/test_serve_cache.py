@@ -17,7 +17,7 @@ from openai import AsyncOpenAI, OpenAI
 
 from benchmarks.harness import child_server
 from caches.types import SKIP_REASONS
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 
 pytestmark = pytest.mark.e2e
 MODEL = "smollm2-135m-instruct"

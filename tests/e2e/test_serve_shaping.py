@@ -9,7 +9,7 @@ import hashlib
 import pytest
 from openai import OpenAI
 
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 from tests.proxy.shaping.test_real_backend import MODEL, REQUESTS
 from tests.support.processes import thrifty_serve
 

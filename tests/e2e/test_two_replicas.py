@@ -20,7 +20,7 @@ import httpx
 import pytest
 from openai import OpenAI
 
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 from tests.proxy.conftest import pg_database  # noqa: F401 - the throwaway PostgreSQL database fixture
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 

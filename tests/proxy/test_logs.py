@@ -11,9 +11,9 @@ import time
 
 import httpx
 
+from proxy.launch.supervisor import free_port
 from proxy.logs import JsonFormatter, TextFormatter, log_access
-from proxy.request_log import LogEntry
-from proxy.supervisor import free_port
+from proxy.storage.request_log import LogEntry
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 

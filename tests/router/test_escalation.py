@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proxy.escalation_training import main
+from proxy.commands.escalation_training import main
 from router.config import RouterConfig
 from router.errors import RouterArtifactError
 from router.escalation import (

@@ -17,20 +17,20 @@ def proxy_settings(base_url: str, data_dir, *, cache=None, router=None, **proxy_
     model ``gpt-test``), its SQLite database in ``data_dir``. Caching and routing are off unless
     ``cache`` / ``router`` say otherwise. The ``make_settings`` fixture binds ``data_dir``;
     module-scoped fixtures call this directly."""
-    from proxy.settings import (
+    from proxy.config.sections import (
         BundledBackendConfig,
         CacheSettings,
         DatabaseConfig,
         ModelAlias,
         ProxyConfig,
         RouterSettings,
-        Settings,
         UpstreamConfig,
     )
+    from proxy.config.settings import Settings
 
     return Settings(cache=cache or CacheSettings(enabled=False), router=router or RouterSettings(enabled=False),
                     data_dir=str(data_dir), proxy=ProxyConfig(log_flush_interval_s=0.05, **proxy_overrides),
-                    database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir}/proxy.db"),
+                    database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir}/proxy.storage.db"),
                     bundled=BundledBackendConfig(enabled=False),
                     upstreams=(UpstreamConfig("fake", base_url + "/v1", api_key="sk-upstream"),),
                     models=(ModelAlias("gpt-test", "fake", "upstream-model"),))

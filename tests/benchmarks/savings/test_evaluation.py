@@ -18,8 +18,8 @@ from benchmarks.savings.evaluation import main
 from benchmarks.savings.replay import ReplayBook, make_app
 from benchmarks.savings.runs import RunSpec, proxy_config, replay_trace, run_batch
 from benchmarks.savings.trace import TraceLine
+from proxy.config.settings import load_settings
 from proxy.pricing import ModelPrice
-from proxy.settings import load_settings
 from tests.benchmarks.savings.conftest import GSM_ROWS, STRONG, WEAK
 
 

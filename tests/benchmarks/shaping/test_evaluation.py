@@ -31,8 +31,8 @@ def test_caps_report_lists_cut_answers_per_key_and_cluster(tmp_path, capsys) -> 
     import sqlite3
 
     from benchmarks.shaping.evaluation import main
-    from proxy.db import RequestLog
-    from proxy.migrate import upgrade
+    from proxy.storage.db import RequestLog
+    from proxy.storage.migrate import upgrade
 
     database = tmp_path / "log.db"
     upgrade(f"sqlite+aiosqlite:///{database}")

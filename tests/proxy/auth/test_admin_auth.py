@@ -8,8 +8,8 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
-from proxy.settings import AdminConfig, AuthSettings, CacheSettings
+from proxy.config.sections import AdminConfig, AuthSettings, CacheSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 from tests.support.writebacks import CacheWrites
 

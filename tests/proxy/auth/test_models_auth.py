@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import httpx
 
-from proxy.app import create_app
-from proxy.settings import AdminConfig, AuthSettings
+from proxy.config.sections import AdminConfig, AuthSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 

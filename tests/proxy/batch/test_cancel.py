@@ -13,11 +13,11 @@ from types import SimpleNamespace
 from proxy.batch.files import FileLimits, FileStore
 from proxy.batch.queue import BatchQueue, now_utc, output_line
 from proxy.batch.validation import BatchLineSpec
-from proxy.batch.window import BatchWindow
 from proxy.batch.worker import BatchWorker
-from proxy.db import create_engine
-from proxy.migrate import upgrade
-from proxy.settings import BatchSettings
+from proxy.config.batch_window import BatchWindow
+from proxy.config.sections import BatchSettings
+from proxy.storage.db import create_engine
+from proxy.storage.migrate import upgrade
 
 LEASE_S = 10
 

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from proxy.app import create_app
 from proxy.batch.cli import main
-from proxy.settings import BatchSettings
+from proxy.config.sections import BatchSettings
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 NOON = datetime(2026, 6, 1, 12, 0, 0, tzinfo=UTC)  # the batch window below is 00:00-00:01 UTC: closed at noon

@@ -22,9 +22,9 @@ from sqlalchemy import select
 
 from proxy.batch.queue import BatchQueue, now_utc
 from proxy.batch.validation import BatchLineSpec
-from proxy.db import BatchLine, create_engine
-from proxy.migrate import upgrade
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
+from proxy.storage.db import BatchLine, create_engine
+from proxy.storage.migrate import upgrade
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 LINES = 120
@@ -267,7 +267,7 @@ def test_expiry_writes_waiting_lines_as_batch_expired(tmp_path):
 
 
 def test_batch_settings_are_checked():
-    from proxy.settings import SettingsError, load_settings
+    from proxy.config.settings import SettingsError, load_settings
 
     with pytest.raises(SettingsError, match="window"):
         load_settings(environ={"THRIFTY_BATCH__WINDOW": "late at night"})

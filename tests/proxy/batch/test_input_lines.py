@@ -10,7 +10,7 @@ import pytest
 from jsonl_text import jsonl_lines
 from proxy.batch.files import LineCounter, _check_jsonl
 from proxy.batch.validation import validate_batch_input
-from proxy.errors import InvalidRequest
+from proxy.wire.errors import InvalidRequest
 
 CHAT = "/v1/chat/completions"
 

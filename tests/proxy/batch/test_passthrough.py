@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from openai import OpenAI
 
-from proxy.app import create_app
-from proxy.settings import BatchSettings, CacheSettings, ModelAlias, UpstreamConfig
+from proxy.config.sections import BatchSettings, CacheSettings, ModelAlias, UpstreamConfig
+from proxy.http.app import create_app
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 

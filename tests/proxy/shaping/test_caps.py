@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from proxy.errors import InvalidRequest
+from proxy.config.shaping import ShapingOverride, ShapingPolicy, ShapingSettings, resolve
 from proxy.shaping.caps import CapOutcome, apply_cap, finish_reason_of, fit_added_limit
-from proxy.shaping.config import ShapingOverride, ShapingPolicy, ShapingSettings, resolve
+from proxy.wire.errors import InvalidRequest
 
 
 def policy(default: int = 512, limit: int = 0, over: str = "clamp") -> ShapingPolicy:

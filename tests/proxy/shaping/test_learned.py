@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from proxy.app import create_app
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from proxy.shaping.learned import (
     MIN_LEARNED_CAP,
     RAISE_FACTOR,
@@ -87,7 +87,7 @@ def test_the_censored_quantile_matches_the_plain_one_without_cuts_and_knows_cuts
 
 
 def test_the_refresh_reads_cut_answers_from_the_request_log_as_censored(tmp_path) -> None:
-    from proxy.db import ProxyBase, RequestLog, create_engine
+    from proxy.storage.db import ProxyBase, RequestLog, create_engine
 
     def row(i: int, tokens: int, finish: str, max_tokens: int | None) -> dict:
         return {"id": f"r{i}", "key_id": "k", "endpoint": "chat", "status_code": 200, "prompt_cluster": "c",
@@ -142,7 +142,7 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
                                  {"role": "user", "content": "I love it"}]})
 
             assert all(ask().headers["x-thrifty-cap"] == "default; max_tokens=300" for _ in range(3))
-            wait_for_log_rows(tmp_path / "proxy.db", "id", 3)
+            wait_for_log_rows(tmp_path / "proxy.storage.db", "id", 3)
             deadline = time.monotonic() + 10
             while (header := ask().headers["x-thrifty-cap"]).startswith("default") and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -156,11 +156,11 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
             script.finish_reason = "length"
             ask(max_tokens=5)
             count = len(script.requests)
-    rows = wait_for_log_rows(tmp_path / "proxy.db", "id", count)
+    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "id", count)
     assert len(rows) == count
 
     async def read(query):
-        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}")
+        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.storage.db'}")
         try:
             return await query(engine)
         finally:
@@ -189,8 +189,8 @@ def test_cache_replays_are_not_counted_as_cut_answers(tmp_path) -> None:
 
     from sqlalchemy import insert
 
-    from proxy.db import RequestLog
-    from proxy.migrate import upgrade
+    from proxy.storage.db import RequestLog
+    from proxy.storage.migrate import upgrade
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'caps.db'}"
     upgrade(url)

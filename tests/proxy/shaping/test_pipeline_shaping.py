@@ -10,9 +10,9 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
-from proxy.settings import CacheSettings
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.sections import CacheSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from proxy.shaping.prompt import NOTE_HEADER
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
@@ -66,7 +66,7 @@ def test_safe_shaping_sends_a_stable_prefix_and_says_what_it_did(proxy_for, tmp_
     assert upstream["messages"][1] == body()["messages"][1]  # the user's words, dates included, untouched
     assert [t["function"]["name"] for t in upstream["tools"]] == ["alpha", "zeta"]
     assert "thrifty" not in upstream
-    rows = wait_for_log_rows(tmp_path / "proxy.db", "shaping, cached_tokens", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "shaping, cached_tokens", 1)
     assert rows[0] == ("safe,tools-canonical,volatile-moved:1", 2)
 
 
@@ -105,7 +105,7 @@ def test_requests_differing_only_in_tool_order_share_one_cache_entry(proxy_for) 
     [{"type": "function", "function": {"name": 7, "parameters": [1, 2]}}, {"weird": {"b": 1, "a": 2}}],
 ])
 def test_malformed_tool_schemas_are_a_400_before_shaping(proxy_for, tools) -> None:
-    """Checked by the proxy (proxy.schemas), so every upstream gets the same error and shaping's
+    """Checked by the proxy (proxy.wire.schemas), so every upstream gets the same error and shaping's
     canonical tool order never has to guess at a nameless tool."""
     script, proxy, _ = proxy_for(ShapingSettings(mode="aggressive"))
     before = len(sent(script))
@@ -173,7 +173,7 @@ def test_a_bad_document_mark_is_an_openai_400(proxy_for, tmp_path) -> None:
     assert reply.status_code == 400
     assert reply.json()["error"]["param"] == "thrifty.documents[0]"
     assert sent(script) == []
-    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code", 1) == [(400,)]
+    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code", 1) == [(400,)]
 
 
 def test_marked_documents_reach_the_upstream_in_a_stable_order(proxy_for) -> None:

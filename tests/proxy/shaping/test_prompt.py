@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxy.errors import InvalidRequest
 from proxy.shaping.prompt import NOTE_HEADER, VOLATILE_SPAN, shape_prompt, split_volatile
+from proxy.wire.errors import InvalidRequest
 
 WORDS = st.sampled_from(["you", "are", "a", "helpful", "assistant", "answer", "briefly", "ACME", "support", "the",
                          "docs", "policy", "refund", "within", "days", "order", "2", "30", "is", "on", "at", "id",

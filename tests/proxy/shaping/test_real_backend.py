@@ -13,9 +13,9 @@ import pytest
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
 from backend.server import create_backend_app
-from proxy.app import create_app
-from proxy.settings import BUNDLED_UPSTREAM, ModelAlias, UpstreamConfig
-from proxy.shaping.config import ShapingSettings
+from proxy.config.sections import BUNDLED_UPSTREAM, ModelAlias, UpstreamConfig
+from proxy.config.shaping import ShapingSettings
+from proxy.http.app import create_app
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import serve_in_thread
 
@@ -83,7 +83,7 @@ def test_the_default_cap_stops_a_long_answer_and_the_log_counts_it(make_settings
             model=MODEL, temperature=0, max_tokens=4,
             messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Hi!"}])
         assert again.usage.prompt_tokens_details.cached_tokens > 0
-    rows = wait_for_log_rows(tmp_path / "proxy.db", "finish_reason, cap, max_tokens, cached_tokens", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "finish_reason, cap, max_tokens, cached_tokens", 2)
     assert rows[0][:3] == ("length", "default", 12)
     assert rows[1][1] is None and rows[1][3] == again.usage.prompt_tokens_details.cached_tokens
 

@@ -7,7 +7,7 @@ import httpx
 import pytest
 from openai import OpenAI
 
-from proxy.supervisor import free_port
+from proxy.launch.supervisor import free_port
 from tests.support.processes import thrifty_serve
 
 pytestmark = pytest.mark.e2e

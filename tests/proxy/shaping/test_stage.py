@@ -8,10 +8,10 @@ import copy
 
 import pytest
 
-from proxy.errors import InvalidRequest
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
 from proxy.shaping.prompt import NOTE_HEADER
 from proxy.shaping.stage import ShapingStage
+from proxy.wire.errors import InvalidRequest
 
 BODY = {"messages": [{"role": "system", "content": "You help with parcels.\nCurrent date: 2025-03-14"},
                      {"role": "user", "content": "Where is my parcel?"},

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxy.app import create_app
-from proxy.shaping.config import ShapingOverride, ShapingSettings
+from proxy.config.shaping import ShapingOverride, ShapingSettings
+from proxy.http.app import create_app
 from proxy.shaping.prompt import NOTE_HEADER
 from proxy.shaping.stage import ShapingStage, with_instruction
 from proxy.shaping.trimming import (
@@ -188,7 +188,7 @@ def test_trimming_concise_and_stops_through_the_proxy(make_settings) -> None:
     ('[shaping.models.m]\nconcise = "yes please"\n', "concise"),
 ])
 def test_bad_trimming_settings_stop_start_up(tmp_path, text: str, message: str) -> None:
-    from proxy.settings import SettingsError, load_settings
+    from proxy.config.settings import SettingsError, load_settings
 
     path = tmp_path / "t.toml"
     path.write_text(text)

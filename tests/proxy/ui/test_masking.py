@@ -8,9 +8,9 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from proxy.app import create_app
-from proxy.settings import UpstreamConfig
-from proxy.shaping.replica_names import expand_replicas
+from proxy.config.replica_names import expand_replicas
+from proxy.config.sections import UpstreamConfig
+from proxy.http.app import create_app
 from proxy.ui.masking import MASK, mask_text, mask_url, mask_value
 from proxy.ui.settings_view import masked_settings
 from tests.proxy.ui.conftest import ui_settings

@@ -11,9 +11,9 @@ from litestar import Litestar
 
 from backend.engine.engine import EngineMetrics
 from backend.metrics import BackendMetrics
-from proxy.app import create_app
-from proxy.settings import UpstreamConfig
-from proxy.supervisor import free_port
+from proxy.config.sections import UpstreamConfig
+from proxy.http.app import create_app
+from proxy.launch.supervisor import free_port
 from proxy.ui import Page, default_pages, ui_handlers
 from tests.proxy.ui.conftest import ui_settings
 from tests.proxy.ui.test_routes import login

@@ -7,8 +7,8 @@ import re
 import httpx
 import pytest
 
-from proxy.app import create_app
-from proxy.settings import AdminConfig
+from proxy.config.sections import AdminConfig
+from proxy.http.app import create_app
 from tests.proxy.ui.conftest import ADMIN_KEY, UPSTREAM_KEY, ui_settings
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import ScriptedUpstream, serve_in_thread
@@ -250,7 +250,7 @@ def test_invalidating_a_well_formed_entry_id_asks_then_deletes(ui_proxy):
 def test_a_loader_overflow_is_a_400_page_not_a_500(tmp_path, error):
     from litestar import Litestar
 
-    from proxy.migrate import upgrade
+    from proxy.storage.migrate import upgrade
     from proxy.ui import Page, default_pages, ui_handlers
 
     async def load_broken(ctx):

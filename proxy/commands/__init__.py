@@ -1,0 +1,1 @@
+"""The ``thrifty`` subcommands that are neither serving nor a package's own CLI: ``pull`` and the router's log export and escalation training."""
