@@ -37,6 +37,10 @@ class ExactCacheConfig:
     bounds how stale this replica can be about changes made by *other* replicas (a replaced
     answer or an admin invalidation there); changes made through this replica, expiry (TTL) and
     model-version changes take effect at once.
+
+    Stores share commits (see :mod:`caches.writes`): ``write_window_s``, how long the first store
+    of an idle writer waits for others; ``max_write_batch``: rows per transaction;
+    ``max_queued_writes``: rows waiting to be written, beyond which stores are shed.
     """
 
     enabled: bool = True
@@ -49,9 +53,13 @@ class ExactCacheConfig:
     memo_entries: int = 4096
     memo_max_bytes: int = 64 * 1024 * 1024
     memo_ttl_s: float = 2.0
+    write_window_s: float = 0.002
+    max_write_batch: int = 64
+    max_queued_writes: int = 1024
 
     def __post_init__(self) -> None:
         _check_bounds(self.ttl_s, self.max_entries, self.max_bytes, self.max_entry_bytes)
+        _check_writes(self.write_window_s, self.max_write_batch, self.max_queued_writes)
 
 
 def _check_bounds(ttl_s: float | None, max_entries: int, max_bytes: int, max_entry_bytes: int) -> None:
@@ -59,6 +67,14 @@ def _check_bounds(ttl_s: float | None, max_entries: int, max_bytes: int, max_ent
     if ttl_s is not None and not ttl_s > 0:
         raise ValueError(f"ttl_s must be > 0 (or None: no expiry), got {ttl_s!r}")
     for name, value in (("max_entries", max_entries), ("max_bytes", max_bytes), ("max_entry_bytes", max_entry_bytes)):
+        if not value >= 1:
+            raise ValueError(f"{name} must be at least 1, got {value!r}")
+
+
+def _check_writes(window_s: float, max_batch: int, max_queued: int) -> None:
+    if not 0.0 <= window_s <= 1.0:
+        raise ValueError(f"write_window_s must be in [0, 1], got {window_s!r}")
+    for name, value in (("max_write_batch", max_batch), ("max_queued_writes", max_queued)):
         if not value >= 1:
             raise ValueError(f"{name} must be at least 1, got {value!r}")
 
@@ -104,7 +120,9 @@ class SemanticCacheConfig:
     ``max_queued_lookups`` / ``max_queued_stores``: bounds of the embedding queues (a full lookup
     queue skips the lookup, a full store queue sheds the write-back's semantic entry; stores only
     fill the rows lookups leave free, so under load they are shed first); ``vector_memo_size``:
-    vectors kept by text, so a write-back reuses its lookup's vector.
+    vectors kept by text, so a write-back reuses its lookup's vector. ``write_window_s`` /
+    ``max_write_batch`` / ``max_queued_writes``: the stores' shared commits, as in
+    :class:`ExactCacheConfig` (a full write queue sheds the write-back's semantic entry).
     """
 
     enabled: bool = True
@@ -128,6 +146,9 @@ class SemanticCacheConfig:
     max_queued_lookups: int = 256
     max_queued_stores: int = 64
     vector_memo_size: int = 2048
+    write_window_s: float = 0.002
+    max_write_batch: int = 64
+    max_queued_writes: int = 1024
     index: IndexConfig = field(default_factory=IndexConfig)
 
     def __post_init__(self) -> None:
@@ -144,6 +165,7 @@ class SemanticCacheConfig:
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         _check_bounds(self.ttl_s, self.max_entries, self.max_bytes, self.max_entry_bytes)
+        _check_writes(self.write_window_s, self.max_write_batch, self.max_queued_writes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ __all__ = [
     "as_sessionmaker",
     "count_rows",
     "create_tables",
+    "engine_of",
     "lru_victims",
     "sha256_hex",
     "upsert_statement",
@@ -34,6 +35,17 @@ def as_sessionmaker(db: AsyncEngine | async_sessionmaker[AsyncSession]) -> async
     if isinstance(db, AsyncEngine):
         return async_sessionmaker(db, expire_on_commit=False)
     return db
+
+
+def engine_of(db: AsyncEngine | async_sessionmaker[AsyncSession]) -> AsyncEngine:
+    """The engine behind ``db`` (an engine, or a session factory bound to one): the request path
+    runs Core statements on its connections, without the cost of an ORM session."""
+    if isinstance(db, AsyncEngine):
+        return db
+    bind = db.kw.get("bind")
+    if not isinstance(bind, AsyncEngine):
+        raise TypeError("the caches need an AsyncEngine, or an async_sessionmaker bound to one")
+    return bind
 
 
 async def create_tables(engine: AsyncEngine) -> None:
@@ -49,7 +61,7 @@ def sha256_hex(data: bytes) -> str:
 def upsert_statement(
     dialect_name: str,
     table: Table,
-    values: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    values: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
     *,
     conflict_columns: Sequence[str],
     update_columns: Sequence[str],
@@ -59,14 +71,17 @@ def upsert_statement(
 
     Each updated column takes the new value, unless ``overrides`` maps it to a function of the
     ``excluded`` (new) row returning the SQL expression to set instead (it may refer to the
-    existing row through ``table.c``).
+    existing row through ``table.c``). ``values=None`` leaves the values to the execution (one
+    statement, built once, executed with a list of rows: an executemany).
     """
     if dialect_name == "postgresql":
-        stmt = postgresql.insert(table).values(values)
+        stmt = postgresql.insert(table)
     elif dialect_name == "sqlite":
-        stmt = sqlite.insert(table).values(values)
+        stmt = sqlite.insert(table)
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         raise NotImplementedError(f"upsert is not implemented for dialect {dialect_name!r}")
+    if values is not None:
+        stmt = stmt.values(values)
     overrides = overrides or {}
     return stmt.on_conflict_do_update(
         index_elements=list(conflict_columns),

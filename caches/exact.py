@@ -11,6 +11,11 @@ database read; it honours each entry's TTL and the model version at once, forget
 this instance stores, deletes or evicts it, and re-reads the database after ``memo_ttl_s``, which
 bounds the staleness towards changes made by other replicas. Hit counts and access times (LRU
 order) are buffered and written in batches, off the request path.
+
+The request path avoids ORM sessions: a lookup is one prebuilt Core ``SELECT`` of the columns it
+needs, on a pooled connection; stores go through a :class:`caches.writes.WriteBatcher`, so that
+concurrent stores share one ``INSERT ... ON CONFLICT`` (an executemany) and one commit. A store
+returns once its row is committed, so a lookup after a successful store sees it.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.config import ExactCacheConfig
@@ -29,6 +35,7 @@ from caches.db import (
     TouchBuffer,
     as_sessionmaker,
     count_rows,
+    engine_of,
     lru_victims,
     sha256_hex,
     upsert_statement,
@@ -38,6 +45,7 @@ from caches.keys import RequestKeys
 from caches.memo import HitMemo
 from caches.models import ExactCacheEntry
 from caches.types import CacheError, CacheHit, CacheStats
+from caches.writes import WriteBatcher, WriteQueueFull
 
 __all__ = ["ExactCache"]
 
@@ -45,6 +53,12 @@ logger = logging.getLogger(__name__)
 
 _DELETE_CHUNK = 500
 _T = ExactCacheEntry
+_ROW_COLUMNS = ("key", "tenant", "model", "model_version", "scope", "response", "response_sha256", "size_bytes",
+                "created_at", "expires_at", "last_access_at", "hits")
+# the lookup: one prebuilt statement (compiled once per engine), the key bound at execution
+_LOOKUP = select(
+    _T.response, _T.response_sha256, _T.model, _T.model_version, _T.created_at, _T.expires_at
+).where(_T.key == bindparam("key"))
 
 
 def _as_bytes(response: bytes | str) -> bytes:
@@ -66,16 +80,33 @@ class ExactCache:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._sessions = as_sessionmaker(db)
+        self._engine = engine_of(db)
         self._config = config or ExactCacheConfig()
         self._clock = clock
         self._touches = TouchBuffer()
         self._size = SizeTracker()
         cfg = self._config
         self._memo = HitMemo(cfg.memo_entries, cfg.memo_max_bytes, cfg.memo_ttl_s, monotonic=clock)
+        self._writer: WriteBatcher[dict[str, Any], bool] = WriteBatcher(
+            self._write_rows, window_s=cfg.write_window_s, max_batch=cfg.max_write_batch,
+            max_pending=cfg.max_queued_writes,
+        )
+        self._upserts: dict[str, Any] = {}  # dialect name -> the prebuilt upsert
+        self._shed = 0
 
     @property
     def config(self) -> ExactCacheConfig:
         return self._config
+
+    @property
+    def writer(self) -> WriteBatcher[dict[str, Any], bool]:
+        """The group-commit writer of the stores."""
+        return self._writer
+
+    @property
+    def writebacks_shed(self) -> int:
+        """Stores refused because too many rows already waited to be written."""
+        return self._shed
 
     # --- lookup / store --------------------------------------------------------------------
 
@@ -89,8 +120,8 @@ class ExactCache:
                 self._touches.record(key, now)
                 return memoised
             generation = self._memo.generation
-            async with self._sessions() as session:
-                row = (await session.execute(select(_T).where(_T.key == key))).scalar_one_or_none()
+            async with self._engine.connect() as conn:
+                row = (await conn.execute(_LOOKUP, {"key": key})).one_or_none()
             if row is None:
                 return None
             if row.expires_at is not None and row.expires_at <= now:
@@ -160,17 +191,12 @@ class ExactCache:
                 "hits": 0,
             }
             self._memo.discard((keys.exact,))
-            async with self._sessions() as session:
-                conn = await session.connection()
-                stmt = upsert_statement(
-                    conn.dialect.name,
-                    _T.__table__,
-                    values,
-                    conflict_columns=["key"],
-                    update_columns=[c for c in values if c != "key"],
-                )
-                await session.execute(stmt)
-                await session.commit()
+            try:
+                await self._writer.submit(values)
+            except WriteQueueFull:
+                self._shed += 1
+                logger.debug("exact cache: write-back shed (too many rows waiting to be written)")
+                return False
             self._memo.discard((keys.exact,))  # again: a read racing the write may have memoised the old row
             self._size.add(len(body))
         except Exception as exc:
@@ -178,6 +204,24 @@ class ExactCache:
             return False
         await self._after_store()
         return True
+
+    async def _write_rows(self, rows: list[dict[str, Any]]) -> list[bool]:
+        """Upsert the rows of concurrent stores in one transaction (the writer's ``write``)."""
+        latest = {row["key"]: row for row in rows}  # one key stored twice in a batch: the later store wins
+        async with self._engine.begin() as conn:
+            stmt = self._upserts.get(conn.dialect.name)
+            if stmt is None:
+                stmt = self._upserts[conn.dialect.name] = upsert_statement(
+                    conn.dialect.name, _T.__table__, None, conflict_columns=["key"],
+                    update_columns=[c for c in _ROW_COLUMNS if c != "key"],
+                )
+            await conn.execute(stmt, list(latest.values()))
+        return [True] * len(rows)
+
+    async def aclose(self) -> None:
+        """Write the stores still queued and flush buffered hit counts."""
+        await self._writer.aclose()
+        await self.flush_touches()
 
     async def _after_store(self) -> None:
         try:

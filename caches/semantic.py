@@ -22,6 +22,12 @@ counts the lookups given up, by reason: ``too_long`` (query over ``max_query_cha
 ``deadline``, ``queue_full``, ``error`` (the embedder failed). The write-back (:meth:`put`) reuses
 the lookup's vector; when it must embed, it queues at the lowest priority and is shed
 (:attr:`SemanticCache.writebacks_shed`) when that queue is full.
+
+The request path avoids ORM sessions: the lookup's reads are prebuilt Core statements on pooled
+connections, and stores go through a :class:`caches.writes.WriteBatcher`: concurrent write-backs
+share one upsert (an executemany returning the row ids), one commit and one index update. A
+store returns once its row is committed and its vector indexed (a lookup after it sees it); a
+full write queue sheds the write-back like a full embedding queue.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 import numpy as np
-from sqlalchemy import and_, case, delete, or_, select
+from sqlalchemy import and_, bindparam, case, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.batching import EmbeddingBatcher, Priority, QueueFull
@@ -49,6 +55,7 @@ from caches.db import (
     TouchBuffer,
     as_sessionmaker,
     count_rows,
+    engine_of,
     lru_victims,
     sha256_hex,
     upsert_statement,
@@ -61,6 +68,7 @@ from caches.lexicon import default_lexicon
 from caches.models import SemanticCacheEntry
 from caches.types import SKIP_REASONS, CacheError, CacheHit, CacheStats
 from caches.verify import TextFeatures, extract_features, verify
+from caches.writes import WriteBatcher, WriteQueueFull
 
 __all__ = [
     "CONTESTED",
@@ -80,6 +88,16 @@ _R = TypeVar("_R")
 _LOAD_BATCH = 2000
 _DELETE_CHUNK = 500
 _SYNC_OVERLAP_S = 300.0
+_ROW_COLUMNS = ("entry_key", "scope", "tenant", "model", "model_version", "query_text", "embedding", "embedding_dim",
+                "embedder", "response", "response_sha256", "answer_sha256", "size_bytes", "created_at",
+                "expires_at", "last_access_at", "hits")
+# the lookup's reads: prebuilt statements (compiled once per engine), the ids bound at execution
+_CANDIDATE_ROWS = select(
+    _T.id, _T.scope, _T.query_text, _T.answer_sha256, _T.model_version, _T.expires_at, _T.embedder
+).where(_T.id.in_(bindparam("ids", expanding=True)))
+_ANSWER_ROW = select(
+    _T.response, _T.response_sha256, _T.model, _T.model_version, _T.created_at
+).where(_T.id == bindparam("id"))
 
 
 CONTESTED = "contested"
@@ -214,6 +232,12 @@ def _as_bytes(response: bytes | str) -> bytes:
     return response.encode("utf-8") if isinstance(response, str) else bytes(response)
 
 
+def _add_to_index(index: ScopedIndex, by_scope: dict[str, tuple[list[int], list[bytes]]]) -> None:
+    """Add float32 embedding bytes to their scopes' partitions (in the cache's thread pool)."""
+    for scope, (ids, blobs) in by_scope.items():
+        index.add(scope, ids, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), index.dim))
+
+
 class SemanticCache:
     """Async semantic cache over ``thrifty_semantic_cache`` and a per-scope FAISS index.
 
@@ -232,6 +256,7 @@ class SemanticCache:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._sessions = as_sessionmaker(db)
+        self._engine = engine_of(db)
         self._embedder = embedder
         self._config = config or SemanticCacheConfig()
         self._clock = clock
@@ -259,6 +284,11 @@ class SemanticCache:
         )
         self._skipped: Counter[str] = Counter()
         self._shed = 0
+        self._writer: WriteBatcher[dict[str, Any], int] = WriteBatcher(
+            self._write_rows, window_s=cfg.write_window_s, max_batch=cfg.max_write_batch,
+            max_pending=cfg.max_queued_writes,
+        )
+        self._upserts: dict[str, Any] = {}  # dialect name -> the prebuilt upsert
 
     # --- plumbing ------------------------------------------------------------------------------
 
@@ -282,8 +312,14 @@ class SemanticCache:
         return dict(self._skipped)
 
     @property
+    def writer(self) -> WriteBatcher[dict[str, Any], int]:
+        """The group-commit writer of the stores."""
+        return self._writer
+
+    @property
     def writebacks_shed(self) -> int:
-        """Write-backs whose semantic entry was dropped because the store queue was full."""
+        """Write-backs whose semantic entry was dropped because the store queue (of embeddings or
+        of rows to write) was full."""
         return self._shed
 
     async def _run(self, fn: Callable[..., _R], *args: Any) -> _R:
@@ -430,6 +466,7 @@ class SemanticCache:
         if self._closed:
             return
         self._closed = True
+        await self._writer.aclose()
         await self._batcher.aclose()
         try:
             await self.flush_touches()
@@ -467,20 +504,8 @@ class SemanticCache:
     ) -> list[Candidate]:
         assert self._index is not None
         ids = [i for i, _ in found]
-        async with self._sessions() as session:
-            rows = (
-                await session.execute(
-                    select(
-                        _T.id,
-                        _T.scope,
-                        _T.query_text,
-                        _T.answer_sha256,
-                        _T.model_version,
-                        _T.expires_at,
-                        _T.embedder,
-                    ).where(_T.id.in_(ids))
-                )
-            ).all()
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(_CANDIDATE_ROWS, {"ids": ids})).all()
         by_id = {row.id: row for row in rows}
         now = self._clock()
         stale: list[int] = []
@@ -552,14 +577,8 @@ class SemanticCache:
             )
             if best is None:
                 return None
-            async with self._sessions() as session:
-                row = (
-                    await session.execute(
-                        select(
-                            _T.response, _T.response_sha256, _T.model, _T.model_version, _T.created_at
-                        ).where(_T.id == best.entry_id)
-                    )
-                ).one_or_none()
+            async with self._engine.connect() as conn:
+                row = (await conn.execute(_ANSWER_ROW, {"id": best.entry_id})).one_or_none()
             if row is None:
                 return None
             if sha256_hex(row.response) != row.response_sha256:
@@ -672,7 +691,7 @@ class SemanticCache:
             if reason is not None:
                 logger.warning("semantic cache: refusing entry: %s", reason)
                 return False
-            index = await self._ensure_started()
+            await self._ensure_started()
             if vector is not None:
                 vec = self._check_vector(vector)
             else:
@@ -685,25 +704,48 @@ class SemanticCache:
             now = self._clock()
             ttl = self._config.ttl_s if ttl_s is None else ttl_s
             values = self._row_values(keys, query, body, model_version, vec, now, ttl)
-            async with self._sessions() as session:
-                conn = await session.connection()
-                stmt = upsert_statement(
-                    conn.dialect.name,
-                    _T.__table__,
-                    values,
-                    conflict_columns=["entry_key"],
-                    update_columns=[c for c in values if c != "entry_key"],
-                    overrides=_CONTEST_RULE,
-                ).returning(_T.id)
-                entry_id = int((await session.execute(stmt)).scalar_one())
-                await session.commit()
-            await self._run(index.add, keys.scope, [entry_id], vec.reshape(1, -1))
+            try:
+                await self._writer.submit(values)
+            except WriteQueueFull:
+                self._shed += 1
+                logger.debug("semantic cache: write-back shed (too many rows waiting to be written)")
+                return False
             self._size.add(values["size_bytes"])
         except Exception as exc:
             logger.warning("semantic cache store failed, response not cached: %r", exc)
             return False
         await self._after_store()
         return True
+
+    async def _write_rows(self, rows: list[dict[str, Any]]) -> list[int | BaseException]:
+        """Upsert the rows of concurrent stores in one transaction, then add their vectors to the
+        index (the writer's ``write``); returns each row's id."""
+        index = self._index
+        assert index is not None  # put starts the cache before it queues a row
+        latest: dict[str, dict[str, Any]] = {}
+        for values in rows:
+            earlier = latest.get(values["entry_key"])
+            if earlier is not None and _contests(earlier, values):
+                values = {**values, "answer_sha256": CONTESTED}
+            latest[values["entry_key"]] = values  # one question stored twice in a batch: the later answer is kept
+        async with self._engine.begin() as conn:
+            stmt = self._upserts.get(conn.dialect.name)
+            if stmt is None:
+                stmt = self._upserts[conn.dialect.name] = upsert_statement(
+                    conn.dialect.name, _T.__table__, None, conflict_columns=["entry_key"],
+                    update_columns=[c for c in _ROW_COLUMNS if c != "entry_key"], overrides=_CONTEST_RULE,
+                ).returning(_T.entry_key, _T.id)
+            ids = {row.entry_key: int(row.id) for row in await conn.execute(stmt, list(latest.values()))}
+        by_scope: dict[str, tuple[list[int], list[bytes]]] = {}
+        for values in latest.values():
+            scope_ids, blobs = by_scope.setdefault(values["scope"], ([], []))
+            scope_ids.append(ids[values["entry_key"]])
+            blobs.append(values["embedding"])
+        try:
+            await self._run(_add_to_index, index, by_scope)
+        except Exception as exc:  # committed, not searchable: each store fails (maintenance's sync adds it later)
+            return [exc] * len(rows)
+        return [ids[values["entry_key"]] for values in rows]
 
     async def put_many(self, items: Sequence[SemanticItem], *, ttl_s: float | None = None) -> int:
         """Store many entries at once (bulk import, warm-up, benchmarks); returns how many stored.

@@ -104,10 +104,10 @@ class ResponseCache:
                 logger.warning("semantic cache start-up failed; it will retry on first use: %r", exc)
 
     async def aclose(self) -> None:
-        """Flush buffered hit counts and stop worker threads."""
+        """Write queued stores, flush buffered hit counts and stop worker threads."""
         if self.exact is not None:
             try:
-                await self.exact.flush_touches()
+                await self.exact.aclose()
             except Exception as exc:
                 logger.warning("exact cache: flushing hit counts at shutdown failed: %r", exc)
         if self.semantic is not None:
