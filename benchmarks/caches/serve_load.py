@@ -13,7 +13,7 @@ processes, thermal limits) biases neither side:
 
 ``proxy``
     ``thrifty proxy serve`` in front of the stub upstream (:mod:`benchmarks.proxy.stub`), semantic
-    cache on (the default) against caches off. Every request is a miss (distinct ~50-token prompts,
+    cache on (the default; ``--caches exact``: the exact cache alone) against caches off. Every request is a miss (distinct ~50-token prompts,
     temperature 0, so every one is looked up and written back). Reports the proxy process's CPU time
     per request (user + system, from ``/proc/<pid>/stat``) and requests/s at each concurrency
     (default 1 and 32; target <= 3 ms CPU per request at 32).
@@ -248,7 +248,7 @@ async def _closed_loop(base: str, texts: list[str], concurrency: int) -> tuple[i
 
 
 def _proxy_once(cache_on: bool, stub_port: int, workdir: Path, tag: str, levels: list[tuple[int, list[str]]],
-                log) -> list[tuple[int, float, float, int, dict[str, float]]]:
+                log, *, semantic: bool = True) -> list[tuple[int, float, float, int, dict[str, float]]]:
     port = free_port()
     config = workdir / "proxy.toml"
     config.write_text(f'[[upstreams]]\nname = "stub"\nbase_url = "http://127.0.0.1:{stub_port}/v1"\n'
@@ -258,6 +258,8 @@ def _proxy_once(cache_on: bool, stub_port: int, workdir: Path, tag: str, levels:
            "HF_HUB_OFFLINE": "1"}
     if not cache_on:
         env["THRIFTY_CACHE__ENABLED"] = "false"
+    elif not semantic:
+        env["THRIFTY_CACHE__SEMANTIC"] = "false"
     process = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--port", str(port), "--config",
                                 str(config)], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -296,7 +298,8 @@ def run_proxy(args: argparse.Namespace) -> str:
     levels = [int(c) for c in args.concurrency.split(",")]
     lines = [f"thrifty bench cache-load proxy: thrifty proxy serve before the stub upstream, every request a miss "
              f"(distinct ~50-token prompts, temperature 0); {args.requests} requests per concurrency level, "
-             f"{args.runs} runs alternating semantic cache on / caches off", "",
+             f"{args.runs} runs alternating {'semantic and exact' if args.caches == 'semantic' else 'exact'} "
+             "cache on / caches off", "",
              "| run | caches | concurrency | proxy CPU ms/request | requests/s | errors | skipped lookups (cumulative) |",
              "|---|---|---|---|---|---|---|"]
     per: dict[tuple[str, int], list[tuple[float, float]]] = {}
@@ -314,8 +317,8 @@ def run_proxy(args: argparse.Namespace) -> str:
                         tag = f"run{run}-{label}"
                         texts = prompts(args.requests * len(levels), low=50, high=50, seed=zlib.crc32(tag.encode()))
                         batches = [(c, texts[i * args.requests:(i + 1) * args.requests]) for i, c in enumerate(levels)]
-                        for concurrency, cpu_ms, rps, errors, skips in _proxy_once(label == "on", stub_port, workdir,
-                                                                                 tag, batches, log):
+                        for concurrency, cpu_ms, rps, errors, skips in _proxy_once(
+                                label == "on", stub_port, workdir, tag, batches, log, semantic=args.caches == "semantic"):
                             per.setdefault((label, concurrency), []).append((cpu_ms, rps))
                             shown = ", ".join(f"{k} {v:.0f}" for k, v in sorted(skips.items()) if v) or "none"
                             row = f"| {run + 1} | {label} | {concurrency} | {cpu_ms:.2f} | {rps:.0f} | {errors} | {shown} |"
@@ -333,7 +336,7 @@ def run_proxy(args: argparse.Namespace) -> str:
     top = max(levels)
     if ("on", top) in per:
         cpu_on = statistics.median(v[0] for v in per[("on", top)])
-        lines += ["", f"semantic cache on at concurrency {top}: {cpu_on:.2f} ms CPU per request "
+        lines += ["", f"{args.caches} cache on at concurrency {top}: {cpu_on:.2f} ms CPU per request "
                       f"(target <= 3 ms: {'met' if cpu_on <= 3.0 else 'NOT met'})"]
     return "\n".join(lines)
 
@@ -351,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     proxy.add_argument("--runs", type=int, default=2, help="runs per side (each a fresh proxy)")
     proxy.add_argument("--requests", type=int, default=300, help="requests per concurrency level")
     proxy.add_argument("--concurrency", default="1,32", help="comma-separated concurrency levels")
+    proxy.add_argument("--caches", choices=("semantic", "exact"), default="semantic",
+                       help="what the 'on' side runs: both caches (the default) or the exact cache alone")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.requests < 1 or (args.mode == "serve" and args.max_tokens < 1):
         parser.error("--runs, --requests and --max-tokens must be at least 1")
