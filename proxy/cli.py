@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     router_cmd = sub.add_parser("router", help="the difficulty router").add_subparsers(dest="action", required=True)
     router_train = router_cmd.add_parser("train", help="train a router artifact from public data and/or logs",
                                          add_help=False)
-    router_train.set_defaults(func=lambda a: _delegate("router.training", a.rest), rest=[])
+    router_train.set_defaults(func=lambda a: _delegate("router.training.cli", a.rest), rest=[])
     train_escalation = router_cmd.add_parser(
         "train-escalation", add_help=False,
         help="train cascade mode's escalation artifact from GSM8K answers and/or the request log")

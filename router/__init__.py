@@ -7,7 +7,7 @@ Public API (a library: no HTTP, never calls upstreams)::
     decision = router.decide(openai_chat_body)          # never raises
     decision.tier, decision.score, decision.threshold, decision.router, decision.reason
 
-Training and evaluation commands: :func:`router.training.main`, ``thrifty eval router`` (:mod:`benchmarks.router.evaluation`).
+Training and evaluation commands: :func:`router.training.cli.main`, ``thrifty eval router`` (:mod:`benchmarks.router.evaluation`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ training data and evaluates them; the proxy runs it as ``[router] mode = "combin
 
 The choice (``thrifty router choose-combined``): on the GSM8K *training* rows of a seeded row
 split (the only public data with the small model's answer text), with out-of-fold scores of both
-models (a prompt router fitted by :func:`router.training.fit_classifier` on the other folds'
+models (a prompt router fitted by :func:`router.training.fitting.fit_classifier` on the other folds'
 prompts, calibrated like the shipped one, and the escalation model fitted on the other folds'
 answers), every pair (direct threshold, escalation threshold) on a grid is costed as
 
@@ -98,7 +98,7 @@ def _fold_indices(n: int, folds: int, seed: int) -> list[tuple[np.ndarray, np.nd
 def _fit_prompt_scores(emb: np.ndarray, stats: np.ndarray, need: np.ndarray, train: np.ndarray,
                        score: np.ndarray) -> np.ndarray:
     """Calibrated prompt-router scores of rows ``score`` from a router fitted on rows ``train``."""
-    from router.training import fit_classifier
+    from router.training.fitting import fit_classifier
 
     groups = ["gsm8k"] * len(train)
     model = fit_classifier(emb[train], stats[train], need[train], groups, groups, progress=False)
@@ -145,7 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from router.errors import RouterError
     from router.escalation import DEFAULT_C
     from router.features import extract_features, stats_matrix
-    from router.training import embed_texts, resolve_data_dir, single_threaded
+    from router.training.inputs import embed_texts
+    from router.training.public_data import resolve_data_dir
+    from router.training.reproducibility import single_threaded
 
     try:
         data_dir = resolve_data_dir(args.data_dir)

@@ -13,6 +13,8 @@ scored prompts to the strong model (``k = 0..n``) traces a cost-quality curve:
 
 Ties in the scores are broken by a seeded random permutation, so a router with many equal scores
 is neither rewarded nor punished by the input order.
+
+:func:`auroc` measures the ranking alone (area under the ROC curve), e.g. of out-of-fold scores.
 """
 
 from __future__ import annotations
@@ -123,3 +125,13 @@ def optimal_curve(weak: Sequence[float] | np.ndarray, strong: Sequence[float] | 
     w = np.asarray(weak, dtype=np.float64)
     g = np.asarray(strong, dtype=np.float64)
     return routing_curve(g - w, w, g)
+
+
+def auroc(y: np.ndarray, p: np.ndarray) -> float | None:
+    """Area under the ROC curve of scores ``p`` for labels ``y >= 0.5``; None when one class only."""
+    from sklearn.metrics import roc_auc_score
+
+    labels = (y >= 0.5).astype(int)
+    if labels.min() == labels.max():
+        return None
+    return float(roc_auc_score(labels, p))

@@ -71,15 +71,11 @@ from router.metrics import (
     routing_curve,
 )
 from router.registry import Router, build_router
-from router.training import (
-    TrainingConfig,
-    embed_texts,
-    embedder_name,
-    featurize,
-    fit_classifier,
-    resolve_data_dir,
-    single_threaded,
-)
+from router.training.config import TrainingConfig
+from router.training.fitting import fit_classifier
+from router.training.inputs import embed_texts, embedder_name, featurize
+from router.training.public_data import resolve_data_dir
+from router.training.reproducibility import single_threaded
 
 ROUTERS_EVALUATED: tuple[str, ...] = ("random", "heuristic", "learned")
 

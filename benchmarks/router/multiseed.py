@@ -28,7 +28,9 @@ from router.data import LabelledExample
 from router.features import extract_features
 from router.heuristic import heuristic_score
 from router.metrics import GRID_SHARES, curve_summary, optimal_curve, routing_curve
-from router.training import TrainingConfig, _progress, fit_classifier
+from router.training.config import TrainingConfig
+from router.training.fitting import fit_classifier
+from router.training.progress import progress_bar
 
 ROUTERS: tuple[str, ...] = ("random", "heuristic", "learned", "oracle")
 
@@ -117,7 +119,7 @@ def evaluate_seeds(
     gsm = np.flatnonzero(source == "gsm8k")
     mt = source == "mt_bench"
     out: list[SeedScore] = []
-    for seed in _progress(list(seeds), progress, desc="split seeds", unit="seed"):
+    for seed in progress_bar(list(seeds), progress, desc="split seeds", unit="seed"):
         test_domains, gsm_train, gsm_test = split(seed)
         is_test_domain = np.isin(domain, list(test_domains)) & (source == "mmlu")
         is_train_domain = (source == "mmlu") & ~is_test_domain

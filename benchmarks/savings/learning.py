@@ -19,12 +19,12 @@
    keep a question with its repeats and paraphrases (same trace reference).
 4. **The direct route, from the same traffic**: the request is worth the weak call only when that
    call's answer can be served, so a prompt router is fitted on the training requests (embedding +
-   request statistics, :func:`router.training.fit_classifier`) with the label "the weak call was of
+   request statistics, :func:`router.training.fitting.fit_classifier`) with the label "the weak call was of
    no use": the cascade alone (escalation threshold chosen as in step 5 with nothing sent direct)
    escalates the answer, or the answer is bad. Requests of a kind the cascade nearly always
    escalates then skip the wasted weak call (and its latency); the shipped prompt router, trained
    on "large model needed", cannot say that. Its scores on the training requests are out of fold
-   (:func:`router.training.fit_direct_route`, also behind ``thrifty router train-escalation --direct-out``).
+   (:func:`router.training.direct_route.fit_direct_route`, also behind ``thrifty router train-escalation --direct-out``).
 5. **The thresholds, from the training traffic only**: out-of-fold escalation scores of the logged
    answers (5 folds) and the out-of-fold direct-route score of each request; for each direct
    threshold on a grid, the highest escalation threshold that leaves at most the quality budget's
@@ -159,7 +159,7 @@ def out_of_fold_scores(public: tuple[np.ndarray, np.ndarray] | None, logged_x: n
     repeat is never scored by a model that saw its twin."""
     from router.cascade import fit_escalation
     from router.errors import RouterDataError
-    from router.training import group_folds
+    from router.training.direct_route import group_folds
 
     keys = list(groups) if groups is not None else [str(i) for i in range(len(logged_y))]
     fold_of = group_folds(keys, folds, seed)
@@ -282,7 +282,7 @@ def learn_escalation(book: ReplayBook, upstream: str, training: Sequence[TraceLi
     if useless.any() and not useless.all():  # else nothing to learn: the shipped router decides the direct route
         print(f"[learn escalation] fitting the direct route: {int(useless.sum())} of {len(traffic)} weak calls "
               f"of no use (escalated at {cascade_alone.escalation:.3f}, or a bad answer) ...", flush=True)
-        from router.training import fit_direct_route
+        from router.training.direct_route import fit_direct_route
 
         direct_router, direct_scores = fit_direct_route([examples[i].request for i in matched], useless,
                                                         [groups[i] for i in matched])

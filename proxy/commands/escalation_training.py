@@ -30,7 +30,9 @@ from router.escalation import (
     save_escalation,
     train_escalation,
 )
-from router.training import auroc, fit_direct_route, resolve_data_dir
+from router.metrics import auroc
+from router.training.direct_route import fit_direct_route
+from router.training.public_data import resolve_data_dir
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -109,7 +109,9 @@ def synthetic_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_classifier(synthetic_data: Path, embedder: SentenceTransformerEmbedder):
     """A classifier trained on the synthetic data (no calibration folds to keep it fast)."""
-    from router.training import TrainingConfig, load_public_examples, train_router
+    from router.training.config import TrainingConfig
+    from router.training.fitting import train_router
+    from router.training.public_data import load_public_examples
 
     examples = load_public_examples(synthetic_data)
     return train_router(

@@ -15,7 +15,7 @@ from router.data import (
     sane_mmlu_domains,
 )
 from router.errors import RouterDataError
-from router.training import load_public_examples
+from router.training.public_data import load_public_examples
 
 from .conftest import STRONG, WEAK
 

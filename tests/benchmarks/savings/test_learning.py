@@ -133,7 +133,7 @@ def test_exploration_run_retrains_from_feedback(data_dir: Path, tmp_path: Path) 
     assert chosen.bad_served == 0
     # a budget of 0 on 8 rows: the cascade alone escalates every weak answer, so every weak call is of no use
     # and there is no request class to learn a direct route from: none is saved, the shipped prompt router
-    # keeps deciding (tests/router/test_training.py learns one)
+    # keeps deciding (tests/router/training/test_direct_route.py learns one)
     assert learned.router_artifact is None
 
 

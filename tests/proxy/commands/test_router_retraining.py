@@ -12,7 +12,7 @@ import httpx
 from proxy.cli import main as thrifty
 from proxy.config.sections import ModelAlias, RouterSettings
 from proxy.http.app import create_app
-from router.training import main as train
+from router.training.cli import main as train
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
 HARD = [f"Prove that the sum of the first {n} odd cubes equals n^2(2n^2 - 1) and derive the closed form of "
