@@ -247,7 +247,8 @@ class Engine:
             self._run_copies(sched)
             logits, sample_seqs = self.runner.execute(sched.scheduled)
             if pending is not None:
-                self._apply_masks(pending, logits, sample_seqs, sched)
+                # each row of a sequence verifying drafts is masked by the grammar at its own position
+                self._masks.apply(pending, logits, sample_seqs, sched.first_rows(sample_seqs))
         except Exception as exc:  # noqa: BLE001 - fail only the requests of this step; the engine goes on
             if pending is not None:
                 pending.future.exception()  # never leave the worker mid-fill behind a failed step
@@ -266,7 +267,7 @@ class Engine:
             seq.num_computed += item.num_tokens
             self.block_manager.cache_full_blocks(seq)
         outputs: dict[str, EngineOutput] = {}
-        rows = list(range(len(sample_seqs)))  # first logits row of each sampled sequence
+        rows = sched.first_rows(sample_seqs)  # first logits row of each sampled sequence
         if drafts:
             tokens = self._sample_around_drafts(logits, sample_seqs, drafts, rows)
         else:
@@ -302,18 +303,6 @@ class Engine:
             return None
         return self._masks.start([(item.seq, item.num_draft) for item in sched.scheduled if item.samples])
 
-    def _apply_masks(self, pending: PendingMasks, logits: torch.Tensor, seqs: list[Sequence],
-                     sched: SchedulerOutput) -> None:
-        """Mask the constrained sequences' rows of ``logits: [N, V]`` (a sequence verifying d drafts has
-        d + 1 rows, each masked by the grammar at its own position)."""
-        assert self._masks is not None
-        drafts = {item.seq.seq_id: item.num_draft for item in sched.scheduled}
-        first, cursor = [], 0
-        for seq in seqs:
-            first.append(cursor)
-            cursor += drafts.get(seq.seq_id, 0) + 1
-        self._masks.apply(pending, logits, seqs, first)
-
     def _run_copies(self, sched: SchedulerOutput) -> None:
         """Copy the partial prefix matches' source blocks into the admitted sequences' fresh blocks, then
         release the sources (also when the copy fails: the step's requests fail, the holds never leak)."""
@@ -341,14 +330,10 @@ class Engine:
 
     def _sample_around_drafts(self, logits: torch.Tensor, seqs: list[Sequence], drafts: dict[int, int],
                               rows: list[int]) -> list[int]:
-        """Sample the sequences without drafts; fill ``rows`` with each sequence's first logits row.
+        """Sample the sequences without drafts (``rows``: each sequence's first logits row).
 
         logits: [N, V] where a sequence verifying d drafts has d + 1 consecutive rows. Returns one token
         per sequence (-1 for the drafting ones, which :meth:`_verify` handles)."""
-        cursor = 0
-        for i, seq in enumerate(seqs):
-            rows[i] = cursor
-            cursor += drafts.get(seq.seq_id, 0) + 1
         plain = [i for i, seq in enumerate(seqs) if seq.seq_id not in drafts]
         tokens = [-1] * len(seqs)
         if plain:

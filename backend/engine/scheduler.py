@@ -85,6 +85,16 @@ class SchedulerOutput:
     def num_tokens(self) -> int:
         return sum(s.num_tokens for s in self.scheduled)
 
+    def first_rows(self, sampled: list[Sequence]) -> list[int]:
+        """The first logits row of each of ``sampled`` (the sequences in the runner's logits order): a
+        sequence verifying d drafts has d + 1 consecutive rows."""
+        drafts = {item.seq.seq_id: item.num_draft for item in self.scheduled}
+        rows, cursor = [], 0
+        for seq in sampled:
+            rows.append(cursor)
+            cursor += drafts.get(seq.seq_id, 0) + 1
+        return rows
+
 
 class Scheduler:
     """Decides, step by step, which tokens of which sequences run next."""
