@@ -180,9 +180,9 @@ def bench_load(proxy: Proxy, duration: float, concurrency: int, kill: bool, run:
         proxy.stop(signal.SIGKILL)
         answered = set(load.answered)
         out["answered_at_kill"] = len(answered)
-        out["missing_after_kill"] = len(answered - _ids(proxy.storage.database_url))
+        out["missing_after_kill"] = len(answered - _ids(proxy.database_url))
         proxy.start()
-        out["missing_after_restart"] = len(answered - _ids(proxy.storage.database_url))
+        out["missing_after_restart"] = len(answered - _ids(proxy.database_url))
         out["replayed"] = proxy.metrics().get("thrifty_proxy_request_log_replayed_total", 0.0)
     driver.join()
     elapsed = time.monotonic() - started
@@ -199,7 +199,7 @@ def bench_load(proxy: Proxy, duration: float, concurrency: int, kill: bool, run:
     while proxy.metrics().get("thrifty_proxy_request_log_pending", 0) and time.monotonic() < deadline:
         time.sleep(0.2)
     out["answered"] = len(load.answered)
-    out["missing_at_end"] = len(set(load.answered) - _ids(proxy.storage.database_url))
+    out["missing_at_end"] = len(set(load.answered) - _ids(proxy.database_url))
     return out
 
 

@@ -30,7 +30,7 @@ def proxy_settings(base_url: str, data_dir, *, cache=None, router=None, **proxy_
 
     return Settings(cache=cache or CacheSettings(enabled=False), router=router or RouterSettings(enabled=False),
                     data_dir=str(data_dir), proxy=ProxyConfig(log_flush_interval_s=0.05, **proxy_overrides),
-                    database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir}/proxy.storage.db"),
+                    database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir}/proxy.db"),
                     bundled=BundledBackendConfig(enabled=False),
                     upstreams=(UpstreamConfig("fake", base_url + "/v1", api_key="sk-upstream"),),
                     models=(ModelAlias("gpt-test", "fake", "upstream-model"),))

@@ -68,7 +68,7 @@ def test_only_issued_live_keys_pass_and_revocation_is_seen_by_every_replica(make
         # the Files API needs a live key too
         with pytest.raises(openai.AuthenticationError):
             good.files.create(file=("a.jsonl", io.BytesIO(b"{}\n")), purpose="batch")
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "key_id, status_code", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "key_id, status_code", 1)
     assert rows[0] == (listed[0]["id"], 200)  # the log names the key by its id
 
 
@@ -119,7 +119,7 @@ def test_budget_is_reserved_before_and_settled_after(make_settings, upstream, tm
     answered = statuses.count(200)
     # each answer costs 0.007 (5 prompt + 1 completion tokens); the worst case reserved is larger
     assert 2 <= answered <= 14 and statuses[-1] == 429
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "cost_usd", answered + 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cost_usd", answered + 1)
     assert sum(r[0] or 0 for r in rows) <= 0.1
 
 
@@ -221,7 +221,7 @@ def test_batch_lines_spend_the_budget_of_the_key_that_created_the_batch(make_set
         assert len(errors) == counts.failed
         assert {e["response"]["body"]["error"]["code"] for e in errors} == {"insufficient_quota"}
         assert {e["response"]["status_code"] for e in errors} == {429}
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "cost_usd, status_code", 20)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cost_usd, status_code", 20)
     assert sum(r[0] or 0 for r in rows) <= 0.05  # batch lines never spend past the key's budget
     assert sum(1 for r in rows if r[1] == 429) == counts.failed  # refused lines are in the log too
 
@@ -307,7 +307,7 @@ def test_without_redis_a_restart_refuses_what_it_refused_before(make_settings, u
     with serve_in_thread(create_app(settings, clock=lambda: later)) as restarted:
         assert ask(restarted, rpm_key).status_code == 200
         assert ask(restarted, spender).status_code == 429
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "key_id, cost_usd, status_code", statuses.count(200))
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "key_id, cost_usd, status_code", statuses.count(200))
     spent = [(cost or 0) for key_id, cost, status in rows
              if key_id == key_id_from_authorization(f"Bearer {spender}") and status == 200]
     assert len(spent) == statuses.count(200)  # every answer of the spender is in the log

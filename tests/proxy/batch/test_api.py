@@ -88,7 +88,7 @@ def test_upload_create_poll_download_through_the_sdk(proxy, upstream, tmp_path):
     # lines went upstream at batch priority
     assert all(r["_headers"].get("x-thrifty-priority") == "batch" for r in upstream.requests)
 
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "batch_id, cost_usd, batch_saved_usd, saved_usd", 25)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "batch_id, cost_usd, batch_saved_usd, saved_usd", 25)
     assert len(rows) == 25 and {r[0] for r in rows} == {batch.id}
     full = (5 * 1000.0 + 1 * 2000.0) / 1e6  # the scripted usage at list price
     for _, cost, batch_saved, saved in rows:
@@ -105,7 +105,7 @@ def test_interactive_requests_are_not_discounted_or_marked(proxy, tmp_path):
     client = _client(proxy)
     reply = client.chat.completions.create(model="gpt-test", messages=[{"role": "user", "content": "hi"}])
     assert reply.choices[0].message.content == "echo: hi"
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "batch_id, cost_usd, batch_saved_usd", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "batch_id, cost_usd, batch_saved_usd", 1)
     assert rows == [(None, pytest.approx(0.007), None)]
 
 
@@ -258,7 +258,7 @@ def test_bad_uploads_are_refused_and_leave_nothing_behind(upstream, make_setting
         bad_limit = httpx.get(f"{proxy}/v1/batches?limit=abc")
         assert bad_limit.status_code == 400
     assert sorted(p.name for p in files_dir.iterdir()) == [f"{uploaded.id}.jsonl"]  # no temporary left
-    with sqlite3.connect(tmp_path / "proxy.storage.db") as db:
+    with sqlite3.connect(tmp_path / "proxy.db") as db:
         assert db.execute("select count(*) from stored_file").fetchone()[0] == 1
 
 

@@ -62,7 +62,7 @@ def test_train_escalation_from_the_proxys_own_small_answers(make_settings, tmp_p
         with serve_in_thread(create_app(_settings(make_settings, up, fixed_threshold=1.0))) as proxy:
             _feedback(proxy, _ask(proxy, HEDGED[9]), 1.0)
 
-    database = tmp_path / "proxy.storage.db"
+    database = tmp_path / "proxy.db"
     with sqlite3.connect(database) as db:
         stored = dict(db.execute("SELECT request_id, small_answer FROM router_request").fetchall())
         sources = [row[0] for row in db.execute("SELECT source FROM feedback ORDER BY id")]
@@ -143,7 +143,7 @@ def test_direct_route_needs_no_feedback(make_settings, tmp_path, capsys):
                                                   store_requests=True))) as proxy:
             for text in HEDGED[:5]:
                 assert _ask(proxy, text).headers["x-thrifty-cascade"] == "accepted"
-    url = f"sqlite+aiosqlite:///{tmp_path / 'proxy.storage.db'}"
+    url = f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}"
     direct, escalation = tmp_path / "direct.joblib", tmp_path / "escalation.json"
     capsys.readouterr()
     assert thrifty(["router", "train-escalation", "--logs", url, "--logs-only", "--out", str(escalation),
@@ -173,6 +173,6 @@ def test_direct_route_from_a_log_without_cascaded_requests_says_so(make_settings
                                              ModelAlias("large-m", "fake", "huge-upstream")))
         with serve_in_thread(create_app(settings)) as proxy:  # prompt mode: nothing is cascaded
             _ask(proxy, WORKED[0])
-    assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{tmp_path / 'proxy.storage.db'}",
+    assert thrifty(["router", "train-escalation", "--logs", f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}",
                     "--direct-out", str(tmp_path / "d.joblib")]) == 2
     assert "the log holds no cascaded request with its small answer" in capsys.readouterr().err

@@ -74,7 +74,7 @@ def test_export_train_and_route_from_the_proxys_own_logs(make_settings, embedder
             _feedback(proxy, _ask(proxy, EASY[0] + " again"), 1.0)
 
     exported = tmp_path / "feedback.jsonl"
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'proxy.storage.db'}"
+    db_url = f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}"
     assert thrifty(["router", "export-logs", "--database-url", db_url, "--since", "1d",
                     "--out", str(exported)]) == 0
     lines = [json.loads(line) for line in exported.read_text().splitlines()]

@@ -88,7 +88,7 @@ def test_bundled_model_float_and_base64_match_the_model_and_a_reembed_costs_noth
     np.testing.assert_allclose(np.array([d.embedding for d in again.parse().data]), got, atol=1e-7)
     decoded = np.frombuffer(base64.b64decode(b64["data"][0]["embedding"]), dtype="<f4")
     np.testing.assert_array_equal(decoded, got[0])
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "endpoint, model_requested, prompt_tokens, cached_tokens, "
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, model_requested, prompt_tokens, cached_tokens, "
                              "completion_tokens, cost_usd, saved_usd, cache_outcome, status_code", 3)
     assert [r[0] for r in rows] == ["embeddings"] * 3
     tokens = floats.usage.prompt_tokens
@@ -178,7 +178,7 @@ def test_upstream_embedding_models_are_forwarded_and_cached_per_text(make_settin
                     ("/v1/embeddings", "upstream-embedder", ["xyz"]),
                     ("/v1/embeddings", "upstream-embedder", [[1, 2, 3]])]
     assert first.model == second.model == tokens.model == "up-embed"
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "upstream, cache_outcome, cached_tokens", 3)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "upstream, cache_outcome, cached_tokens", 3)
     assert [r[:2] for r in rows] == [("fake", "miss"), ("fake", "miss"), ("fake", "bypass")]
     assert rows[1][2] > 0
 
@@ -228,7 +228,7 @@ def test_an_embeddings_batch_job_runs_end_to_end(make_settings, upstream, embedd
     for i in range(3):
         assert by_id[f"doc-{i}"]["status_code"] == 200
         np.testing.assert_allclose(by_id[f"doc-{i}"]["body"]["data"][0]["embedding"], direct[i], atol=1e-6)
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "endpoint, batch_id", 3)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, batch_id", 3)
     assert {r for r in rows} == {("embeddings", batch.id)}
 
 

@@ -17,7 +17,7 @@ CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}
 
 
 def _rows(tmp_path, wait_for: int = 1) -> list[tuple]:
-    return wait_for_log_rows(tmp_path / "proxy.storage.db", "id, key_id, model_requested, model_served, upstream, status_code, "
+    return wait_for_log_rows(tmp_path / "proxy.db", "id, key_id, model_requested, model_served, upstream, status_code, "
                              "prompt_tokens, completion_tokens, cached_tokens, latency_ms, stream, error", wait_for)
 
 

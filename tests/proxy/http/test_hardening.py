@@ -57,7 +57,7 @@ def test_a_malformed_answer_is_a_502_logged_as_such_and_never_cached(make_settin
     assert first.status_code == second.status_code == 502
     assert first.json()["error"]["code"] == "upstream_malformed"
     assert upstream.calls == 2  # nothing was cached: the second request went upstream again
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 2)
     assert [r[0] for r in rows] == [502, 502] and "malformed" in rows[0][1]
 
 
@@ -81,7 +81,7 @@ def test_a_broken_stream_ends_with_an_error_event_and_is_not_cached(make_setting
     events = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
     assert events[-1]["error"]["code"] == code
     assert again.headers["x-thrifty-cache"] == "miss" and upstream.calls == 2
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code", 2)
     assert [r[0] for r in rows] == [502, 502]
 
 
@@ -331,7 +331,7 @@ def test_a_stream_cut_mid_answer_is_logged_502_with_a_plain_message(make_setting
     assert events[0]["choices"][0]["delta"]["content"] == "half an ans"
     error = events[-1]["error"]
     assert error["code"] == "upstream_stream_broken" and "ended early" in error["message"]
-    (status, message), = wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error", 1)
+    (status, message), = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 1)
     assert status == 502 and "ended early" in message
     assert "payload" not in message.lower() and "TransferEncoding" not in message
 
@@ -346,7 +346,7 @@ def test_an_unexpected_error_while_forwarding_is_a_500_and_still_logged(make_set
     with serve_in_thread(upstream) as up, serve_in_thread(create_app(make_settings(up))) as proxy:
         reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, headers={"x-request-id": "boom-1"}, timeout=30)
     assert reply.status_code == 500 and set(reply.json()["error"]) == {"message", "type", "param", "code"}
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "client_request_id, status_code, error, upstream", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "client_request_id, status_code, error, upstream", 1)
     assert rows == [("boom-1", 500, "internal error (RuntimeError); see the proxy log", "fake")]
 
 
@@ -362,5 +362,5 @@ def test_an_unexpected_error_mid_stream_is_logged_500_not_as_a_disconnect(make_s
         streamed = httpx.post(f"{proxy}/v1/chat/completions", json={**CHAT, "stream": True}, timeout=30).text
     events = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
     assert events[-1]["error"]["code"] == "internal_error" and "internal detail" not in streamed
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 1)
     assert rows == [(500, "internal error (RuntimeError); see the proxy log")]

@@ -117,7 +117,7 @@ def test_requests_cache_and_latency_are_counted(make_settings, tmp_path):
     assert total(after, "thrifty_finish_reasons_total") - total(before, "thrifty_finish_reasons_total") == 2
     assert total(after, "thrifty_finish_reasons_total", model="gpt-test", finish_reason="stop", cap="default") == 2
     # the request log: the miss reused 2 prompt tokens upstream, the hit made no upstream call
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "cache_outcome, cached_tokens", 5)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "cache_outcome, cached_tokens", 5)
     assert ("miss", 2) in rows and ("exact", 0) in rows
     # the request log's counters are still there
     assert ("thrifty_proxy_request_log_written_total", frozenset()) in after

@@ -26,7 +26,7 @@ def write_config(tmp_path: Path, upstream: str, keys: str) -> Path:
     config.write_text(f"""
 data_dir = "{tmp_path}"
 [database]
-url = "sqlite+aiosqlite:///{tmp_path / 'proxy.storage.db'}"
+url = "sqlite+aiosqlite:///{tmp_path / 'proxy.db'}"
 [bundled]
 enabled = false
 [router]

@@ -75,7 +75,7 @@ def test_a_trickling_stream_is_cut_at_the_models_deadline_with_an_error_event_an
     assert events[-1] == "[DONE]" and len(events) >= 3  # chunks were relayed until the deadline
     error = json.loads(events[-2])["error"]
     assert error["code"] == "deadline_exceeded" and "1 s" in error["message"]
-    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error", 1)[0][0] == 504
+    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 1)[0][0] == 504
 
 
 def test_an_upstream_that_never_answers_is_a_504_at_the_deadline(make_settings, tmp_path):
@@ -84,7 +84,7 @@ def test_an_upstream_that_never_answers_is_a_504_at_the_deadline(make_settings, 
         reply = httpx.post(f"{proxy}/v1/chat/completions", json=CHAT, timeout=60)
         assert upstream.disconnected.wait(30)
     assert reply.status_code == 504 and reply.json()["error"]["code"] == "deadline_exceeded"
-    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code", 1) == [(504,)]
+    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code", 1) == [(504,)]
 
 
 def test_a_body_trickled_past_the_request_deadline_is_a_408(make_settings):

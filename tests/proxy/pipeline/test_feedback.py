@@ -37,7 +37,7 @@ def _assert_not_found(response: httpx.Response, request_id: str) -> None:
 
 
 def _stored(tmp_path) -> list[tuple]:
-    with sqlite3.connect(tmp_path / "proxy.storage.db") as db:
+    with sqlite3.connect(tmp_path / "proxy.db") as db:
         return db.execute("select request_id, score, source from feedback order by id").fetchall()
 
 

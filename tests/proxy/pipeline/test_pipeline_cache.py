@@ -165,7 +165,7 @@ def test_cache_database_failure_degrades_to_a_miss(make_settings, embedder, tmp_
         with serve_in_thread(app) as proxy:
             import sqlite3
 
-            with sqlite3.connect(tmp_path / "proxy.storage.db") as db:
+            with sqlite3.connect(tmp_path / "proxy.db") as db:
                 db.execute("drop table thrifty_exact_cache")
                 db.execute("drop table thrifty_semantic_cache")
             response = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)

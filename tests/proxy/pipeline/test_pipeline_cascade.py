@@ -49,7 +49,7 @@ def _settings(make_settings, up, cache=None, **router):
 
 
 def _log_rows(tmp_path, n):
-    return wait_for_log_rows(tmp_path / "proxy.storage.db",
+    return wait_for_log_rows(tmp_path / "proxy.db",
                              "route, route_score, cost_usd, saved_usd, status_code, cascade_outcome", n)
 
 

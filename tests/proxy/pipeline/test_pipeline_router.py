@@ -29,7 +29,7 @@ def _settings(make_settings, up, tmp_path, **router):
 
 
 def _log_rows(tmp_path, n):
-    return wait_for_log_rows(tmp_path / "proxy.storage.db",
+    return wait_for_log_rows(tmp_path / "proxy.db",
                              "model_requested, route, route_score, cost_usd, saved_usd, status_code", n)
 
 
@@ -112,7 +112,7 @@ def test_feedback_is_stored_and_malformed_feedback_is_a_400(make_settings, tmp_p
     assert bad_score.status_code == 400 and bad_score.json()["error"]["param"] == "score"
     assert missing.status_code == 400 and "request_id" in missing.json()["error"]["message"]
     assert junk.status_code == 400
-    with sqlite3.connect(tmp_path / "proxy.storage.db") as db:  # stored under the proxy's own id of that request
+    with sqlite3.connect(tmp_path / "proxy.db") as db:  # stored under the proxy's own id of that request
         [row_id] = [r[0] for r in db.execute("select id from request_log where client_request_id = 'req-1'")]
         assert db.execute("select request_id, score, source, comment from feedback").fetchall() == [
             (row_id, 0.0, "user", "wrong")]
@@ -129,7 +129,7 @@ def test_json_output_is_checked_automatically(make_settings, tmp_path):
             deadline = time.monotonic() + 5
             rows = []
             while time.monotonic() < deadline and not rows:
-                with sqlite3.connect(tmp_path / "proxy.storage.db") as db:
+                with sqlite3.connect(tmp_path / "proxy.db") as db:
                     rows = db.execute("select request_id, score, source from feedback").fetchall()
                 time.sleep(0.05)
     assert rows == [(response.headers["x-request-id"], 0.0, "json_check")]
@@ -148,7 +148,7 @@ def test_a_failed_routed_request_keeps_no_prompt_text(make_settings, tmp_path):
     assert (answered.headers["x-thrifty-route"], answered.status_code) == ("large", 200)
     assert (failed.headers.get("x-thrifty-route"), failed.status_code) in (("small", 502), (None, 502))
     assert len(_log_rows(tmp_path, 2)) == 2
-    with sqlite3.connect(tmp_path / "proxy.storage.db") as db:
+    with sqlite3.connect(tmp_path / "proxy.db") as db:
         stored = [row[0] for row in db.execute("select request_id from router_request")]
     assert stored == [answered.headers["x-request-id"]]
 

@@ -66,7 +66,7 @@ def test_create_retrieve_chain_input_items_and_delete(make_settings, upstream, t
     assert sent[2][-3:] == [{"role": "user", "content": "and again"},
                             {"role": "assistant", "content": "echo: and again"}, {"role": "user", "content": "still"}]
     assert third.output_text == "echo: still"
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "endpoint, status_code, prompt_tokens", 3)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, status_code, prompt_tokens", 3)
     assert [r[0] for r in rows] == ["responses"] * 3 and rows[0][1:] == (200, 5)
 
 
@@ -266,7 +266,7 @@ def test_responses_batch_lines_run_and_are_stored_for_the_batch_key(make_setting
     assert {k: v["body"]["output"][0]["content"][0]["text"] for k, v in out.items()} == {
         f"q-{i}": f"echo: question {i}" for i in range(3)}
     assert stored.output_text == "echo: question 1"
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "endpoint, batch_id", 3)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, batch_id", 3)
     assert {r for r in rows} == {("responses", batch.id)}
 
 
@@ -324,6 +324,6 @@ def test_upstreams_with_the_responses_api_get_requests_as_they_are(make_settings
     assert first.model == "gpt-test" and first.output_text == "native: hi" and second.output_text == "native: more"
     assert kinds == ["response.created", "response.completed"] and streamed.output_text == "native: streamed"
     assert retrieved.output_text == "native: hi"
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "endpoint, upstream, prompt_tokens, completion_tokens, status_code", 4)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, upstream, prompt_tokens, completion_tokens, status_code", 4)
     assert [r for r in rows if r[-1] == 200] == [("responses", "fake", 11, 3, 200)] * 3
     assert [r[-1] for r in rows if r[-1] != 200] == [404]

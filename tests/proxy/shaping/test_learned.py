@@ -142,7 +142,7 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
                                  {"role": "user", "content": "I love it"}]})
 
             assert all(ask().headers["x-thrifty-cap"] == "default; max_tokens=300" for _ in range(3))
-            wait_for_log_rows(tmp_path / "proxy.storage.db", "id", 3)
+            wait_for_log_rows(tmp_path / "proxy.db", "id", 3)
             deadline = time.monotonic() + 10
             while (header := ask().headers["x-thrifty-cap"]).startswith("default") and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -156,11 +156,11 @@ def test_learned_caps_follow_the_logged_lengths_and_the_report_counts_cuts(make_
             script.finish_reason = "length"
             ask(max_tokens=5)
             count = len(script.requests)
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "id", count)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "id", count)
     assert len(rows) == count
 
     async def read(query):
-        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.storage.db'}")
+        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'proxy.db'}")
         try:
             return await query(engine)
         finally:

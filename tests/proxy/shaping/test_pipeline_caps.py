@@ -83,7 +83,7 @@ def test_over_the_maximum_is_a_400_for_a_key_whose_policy_rejects(capped, make_s
     other = httpx.post(f"{proxy}/v1/chat/completions", json=chat(max_tokens=101), timeout=30,
                        headers={"authorization": "Bearer sk-other"})
     assert other.status_code == 200 and other.headers["x-thrifty-cap"].startswith("clamped")
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error, key_id", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error, key_id", 2)
     assert rows[0][0] == 400 and "at most 100" in rows[0][1]
 
 
@@ -93,7 +93,7 @@ def test_the_request_log_counts_answers_cut_by_the_limit(capped, tmp_path) -> No
     proxy, _ = capped(script, ShapingSettings(default_max_tokens=32))
     httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=30)
     httpx.post(f"{proxy}/v1/chat/completions", json=chat(max_tokens=10, stream=True), timeout=30)
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "finish_reason, max_tokens, cap, shaping, cached_tokens", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "finish_reason, max_tokens, cap, shaping, cached_tokens", 2)
     assert rows[0] == ("length", 32, "default", "safe", 2)
     assert rows[1][:3] == ("stop", 10, None)  # the stream's last chunk said stop
 

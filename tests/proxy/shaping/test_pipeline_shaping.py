@@ -66,7 +66,7 @@ def test_safe_shaping_sends_a_stable_prefix_and_says_what_it_did(proxy_for, tmp_
     assert upstream["messages"][1] == body()["messages"][1]  # the user's words, dates included, untouched
     assert [t["function"]["name"] for t in upstream["tools"]] == ["alpha", "zeta"]
     assert "thrifty" not in upstream
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "shaping, cached_tokens", 1)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "shaping, cached_tokens", 1)
     assert rows[0] == ("safe,tools-canonical,volatile-moved:1", 2)
 
 
@@ -173,7 +173,7 @@ def test_a_bad_document_mark_is_an_openai_400(proxy_for, tmp_path) -> None:
     assert reply.status_code == 400
     assert reply.json()["error"]["param"] == "thrifty.documents[0]"
     assert sent(script) == []
-    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code", 1) == [(400,)]
+    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code", 1) == [(400,)]
 
 
 def test_marked_documents_reach_the_upstream_in_a_stable_order(proxy_for) -> None:

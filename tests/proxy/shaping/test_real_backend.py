@@ -83,7 +83,7 @@ def test_the_default_cap_stops_a_long_answer_and_the_log_counts_it(make_settings
             model=MODEL, temperature=0, max_tokens=4,
             messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Hi!"}])
         assert again.usage.prompt_tokens_details.cached_tokens > 0
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "finish_reason, cap, max_tokens, cached_tokens", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "finish_reason, cap, max_tokens, cached_tokens", 2)
     assert rows[0][:3] == ("length", "default", 12)
     assert rows[1][1] is None and rows[1][3] == again.usage.prompt_tokens_details.cached_tokens
 

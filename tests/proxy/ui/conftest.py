@@ -33,7 +33,7 @@ def ui_settings(upstream_url: str, data_dir: Path, *, semantic: bool) -> Setting
     return Settings(
         data_dir=str(data_dir),
         proxy=ProxyConfig(log_flush_interval_s=0.05),
-        database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir / 'proxy.storage.db'}"),
+        database=DatabaseConfig(url=f"sqlite+aiosqlite:///{data_dir / 'proxy.db'}"),
         bundled=BundledBackendConfig(enabled=False),
         upstreams=(UpstreamConfig("fake", upstream_url + "/v1", api_key=UPSTREAM_KEY),),
         models=(ModelAlias("small-m", "fake", "tiny-upstream"), ModelAlias("large-m", "fake", "huge-upstream")),
@@ -58,4 +58,4 @@ def ui_proxy(tmp_path) -> Iterator[RunningProxy]:
     """A proxy without the semantic cache (no embedder): fast, for HTTP-level tests."""
     script = ScriptedUpstream(content="Paris.")
     with serve_in_thread(script) as up, serve_in_thread(create_app(ui_settings(up, tmp_path, semantic=False))) as url:
-        yield RunningProxy(url, script, tmp_path / "proxy.storage.db")
+        yield RunningProxy(url, script, tmp_path / "proxy.db")

@@ -77,7 +77,7 @@ def ui(tmp_path_factory, embedder) -> Iterator[UI]:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1360, "height": 900})
             page.set_default_timeout(10_000)
-            ui = UI(url, data_dir / "proxy.storage.db", openai.OpenAI(base_url=f"{url}/v1", api_key="sk-tenant-a"), page,
+            ui = UI(url, data_dir / "proxy.db", openai.OpenAI(base_url=f"{url}/v1", api_key="sk-tenant-a"), page,
                     shots)
             page.on("request", lambda r: None if r.url.startswith(url) else ui.outside.append(r.url))
             page.on("console", lambda m: ui.console_errors.append(m.text) if m.type == "error" else None)

@@ -40,7 +40,7 @@ def test_admin_api_guessing_is_locked_out_after_a_few_failures_across_a_restart(
             now[0] = NOON + timedelta(minutes=20)  # past the longest lockout
             allowed = httpx.get(f"{restarted}/admin/stats", headers={"authorization": f"Bearer {ADMIN_KEY}"})
     assert still.status_code == 429 and allowed.status_code == 200
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "endpoint, status_code, error", FREE_FAILURES + 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "endpoint, status_code, error", FREE_FAILURES + 2)
     failures = [r for r in rows if r[0] == "admin_api"]
     assert sorted(r[1] for r in failures) == [401] * FREE_FAILURES + [429, 429]
     assert all("127.0.0.1" in r[2] for r in failures)

@@ -110,7 +110,7 @@ def test_a_failing_model_falls_back_and_a_dead_upstream_opens_its_circuit(make_s
             assert third.status_code == 503 and third.json()["error"]["code"] == "upstream_circuit_open"
             # the model with a fallback still answers, through it
             assert httpx.post(f"{proxy}/v1/chat/completions", json=CHAT).status_code == 200
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "model_requested, upstream, status_code", 4)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "model_requested, upstream, status_code", 4)
     assert rows[0] == ("gpt-test", "fake", 200)
 
 
@@ -147,7 +147,7 @@ def test_a_429_after_the_retries_keeps_retry_after_and_is_a_complete_openai_erro
         assert reply.json() == expected
         assert reply.headers["retry-after"] == "1" and reply.headers["x-ratelimit-remaining-requests"] == "0"
         assert "x-upstream-secret" not in reply.headers
-    rows = wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error", 2)
+    rows = wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 2)
     assert rows == [(429, "slow down"), (429, "slow down")]
 
 

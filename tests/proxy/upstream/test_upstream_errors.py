@@ -88,7 +88,7 @@ def test_html_503s_to_the_end_stay_a_503_with_retry_after(make_settings, tmp_pat
     assert reply.status_code == 503 and reply.headers["retry-after"] == "0"
     error = reply.json()["error"]
     assert error["code"] == "upstream_error" and "'fake'" in error["message"] and "<html>" not in error["message"]
-    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code", 1) == [(503,)]
+    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code", 1) == [(503,)]
 
 
 def test_a_plain_text_429_is_retried_honouring_retry_after_and_keeps_it_at_the_end(make_settings):
@@ -118,7 +118,7 @@ def test_a_truncated_body_is_a_502_bad_upstream_response(make_settings, tmp_path
     error = reply.json()["error"]
     assert error["code"] == "bad_upstream_response" and "'fake'" in error["message"]
     assert "Payload" not in error["message"] and "127.0.0.1" not in error["message"]
-    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code", 1) == [(502,)]
+    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code", 1) == [(502,)]
 
 
 def test_an_unreachable_upstream_is_named_not_addressed(make_settings):
@@ -147,4 +147,4 @@ def test_an_upstream_error_event_mid_stream_becomes_ours_followed_by_done(make_s
     assert events[-1] == "[DONE]" and "never" not in streamed
     error = json.loads(events[-2])["error"]
     assert error == {"message": "engine overloaded", "type": "server_error", "param": None, "code": "upstream_error"}
-    assert wait_for_log_rows(tmp_path / "proxy.storage.db", "status_code, error", 1) == [(502, "engine overloaded")]
+    assert wait_for_log_rows(tmp_path / "proxy.db", "status_code, error", 1) == [(502, "engine overloaded")]
