@@ -44,7 +44,7 @@ def _bench_proxy_env(tmp: str, **settings: str) -> dict[str, str]:
     off (every request goes to the model it names); ``settings`` adds more ``THRIFTY_*`` variables."""
     import os
 
-    return {**os.environ, "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.storage.db",
+    return {**os.environ, "THRIFTY_DATABASE__URL": f"sqlite+aiosqlite:///{tmp}/proxy.db",
             "THRIFTY_ROUTER__ENABLED": "false", "THRIFTY_DATA_DIR": tmp, **settings}
 
 
