@@ -1,4 +1,4 @@
-"""Frozen configuration of the caches (composed by ``proxy/settings.py``; nothing here reads env)."""
+"""Frozen configuration of the caches (composed by ``proxy/config/settings.py``; nothing here reads env)."""
 
 from __future__ import annotations
 
