@@ -51,7 +51,9 @@ from caches.embedder import (
     resolve_embedding_dtype,
 )
 from caches.keys import RequestKeys
-from caches.semantic import Candidate, SemanticCache, SemanticItem, choose
+from caches.semantic import SemanticCache
+from caches.semantic_choice import Candidate, choose
+from caches.semantic_stores import SemanticItem
 from caches.service import ResponseCache
 
 __all__ = ["main"]

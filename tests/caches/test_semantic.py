@@ -20,7 +20,9 @@ from caches.config import IndexConfig, SemanticCacheConfig
 from caches.embedder import Embedder, SentenceTransformerEmbedder
 from caches.keys import RequestKeys, request_keys
 from caches.models import SemanticCacheEntry
-from caches.semantic import CONTESTED, Candidate, SemanticCache, SemanticItem, answer_fingerprint, choose
+from caches.semantic import SemanticCache
+from caches.semantic_choice import CONTESTED, Candidate, answer_fingerprint, choose
+from caches.semantic_stores import SemanticItem
 from tests.caches.helpers import FakeClock, chat_body, completion
 
 MakeCache = Callable[..., SemanticCache]

@@ -16,7 +16,8 @@ from caches.config import ExactCacheConfig, SemanticCacheConfig
 from caches.exact import ExactCache
 from caches.keys import RequestKeys, request_keys
 from caches.models import ExactCacheEntry, SemanticCacheEntry
-from caches.semantic import CONTESTED, SemanticCache
+from caches.semantic import SemanticCache
+from caches.semantic_choice import CONTESTED
 from caches.writes import WriteBatcher, WriteQueueFull
 from tests.caches.helpers import FakeClock, chat_body, completion
 

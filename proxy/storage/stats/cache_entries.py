@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from caches.models import ExactCacheEntry, SemanticCacheEntry
 
-CONTESTED = "contested"  # caches.semantic.CONTESTED: a question stored with two different answers
+CONTESTED = "contested"  # caches.semantic_choice.CONTESTED: a question stored with two different answers
 
 
 @dataclass(frozen=True, slots=True)

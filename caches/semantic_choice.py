@@ -1,0 +1,109 @@
+"""Which cached question may answer a query: the choice among a semantic lookup's candidates.
+
+:func:`choose` applies the rules of :mod:`caches.semantic` to the candidates the index found: verification
+(:mod:`caches.verify`), the threshold, contested answers (:data:`CONTESTED`), no fall-through past a
+rejected closer question, and ambiguity between two answers. :func:`answer_fingerprint` says when two
+answers are the same; :func:`entry_key` names a (scope, question) row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from caches.db import sha256_hex
+from caches.keys import canonical_json
+from caches.verify import TextFeatures, extract_features, verify
+
+__all__ = ["CONTESTED", "Candidate", "answer_fingerprint", "choose", "entry_key"]
+
+CONTESTED = "contested"
+"""``answer_sha256`` of a row whose question was stored again, in the same scope and for the same
+model version, with a different answer: the answer is not determined by the question (sampling
+noise, a time-dependent answer, or two sources disagreeing), so no paraphrase may be served from
+it, and it makes nearby queries ambiguous. The row stays (so later stores of the same question
+keep it contested) until it expires or the model version changes. Never a hex digest."""
+
+
+def entry_key(scope: str, query: str) -> str:
+    """Unique key of a (scope, question) row."""
+    return sha256_hex(f"{scope}\x00{query}".encode())
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A cached question close to the query: row id, cosine similarity, text, answer fingerprint."""
+
+    entry_id: int
+    similarity: float
+    query_text: str
+    answer_sha256: str
+
+
+def answer_fingerprint(body: bytes) -> str:
+    """SHA-256 of what the model answered (per choice: message content and tool calls, or text),
+    ignoring ``id``, ``created``, ``usage`` and the like; of the raw bytes if not a completion."""
+    try:
+        parsed = json.loads(body)
+        choices = parsed["choices"]
+        parts = [
+            [
+                c.get("index"),
+                (c.get("message") or {}).get("content"),
+                (c.get("message") or {}).get("tool_calls"),
+                c.get("text"),
+            ]
+            for c in choices
+        ]
+        return sha256_hex(canonical_json(parts).encode("utf-8"))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return sha256_hex(body)
+
+
+def choose(
+    query: str,
+    candidates: Sequence[Candidate],
+    *,
+    threshold: float,
+    ambiguity_margin: float,
+    verify_candidates: bool = True,
+    features: Callable[[str], TextFeatures] = extract_features,
+) -> Candidate | None:
+    """Pick the candidate that may answer ``query``, or ``None``.
+
+    Candidates failing verification are discarded. The best remaining one must reach
+    ``threshold`` and is refused when
+
+    - it is *contested* (the same question was answered differently in its scope, see
+      :data:`CONTESTED`): the answer is not a function of the question;
+    - a discarded candidate with another answer scored above it: the query is closest to a
+      question that verification rejected, so falling through to a farther one would answer a
+      different question (verification also rejects true paraphrases; the fallback is then wrong);
+    - another remaining candidate with a different answer (or a contested one) scores within
+      ``ambiguity_margin`` of it: the query sits between two cached questions.
+    """
+    ranked = sorted(candidates, key=lambda c: c.similarity, reverse=True)
+    if not ranked or ranked[0].similarity < threshold:
+        return None
+    verified = ranked
+    if verify_candidates:
+        qf = features(query)
+        verified = [
+            c for c in ranked if verify(qf, features(c.query_text)).ok
+        ]
+    if not verified or verified[0].similarity < threshold:
+        return None
+    best = verified[0]
+    if best.answer_sha256 == CONTESTED:
+        return None
+    if best is not ranked[0] and ranked[0].answer_sha256 != best.answer_sha256:
+        # the closest cached question was rejected: never fall through to a farther one with
+        # another answer (verification also rejects true paraphrases; the fallback is then wrong)
+        return None
+    for other in verified[1:]:
+        if other.similarity < best.similarity - ambiguity_margin:
+            break
+        if other.answer_sha256 != best.answer_sha256:
+            return None
+    return best
