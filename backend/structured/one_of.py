@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from backend.structured.pointer import resolve_local
+
 _NOTE_KEYS = frozenset({"title", "description", "$comment", "examples"})
 
 
@@ -55,17 +57,10 @@ class _Prover:
     def resolve(self, node: Any, depth: int = 0) -> Any:
         """``node`` with a leading local ``$ref`` followed (a few hops at most); unresolvable refs stay."""
         while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth < 8:
-            ref = node["$ref"]
-            if not ref.startswith("#"):
+            try:
+                node, depth = resolve_local(self.root, node["$ref"]), depth + 1
+            except LookupError:
                 return node
-            target: Any = self.root
-            for part in (p for p in ref[1:].split("/") if p):
-                part = part.replace("~1", "/").replace("~0", "~")
-                if isinstance(target, dict) and part in target:
-                    target = target[part]
-                else:
-                    return node
-            node, depth = target, depth + 1
         return node
 
     def values(self, node: Any) -> list[Any] | None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from backend.protocol import RequestError
 from backend.structured.one_of import rewrite_exclusive_one_of
+from backend.structured.pointer import resolve_local
 
 MAX_SCHEMA_BYTES = 128 * 1024  # a schema's JSON text; OpenAI's own limits are far lower
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}
@@ -70,16 +71,10 @@ def _resolve(root: dict[str, Any], ref: str, param: str) -> Any:
     if not ref.startswith("#"):
         raise RequestError(f"{param}: $ref {ref!r} points outside the schema; only local references "
                            "('#/...') are supported", param=param)
-    node: Any = root
-    for raw in [p for p in ref[1:].split("/") if p]:
-        key = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            raise RequestError(f"{param}: $ref {ref!r} does not resolve within the schema", param=param)
-    return node
+    try:
+        return resolve_local(root, ref)
+    except LookupError:
+        raise RequestError(f"{param}: $ref {ref!r} does not resolve within the schema", param=param) from None
 
 
 def _check_acyclic(root: dict[str, Any], param: str) -> None:
