@@ -246,9 +246,10 @@ class Engine:
         try:
             self._run_copies(sched)
             logits, sample_seqs = self.runner.execute(sched.scheduled)
+            rows = sched.first_rows(sample_seqs)  # first logits row of each sampled sequence
             if pending is not None:
                 # each row of a sequence verifying drafts is masked by the grammar at its own position
-                self._masks.apply(pending, logits, sample_seqs, sched.first_rows(sample_seqs))
+                self._masks.apply(pending, logits, sample_seqs, rows)
         except Exception as exc:  # noqa: BLE001 - fail only the requests of this step; the engine goes on
             if pending is not None:
                 pending.future.exception()  # never leave the worker mid-fill behind a failed step
@@ -267,7 +268,6 @@ class Engine:
             seq.num_computed += item.num_tokens
             self.block_manager.cache_full_blocks(seq)
         outputs: dict[str, EngineOutput] = {}
-        rows = sched.first_rows(sample_seqs)  # first logits row of each sampled sequence
         if drafts:
             tokens = self._sample_around_drafts(logits, sample_seqs, drafts, rows)
         else:

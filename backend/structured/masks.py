@@ -3,9 +3,10 @@
 The engine calls :meth:`GrammarMasks.start` with the sequences that sample in a step *before* it runs the
 forward: the masks are filled on a worker thread by llguidance (which drops the GIL, as torch's forward
 does), so the two overlap. A constrained sequence that verifies ``d`` speculative drafts gets ``d + 1``
-masks, one for each verified position: its matcher steps through the drafts and is rolled back. After the forward, :meth:`GrammarMasks.apply` waits for the masks and sets
-the disallowed logits of the constrained rows to ``-inf``. Unconstrained rows are never touched, so
-their tokens are exactly what they would be without any constrained neighbour.
+masks, one for each verified position: its matcher steps through the drafts and is rolled back. After
+the forward, :meth:`GrammarMasks.apply` waits for the masks and sets the disallowed logits of the
+constrained rows to ``-inf``. Unconstrained rows are never touched, so their tokens are exactly what they
+would be without any constrained neighbour.
 """
 
 from __future__ import annotations
@@ -140,8 +141,7 @@ def fill_along(matcher: Any, draft: list[int], bitmask: torch.Tensor, row: int) 
     try:
         for i, token in enumerate(draft):
             llguidance.torch.fill_next_token_bitmask(matcher, bitmask, row + i)
-            if not matcher.consume_token(token):
-                raise RuntimeError(f"draft token {token} violates the request's grammar: {matcher.get_error()[:200]}")
+            advance(matcher, token)
             consumed += 1
         llguidance.torch.fill_next_token_bitmask(matcher, bitmask, row + len(draft))
     finally:
