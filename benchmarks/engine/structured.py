@@ -179,6 +179,22 @@ CALL = {"type": "object", "properties": {
 THREE = {"type": "array", "items": RECORD, "minItems": 3, "maxItems": 3}
 
 
+def _drain(engine) -> tuple[dict[str, list[int]], dict[str, str], int]:
+    """Step ``engine`` until its requests finish: each request's token ids, its finish reason, the steps."""
+    tokens: dict[str, list[int]] = {rid: [] for rid in engine.request_ids()}
+    finish: dict[str, str] = {}
+    steps = 0
+    while engine.has_unfinished():
+        for out in engine.step():
+            for e in out.events:
+                if e.token_id is not None:
+                    tokens.setdefault(out.request_id, []).append(e.token_id)
+                if e.finish_reason:
+                    finish[out.request_id] = e.finish_reason
+        steps += 1
+    return tokens, finish, steps
+
+
 def _decode(loaded, requests, speculative, max_num_seqs: int) -> dict[str, Any]:
     """Decode ``requests`` (id, prompt, params) to the end; tokens, tokens/s, steps and draft counters."""
     from backend.engine import Engine, EngineConfig
@@ -189,12 +205,8 @@ def _decode(loaded, requests, speculative, max_num_seqs: int) -> dict[str, Any]:
     stats = {rid: RequestStats() for rid, _, _ in requests}
     for rid, ids, params in requests:
         engine.add(rid, ids, params, stats=stats[rid])
-    tokens: dict[str, list[int]] = {rid: [] for rid, _, _ in requests}
-    start, steps = time.perf_counter(), 0
-    while engine.has_unfinished():
-        for out in engine.step():
-            tokens[out.request_id] += [e.token_id for e in out.events if e.token_id is not None]
-        steps += 1
+    start = time.perf_counter()
+    tokens, _, steps = _drain(engine)
     elapsed = time.perf_counter() - start
     produced = sum(len(t) for t in tokens.values())
     return {"tokens": tokens, "tokens_per_s": produced / elapsed, "tokens_per_step": produced / steps,
@@ -291,15 +303,7 @@ def coverage(loaded, compiler, schemas: list[tuple[str, Any]], generate: int, ma
                                 + json.dumps(schema)[:2000]},
                                {"role": "user", "content": "Give a realistic example."}])
         engine.add(f"c{i}", ids, SamplingParams(max_tokens=max_tokens, temperature=0.0, grammar=grammar))
-    texts: dict[str, list[int]] = {f"c{i}": [] for i in range(len(picked))}
-    finish: dict[str, str] = {}
-    while engine.has_unfinished():
-        for out in engine.step():
-            for e in out.events:
-                if e.token_id is not None:
-                    texts[out.request_id].append(e.token_id)
-                if e.finish_reason:
-                    finish[out.request_id] = e.finish_reason
+    texts, finish, _ = _drain(engine)
     valid = invalid = cut = 0
     failures = []
     for i, (name, schema, _) in enumerate(picked):
