@@ -93,13 +93,22 @@ def teacher_forced_logits(loaded: LoadedModel, prompt: Sequence[int], prefix: Se
     return loaded.model.compute_logits(hidden[-1:])[0]
 
 
-def check_greedy_equal(loaded: LoadedModel, prompt: Sequence[int], expected: list[int], got: list[int]) -> str:
-    """Assert ``got`` equals the oracle's ``expected`` or first diverges at a near-tie; → "equal" / "near-tie"."""
+def check_greedy_equal(loaded: LoadedModel, prompt: Sequence[int], expected: list[int], got: list[int],
+                       grammar=None) -> str:
+    """Assert ``got`` equals the oracle's ``expected`` or first diverges at a near-tie; → "equal" / "near-tie".
+    ``grammar``: a compiled grammar of a constrained request, whose mask applies to the compared logits."""
     if got == expected:
         return "equal"
     first = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), None)
     assert first is not None, f"lengths differ without a token divergence: {len(expected)} vs {len(got)}"
     logits = teacher_forced_logits(loaded, prompt, expected[:first])
+    if grammar is not None:
+        from backend.structured.masks import advance, mask_logits
+
+        matcher = grammar.matcher()
+        for token in expected[:first]:
+            advance(matcher, token)
+        logits = mask_logits(matcher, logits)
     top2 = torch.topk(logits, 2)
     margin = float(top2.values[0] - top2.values[1])
     pair = {int(top2.indices[0]), int(top2.indices[1])}
