@@ -8,6 +8,9 @@ it: ``thrifty eval cache`` only reports it.
 
     python -m benchmarks.caches.make_heldout            # rewrites the file (seed 20261203)
 
+The same command also rewrites the second set (``build_v2``, below) and the third
+(``make_heldout_v3.build_v3``, a module of its own).
+
 The city list comes from the system's time-zone database, so another machine may generate a
 slightly different file; the committed file is the frozen set.
 
@@ -27,6 +30,8 @@ import random
 import sys
 import zoneinfo
 from pathlib import Path
+
+from benchmarks.caches.make_heldout_v3 import OUT_V3, build_v3  # the third set lives in its own module
 
 SEED = 20261203
 OUT = Path(__file__).with_name("data") / "heldout_generated.json"
@@ -464,7 +469,7 @@ def build_v2(seed: int = SEED_V2) -> dict:
 
 
 def main() -> int:
-    for data, out in ((build(), OUT), (build_v2(), OUT_V2)):
+    for data, out in ((build(), OUT), (build_v2(), OUT_V2), (build_v3(), OUT_V3)):
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {out}: {len(data['text_pairs'])} must-not-hit pairs, {len(data['positives'])} paraphrases")
