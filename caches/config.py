@@ -20,6 +20,11 @@ __all__ = [
 # (see caches.evaluation.select_threshold). Never tuned on the report split (pairs 500-998).
 DEFAULT_SIMILARITY_THRESHOLD = 0.90
 DEFAULT_AMBIGUITY_MARGIN = 0.02
+# How much farther from the query (in cosine distance, 1 - similarity) than the threshold allows a
+# *close* candidate may be (verification found the same content words up to synonyms; see
+# caches.verify.VerifyResult.close): 2.5 turns the threshold 0.90 into 0.75 for them, and a strict
+# tenant's 0.99 into 0.975. See BENCHMARKS.md "Close candidates" for how it was chosen.
+DEFAULT_CLOSE_DISTANCE_FACTOR = 2.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +109,10 @@ class SemanticCacheConfig:
 
     ``threshold``: minimum cosine similarity of a hit; ``ambiguity_margin``: a hit is refused when a
     second verified candidate with a different answer scores within this margin of the best (the
-    query sits between two cached questions); ``verify``: run :func:`caches.verify.verify` on
+    query sits between two cached questions); ``close_distance_factor``: a candidate for which
+    verification found the same content words (only function words, request frames, word order
+    or the question's form differ) may be this many times as far from the query as the threshold
+    allows (cosine distance; 1 turns this off); ``verify``: run :func:`caches.verify.verify` on
     candidates; ``top_k``: candidates fetched per lookup; ``max_query_chars``: longer last user
     messages are not semantic-cached (the embedder truncates its input, so two long prompts that
     differ only near the end would embed alike); ``embedder_id``: stored with each vector, rows
@@ -128,6 +136,7 @@ class SemanticCacheConfig:
     enabled: bool = True
     threshold: float = DEFAULT_SIMILARITY_THRESHOLD
     ambiguity_margin: float = DEFAULT_AMBIGUITY_MARGIN
+    close_distance_factor: float = DEFAULT_CLOSE_DISTANCE_FACTOR
     verify: bool = True
     top_k: int = 4
     ttl_s: float | None = 24 * 3600.0
@@ -154,6 +163,8 @@ class SemanticCacheConfig:
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+        if not self.close_distance_factor >= 1.0:
+            raise ValueError(f"close_distance_factor must be >= 1, got {self.close_distance_factor!r}")
         if not 0.0 <= self.batch_window_s <= 1.0:
             raise ValueError(f"batch_window_s must be in [0, 1], got {self.batch_window_s!r}")
         if self.lookup_deadline_s is not None and not self.lookup_deadline_s > 0:

@@ -226,9 +226,31 @@ class Lexicon:
     @lru_cache(maxsize=65536)  # noqa: B019
     def _derived(self, word: str) -> frozenset[tuple[str, int]]:
         """Synsets one derivational link away from the first senses of ``word`` (*painted* ->
-        *painter*); one step only, so *employer* and *employee* stay apart."""
+        *painter*, and an adverb's adjective: *simply* -> *simple*); one step only, so *employer* and *employee* stay apart."""
         return frozenset((p, o) for pos, offset in self._senses(word, self.senses)
-                         for s, p, o in self._pointers(pos, offset) if s == "+")
+                         for s, p, o in self._pointers(pos, offset) if s in ("+", "\\"))
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _ancestors(self, word: str, top: int) -> frozenset[tuple[str, int]]:
+        """Noun synsets of the first ``top`` senses of ``word`` and everything above them
+        (hypernyms and instance hypernyms, transitively)."""
+        seen: set[tuple[str, int]] = set()
+        front = [("n", offset) for pos, lemma in self.lemmas(word) if pos == "n"
+                 for offset in self._offsets(lemma, pos)[:top]]
+        while front:
+            node = front.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            front.extend((p, o) for s, p, o in self._pointers(*node) if s in ("@", "@i"))
+        return frozenset(seen)
+
+    def is_a(self, word: str, kind: str, *, top: int = 1) -> bool:
+        """One of the first ``top`` noun senses of ``word`` is the first noun sense of ``kind`` or
+        a kind of it (*year* is a *time period*, *Jupiter* a *planet*)."""
+        roots = {("n", offset) for pos, lemma in self.lemmas(kind) if pos == "n"
+                 for offset in self._offsets(lemma, pos)[:1]}
+        return bool(roots & self._ancestors(word, top))
 
     def known(self, words: Iterable[str]) -> bool:
         """Every word has a WordNet reading."""

@@ -56,7 +56,7 @@ from caches.index import ScopedIndex
 from caches.keys import RequestKeys
 from caches.lexicon import default_lexicon
 from caches.models import SemanticCacheEntry
-from caches.semantic_choice import Candidate, choose
+from caches.semantic_choice import Candidate, choose, close_threshold_of
 from caches.semantic_stores import SemanticStores
 from caches.semantic_upkeep import SemanticUpkeep
 from caches.types import SKIP_REASONS, CacheHit
@@ -403,8 +403,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                         self._skip(found, on_skip)
                         return None
                     vector = found
+            close_threshold = close_threshold_of(threshold, cfg.close_distance_factor) if cfg.verify else threshold
             cands = await self.candidates(
-                keys, model_version=model_version, vector=vector, min_similarity=threshold
+                keys, model_version=model_version, vector=vector, min_similarity=close_threshold
             )
             if not cands:
                 return None
@@ -412,6 +413,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                 keys.query or "",
                 cands,
                 threshold=threshold,
+                close_threshold=close_threshold,
                 ambiguity_margin=cfg.ambiguity_margin,
                 verify_candidates=cfg.verify,
                 features=self._features,

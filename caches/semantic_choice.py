@@ -16,7 +16,7 @@ from caches.db import sha256_hex
 from caches.keys import canonical_json
 from caches.verify import TextFeatures, extract_features, verify
 
-__all__ = ["CONTESTED", "Candidate", "answer_fingerprint", "choose", "entry_key"]
+__all__ = ["CONTESTED", "Candidate", "answer_fingerprint", "choose", "close_threshold_of", "entry_key"]
 
 CONTESTED = "contested"
 """``answer_sha256`` of a row whose question was stored again, in the same scope and for the same
@@ -61,6 +61,12 @@ def answer_fingerprint(body: bytes) -> str:
         return sha256_hex(body)
 
 
+def close_threshold_of(threshold: float, distance_factor: float) -> float:
+    """The similarity a *close* candidate needs: ``distance_factor`` times as far from the query
+    as ``threshold`` allows, in cosine distance (``1 - similarity``); never below 0."""
+    return max(0.0, 1.0 - (1.0 - threshold) * distance_factor)
+
+
 def choose(
     query: str,
     candidates: Sequence[Candidate],
@@ -68,12 +74,15 @@ def choose(
     threshold: float,
     ambiguity_margin: float,
     verify_candidates: bool = True,
+    close_threshold: float | None = None,
     features: Callable[[str], TextFeatures] = extract_features,
 ) -> Candidate | None:
     """Pick the candidate that may answer ``query``, or ``None``.
 
-    Candidates failing verification are discarded. The best remaining one must reach
-    ``threshold`` and is refused when
+    Candidates failing verification are discarded, and so are those below ``threshold``, except
+    that a *close* candidate (verification found the same content words, up to synonyms: only
+    function words, request frames, word order or the question's form differ) needs only
+    ``close_threshold`` (``None``: ``threshold``; never above it). The best remaining one is refused when
 
     - it is *contested* (the same question was answered differently in its scope, see
       :data:`CONTESTED`): the answer is not a function of the question;
@@ -84,15 +93,21 @@ def choose(
       ``ambiguity_margin`` of it: the query sits between two cached questions.
     """
     ranked = sorted(candidates, key=lambda c: c.similarity, reverse=True)
-    if not ranked or ranked[0].similarity < threshold:
+    floor = threshold if close_threshold is None or not verify_candidates else min(threshold, close_threshold)
+    if not ranked or ranked[0].similarity < floor:
         return None
-    verified = ranked
     if verify_candidates:
         qf = features(query)
-        verified = [
-            c for c in ranked if verify(qf, features(c.query_text)).ok
-        ]
-    if not verified or verified[0].similarity < threshold:
+        verified = []
+        for c in ranked:
+            if c.similarity < floor:
+                break
+            result = verify(qf, features(c.query_text))
+            if result.ok and c.similarity >= (floor if result.close else threshold):
+                verified.append(c)
+    else:
+        verified = [c for c in ranked if c.similarity >= threshold]
+    if not verified:
         return None
     best = verified[0]
     if best.answer_sha256 == CONTESTED:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.lexicon import Lexicon, default_lexicon
@@ -61,7 +61,7 @@ _FUNCTION_WORDS = frozenset(
     will would shall should can could may might must ought
     s t d ll re ve m
     please kindly hi hello hey dear thanks thank ok okay yes just really actually also even so
-    tell give show explain describe help want wanted like need know let lets let's wonder
+    tell give show explain describe help want wanted like need know let lets let's wonder recommend suggest
     there here then now just very quite rather
     """.split()
 )
@@ -71,13 +71,33 @@ _RELATIONAL = frozenset(
     """
     to from into onto than before after above below over under against toward towards between
     versus vs via within inside outside up down off out per by for with on in at of about across
-    through during since until behind beyond beside near and or but nor
+    through during since until behind beyond beside near and or but nor regarding concerning
     """.split()
 )
+# prepositions that introduce a topic (*books on X* = *books about X*): compared as one
+_TOPIC_RELATIONS = {"on": "about", "regarding": "about", "concerning": "about"}
+# "in simple terms" / "in a clear way" says what the adverb says (*simply*, *clearly*)
+_MANNER_PHRASE = re.compile(r"\bin\s+(?:an?\s+)?([a-z]+)\s+(?:terms|words|language|way|manner|fashion)\b", re.I)
 # relational words that cannot mark roles (symmetric: *A and B* = *B and A*)
 _SYMMETRIC = frozenset("and or with between".split())
 _QUESTION_WORDS = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "whose",
                    "when": "when", "where": "where", "why": "why", "how": "how"}
+# a question word and the noun kind it asks for: *when* = *what year*, *where* = *which city*;
+# the kinds are WordNet's own top categories, never a list of their members
+_QUESTION_KINDS = {"when": ("time_period", "time_unit", "time"), "where": ("location",), "who": ("person",)}
+# request frames that only introduce the topic: "tell me about X", "give me an overview of X",
+# "what does X mean"; removed before the words are compared (grammar, no topic words)
+_REQUEST_FRAMES = (
+    re.compile(
+        r"(?:^|(?<=[.!?:]\s))(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+        r"(?:(?:tell|give|show)\s+me|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+want\s+to\s+know|"
+        r"(?:what\s+)?do\s+you\s+know)\s+(?:(?:an?|the|some)\s+(?:overview|explanation|description|"
+        r"introduction|rundown)\s+)?(?:about|of|on|regarding)\s+",
+        re.I,
+    ),
+    re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
+    re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
+)
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -130,6 +150,9 @@ class VerifyResult:
 
     ok: bool
     reason: str | None = None
+    # the same content words, up to synonyms and other forms of a lemma: only function words,
+    # request frames, word order or the question's form differ (a hit may then score lower)
+    close: bool = False
 
 
 def normalise(text: str) -> str:
@@ -151,6 +174,14 @@ def _number(token: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
+def _strip_request_frames(text: str) -> str:
+    """``text`` without the request frames of :data:`_REQUEST_FRAMES` (the topic stays)."""
+    about, means, meant = _REQUEST_FRAMES
+    text = about.sub("", text)
+    text = means.sub(lambda m: "explain " + m.group(1), text)
+    return meant.sub("explain ", text)
+
+
 def _sentence_start(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     return not before or before[-1] in ".!?:\n"
@@ -162,6 +193,7 @@ def extract_features(text: str) -> TextFeatures:
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
+    text = _MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(text))
     positioned: list[tuple[int, str]] = []  # (position, exact token)
 
     def cut(pattern: re.Pattern[str], kind: str, value) -> None:
@@ -211,7 +243,7 @@ def extract_features(text: str) -> TextFeatures:
         elif low in _QUESTION_WORDS:
             questions.add(_QUESTION_WORDS[low])
         elif low in _RELATIONAL:
-            sequence.append(("r", low))
+            sequence.append(("r", _TOPIC_RELATIONS.get(low, low)))
         elif low not in _FUNCTION_WORDS:
             sequence.append(("w", low))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
@@ -265,14 +297,23 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
     pos_a = {text: i for i, (kind, text) in enumerate(a) if kind == "w" and text in count_b}
     pos_b = {text: i for i, (kind, text) in enumerate(b) if kind == "w" and text in count_a}
 
-    def pivots(seq: list[tuple[str, str]], lo: int, hi: int) -> set[tuple[str, str]]:
-        return {(kind, text) for kind, text in seq[lo + 1:hi] if kind == "w" or text not in _SYMMETRIC}
+    def pivots(seq: list[tuple[str, str]], lo: int, hi: int, pair: tuple[str, str]) -> set[tuple[str, ...]]:
+        # a pivot is known by its neighbours too, the swapped words written as "*": the *in* of
+        # "in ascending order" is not the *in* of "in Python", while the *to* of "from A to B" and
+        # of "from B to A" is one pivot
+        def near(k: int) -> str:
+            if not 0 <= k < len(seq):
+                return ""
+            return "*" if seq[k][1] in pair else seq[k][1]
+
+        return {(kind, text, near(k - 1), near(k + 1)) for k, (kind, text) in enumerate(seq[lo + 1:hi], lo + 1)
+                if kind == "w" or text not in _SYMMETRIC}
 
     for i, u in enumerate(single):
         for v in single[i + 1:]:
             if (pos_a[u] < pos_a[v]) == (pos_b[u] < pos_b[v]):
                 continue
-            if pivots(a, *sorted((pos_a[u], pos_a[v]))) & pivots(b, *sorted((pos_b[u], pos_b[v]))):
+            if pivots(a, *sorted((pos_a[u], pos_a[v])), (u, v)) & pivots(b, *sorted((pos_b[u], pos_b[v])), (u, v)):
                 return True
     return False
 
@@ -290,13 +331,16 @@ def verify(
     q = query if isinstance(query, TextFeatures) else extract_features(query)
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
     if q.normalised == c.normalised and _verbatim(q.exact) == _verbatim(c.exact):
-        return VerifyResult(True)  # only case or spacing changed outside code, quotes and URLs
+        return VerifyResult(True, close=True)  # only case or spacing changed outside code, quotes and URLs
     if _exact_key(q.exact) != _exact_key(c.exact):
         return VerifyResult(False, "exact spans")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
-    questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
     lex = lexicon if lexicon is not None else default_lexicon()
+    if lex is not None:
+        q, c = _fold_question_kind(q, c, lex)
+        q, c = _drop_redundant_heads(q, c, lex), _drop_redundant_heads(c, q, lex)
+    questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
     words_q, words_c = Counter(q.content), Counter(c.content)
     only_q = list((words_q - words_c).elements())
     only_c = list((words_c - words_q).elements())
@@ -313,6 +357,8 @@ def verify(
             return VerifyResult(False, "question word")
     elif _small_edit(list(q.sequence), seq_c):
         return VerifyResult(False, "question word" if questions_differ else "changed words")
+    elif not (words_q & Counter(mapping.get(w, w) for w in c.content)):
+        return VerifyResult(False, "changed words")  # no content word in common: another topic
     else:
         # a rewording: it may change words, but never into their opposites, and it keeps the names
         if lex is not None and any(lex.antonyms(x, y) for x in left_q for y in left_c):
@@ -323,7 +369,46 @@ def verify(
     roles_of = None if not left_q and not left_c else (q.names | c.names)
     if _roles_swapped(list(q.sequence), seq_c, roles_of):
         return VerifyResult(False, "roles swapped")
-    return VerifyResult(True)
+    return VerifyResult(True, close=roles_of is None)
+
+
+def _without_word(f: TextFeatures, word: str) -> TextFeatures:
+    """``f`` with the first occurrence of the content word ``word`` removed."""
+    at = f.sequence.index(("w", word))
+    return replace(f, sequence=f.sequence[:at] + f.sequence[at + 1:])
+
+
+def _fold_question_kind(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple[TextFeatures, TextFeatures]:
+    """*When did X happen* asks *what year did X happen*: when one text asks *what* and the other
+    a question word of :data:`_QUESTION_KINDS`, and the *what* text has one more content word,
+    of that word's kind, the word is folded into the question word."""
+    for asks_what, other, swap in ((q, c, False), (c, q, True)):
+        extra = asks_what.questions - other.questions
+        kinds = [k for k in other.questions - asks_what.questions if k in _QUESTION_KINDS]
+        if extra != {"what"} or len(kinds) != 1:
+            continue
+        others = set(other.content)
+        noun = next((w for w in asks_what.content if w not in others
+                     and any(lex.is_a(w, kind, top=3) for kind in _QUESTION_KINDS[kinds[0]])), None)
+        if noun is None:
+            continue
+        folded = replace(_without_word(asks_what, noun), questions=other.questions)
+        return (other, folded) if swap else (folded, other)
+    return q, c
+
+
+def _drop_redundant_heads(f: TextFeatures, other: TextFeatures, lex: Lexicon) -> TextFeatures:
+    """*the Nile river* says no more than *the Nile*: a content word only ``f`` has, next to a
+    word both texts have whose sense is a kind of it, is dropped."""
+    shared, mine = set(other.content), Counter(f.content)
+    seq = f.sequence
+    for k, (kind, word) in enumerate(seq):
+        if kind != "w" or word in shared or mine[word] != 1:
+            continue
+        beside = [seq[j][1] for j in (k - 1, k + 1) if 0 <= j < len(seq) and seq[j][0] == "w"]
+        if any(b in shared and lex.is_a(b, word, top=3) for b in beside):
+            return _without_word(f, word)
+    return f
 
 
 def _verbatim(exact: tuple[str, ...]) -> tuple[str, ...]:

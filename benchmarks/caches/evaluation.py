@@ -52,7 +52,7 @@ from caches.embedder import (
 )
 from caches.keys import RequestKeys
 from caches.semantic import SemanticCache
-from caches.semantic_choice import Candidate, choose
+from caches.semantic_choice import Candidate, choose, close_threshold_of
 from caches.semantic_stores import SemanticItem
 from caches.service import ResponseCache
 
@@ -210,6 +210,7 @@ async def gptcache_split(
                         similars[i],
                         cands,
                         threshold=threshold,
+                        close_threshold=close_threshold_of(threshold, config.close_distance_factor),
                         ambiguity_margin=config.ambiguity_margin if use_margin else 0.0,
                         verify_candidates=use_verify,
                     )

@@ -143,6 +143,10 @@ class CacheSettings:
     max_bytes: int = 512 * 1024 * 1024
     max_entry_bytes: int = 1024 * 1024
     similarity_threshold: float = 0.90
+    # a candidate with the same content words as the query (only function words, request frames,
+    # word order or the question's form differ) may be this many times as far from it as the
+    # threshold allows, in cosine distance (1: off)
+    close_distance_factor: float = 2.5
     maintenance_interval_s: float = 60.0
     embed_dtype: str = "auto"  # embedder dtype: auto (bf16 on CPUs with native bf16) | float32 | bfloat16 | float16
     # how long a replica trusts its in-process memo of exact hits before re-reading the database:

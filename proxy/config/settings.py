@@ -316,6 +316,8 @@ def _check_cache(cache: CacheSettings) -> None:
     threshold = cache.similarity_threshold
     if not _number(threshold) or not 0 < threshold <= 1:
         raise SettingsError(f"[cache] similarity_threshold must be in (0, 1] (a cosine similarity), got {threshold!r}")
+    if not _number(cache.close_distance_factor) or not cache.close_distance_factor >= 1:
+        raise SettingsError(f"[cache] close_distance_factor must be >= 1, got {cache.close_distance_factor!r}")
     _check_limits(cache, "cache", positive=("ttl_s", "maintenance_interval_s"),
                   at_least_one=("max_entries", "max_bytes", "max_entry_bytes", "embed_max_batch"),
                   non_negative=("lookup_deadline_ms", "batch_window_ms", "embed_threads"))

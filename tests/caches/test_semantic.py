@@ -21,7 +21,7 @@ from caches.embedder import Embedder, SentenceTransformerEmbedder
 from caches.keys import RequestKeys, request_keys
 from caches.models import SemanticCacheEntry
 from caches.semantic import SemanticCache
-from caches.semantic_choice import CONTESTED, Candidate, answer_fingerprint, choose
+from caches.semantic_choice import CONTESTED, Candidate, answer_fingerprint, choose, close_threshold_of
 from caches.semantic_stores import SemanticItem
 from tests.caches.helpers import FakeClock, chat_body, completion
 
@@ -163,6 +163,24 @@ def test_choose_rules() -> None:
     near = [Candidate(2, 0.95, "Is Paris large?", "y"), Candidate(1, 0.94, "Is Paris big?", CONTESTED)]
     assert choose("Is Paris huge?", near, threshold=0.9, ambiguity_margin=0.02) is None
     assert choose("Is Paris huge?", near, threshold=0.9, ambiguity_margin=0.0).entry_id == 2  # type: ignore[union-attr]
+
+
+def test_close_candidates_may_score_lower_than_rewordings() -> None:
+    # the same content words (a request frame differs): enough at the close threshold
+    close = [Candidate(1, 0.80, "Tell me about tidal locking.", "x")]
+    assert choose("Explain tidal locking.", close, threshold=0.9, ambiguity_margin=0.02) is None
+    hit = choose("Explain tidal locking.", close, threshold=0.9, close_threshold=0.75, ambiguity_margin=0.02)
+    assert hit is not None and hit.entry_id == 1
+    # a rewording that verifies (other content words) still needs the threshold
+    reworded = [Candidate(1, 0.80, "How many moons circle Jupiter?", "x")]
+    assert choose("How many moons orbit Jupiter?", reworded, threshold=0.9, close_threshold=0.75,
+                  ambiguity_margin=0.02) is None
+    # and a close candidate below the close threshold misses
+    assert choose("Explain tidal locking.", close, threshold=0.9, close_threshold=0.85, ambiguity_margin=0.02) is None
+    # the factor is in cosine distance: a strict tenant's threshold stays strict
+    assert close_threshold_of(0.90, 2.5) == pytest.approx(0.75)
+    assert close_threshold_of(0.999, 2.5) == pytest.approx(0.9975)
+    assert close_threshold_of(0.5, 3.0) == 0.0
 
 
 async def test_restart_rebuilds_the_index_from_the_database(
