@@ -89,8 +89,9 @@ def choose(
     - a discarded candidate with another answer scored above it: the query is closest to a
       question that verification rejected, so falling through to a farther one would answer a
       different question (verification also rejects true paraphrases; the fallback is then wrong);
-    - another remaining candidate with a different answer (or a contested one) scores within
-      ``ambiguity_margin`` of it: the query sits between two cached questions.
+    - another candidate passing verification (at its threshold or not) with a different answer
+      (or a contested one) scores within ``ambiguity_margin`` of it: the query sits between two
+      cached questions.
     """
     ranked = sorted(candidates, key=lambda c: c.similarity, reverse=True)
     floor = threshold if close_threshold is None or not verify_candidates else min(threshold, close_threshold)
@@ -98,25 +99,31 @@ def choose(
         return None
     if verify_candidates:
         qf = features(query)
-        verified = []
+        passing: list[Candidate] = []  # verified, whatever the score: they make a query ambiguous
+        eligible: list[Candidate] = []  # verified and at their threshold: they may answer
         for c in ranked:
-            if c.similarity < floor:
+            if c.similarity < floor - ambiguity_margin:
                 break
             result = verify(qf, features(c.query_text))
-            if result.ok and c.similarity >= (floor if result.close else threshold):
-                verified.append(c)
+            if result.ok:
+                passing.append(c)
+                if c.similarity >= (floor if result.close else threshold):
+                    eligible.append(c)
     else:
-        verified = [c for c in ranked if c.similarity >= threshold]
-    if not verified:
+        passing = [c for c in ranked if c.similarity >= threshold - ambiguity_margin]
+        eligible = [c for c in passing if c.similarity >= threshold]
+    if not eligible:
         return None
-    best = verified[0]
+    best = eligible[0]
     if best.answer_sha256 == CONTESTED:
         return None
     if best is not ranked[0] and ranked[0].answer_sha256 != best.answer_sha256:
-        # the closest cached question was rejected: never fall through to a farther one with
-        # another answer (verification also rejects true paraphrases; the fallback is then wrong)
+        # the closest cached question was rejected (or is below its threshold): never fall through
+        # to a farther one with another answer (verification also rejects true paraphrases)
         return None
-    for other in verified[1:]:
+    for other in passing:
+        if other is best:
+            continue
         if other.similarity < best.similarity - ambiguity_margin:
             break
         if other.answer_sha256 != best.answer_sha256:

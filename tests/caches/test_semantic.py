@@ -175,6 +175,10 @@ def test_close_candidates_may_score_lower_than_rewordings() -> None:
     reworded = [Candidate(1, 0.80, "How many moons circle Jupiter?", "x")]
     assert choose("How many moons orbit Jupiter?", reworded, threshold=0.9, close_threshold=0.75,
                   ambiguity_margin=0.02) is None
+    # a verified candidate just below the threshold with another answer still makes the query ambiguous
+    between = [Candidate(1, 0.93, "Is Paris big?", "x"), Candidate(2, 0.915, "Is Paris large?", "y")]
+    assert choose("Is Paris huge?", between, threshold=0.92, ambiguity_margin=0.02) is None
+    assert choose("Is Paris huge?", between, threshold=0.92, ambiguity_margin=0.01).entry_id == 1  # type: ignore[union-attr]
     # and a close candidate below the close threshold misses
     assert choose("Explain tidal locking.", close, threshold=0.9, close_threshold=0.85, ambiguity_margin=0.02) is None
     # the factor is in cosine distance: a strict tenant's threshold stays strict
