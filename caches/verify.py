@@ -297,23 +297,14 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
     pos_a = {text: i for i, (kind, text) in enumerate(a) if kind == "w" and text in count_b}
     pos_b = {text: i for i, (kind, text) in enumerate(b) if kind == "w" and text in count_a}
 
-    def pivots(seq: list[tuple[str, str]], lo: int, hi: int, pair: tuple[str, str]) -> set[tuple[str, ...]]:
-        # a pivot is known by its neighbours too, the swapped words written as "*": the *in* of
-        # "in ascending order" is not the *in* of "in Python", while the *to* of "from A to B" and
-        # of "from B to A" is one pivot
-        def near(k: int) -> str:
-            if not 0 <= k < len(seq):
-                return ""
-            return "*" if seq[k][1] in pair else seq[k][1]
-
-        return {(kind, text, near(k - 1), near(k + 1)) for k, (kind, text) in enumerate(seq[lo + 1:hi], lo + 1)
-                if kind == "w" or text not in _SYMMETRIC}
+    def pivots(seq: list[tuple[str, str]], lo: int, hi: int) -> set[tuple[str, str]]:
+        return {(kind, text) for kind, text in seq[lo + 1:hi] if kind == "w" or text not in _SYMMETRIC}
 
     for i, u in enumerate(single):
         for v in single[i + 1:]:
             if (pos_a[u] < pos_a[v]) == (pos_b[u] < pos_b[v]):
                 continue
-            if pivots(a, *sorted((pos_a[u], pos_a[v])), (u, v)) & pivots(b, *sorted((pos_b[u], pos_b[v])), (u, v)):
+            if pivots(a, *sorted((pos_a[u], pos_a[v]))) & pivots(b, *sorted((pos_b[u], pos_b[v]))):
                 return True
     return False
 
