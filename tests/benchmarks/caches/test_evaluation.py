@@ -72,16 +72,16 @@ def test_bad_grid_values_are_usage_errors(
 
 
 async def test_the_real_heldout_set_through_the_real_cache(tmp_path: Path, embedder: SentenceTransformerEmbedder) -> None:
-    """The frozen, generated held-out set (v2) through the real cache and embedder: no false hit
-    (the target), and a ratchet on its one measurement of the paraphrase hit rate (16/40; the
-    70 % target is not met, BENCHMARKS.md "Semantic cache: verification and held-out sets")."""
+    """The frozen, generated held-out set (v3) through the real cache and embedder: no false hit
+    and at least 70 % of its paraphrases (both targets; BENCHMARKS.md "Semantic cache: verification
+    and held-out sets" says how often it was measured)."""
     from benchmarks.caches import evaluation
 
     report = await evaluation.heldout_negatives(embedder, evaluation.CacheConfig(), tmp_path)
-    assert report.pairs == 89
+    assert report.pairs == 109
     assert report.false_hits == 0
-    assert report.hit_rate >= 16 / 40
-    assert "must-not-hit pairs | 89 |" in report.table and "hit rate" in report.table
+    assert report.hit_rate >= 0.70
+    assert "must-not-hit pairs | 109 |" in report.table and "hit rate" in report.table
 
 
 def test_sets_only_runs_without_data_and_reports_both_sets(
