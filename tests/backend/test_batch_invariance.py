@@ -89,30 +89,41 @@ def _differences(got: list[tuple], expected: list[tuple]) -> list[int]:
     return [i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b]
 
 
-def test_answers_do_not_depend_on_the_batch_a_prefix_hit_or_chunking(loaded) -> None:
-    engine = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
-    assert engine.batch_invariant and engine.enable_prefix_caching and engine.enable_chunked_prefill
-    with _serve(loaded, engine) as url:
-        together = _all_at_once(url)  # a fresh engine: prompts prefilled side by side, long ones chunked
-        alone = _one_by_one(url)  # the same engine: every prompt now hits the prefix cache
-        again = _all_at_once(url)
-    assert all(len(tokens) > 0 for tokens, _, _ in alone)
-    assert _differences(together, alone) == []
-    assert _differences(again, alone) == []
-    with _serve(loaded, replace(engine, enable_prefix_caching=False, enable_chunked_prefill=False)) as url:
-        cold = _one_by_one(url)  # each prompt prefilled alone, in one step, with nothing cached
-    assert _differences(cold, alone) == []
-
-
-def test_speculative_decoding_gives_the_plain_answers(loaded) -> None:
+@pytest.fixture(scope="module")
+def reference(loaded) -> list[tuple]:
+    """Every request alone on a plain engine: no speculation, no prefix cache, no chunking (each prompt
+    prefilled in one step with nothing cached, one row per decode step)."""
     from backend.speculative.config import SpeculativeConfig
 
-    plain_config = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
-    with _serve(loaded, replace(plain_config, enable_prefix_caching=False,
-                                speculative=SpeculativeConfig(method="off"))) as url:
-        expected = _one_by_one(url)
-    with _serve(loaded, replace(plain_config, speculative=SpeculativeConfig(method="ngram", num_tokens=4))) as url:
+    plain = replace(EngineConfig.from_backend_config(BackendConfig(), loaded.model.config),
+                    enable_prefix_caching=False, enable_chunked_prefill=False,
+                    speculative=SpeculativeConfig(method="off"))
+    with _serve(loaded, plain) as url:
+        answers = _one_by_one(url)
+    assert all(len(tokens) > 0 for tokens, _, _ in answers)
+    return answers
+
+
+def test_answers_do_not_depend_on_the_batch_a_prefix_hit_or_chunking(loaded, reference) -> None:
+    engine = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
+    assert engine.batch_invariant and engine.enable_prefix_caching and engine.enable_chunked_prefill
+    assert engine.speculative.method == "ngram"  # the default: single streams draft
+    with _serve(loaded, engine) as url:
+        together = _all_at_once(url)  # a fresh engine: prompts prefilled side by side, long ones chunked
+        alone = _one_by_one(url)  # the same engine: every prompt now hits the prefix cache, and drafts
+        again = _all_at_once(url)
+    assert _differences(together, reference) == []
+    assert _differences(alone, reference) == []
+    assert _differences(again, reference) == []
+
+
+def test_speculative_decoding_in_a_full_batch_gives_the_plain_answers(loaded, reference) -> None:
+    """Drafting in every step, whatever the batch (the default pauses it beside a busy batch), so
+    verification rows of several sequences share steps with prefills and plain decode rows."""
+    from backend.speculative.config import SpeculativeConfig
+
+    engine = replace(EngineConfig.from_backend_config(BackendConfig(), loaded.model.config),
+                     speculative=SpeculativeConfig(method="ngram", num_tokens=4, max_step_rows=0, auto_off=False))
+    with _serve(loaded, engine) as url:
         drafted_together = _all_at_once(url)
-        drafted_alone = _one_by_one(url)
-    assert _differences(drafted_alone, expected) == []
-    assert _differences(drafted_together, expected) == []
+    assert _differences(drafted_together, reference) == []
