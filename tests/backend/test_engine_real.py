@@ -1,7 +1,7 @@
 """Greedy equality of the engine with the single-request path on the real SmolLM2-135M weights.
 
-32 chat prompts (several sharing a long context, so prefix caching really hits) at batch size 16 and every
-other one at batch size 1, prefix caching on and off, chunked prefill on (a 32-token step budget, so prompts are split and
+16 chat prompts (half of them sharing a long context, so prefix caching really hits) at batch size 8 (so
+requests queue for a free slot) and every other one at batch size 1, prefix caching on and off, chunked prefill on (a 32-token step budget, so prompts are split and
 mixed with decodes) and off. Any divergence from ``generate_tokens`` must be a near-tie: the oracle's
 top-two logit margin at the first divergent token below 1e-3. Plus KV sizing on the real model.
 """
@@ -27,7 +27,7 @@ QUESTIONS = [
     "Tell me a fun fact about octopuses.", "What is 2 to the power of 10?", "Describe a sunset briefly.",
     "What language is spoken in Brazil?", "What is an adjective?", "Recommend a book for children.",
     "What is the opposite of cold?", "How do plants drink water?",
-]
+][::3]  # 8 of them: with the 8 follow-ups, 16 prompts for 8 slots
 CONTEXT = ("Thrifty is a proxy that sits in front of language model servers. It caches answers, routes easy "
            "questions to small models and hard ones to large models, and batches offline work at night. ")
 FOLLOW_UPS = ["What does Thrifty cache?", "Where does Thrifty send hard questions?", "When does it batch work?",
@@ -47,7 +47,7 @@ def cases(smol):
     prompts = [tok.encode_chat([{"role": "user", "content": q}]) for q in QUESTIONS]
     prompts += [tok.encode_chat([{"role": "system", "content": CONTEXT}, {"role": "user", "content": q}])
                 for q in FOLLOW_UPS]
-    assert len(prompts) == 32
+    assert len(prompts) == 16
     out = []
     for i, prompt in enumerate(prompts):
         params = SamplingParams(max_tokens=16 + i % 9, temperature=0.0)
@@ -56,7 +56,7 @@ def cases(smol):
 
 
 @pytest.mark.parametrize(("max_num_seqs", "prefix_caching", "chunked"), [
-    (16, True, True), (16, True, False), (16, False, True), (16, False, False),
+    (8, True, True), (8, True, False), (8, False, True), (8, False, False),
     (1, True, True), (1, False, False),
 ])
 def test_greedy_equals_single_request_path(smol, cases, max_num_seqs: int, prefix_caching: bool,
@@ -74,8 +74,9 @@ def test_greedy_equals_single_request_path(smol, cases, max_num_seqs: int, prefi
     bm.check_invariants()
     follow_ups = sum(int(rid[1:]) >= len(QUESTIONS) for rid, *_ in cases)
     if prefix_caching:
-        # every follow-up after the first reuses the shared system context, which spans several blocks
-        assert bm.prefix_hits >= (follow_ups - 1) * 16 * 4, bm.prefix_hits
+        # follow-ups reuse the shared system context, which spans several blocks: at least half of those after
+        # the first (follow-ups prefilled in one step together cannot reuse each other's blocks)
+        assert bm.prefix_hits >= (follow_ups - 1) * 16 * 4 // 2, bm.prefix_hits
     else:
         assert bm.prefix_hits == 0
 
