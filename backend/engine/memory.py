@@ -105,16 +105,21 @@ def cpu_kv_budget(block_bytes: int, block_size: int, max_num_seqs: int, max_mode
 
 
 def lazy_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """A zero tensor; on CPU backed by ``calloc``-ed memory whose pages are zeroed on first touch, so
-    resident memory grows only with the parts written (``torch.zeros`` writes every page at once)."""
+    """A zero tensor; on CPU backed by an anonymous memory map whose pages are zeroed on first touch, so
+    resident memory grows only with the parts written (``torch.zeros`` writes every page at once). A map
+    of its own, not ``calloc``: the allocator may hand back freed memory that is still resident (and must
+    then write zeros over all of it), depending on what the process allocated before."""
     if device.type != "cpu":
         return torch.zeros(shape, dtype=dtype, device=device)
-    import numpy as np
+    import mmap
+    import warnings
 
     numel = 1
     for dim in shape:
         numel *= dim
     nbytes = numel * torch.empty((), dtype=dtype).element_size()
-    raw = torch.from_numpy(np.zeros(nbytes + _ALIGN, dtype=np.uint8))  # large: mmap-ed, untouched zero pages
-    offset = -raw.data_ptr() % _ALIGN
-    return raw[offset:offset + nbytes].view(dtype).view(shape)
+    pages = mmap.mmap(-1, max(nbytes, 1))  # page-aligned, so aligned to _ALIGN too; lives as long as the tensor
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "non-writable buffer": an anonymous map is writable
+        raw = torch.frombuffer(pages, dtype=torch.uint8)
+    return raw[:nbytes].view(dtype).view(shape)
