@@ -12,6 +12,17 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """Files marked ``slow`` (the real model) or ``e2e`` (real processes) run first. Under xdist
+    (``--dist loadfile --no-loadscope-reorder``, pyproject) files are handed out in this order as workers
+    free up, so the long ones start at once and the many short files even out the end; xdist's own
+    reordering puts the files with the most tests first, which left one worker on a long file at the end."""
+    def heavy(item) -> bool:
+        return item.get_closest_marker("slow") is not None or item.get_closest_marker("e2e") is not None
+
+    items.sort(key=lambda item: not heavy(item))  # stable: each file stays together, in collection order
+
+
 @pytest.fixture(scope="session")
 def thrifty_data_dir(tmp_path_factory):
     """A data directory shared by the session (tokenizer cache and the like)."""

@@ -9,6 +9,8 @@ from backend.generation import generate_tokens
 from backend.model import ContiguousKVCache
 from backend.sampling import SamplingParams
 
+pytestmark = pytest.mark.slow
+
 PROMPTS = [
     [{"role": "user", "content": "What is the capital of France?"}],
     [{"role": "system", "content": "You answer in one word."}, {"role": "user", "content": "Name a colour."}],

@@ -30,6 +30,8 @@ from backend.structured.compiler import GrammarCompiler
 from backend.structured.spec import grammar_request
 from tests.backend.test_engine_support import check_greedy_equal, oracle_tokens, run_engine
 
+pytestmark = pytest.mark.slow
+
 PERSON = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 20}, "age": {"type": "integer"}},
           "required": ["name", "age"], "additionalProperties": False}
 FREE_QUESTIONS = ["What is the capital of France?", "Name three primary colors.", "Write a haiku about rain.",

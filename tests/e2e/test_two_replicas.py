@@ -24,6 +24,8 @@ from proxy.launch.supervisor import free_port
 from tests.proxy.conftest import pg_database  # noqa: F401 - the throwaway PostgreSQL database fixture
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
+pytestmark = pytest.mark.e2e
+
 ADMIN = {"authorization": "Bearer admin-e2e"}
 Q = "What is the capital city of France?"
 LINES = 40

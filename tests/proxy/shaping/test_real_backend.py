@@ -19,6 +19,8 @@ from proxy.http.app import create_app
 from tests.support.request_log import wait_for_log_rows
 from tests.support.servers import serve_in_thread
 
+pytestmark = pytest.mark.slow
+
 MODEL = "smollm2-135m-instruct"
 SYSTEM = "You are a concise assistant for a bicycle shop. Answer in one or two sentences."
 TOOLS = [  # rendered into the prompt by the bundled backend (tokenization.chat_sections); shaping reorders them
