@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import bindparam, delete, select
@@ -34,17 +34,15 @@ from caches.db import (
     SizeTracker,
     TouchBuffer,
     as_sessionmaker,
-    count_rows,
     engine_of,
-    lru_victims,
     sha256_hex,
     upsert_statement,
-    write_touches,
 )
 from caches.keys import RequestKeys
 from caches.memo import HitMemo
 from caches.models import ExactCacheEntry
-from caches.types import CacheError, CacheHit, CacheStats
+from caches.row_upkeep import RowUpkeep
+from caches.types import CacheError, CacheHit
 from caches.writes import WriteBatcher, WriteQueueFull
 
 __all__ = ["ExactCache"]
@@ -65,12 +63,17 @@ def _as_bytes(response: bytes | str) -> bytes:
     return response.encode("utf-8") if isinstance(response, str) else bytes(response)
 
 
-class ExactCache:
+class ExactCache(RowUpkeep):
     """Async exact-match cache over the ``thrifty_exact_cache`` table.
 
     ``db``: an ``AsyncEngine`` or an ``async_sessionmaker`` owned by the caller; ``clock``: returns
     epoch seconds (injectable for tests).
     """
+
+    _table = _T
+    _row_key = "key"
+    _lru_tiebreak = "created_at"
+    _cache_name = "exact"
 
     def __init__(
         self,
@@ -237,44 +240,6 @@ class ExactCache:
 
     # --- maintenance -----------------------------------------------------------------------
 
-    async def flush_touches(self) -> None:
-        """Write buffered hit counts and access times (LRU order) to the database."""
-        await write_touches(self._sessions, self._touches, _T, "key")
-
-    async def purge_expired(self) -> int:
-        """Delete expired entries; returns how many."""
-        return await self._delete_where(_T.expires_at.is_not(None), _T.expires_at <= self._clock())
-
-    async def stats(self) -> CacheStats:
-        """Count entries and bytes in the database."""
-        entries, size = await count_rows(self._sessions, _T)
-        self._size.set(entries, size, self._clock())
-        return CacheStats(entries=entries, bytes=size)
-
-    async def enforce_limits(self) -> int:
-        """Purge expired entries, then evict least-recently-used ones until within the bounds
-        (down to ``1 - evict_fraction`` of them). Returns the number of entries removed."""
-        await self.flush_touches()
-        removed = await self.purge_expired()
-        stats = await self.stats()
-        cfg = self._config
-        eviction = await lru_victims(
-            self._sessions,
-            _T,
-            "key",
-            "created_at",
-            entries=stats.entries,
-            size=stats.bytes,
-            max_entries=cfg.max_entries,
-            max_bytes=cfg.max_bytes,
-            evict_fraction=cfg.evict_fraction,
-        )
-        if eviction.victims:
-            removed += await self._delete_keys(eviction.victims)
-            self._size.set(eviction.entries, eviction.bytes, self._clock())
-            logger.info("exact cache evicted %d least-recently-used entries", len(eviction.victims))
-        return removed
-
     # --- invalidation ----------------------------------------------------------------------
 
     async def delete(self, key: str) -> int:
@@ -285,31 +250,9 @@ class ExactCache:
         """Delete every entry whose request has this scope (see :func:`caches.keys.scope_key`)."""
         return await self._delete_where(_T.scope == scope)
 
-    async def delete_model(
-        self, model: str, *, tenant: str | None = None, keep_version: str | None = None
-    ) -> int:
-        """Delete the entries of ``model`` (optionally only one tenant's, optionally keeping the
-        entries of the current version ``keep_version``)."""
-        conds = [_T.model == model]
-        if tenant is not None:
-            conds.append(_T.tenant == tenant)
-        if keep_version is not None:
-            conds.append(_T.model_version != keep_version)
-        return await self._delete_where(*conds)
-
-    async def delete_tenant(self, tenant: str) -> int:
-        """Delete every entry of one tenant."""
-        return await self._delete_where(_T.tenant == tenant)
-
     async def clear(self) -> int:
         """Delete every entry."""
         return await self._delete_where()
-
-    async def _delete_keys(self, keys: Sequence[str]) -> int:
-        total = 0
-        for i in range(0, len(keys), _DELETE_CHUNK):
-            total += await self._delete_where(_T.key.in_(keys[i : i + _DELETE_CHUNK]))
-        return total
 
     async def _delete_where(self, *conditions: object) -> int:
         self._memo.clear()  # cheap, and right for every kind of invalidation

@@ -11,22 +11,25 @@ import logging
 
 from sqlalchemy import delete, select
 
-from caches.db import count_rows, lru_victims, write_touches
 from caches.models import SemanticCacheEntry
-from caches.types import CacheError, CacheStats
+from caches.row_upkeep import RowUpkeep
+from caches.types import CacheError
 
 __all__ = ["SemanticUpkeep"]
 
 logger = logging.getLogger("caches.semantic")
 
 _T = SemanticCacheEntry
-_DELETE_CHUNK = 500
 _SYNC_OVERLAP_S = 300.0  # a sync re-reads rows this much older than the last one (clock skew between replicas)
 
 
-class SemanticUpkeep:
+class SemanticUpkeep(RowUpkeep):
     """Maintenance and invalidation of :class:`caches.semantic.SemanticCache` (a mixin)."""
 
+    _table = _T
+    _row_key = "id"
+    _lru_tiebreak = "id"
+    _cache_name = "semantic"
 
     async def sync(self, *, reconcile: bool = False) -> int:
         """Pick up rows other replicas added since the last sync; with ``reconcile``, also drop
@@ -43,46 +46,6 @@ class SemanticUpkeep:
             if gone:
                 await self._run(index.remove, gone)
         return added
-
-    async def flush_touches(self) -> None:
-        """Write buffered hit counts and access times (LRU order) to the database."""
-        await write_touches(self._sessions, self._touches, _T, "id")
-
-    async def purge_expired(self) -> int:
-        """Delete expired rows and their vectors; returns how many."""
-        return await self._delete_where(_T.expires_at.is_not(None), _T.expires_at <= self._clock())
-
-    async def stats(self) -> CacheStats:
-        """Count rows and bytes in the database."""
-        entries, size = await count_rows(self._sessions, _T)
-        self._size.set(entries, size, self._clock())
-        return CacheStats(entries=entries, bytes=size)
-
-    async def enforce_limits(self) -> int:
-        """Purge expired rows, then evict least-recently-used ones (rows and vectors) until within
-        the bounds (down to ``1 - evict_fraction`` of them). Returns the number removed."""
-        await self.flush_touches()
-        removed = await self.purge_expired()
-        stats = await self.stats()
-        cfg = self._config
-        eviction = await lru_victims(
-            self._sessions,
-            _T,
-            "id",
-            "id",
-            entries=stats.entries,
-            size=stats.bytes,
-            max_entries=cfg.max_entries,
-            max_bytes=cfg.max_bytes,
-            evict_fraction=cfg.evict_fraction,
-        )
-        victims = eviction.victims
-        for i in range(0, len(victims), _DELETE_CHUNK):
-            removed += await self._delete_where(_T.id.in_(victims[i : i + _DELETE_CHUNK]))
-        if victims:
-            self._size.set(eviction.entries, eviction.bytes, self._clock())
-            logger.info("semantic cache evicted %d least-recently-used entries", len(victims))
-        return removed
 
     async def maintenance(self) -> None:
         """Periodic upkeep: flush hit counts, purge expired rows, enforce bounds, sync the index
@@ -110,22 +73,6 @@ class SemanticUpkeep:
         if self._index is not None:
             await self._run(self._index.remove_scope, scope)
         return removed
-
-    async def delete_model(
-        self, model: str, *, tenant: str | None = None, keep_version: str | None = None
-    ) -> int:
-        """Delete the entries of ``model`` (optionally one tenant's; optionally keeping
-        ``keep_version``)."""
-        conds = [_T.model == model]
-        if tenant is not None:
-            conds.append(_T.tenant == tenant)
-        if keep_version is not None:
-            conds.append(_T.model_version != keep_version)
-        return await self._delete_where(*conds)
-
-    async def delete_tenant(self, tenant: str) -> int:
-        """Delete every entry of one tenant."""
-        return await self._delete_where(_T.tenant == tenant)
 
     async def clear(self) -> int:
         """Delete every entry."""
