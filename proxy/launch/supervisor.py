@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 
@@ -146,6 +147,22 @@ def leave_cores_to_backend(settings: Settings) -> Settings:
     return settings
 
 
+def preload_proxy_modules() -> threading.Thread:
+    """Import the proxy's heavy modules (the app, torch, sentence-transformers) on a thread, so that they
+    load while the bundled backend loads its model instead of after it (call it after
+    :func:`leave_cores_to_backend`: libgomp reads its settings when torch first loads). A failure here is
+    left for the proxy's own start to report."""
+    def work() -> None:
+        with contextlib.suppress(Exception):
+            import sentence_transformers  # noqa: F401
+
+            import proxy.http.app  # noqa: F401
+
+    thread = threading.Thread(target=work, name="thrifty-preload", daemon=True)
+    thread.start()
+    return thread
+
+
 def serve_all(settings: Settings) -> int:
     """Run backend child + proxy until SIGINT/SIGTERM; returns an exit status."""
     replicas = settings.bundled.replicas if settings.bundled.enabled else 0
@@ -161,12 +178,14 @@ def serve_all(settings: Settings) -> int:
         if backend is not None:
             for child in backends:
                 child.start()
+            settings = leave_cores_to_backend(settings)  # after the children started: they keep the user's env
+            preload = preload_proxy_modules()  # the proxy's imports overlap the backends' model loads
             for child in backends:
                 child.wait_ready()
+            preload.join()
             settings = settings.with_bundled_backend(*(child.base_url + "/v1" for child in backends),
                                                      replica_choice=settings.bundled.replica_choice)
             settings = replace(settings, bundled=replace(settings.bundled, port=backend.port))
-            settings = leave_cores_to_backend(settings)  # after the children started: they keep the user's env
         # uvicorn restores this handler on exit and re-raises the signal it caught, which lands here
         run_proxy(settings)
         return 0
