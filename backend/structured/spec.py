@@ -38,6 +38,13 @@ TOOL_CALL_OPEN, TOOL_CALL_CLOSE = "<tool_call>", "</tool_call>"
 ENFORCED_FORMATS = frozenset({"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri",
                               "uuid"})
 _DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})  # instance data, not subschemas
+# ``format: date`` as a pattern of exactly the calendar dates validators accept: RFC 3339's full-date allows
+# year 0000 and llguidance's format does too, but Python's ``date`` (jsonschema, pydantic) starts at year 1;
+# February 29 only in leap years (divisible by 4, and by 400 at a century)
+_YEAR = r"(?:[0-9]{3}[1-9]|[0-9]{2}[1-9]0|[0-9][1-9]00|[1-9]000)"
+_LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
+DATE_PATTERN = (rf"^(?:{_YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+                rf"|02-(?:0[1-9]|1[0-9]|2[0-8]))|{_LEAP_YEAR}-02-29)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +128,8 @@ def check_schema(schema: Any, param: str) -> dict[str, Any]:
 
 
 def annotation_formats(node: Any) -> Any:
-    """``node`` without the ``format`` keywords the grammar does not enforce (a copy; data keywords such as
-    ``enum`` and ``const`` are left as they are)."""
+    """``node`` without the ``format`` keywords the grammar does not enforce, and ``format: date`` as
+    :data:`DATE_PATTERN` (a copy; data keywords such as ``enum`` and ``const`` are left as they are)."""
     if isinstance(node, list):
         return [annotation_formats(item) for item in node]
     if not isinstance(node, dict):
@@ -130,6 +137,9 @@ def annotation_formats(node: Any) -> Any:
     out = {}
     for key, value in node.items():
         if key == "format" and isinstance(value, str) and value not in ENFORCED_FORMATS:
+            continue
+        if key == "format" and value == "date" and "pattern" not in node:
+            out["pattern"] = DATE_PATTERN  # the dates validators accept (see DATE_PATTERN)
             continue
         out[key] = value if key in _DATA_KEYWORDS else annotation_formats(value)
     return out

@@ -98,12 +98,36 @@ def test_formats_the_grammar_does_not_enforce_are_annotations() -> None:
     schema = {"type": "object", "properties": {"format": {"type": "string", "format": "semver"},
                                                "when": {"type": "string", "format": "date"},
                                                "kind": {"enum": [{"format": "kept"}]}}}
-    from backend.structured.spec import annotation_formats
+    from backend.structured.spec import DATE_PATTERN, annotation_formats
 
     assert annotation_formats(schema) == {"type": "object", "properties": {
-        "format": {"type": "string"}, "when": {"type": "string", "format": "date"},
+        "format": {"type": "string"}, "when": {"type": "string", "pattern": DATE_PATTERN},
         "kind": {"enum": [{"format": "kept"}]}}}
     assert grammar_request(response_format=schema_format(schema)).kind == "json_schema"
+    # a date with a pattern of its own keeps its format (the grammar cannot intersect the two)
+    own = {"type": "string", "format": "date", "pattern": "^2"}
+    assert annotation_formats(own) == own
+
+
+def test_the_date_pattern_accepts_exactly_the_dates_python_accepts() -> None:
+    """Year 0000 (RFC 3339 allows it, Python's ``date`` does not) and February 29 outside leap years
+    are refused; every real date is accepted. Every month and day of a spread of years, centuries included."""
+    import datetime
+    import re
+
+    from backend.structured.spec import DATE_PATTERN
+
+    pattern = re.compile(DATE_PATTERN)
+    years = sorted({*range(0, 10000, 97), *range(0, 30), 100, 400, 1600, 1700, 1900, 2000, 2023, 2024, 2100, 9999})
+    for year in years:
+        for month in range(0, 14):
+            for day in range(0, 33):
+                text = f"{year:04d}-{month:02d}-{day:02d}"
+                try:
+                    valid = datetime.date.fromisoformat(text) is not None
+                except ValueError:
+                    valid = False
+                assert bool(pattern.fullmatch(text)) == valid, text
 
 
 # ---------------------------------------------------------------- tool-call parsing
