@@ -25,7 +25,6 @@ import torch
 
 KV_MEMORY_FRACTION = 0.4  # share of the available host memory the KV pool may take (CPU, no explicit budget)
 FALLBACK_CPU_KV_MEMORY = 2 * 1024**3  # bytes, when the available memory cannot be read
-_ALIGN = 64  # bytes: a cache line / AVX-512 vector
 
 
 def _read_int(path: Path) -> int | None:
@@ -112,14 +111,11 @@ def lazy_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device)
     if device.type != "cpu":
         return torch.zeros(shape, dtype=dtype, device=device)
     import mmap
-    import warnings
 
     numel = 1
     for dim in shape:
         numel *= dim
     nbytes = numel * torch.empty((), dtype=dtype).element_size()
-    pages = mmap.mmap(-1, max(nbytes, 1))  # page-aligned, so aligned to _ALIGN too; lives as long as the tensor
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # "non-writable buffer": an anonymous map is writable
-        raw = torch.frombuffer(pages, dtype=torch.uint8)
-    return raw[:nbytes].view(dtype).view(shape)
+    # page-aligned (so 64-byte aligned: a cache line, an AVX-512 vector); the tensor keeps the map alive
+    pages = mmap.mmap(-1, max(nbytes, 1))
+    return torch.frombuffer(pages, dtype=torch.uint8)[:nbytes].view(dtype).view(shape)
