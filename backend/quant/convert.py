@@ -58,6 +58,18 @@ def _file_blocks(name: str, blocks: Mapping[str, Int4Weight]) -> Int4Weight | No
     return found[0] if len(found) == 1 else Int4Weight.cat(found)
 
 
+#: Projections whose panel-kernel calls keep two 8-bit activation levels: the attention's Q/K/V, whose input
+#: (the normed hidden state, with its outlier channels) lost +0.8 % perplexity on SmolLM2 with one level, and
+#: the LM head. The others (O, gate/up, down) take one level: +0.12 % perplexity together, and prefill ~1.5x
+#: faster (BENCHMARKS.md, "One activation level").
+TWO_LEVEL_PROJECTIONS = frozenset({"qkv_proj", "q_proj", "k_proj", "v_proj", "lm_head"})
+
+
+def activation_levels(name: str) -> int:
+    """The panel kernel's 8-bit activation levels for the projection named ``name`` (``model.layers.3.mlp.down_proj``)."""
+    return 2 if name.rsplit(".", 1)[-1] in TWO_LEVEL_PROJECTIONS else 1
+
+
 def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_dtype: torch.dtype | None,
                     blocks: Mapping[str, Int4Weight] | None = None,
                     int8_kernel_max_rows: int | None = None, head: str = "int8",
@@ -72,7 +84,7 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
     int8 layers then hold blocks of 32 with a scale each instead of one scale per row. ``triton`` (a model on
     CUDA, ``int4`` only): the projections become :class:`TritonInt4Linear` (the Triton dequant-GEMM) and the
     LM head keeps its float weight. ``panel``: the 4-bit projections run the panel kernel for every row count
-    (:mod:`backend.quant.panel_mm`, batch invariance) where it builds.
+    (:mod:`backend.quant.panel_mm`, batch invariance) where it builds, with :func:`activation_levels`.
     Raises :class:`QuantizedLinearError` (before changing anything) when a shape does not fit int4."""
     if mode not in ("int4", "int8"):
         raise ValueError(f"mode must be int4 or int8, not {mode!r}")
@@ -115,7 +127,7 @@ def convert_linears(model: nn.Module, mode: str, *, kernel_max_rows: int, dense_
                 layer = TritonInt4Linear(q, weight.device, name=full)
             else:
                 layer = Int4Linear(q, kernel_max_rows, dense_dtype, name=full, native_max_rows=native_max_rows,
-                                   panel=panel)
+                                   panel=panel, activation_levels=activation_levels(full))
         setattr(parent, name, layer)
     log.info("weights %s: %s", mode, report.summary())
     return report

@@ -10,20 +10,24 @@ as llama.cpp repacks Q4 blocks for its AVX-512 GEMM, so that a vector lane is on
   block is 4 vectors of 64 bytes: lane ``l`` (output ``16 p + l``), byte ``i`` of vector ``j`` holds the
   codes of inputs ``32 b + 8 j + i`` (low nibble) and ``32 b + 8 j + 4 + i`` (high nibble):
   ``codes [N/16, K/32, 4, 16, 4] uint8``; ``scales [N/16, K/32, 2, 16] float16`` (``d`` then ``m``).
-* **activations**: each row quantized once per call in blocks of 32, two signed 8-bit levels as in
-  :mod:`backend.quant.native_mm` (``x ≈ (d / 128) * (128 q + r)``, ~15 significant bits), and the block's
-  exact float sum for the minimum term.
-* **per output, per block**: the exact integer ``Σ q_w * (128 q + r)`` (byte dot products of 4 inputs
-  against a broadcast activation group: ``vpdpbusd``, or ``vpmaddubsw`` + ``vpmaddwd``), converted to
+* **activations**: each row quantized once per call in blocks of 32 to one or two signed 8-bit levels (the
+  ``levels`` argument): one level is llama.cpp's Q8 activation, ``x ≈ d * q`` with ``d = max|x| / 127``; two
+  add the rounding rest in steps of ``d / 128``, as in :mod:`backend.quant.native_mm`
+  (``x ≈ (d / 128) * (128 q + r)``, ~15 significant bits); and the block's exact float sum for the minimum term.
+* **per output, per block**: the exact integer ``Σ q_w * q`` (or ``Σ q_w * (128 q + r)``; byte dot products of
+  4 inputs against a broadcast activation group: ``vpdpbusd``, or ``vpmaddubsw`` + ``vpmaddwd``), converted to
   float (exact: below 2^24), then ``acc = fma(d_w * d_x, dot, acc)`` and ``acc = fma(m_w, Σx, acc)``, blocks
   in ascending order. No horizontal sum anywhere: every output's arithmetic is the same sequence of
   IEEE operations in every code path and for every row count (batch invariance, and a test that holds the
   AVX-512, AVX2 and portable builds to the same bits).
 
-Per 16 outputs x 32 inputs x row: 16 byte dot products and 6 other vector operations, against ~56 in the
-block kernel; the weight unpacking is shared by up to 4 rows. The 8-bit form (Q8_0's ``w = d * c``, for the
-LM head) stores ``c + 128`` so the codes are unsigned for ``vpdpbusd`` and subtracts ``128 * Σ(128 q + r)``,
-exactly; the AVX2 path multiplies ``|c|`` by the activation with ``c``'s sign instead (no saturation). Building needs a C++ compiler at run time;
+Per 16 outputs x 32 inputs x row and level: 8 byte dot products and ~3 other vector operations, against ~56
+for two levels in the block kernel; the weight unpacking is shared by up to 4 rows. One level halves the dot
+products: prefill ran ~1.5x faster, at +0.12 % perplexity where the attention's Q/K/V keep two levels
+(:func:`backend.quant.convert.activation_levels`; BENCHMARKS.md, "One activation level"). The 8-bit form
+(Q8_0's ``w = d * c``, for the LM head, always two levels) stores ``c + 128`` so the codes are unsigned for
+``vpdpbusd`` and subtracts ``128 * Σ(128 q + r)``, exactly; the AVX2 path multiplies ``|c|`` by the activation
+with ``c``'s sign instead (no saturation). Building needs a C++ compiler at run time;
 :func:`load_panel_mm` returns None where it cannot, or with ``THRIFTY_PANEL_MM=0``.
 """
 
@@ -64,11 +68,13 @@ constexpr int kTile = 4;  // activation rows that share one unpacking of a panel
 
 inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
 
-// x: [M, K] f32 -> q, r: [M, K] int8 (x ~ (d / 128) * (128 q + r) per block of 32); dx: [M, B] = d / 128;
-// sx: [M, B] = the block's float sum, added in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the
-// integer the 8-bit kernel's +128 code offset adds to each block's dot product
-void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* q, int8_t* r, float* dx, float* sx,
-                   int32_t* qs) {
+// x: [M, K] f32 -> per block of 32, d = max|x| / 127 and q = round(x / d) (|q| <= 127); with two levels also
+// r: the rest rounded to d / 128 steps (x ~ (d / 128) * (128 q + r), ~15 significant bits), and dx: [M, B] = d / 128;
+// with one level (two == false: r is not written) x ~ d * q and dx = d. sx: [M, B] = the block's float sum, added
+// in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the integer the 8-bit kernel's +128 code offset adds
+// to each block's dot product (two levels only)
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, bool two, int8_t* q, int8_t* r, float* dx,
+                   float* sx, int32_t* qs) {
   const int64_t B = K / kBlock;
   at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t m = begin; m < end; ++m) {
@@ -85,12 +91,13 @@ void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* q, 
         for (int i = 0; i < kBlock; ++i) {
           const float v = std::nearbyint(src[i] * inv);
           q[m * K + b * kBlock + i] = static_cast<int8_t>(v);
+          if (!two) continue;
           const float rest = std::fma(-d, v, src[i]);
           r[m * K + b * kBlock + i] =
               static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
           joined += 128 * q[m * K + b * kBlock + i] + r[m * K + b * kBlock + i];
         }
-        dx[m * B + b] = d / 128.f;
+        dx[m * B + b] = two ? d / 128.f : d;
         sx[m * B + b] = sum;
         qs[m * B + b] = joined;
       }
@@ -113,7 +120,7 @@ inline __m512i dot4(__m512i acc, __m512i w, __m512i x) {  // acc += 4-byte dot p
 #endif
 }
 
-template <int T>
+template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                 const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   __m512 acc[T];
@@ -131,13 +138,15 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
     const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
     for (int t = 0; t < T; ++t) {
       const int8_t* qt = q + t * K + b * kBlock;
-      const int8_t* rt = r + t * K + b * kBlock;
-      __m512i aq = _mm512_setzero_si512(), ar = _mm512_setzero_si512();
-      for (int g = 0; g < 8; ++g) {
-        aq = dot4(aq, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
-        ar = dot4(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
+      __m512i dot = _mm512_setzero_si512();
+      for (int g = 0; g < 8; ++g) dot = dot4(dot, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
+      if constexpr (Two) {
+        const int8_t* rt = r + t * K + b * kBlock;
+        __m512i ar = _mm512_setzero_si512();
+        for (int g = 0; g < 8; ++g) ar = dot4(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
+        dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), ar);
       }
-      const __m512 f = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_slli_epi32(aq, 7), ar));
+      const __m512 f = _mm512_cvtepi32_ps(dot);
       const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
       acc[t] = _mm512_fmadd_ps(sc, f, acc[t]);
       acc[t] = _mm512_fmadd_ps(mn, _mm512_set1_ps(sx[t * B + b]), acc[t]);
@@ -146,11 +155,7 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
   for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
 }
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
-inline __m256i dot4(__m256i acc, __m256i w, __m256i x) {
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(w, x), _mm256_set1_epi16(1)));
-}
-
-template <int T>
+template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                 const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   __m256 acc[T][2];
@@ -170,13 +175,23 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 16 + 8 * h)));
       for (int t = 0; t < T; ++t) {
         const int8_t* qt = q + t * K + b * kBlock;
-        const int8_t* rt = r + t * K + b * kBlock;
-        __m256i aq = _mm256_setzero_si256(), ar = _mm256_setzero_si256();
-        for (int g = 0; g < 8; ++g) {
-          aq = dot4(aq, w[g], _mm256_set1_epi32(group(qt + 4 * g)));
-          ar = dot4(ar, w[g], _mm256_set1_epi32(group(rt + 4 * g)));
+        // the 16-bit pair sums of all 8 groups add up in 16 bits before one widening (vpmaddwd): each
+        // lane sums 16 products |w x| <= 15 * 127, at most 30480 < 2^15, so the integers stay exact
+        const __m256i ones = _mm256_set1_epi16(1);
+        __m256i sq = _mm256_maddubs_epi16(w[0], _mm256_set1_epi32(group(qt)));
+        for (int g = 1; g < 8; ++g) {
+          sq = _mm256_add_epi16(sq, _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(group(qt + 4 * g))));
         }
-        const __m256 f = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_slli_epi32(aq, 7), ar));
+        __m256i dot = _mm256_madd_epi16(sq, ones);
+        if constexpr (Two) {
+          const int8_t* rt = r + t * K + b * kBlock;
+          __m256i sr = _mm256_maddubs_epi16(w[0], _mm256_set1_epi32(group(rt)));
+          for (int g = 1; g < 8; ++g) {
+            sr = _mm256_add_epi16(sr, _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(group(rt + 4 * g))));
+          }
+          dot = _mm256_add_epi32(_mm256_slli_epi32(dot, 7), _mm256_madd_epi16(sr, ones));
+        }
+        const __m256 f = _mm256_cvtepi32_ps(dot);
         const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
         acc[t][h] = _mm256_fmadd_ps(sc, f, acc[t][h]);
         acc[t][h] = _mm256_fmadd_ps(mn, _mm256_set1_ps(sx[t * B + b]), acc[t][h]);
@@ -189,7 +204,7 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
   }
 }
 #else
-template <int T>
+template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                 const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   for (int t = 0; t < T; ++t) {
@@ -203,10 +218,10 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
             const uint8_t byte = c[64 * j + 4 * l + i];
             const int k0 = 8 * j + i, k1 = 8 * j + 4 + i;
             aq += (byte & 0x0F) * q[t * K + b * kBlock + k0] + (byte >> 4) * q[t * K + b * kBlock + k1];
-            ar += (byte & 0x0F) * r[t * K + b * kBlock + k0] + (byte >> 4) * r[t * K + b * kBlock + k1];
+            if (Two) ar += (byte & 0x0F) * r[t * K + b * kBlock + k0] + (byte >> 4) * r[t * K + b * kBlock + k1];
           }
         }
-        const float f = static_cast<float>(aq * 128 + ar);
+        const float f = static_cast<float>(Two ? aq * 128 + ar : aq);
         const float sc = half_to_float(scales[b * 32 + l]) * dx[t * B + b];
         acc = std::fma(sc, f, acc);
         acc = std::fma(half_to_float(scales[b * 32 + 16 + l]), sx[t * B + b], acc);
@@ -322,20 +337,27 @@ void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t
   }
 }
 
-void tile_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
-                   const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+template <bool Two>
+void tile_rows(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+               const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   switch (T) {
-    case 1: return panel_rows<1>(codes, scales, B, q, r, dx, sx, K, out, N);
-    case 2: return panel_rows<2>(codes, scales, B, q, r, dx, sx, K, out, N);
-    case 3: return panel_rows<3>(codes, scales, B, q, r, dx, sx, K, out, N);
-    default: return panel_rows<4>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 1: return panel_rows<1, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 2: return panel_rows<2, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 3: return panel_rows<3, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    default: return panel_rows<4, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
   }
+}
+
+void tile_dispatch(int T, bool two, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q,
+                   const int8_t* r, const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  if (two) return tile_rows<true>(T, codes, scales, B, q, r, dx, sx, K, out, N);
+  return tile_rows<false>(T, codes, scales, B, q, r, dx, sx, K, out, N);
 }
 
 // x: [M, K] f32 (row stride free, last dim contiguous); 4-bit: codes [N/16, K/32, 4, 16, 4] u8, scales
 // [N/16, K/32, 2, 16] f16; 8-bit: codes [N/16, K/32, 8, 16, 4] u8, scales [N/16, K/32, 16] f16 -> [M, N] f32
 template <bool FourBit>
-at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales, bool two) {
   TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == at::kFloat && x.dim() == 2 && x.stride(1) == 1,
               "x: float32 CPU [rows, in_features] with a contiguous last dim expected");
   TORCH_CHECK(codes.is_contiguous() && scales.is_contiguous() && codes.dim() == 5 && scales.dim() == (FourBit ? 4 : 3) &&
@@ -355,7 +377,7 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
   int32_t* qsp = reinterpret_cast<int32_t*>(sxp + M * B);
   int8_t* qp = reinterpret_cast<int8_t*>(qsp + M * B);
   int8_t* rp = qp + M * K;
-  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, qp, rp, dxp, sxp, qsp);
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, two, qp, rp, dxp, sxp, qsp);
   const uint8_t* cp = codes.data_ptr<uint8_t>();
   const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
   float* op = out.data_ptr<float>();
@@ -366,7 +388,7 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
       for (int64_t m0 = 0; m0 < M; m0 += kTile) {
         const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
         if constexpr (FourBit) {
-          tile_dispatch(T, cp + p * B * 256, sp + p * B * 32, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+          tile_dispatch(T, two, cp + p * B * 256, sp + p * B * 32, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
                         sxp + m0 * B, K, op + m0 * N + p * kPanel, N);
         } else {
           tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
@@ -378,18 +400,19 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
   return out;
 }
 
-at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
-  return panel_mm<true>(x, codes, scales);
+at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales, int64_t levels) {
+  TORCH_CHECK(levels == 1 || levels == 2, "levels: 1 or 2 activation levels expected, got ", levels);
+  return panel_mm<true>(x, codes, scales, levels == 2);
 }
 
 at::Tensor q8_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
-  return panel_mm<false>(x, codes, scales);
+  return panel_mm<false>(x, codes, scales, true);
 }
 
 }  // namespace
 
 TORCH_LIBRARY(NAMESPACE, m) {
-  m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
+  m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales, int levels=2) -> Tensor");
   m.def("q8_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
   m.impl("q4_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q4_panel_mm));
   m.impl("q8_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q8_panel_mm));

@@ -52,8 +52,10 @@ def weights_variant(loaded: Any, name: str, blocks: dict | None = None, flags: s
 
 
 def evaluate(variants: Sequence[Any], prompts: Sequence[Sequence[int]], text_ids: Sequence[int], max_tokens: int,
-             tasks: Sequence[Any] = (), chunk: int = 128, log=lambda message: None) -> list[WeightsRow]:
-    """One row per loaded model in ``variants``; the first is the reference (fp32)."""
+             tasks: Sequence[Any] = (), chunk: int = 128, log=lambda message: None,
+             labels: Sequence[str] | None = None) -> list[WeightsRow]:
+    """One row per loaded model in ``variants``; the first is the reference (fp32). ``labels``: the rows'
+    names (default: each variant's weights dtype)."""
     from backend.engine import EngineConfig
     from benchmarks.engine.kv_eval import compare_outputs, greedy_outputs, paged_perplexity
     from benchmarks.engine.weights_tasks import answer_all
@@ -63,7 +65,8 @@ def evaluate(variants: Sequence[Any], prompts: Sequence[Sequence[int]], text_ids
     config = EngineConfig(block_size=16, num_blocks=blocks, max_model_len=longest, max_num_seqs=len(prompts),
                           max_num_batched_tokens=512)
     rows, reference, reference_choices = [], None, None
-    for loaded in variants:
+    labels = list(labels) if labels is not None else [loaded.weights_dtype for loaded in variants]
+    for loaded, label in zip(variants, labels, strict=True):
         started = time.perf_counter()
         outputs = greedy_outputs(loaded, config, prompts, max_tokens)
         reference = reference if reference is not None else outputs
@@ -71,11 +74,11 @@ def evaluate(variants: Sequence[Any], prompts: Sequence[Sequence[int]], text_ids
         perplexity = paged_perplexity(loaded, config, text_ids, chunk)
         choices = answer_all(loaded, tasks)
         reference_choices = reference_choices if reference_choices is not None else choices
-        rows.append(WeightsRow(loaded.weights_dtype, agreement.token_fraction, agreement.identical_prompts,
+        rows.append(WeightsRow(label, agreement.token_fraction, agreement.identical_prompts,
                                len(prompts), perplexity,
                                sum(c == t.answer for c, t in zip(choices, tasks, strict=True)),
                                sum(a == b for a, b in zip(choices, reference_choices, strict=True)), len(tasks)))
-        log(f"{loaded.weights_dtype}: done in {time.perf_counter() - started:.0f}s")
+        log(f"{label}: done in {time.perf_counter() - started:.0f}s")
     return rows
 
 
@@ -99,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.engine.weights_eval", description=__doc__)
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--weights-dtypes", default=",".join(DEFAULT_DTYPES),
-                   help="comma-separated, fp32 first (default: fp32,bf16,int8,int4)")
+                   help="comma-separated, fp32 first (default: fp32,bf16,int8,int4); a name ending in "
+                        "'-invariant' (int4-invariant, int8-invariant) runs the server's default batch-invariant "
+                        "kernels")
     p.add_argument("--num-prompts", type=int, default=16)
     p.add_argument("--max-tokens", type=int, default=64)
     p.add_argument("--chunk", type=int, default=128)
@@ -121,13 +126,15 @@ def main(argv: list[str] | None = None) -> int:
 
     loaded = load_model(BackendConfig(model_path=args.model, dtype="float32", weights_dtype="fp32"))
     blocks = None
-    if loaded.source.kind == "gguf" and "int4" in names:
+    if loaded.source.kind == "gguf" and any(n.startswith("int4") for n in names):
         blocks, _ = read_gguf_4bit_blocks(open_gguf(loaded.source.path), loaded.model.config)
     tok = loaded.tokenizer
     prompts = [tok.encode_chat([{"role": "user", "content": q}]) for q in PROMPTS[:args.num_prompts]]
     tasks = encode_tasks(build_tasks()[:args.num_tasks], tok.encode)
-    variants = [loaded] + [weights_variant(loaded, n, blocks) for n in names[1:]]
-    rows = evaluate(variants, prompts, tok.encode(KV_EVAL_TEXT), args.max_tokens, tasks, args.chunk, log)
+    variants = [loaded] + [weights_variant(loaded, n.removesuffix("-invariant"), blocks,
+                                           batch_invariant=n.endswith("-invariant")) for n in names[1:]]
+    rows = evaluate(variants, prompts, tok.encode(KV_EVAL_TEXT), args.max_tokens, tasks, args.chunk, log,
+                    labels=names)
     print(f"## weights dtype quality\n\nmodel `{loaded.source.path.name}`, {len(prompts)} prompts x "
           f"{args.max_tokens} greedy tokens (EOS ignored), perplexity of the kv-eval text in chunks of "
           f"{args.chunk}, {len(tasks)} task items (benchmarks.engine.weights_tasks).\n")

@@ -36,9 +36,33 @@ def _weight(n: int, k: int, seed: int):
     return q, *pack_q4_panels(q.values, q.scale, q.minimum)
 
 
-def _model(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+def _one_level_activations(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The kernel's one-level activation rounding per block of 32: (q [M, B, 32], d [M, B], block sums)."""
+    m, k = x.shape
+    blocks = x.float().reshape(m, k // 32, 32)
+    d = blocks.abs().amax(-1) / 127  # float32, as the kernel
+    inv = torch.where(d > 0, 1 / d, torch.zeros_like(d))
+    q = (blocks * inv[..., None]).round()  # half to even, as std::nearbyint
+    return q.double(), d.double(), blocks.double().sum(-1)
+
+
+def _rounding_bound(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor, levels: int) -> torch.Tensor:
+    """How far the kernel's ``[M, N]`` result may sit from ``x @ W.T`` (float64, ``W`` the weight the panels stand
+    for): each activation moves by at most half its block's step (d / 2 with one level, d / 256 with two) and
+    meets ``W - m`` (the minimum term takes the exact block sum), plus float32 slack."""
+    _, d, _ = _one_level_activations(x)  # [M, B]
+    step = d / 2 if levels == 1 else d / 256
+    weight = unpack_q4_panels(codes, scales).double()  # [N, K]
+    n, b = weight.shape[0], weight.shape[1] // 32
+    minimum = scales.double().permute(0, 3, 1, 2).reshape(n, b, 2)[..., 1]  # [N, B]
+    spread = (weight.reshape(n, b, 32) - minimum[..., None]).abs().sum(-1)  # [N, B]
+    return (step @ spread.t()) * 1.01 + 1e-5 * float((x.double() @ weight.t()).abs().max())
+
+
+def _model(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor, levels: int = 2) -> torch.Tensor:
     """Exact integer block dots, then the kernel's float32 steps (each rounded once), blocks in order."""
-    v, d, sums = _quantized_activations(x)  # [M, B, 32] 128q + r, [M, B] d/128, [M, B] block sums
+    # [M, B, 32] 128q + r (or q), [M, B] d/128 (or d), [M, B] block sums
+    v, d, sums = (_quantized_activations if levels == 2 else _one_level_activations)(x)
     n, k = codes.shape[0] * 16, codes.shape[1] * 32
     lo, hi = codes & 0x0F, codes >> 4  # [P, B, j, lane, i]
     q = torch.stack([lo, hi], dim=4).permute(0, 3, 1, 2, 4, 5).reshape(n, k // 32, 32).double()  # [N, B, 32]
@@ -52,39 +76,56 @@ def _model(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch.
     return acc
 
 
+@pytest.mark.parametrize("levels", [1, 2])
 @pytest.mark.parametrize("k", [32, 96, 576])
 @pytest.mark.parametrize("rows", [1, 3, 4, 9])
-def test_the_kernel_computes_its_formula_with_the_same_bits_on_every_build(builds, rows: int, k: int) -> None:
+def test_the_kernel_computes_its_formula_with_the_same_bits_on_every_build(builds, rows: int, k: int,
+                                                                           levels: int) -> None:
     q, codes, scales = _weight(48, k, seed=rows * 100 + k)
     x = torch.randn(rows, k) * 3
-    outs = {march: ops.q4_panel_mm(x, codes, scales) for march, ops in builds.items()}
+    outs = {march: ops.q4_panel_mm(x, codes, scales, levels) for march, ops in builds.items()}
     for out in outs.values():
         assert torch.equal(out, outs["native"])  # AVX-512, AVX2 and portable C++: one sequence of IEEE steps
-    expected = _model(x, codes, scales)
+    expected = _model(x, codes, scales, levels)
     assert torch.allclose(outs["native"], expected, rtol=1e-5, atol=1e-6 * float(expected.abs().max()))
     dense = x.double() @ unpack_q4_panels(codes, scales).double().t()  # the weight it stands for
-    assert ((outs["native"].double() - dense).abs() <= 1e-3 * dense.abs().max()).all()
+    assert ((outs["native"].double() - dense).abs() <= _rounding_bound(x, codes, scales, levels)).all()
 
 
-def test_each_row_gets_the_same_bits_alone_and_in_any_batch(builds) -> None:
+def test_one_activation_level_is_the_two_level_rounding_without_its_rest(builds) -> None:
+    _, codes, scales = _weight(32, 96, seed=3)
+    x = torch.randn(6, 96)
+    one, two = (builds["native"].q4_panel_mm(x, codes, scales, levels) for levels in (1, 2))
+    assert torch.equal(builds["native"].q4_panel_mm(x, codes, scales), two)  # two levels unless asked
+    assert not torch.equal(one, two)
+    dense = x.double() @ unpack_q4_panels(codes, scales).double().t()
+    assert (two.double() - dense).abs().mean() < (one.double() - dense).abs().mean() / 20
+    with pytest.raises(RuntimeError, match="1 or 2 activation levels"):
+        builds["native"].q4_panel_mm(x, codes, scales, 3)
+
+
+@pytest.mark.parametrize("levels", [1, 2])
+def test_each_row_gets_the_same_bits_alone_and_in_any_batch(builds, levels: int) -> None:
     _, codes, scales = _weight(64, 576, seed=5)
     x = torch.randn(19, 576)
     for ops in builds.values():
-        alone = torch.cat([ops.q4_panel_mm(x[i:i + 1], codes, scales) for i in range(19)])
+        alone = torch.cat([ops.q4_panel_mm(x[i:i + 1], codes, scales, levels) for i in range(19)])
         for rows in (2, 3, 4, 5, 8, 13, 19):
             for start in (0, 19 - rows):
-                assert torch.equal(ops.q4_panel_mm(x[start:start + rows], codes, scales), alone[start:start + rows])
+                got = ops.q4_panel_mm(x[start:start + rows], codes, scales, levels)
+                assert torch.equal(got, alone[start:start + rows])
 
 
-def test_a_split_over_threads_changes_nothing(builds) -> None:
+@pytest.mark.parametrize("levels", [1, 2])
+def test_a_split_over_threads_changes_nothing(builds, levels: int) -> None:
     _, codes, scales = _weight(4096, 576, seed=6)
     x = torch.randn(5, 576)
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(2)
-        split = builds["native"].q4_panel_mm(x, codes, scales)
+        split = builds["native"].q4_panel_mm(x, codes, scales, levels)
         torch.set_num_threads(1)
-        single = builds["native"].q4_panel_mm(x, codes, scales)
+        single = builds["native"].q4_panel_mm(x, codes, scales, levels)
     finally:
         torch.set_num_threads(threads)
     assert torch.equal(split, single)
