@@ -82,9 +82,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--skip-main", action="store_true", help="skip the peer comparison (run only the checks)")
     p.add_argument("--output", help="also write the markdown report to this file")
     p.add_argument("--matrix", action="store_true",
-                   help="instead: four traffic shapes, Thrifty and llama-cpp-python side by side (see docs)")
+                   help="instead: five traffic shapes, Thrifty and llama-cpp-python side by side (see docs)")
     p.add_argument("--matrix-scale", type=float, default=1.0, help="multiply the matrix's request counts")
-    p.add_argument("--cases", default="a,b,c,d", help="matrix cases to run (comma-separated)")
+    p.add_argument("--cases", default="a,b,c,d,e", help="matrix cases to run (comma-separated)")
     p.add_argument("--http", action="store_true",
                    help="with --matrix: Thrifty's side over HTTP, through a `thrifty backend serve` child")
     p.add_argument("--through-proxy", action="store_true",
@@ -100,7 +100,7 @@ def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_c
     cases = [c for c in matrix_cases(loaded.tokenizer, loaded.model.config.vocab_size,
                                      MatrixSpec(scale=args.matrix_scale, seed=args.seed)) if c.key in wanted]
     if not cases:
-        print(f"thrifty bench engine: no matrix case in {args.cases!r} (use a, b, c, d)", file=sys.stderr)
+        print(f"thrifty bench engine: no matrix case in {args.cases!r} (use a, b, c, d, e)", file=sys.stderr)
         return 2
     llama = "llama-cpp" in args.peers
     threads = torch.get_num_threads()

@@ -87,13 +87,24 @@ def serve_thrifty(weights_dtype: str, max_model_len: int, num_threads: int | Non
             yield base
 
 
-async def _one(client: httpx.AsyncClient, base: str, model: str, req: BenchRequest, timing: RequestTiming) -> None:
-    body = {"model": model, "prompt": list(req.prompt_ids), "max_tokens": req.output_len, "temperature": 0.0,
-            "ignore_eos": req.ignore_eos, "stream": True, "stream_options": {"include_usage": True}}
-    async with client.stream("POST", f"{base}/v1/completions", json=body) as response:
+async def _one(client: httpx.AsyncClient, base: str, model: str, req: BenchRequest, timing: RequestTiming,
+               outcomes: dict[str, int] | None = None) -> None:
+    """Stream one request: a chat completion when ``req`` carries its messages, else a token-id completion;
+    ``outcomes`` counts the proxy's ``x-thrifty-cache`` answers (absent: the backend alone)."""
+    body = {"model": model, "max_tokens": req.output_len, "temperature": 0.0, "ignore_eos": req.ignore_eos,
+            "stream": True, "stream_options": {"include_usage": True}}
+    if req.messages is not None:
+        path, body["messages"] = "/v1/chat/completions", list(req.messages)
+    else:
+        path, body["prompt"] = "/v1/completions", list(req.prompt_ids)
+    async with client.stream("POST", f"{base}{path}", json=body) as response:
         response.raise_for_status()
+        if outcomes is not None:
+            outcome = response.headers.get("x-thrifty-cache", "none")
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
         async for chunk in asse_chunks(response.aiter_lines()):
-            if timing.first_token is None and any(c.get("text") for c in chunk.get("choices", [])):
+            if timing.first_token is None and any(c.get("text") or (c.get("delta") or {}).get("content")
+                                                  for c in chunk.get("choices", [])):
                 timing.first_token = time.perf_counter()
             if chunk.get("usage"):
                 timing.tokens = chunk["usage"]["completion_tokens"]
@@ -108,12 +119,13 @@ async def _replay(base: str, model: str, workload: Sequence[BenchRequest], name:
         await _one(client, base, model, BenchRequest((1, 2, 3, 4), 4, 0.0), RequestTiming(0.0, 4))  # warm-up
         start = time.perf_counter()
         timings = [RequestTiming(start + r.arrival, r.output_len) for r in workload]
+        outcomes: dict[str, int] = {}
 
         async def send(i: int) -> None:
             delay = timings[i].arrival - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            await _one(client, base, model, workload[i], timings[i])
+            await _one(client, base, model, workload[i], timings[i], outcomes)
             if bar is not None:
                 bar.update(1)
 
@@ -126,7 +138,12 @@ async def _replay(base: str, model: str, workload: Sequence[BenchRequest], name:
         wall = time.perf_counter() - start
     if bar is not None:
         bar.close()
-    return BenchResult(name, timings, wall, note="over HTTP: streamed /v1/completions with token-id prompts")
+    chats = sum(r.messages is not None for r in workload)
+    sent = ("streamed /v1/chat/completions with chat messages" if chats == len(workload) else
+            "streamed /v1/completions with token-id prompts" if not chats else
+            f"streamed: {chats} chat completions, {len(workload) - chats} token-id completions")
+    cache = "" if set(outcomes) <= {"none"} else "; cache " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+    return BenchResult(name, timings, wall, note=f"over HTTP: {sent}{cache}")
 
 
 def run_http(base: str, workload: Sequence[BenchRequest], name: str = "thrifty (HTTP)", one_at_a_time: bool = False,

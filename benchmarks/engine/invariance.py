@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in matrix_cases(loaded.tokenizer, loaded.model.config.vocab_size,
                                      MatrixSpec(scale=args.matrix_scale, seed=args.seed)) if c.key in wanted]
     if not cases:
-        print(f"thrifty bench batch-invariance: no matrix case in {args.cases!r} (use a, b, c, d)", file=sys.stderr)
+        print(f"thrifty bench batch-invariance: no matrix case in {args.cases!r} (use a, b, c, d, e)", file=sys.stderr)
         return 2
     base = EngineConfig.from_backend_config(BackendConfig(), loaded.model.config)
     report = [f"CPU threads: {torch.get_num_threads()}; weights: {loaded.weights_dtype}", ""]

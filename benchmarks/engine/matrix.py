@@ -1,4 +1,4 @@
-"""``thrifty bench engine --matrix``: four traffic shapes, Thrifty and llama-cpp-python side by side.
+"""``thrifty bench engine --matrix``: five traffic shapes, Thrifty and llama-cpp-python side by side.
 
 (a) **prompt-heavy chat** — real prose passages of 20-600 tokens (log-uniform) in the chat template with a
     short question; answers stop at EOS (capped at 128 tokens); all requests arrive at once.
@@ -6,10 +6,15 @@
 (c) **shared system prompt** — one ~1,000-token system prompt, short user questions, 16-64 output tokens
     (EOS ignored), all at once: the prefix cache's case (llama.cpp reuses the prefix it already holds).
 (d) **single stream** — requests one after another (128-token prompts, 256 output tokens, EOS ignored).
+(e) **single-stream chat** — 4 chats one after another: a prose passage of 40-300 tokens and a question,
+    answers stop at EOS (capped at 256 tokens): one person chatting with a local model.
 
 Both peers replay the same token ids with greedy decoding; llama-cpp-python runs requests one at a time
-(it has no continuous batching). Reported per case: output tokens/s of each peer and their ratio
-(Thrifty / llama-cpp-python) against the issue's targets (2x on a-c, 1x on d).
+(it has no continuous batching). Over HTTP (``--http``), the chat cases (a), (c) and (e) go as chat
+messages to ``/v1/chat/completions``, the path users take (through ``thrifty serve``: the proxy's template,
+caches and shaping included); (b) and (d), random token ids, as ``/v1/completions``. Reported per case:
+output tokens/s of each peer and their ratio (Thrifty / llama-cpp-python) against the issue's targets (2x on
+a-c, 1x on d, 1.25x on e).
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ SHORT_QUESTIONS = (
 
 @dataclass(frozen=True, slots=True)
 class MatrixSpec:
-    """Sizes of the four cases (``scale`` multiplies the request counts)."""
+    """Sizes of the five cases (``scale`` multiplies the request counts of (a)-(c))."""
 
     scale: float = 1.0
     seed: int = 0
@@ -65,6 +70,9 @@ class MatrixSpec:
     stream_requests: int = 3
     stream_prompt: int = 128
     stream_output: int = 256
+    stream_chat_requests: int = 4
+    stream_chat_prompt: tuple[int, int] = (40, 300)
+    stream_chat_max_tokens: int = 256
 
     def count(self, n: int) -> int:
         return max(1, round(n * self.scale))
@@ -102,31 +110,42 @@ def _passage(text_ids: Sequence[int], rng: random.Random, n: int) -> list[int]:
 
 
 def matrix_cases(tokenizer: Any, vocab_size: int, spec: MatrixSpec = MatrixSpec()) -> list[MatrixCase]:
-    """The four seeded cases; (a) and (c) are real prose in the tokenizer's chat template."""
+    """The five seeded cases; (a), (c) and (e) are real prose in the tokenizer's chat template (and carry
+    their chat messages, which an HTTP replay sends as chat completions)."""
     rng = random.Random(spec.seed)
     text_ids = tokenizer.encode(KV_EVAL_TEXT)
     chat = []
     for _ in range(spec.count(spec.chat_requests)):
         passage = tokenizer.decode(_passage(text_ids, rng, _log_uniform(rng, *spec.chat_prompt)))
         message = f"{passage.strip()}\n\n{rng.choice(QUESTIONS)}"
-        ids = tuple(tokenizer.encode_chat([{"role": "user", "content": message}]))
-        chat.append(BenchRequest(ids, spec.chat_max_tokens, 0.0, ignore_eos=False))
+        messages = ({"role": "user", "content": message},)
+        ids = tuple(tokenizer.encode_chat(list(messages)))
+        chat.append(BenchRequest(ids, spec.chat_max_tokens, 0.0, ignore_eos=False, messages=messages))
     decode = [BenchRequest(_random_ids(rng, _log_uniform(rng, *spec.decode_prompt), vocab_size),
                            _log_uniform(rng, *spec.decode_output), 0.0)
               for _ in range(spec.count(spec.decode_requests))]
     system = tokenizer.decode(_passage(text_ids, random.Random(spec.seed + 1), spec.system_tokens))
     system = "You answer questions about the following document.\n\n" + system.strip()
-    shared = [BenchRequest(tuple(tokenizer.encode_chat([{"role": "system", "content": system},
-                                                        {"role": "user", "content": rng.choice(SHORT_QUESTIONS)}])),
-                           _log_uniform(rng, *spec.shared_output), 0.0)
-              for _ in range(spec.count(spec.shared_requests))]
+    shared = []
+    for _ in range(spec.count(spec.shared_requests)):
+        messages = ({"role": "system", "content": system}, {"role": "user", "content": rng.choice(SHORT_QUESTIONS)})
+        shared.append(BenchRequest(tuple(tokenizer.encode_chat(list(messages))), _log_uniform(rng, *spec.shared_output),
+                                   0.0, messages=messages))
     stream = [BenchRequest(_random_ids(rng, spec.stream_prompt, vocab_size), spec.stream_output, 0.0)
               for _ in range(max(1, spec.stream_requests))]
+    chat_rng = random.Random(spec.seed + 2)  # its own stream: (a)-(d) stay as they were
+    single_chat = []
+    for question in chat_rng.sample(QUESTIONS, min(spec.stream_chat_requests, len(QUESTIONS))):
+        passage = tokenizer.decode(_passage(text_ids, chat_rng, _log_uniform(chat_rng, *spec.stream_chat_prompt)))
+        messages = ({"role": "user", "content": f"{passage.strip()}\n\n{question}"},)
+        single_chat.append(BenchRequest(tuple(tokenizer.encode_chat(list(messages))), spec.stream_chat_max_tokens,
+                                        0.0, ignore_eos=False, messages=messages))
     return [
         MatrixCase("a", "prompt-heavy chat, answers stop at EOS", chat, 2.0),
         MatrixCase("b", "decode-heavy, long outputs", decode, 2.0),
         MatrixCase("c", f"shared {spec.system_tokens}-token system prompt, short questions", shared, 2.0),
         MatrixCase("d", "single stream", stream, 1.0, one_at_a_time=True),
+        MatrixCase("e", "single-stream chat, answers stop at EOS", single_chat, 1.25, one_at_a_time=True),
     ]
 
 

@@ -43,6 +43,9 @@ class BenchRequest:
     output_len: int  # exact output length with ignore_eos, else the max_tokens cap
     arrival: float  # seconds after the start of the replay
     ignore_eos: bool = True  # False: the answer stops at the model's EOS (as chat traffic does)
+    # the chat these ids template (role/content dicts): replayed over HTTP as /v1/chat/completions, the
+    # path users take; None: token-id prompts on /v1/completions
+    messages: tuple[dict, ...] | None = None
 
 
 def _log_uniform(rng: random.Random, low: int, high: int) -> int:

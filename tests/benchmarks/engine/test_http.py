@@ -45,10 +45,17 @@ def test_replay_through_the_proxy_reaches_the_backend() -> None:
                                          max_num_batched_tokens=64))
     app = create_backend_app(BackendConfig(served_model_name="tiny", max_model_len=256), loaded, EngineService(engine))
     workload = [BenchRequest(tuple(range(3, 3 + n)), out, 0.0) for n, out in ((6, 5), (11, 7))]
+    chat = [BenchRequest((1, 2), 4, 0.0, messages=({"role": "user", "content": f"Question {i}?"},)) for i in range(2)]
     with serve_in_thread(app) as backend, serve_proxy(backend, model="tiny") as proxy:
         assert proxy != backend
         result = run_http(proxy, workload, model="tiny", progress=False)
         assert [t.tokens for t in result.timings] == [5, 7]
+        assert "token-id" in result.note and "cache" in result.note
+        # chat requests go as messages to /v1/chat/completions, through the proxy's cache lookup
+        chats = run_http(proxy, chat, model="tiny", progress=False, one_at_a_time=True)
+        assert [t.tokens for t in chats.timings] == [4, 4]
+        assert all(t.arrival <= t.first_token <= t.finish for t in chats.timings)
+        assert "/v1/chat/completions" in chats.note and "miss 2" in chats.note
         models = httpx.get(f"{proxy}/v1/models").json()["data"]
         # the chat model is the backend's; the proxy adds its own embedding model (/v1/embeddings)
         assert [m["id"] for m in models if m["id"] != "all-minilm-l6-v2"] == ["tiny"]

@@ -1,6 +1,8 @@
-"""``thrifty bench engine --matrix``: the four traffic shapes and their replay (tiny model, Thrifty only)."""
+"""``thrifty bench engine --matrix``: the five traffic shapes and their replay (tiny model, Thrifty only)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from backend.engine import EngineConfig
 from benchmarks.engine.matrix import MatrixSpec, matrix_cases, matrix_table, run_matrix
@@ -10,11 +12,11 @@ SMALL = MatrixSpec(scale=0.25, chat_prompt=(10, 60), chat_max_tokens=12, decode_
                    shared_output=(4, 8), stream_prompt=20, stream_output=8)
 
 
-def test_cases_have_the_four_shapes() -> None:
+def test_cases_have_the_five_shapes() -> None:
     loaded = tiny_loaded()
     cases = matrix_cases(loaded.tokenizer, TINY.vocab_size, SMALL)
-    assert [c.key for c in cases] == ["a", "b", "c", "d"]
-    chat, decode, shared, stream = cases
+    assert [c.key for c in cases] == ["a", "b", "c", "d", "e"]
+    chat, decode, shared, stream, single_chat = cases
     assert matrix_cases(loaded.tokenizer, TINY.vocab_size, SMALL) == cases  # seeded
     assert len(chat.requests) == 8 and all(not r.ignore_eos and r.output_len == 12 for r in chat.requests)
     assert len({len(r.prompt_ids) for r in chat.requests}) > 1  # prompts of varied length
@@ -24,8 +26,18 @@ def test_cases_have_the_four_shapes() -> None:
     common = min(next((i for i, (a, b) in enumerate(zip(first, r.prompt_ids, strict=False)) if a != b), len(first))
                  for r in shared.requests[1:])
     assert common > 100 and all(len(r.prompt_ids) - common < 60 for r in shared.requests)
-    assert stream.one_at_a_time and not any(c.one_at_a_time for c in cases[:3])
-    assert [c.target for c in cases] == [2.0, 2.0, 2.0, 1.0]
+    assert stream.one_at_a_time and single_chat.one_at_a_time and not any(c.one_at_a_time for c in cases[:3])
+    assert [c.target for c in cases] == [2.0, 2.0, 2.0, 1.0, 1.25]
+    # the chat cases carry the messages their ids template (sent as chat completions over HTTP); the random
+    # token cases do not
+    for case in (chat, shared, single_chat):
+        assert all(r.prompt_ids == tuple(loaded.tokenizer.encode_chat(list(r.messages))) for r in case.requests)
+    assert all(r.messages is None for r in decode.requests + stream.requests)
+    assert len(single_chat.requests) == 4 and all(not r.ignore_eos for r in single_chat.requests)
+    assert len({r.messages[0]["content"] for r in single_chat.requests}) == 4  # four different chats
+    # (e) draws from its own random stream: the first four cases are the same with or without it
+    fewer = matrix_cases(loaded.tokenizer, TINY.vocab_size, dataclasses.replace(SMALL, stream_chat_requests=1))
+    assert fewer[:4] == cases[:4] and len(fewer[4].requests) == 1
 
 
 def test_matrix_replay_on_the_tiny_model() -> None:
@@ -33,7 +45,7 @@ def test_matrix_replay_on_the_tiny_model() -> None:
     cases = matrix_cases(loaded.tokenizer, TINY.vocab_size, SMALL)
     config = EngineConfig(block_size=4, num_blocks=2048, max_model_len=256, max_num_seqs=8, max_num_batched_tokens=64)
     results = run_matrix(loaded, None, config, cases, llama=False, progress=False)
-    assert [r.case.key for r in results] == ["a", "b", "c", "d"]
+    assert [r.case.key for r in results] == ["a", "b", "c", "d", "e"]
     for r in results:
         assert r.llama is None and r.ratio is None
         assert all(t.finish is not None for t in r.thrifty.timings)
