@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from backend.structured.pointer import resolve_local
+from json_pointer import resolve_local
 
 _NOTE_KEYS = frozenset({"title", "description", "$comment", "examples"})
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from backend.protocol import RequestError
 from backend.structured.one_of import rewrite_exclusive_one_of
-from backend.structured.pointer import resolve_local
+from json_pointer import resolve_local
 
 MAX_SCHEMA_BYTES = 128 * 1024  # a schema's JSON text; OpenAI's own limits are far lower
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from json_pointer import resolves_local
 from proxy.wire.errors import InvalidRequest
 
 MAX_SCHEMA_BYTES = 128 * 1024  # the bundled backend's limit too (backend.structured.spec)
@@ -50,22 +51,9 @@ def _check_local_refs(schema: dict[str, Any], param: str) -> None:
         if not isinstance(node, dict):
             continue
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#") and not _resolves(schema, ref):
+        if isinstance(ref, str) and ref.startswith("#") and not resolves_local(schema, ref):
             raise InvalidRequest(f"'{param}': $ref {ref!r} does not resolve within the schema", param=param)
         stack.extend(node.values())
-
-
-def _resolves(root: Any, ref: str) -> bool:
-    node = root
-    for raw in [p for p in ref[1:].split("/") if p]:
-        key = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return False
-    return True
 
 
 def check_response_format(response_format: Any) -> None:
