@@ -129,7 +129,7 @@ def _run_matrix(args: argparse.Namespace, loaded: Any, gguf_path: Path, engine_c
     else:
         results = run_matrix(loaded, gguf_path, engine_config, cases, llama=llama,
                              n_threads=args.llama_threads or threads)
-    notes = []
+    notes = [f"- thrifty ({r.case.key}): {r.thrifty.note}" for r in results if r.thrifty.note]
     if llama and not llama_cpp_available():
         notes.append("- llama-cpp-python: skipped (not installed; `pip install -e '.[bench]'`)")
     text = "\n".join([header, "### Workload matrix (output tokens/s; ratio = thrifty / llama-cpp-python)\n",

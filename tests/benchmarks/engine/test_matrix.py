@@ -33,7 +33,7 @@ def test_cases_have_the_five_shapes() -> None:
     for case in (chat, shared, single_chat):
         assert all(r.prompt_ids == tuple(loaded.tokenizer.encode_chat(list(r.messages))) for r in case.requests)
     assert all(r.messages is None for r in decode.requests + stream.requests)
-    assert len(single_chat.requests) == 4 and all(not r.ignore_eos for r in single_chat.requests)
+    assert len(single_chat.requests) == 4 and all(r.ignore_eos and r.output_len == 128 for r in single_chat.requests)
     assert len({r.messages[0]["content"] for r in single_chat.requests}) == 4  # four different chats
     # (e) draws from its own random stream: the first four cases are the same with or without it
     fewer = matrix_cases(loaded.tokenizer, TINY.vocab_size, dataclasses.replace(SMALL, stream_chat_requests=1))
