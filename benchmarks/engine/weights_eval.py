@@ -9,7 +9,8 @@ Per weights dtype (fp32, bf16, int8, int4 by default), on copies of one loaded m
 * **task score**: accuracy on the 289 multiple-choice items of :mod:`benchmarks.engine.weights_tasks` (options ranked
   by log-probability), and how many of its choices equal fp32's.
 
-The int4 row reads the GGUF file's own 4-bit blocks, like the server does.
+The int4 row reads the GGUF file's own 4-bit blocks, like the server does; ``int4-invariant`` (or
+``int8-invariant``) runs the server's default batch-invariant kernels on them.
 """
 
 from __future__ import annotations
@@ -102,9 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.engine.weights_eval", description=__doc__)
     p.add_argument("--model", help="GGUF file or safetensors folder (default: SmolLM2-135M-Instruct)")
     p.add_argument("--weights-dtypes", default=",".join(DEFAULT_DTYPES),
-                   help="comma-separated, fp32 first (default: fp32,bf16,int8,int4); a name ending in "
-                        "'-invariant' (int4-invariant, int8-invariant) runs the server's default batch-invariant "
-                        "kernels")
+                   help="comma-separated, fp32 first (default: fp32,bf16,int8,int4); int4-invariant: batch-invariant")
     p.add_argument("--num-prompts", type=int, default=16)
     p.add_argument("--max-tokens", type=int, default=64)
     p.add_argument("--chunk", type=int, default=128)
