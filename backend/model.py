@@ -89,12 +89,13 @@ class Attention(nn.Module):
         ops: Any = kernels,
     ) -> torch.Tensor:
         tokens = x.shape[0]
-        qkv = self.qkv_proj(x).view(tokens, -1, self.head_dim)  # [T, Hq + 2 Hkv, D]
+        # .forward: no nn.Module call wrapper (hooks) on the hot path, as in DecoderLayer
+        qkv = self.qkv_proj.forward(x).view(tokens, -1, self.head_dim)  # [T, Hq + 2 Hkv, D]
         # strided views: q [T, Hq, D], k and v [T, Hkv, D]
         q, k, v = qkv.split((self.num_heads, self.num_kv_heads, self.num_kv_heads), dim=1)
         q, k = rope.forward(q, k, positions, ops)
         out = backend.attend(self.layer, q, k, v)  # [T, Hq, D]
-        return self.o_proj(out.reshape(tokens, self.q_size))
+        return self.o_proj.forward(out.reshape(tokens, self.q_size))
 
 
 class MLP(nn.Module):
@@ -107,7 +108,7 @@ class MLP(nn.Module):
 
     def forward(self, x: torch.Tensor, ops: Any = kernels) -> torch.Tensor:
         # x: [T, H] → gate ⊕ up: [T, 2I] → [T, I] → [T, H]
-        return self.down_proj(ops.silu_and_mul(self.gate_up_proj(x)))
+        return self.down_proj.forward(ops.silu_and_mul(self.gate_up_proj.forward(x)))
 
 
 class DecoderLayer(nn.Module):
@@ -192,7 +193,7 @@ class LlamaForCausalLM(nn.Module):
     @torch.inference_mode()
     def compute_logits(self, hidden: torch.Tensor) -> torch.Tensor:
         """hidden: [N, hidden] → fp32 logits [N, vocab]."""
-        return self.lm_head(hidden).float()
+        return self.lm_head.forward(hidden).float()
 
     def load_state(self, state: dict[str, torch.Tensor]) -> None:
         """Load a Hugging Face-named state dict, tolerating a missing lm_head when tied."""
