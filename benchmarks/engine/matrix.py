@@ -110,6 +110,17 @@ def _passage(text_ids: Sequence[int], rng: random.Random, n: int) -> list[int]:
     return [text_ids[(start + i) % len(text_ids)] for i in range(n)]
 
 
+def _prose(tokenizer: Any, text_ids: Sequence[int], rng: random.Random, bounds: tuple[int, int]) -> str:
+    """A passage of the eval text, its token length log-uniform within ``bounds``, as stripped text."""
+    return tokenizer.decode(_passage(text_ids, rng, _log_uniform(rng, *bounds))).strip()
+
+
+def _chat_request(tokenizer: Any, messages: tuple[dict, ...], output_len: int, ignore_eos: bool = True) -> BenchRequest:
+    """A request carrying ``messages`` and the token ids their chat template gives."""
+    return BenchRequest(tuple(tokenizer.encode_chat(list(messages))), output_len, 0.0, ignore_eos=ignore_eos,
+                        messages=messages)
+
+
 def matrix_cases(tokenizer: Any, vocab_size: int, spec: MatrixSpec = MatrixSpec()) -> list[MatrixCase]:
     """The five seeded cases; (a), (c) and (e) are real prose in the tokenizer's chat template (and carry
     their chat messages, which an HTTP replay sends as chat completions)."""
@@ -117,11 +128,9 @@ def matrix_cases(tokenizer: Any, vocab_size: int, spec: MatrixSpec = MatrixSpec(
     text_ids = tokenizer.encode(KV_EVAL_TEXT)
     chat = []
     for _ in range(spec.count(spec.chat_requests)):
-        passage = tokenizer.decode(_passage(text_ids, rng, _log_uniform(rng, *spec.chat_prompt)))
-        message = f"{passage.strip()}\n\n{rng.choice(QUESTIONS)}"
-        messages = ({"role": "user", "content": message},)
-        ids = tuple(tokenizer.encode_chat(list(messages)))
-        chat.append(BenchRequest(ids, spec.chat_max_tokens, 0.0, ignore_eos=False, messages=messages))
+        message = f"{_prose(tokenizer, text_ids, rng, spec.chat_prompt)}\n\n{rng.choice(QUESTIONS)}"
+        chat.append(_chat_request(tokenizer, ({"role": "user", "content": message},), spec.chat_max_tokens,
+                                  ignore_eos=False))
     decode = [BenchRequest(_random_ids(rng, _log_uniform(rng, *spec.decode_prompt), vocab_size),
                            _log_uniform(rng, *spec.decode_output), 0.0)
               for _ in range(spec.count(spec.decode_requests))]
@@ -130,19 +139,16 @@ def matrix_cases(tokenizer: Any, vocab_size: int, spec: MatrixSpec = MatrixSpec(
     shared = []
     for _ in range(spec.count(spec.shared_requests)):
         messages = ({"role": "system", "content": system}, {"role": "user", "content": rng.choice(SHORT_QUESTIONS)})
-        shared.append(BenchRequest(tuple(tokenizer.encode_chat(list(messages))), _log_uniform(rng, *spec.shared_output),
-                                   0.0, messages=messages))
+        shared.append(_chat_request(tokenizer, messages, _log_uniform(rng, *spec.shared_output)))
     stream = [BenchRequest(_random_ids(rng, spec.stream_prompt, vocab_size), spec.stream_output, 0.0)
               for _ in range(max(1, spec.stream_requests))]
     chat_rng = random.Random(spec.seed + 2)  # its own stream: (a)-(d) stay as they were
     single_chat = []
     for question in chat_rng.sample(QUESTIONS, min(spec.stream_chat_requests, len(QUESTIONS))):
-        passage = tokenizer.decode(_passage(text_ids, chat_rng, _log_uniform(chat_rng, *spec.stream_chat_prompt)))
-        messages = ({"role": "user", "content": f"{passage.strip()}\n\n{question}"},)
+        message = f"{_prose(tokenizer, text_ids, chat_rng, spec.stream_chat_prompt)}\n\n{question}"
         # EOS ignored: both peers write the same number of tokens (their int4 answers differ in length, and
         # a shorter answer would weigh the fixed time to first token more)
-        single_chat.append(BenchRequest(tuple(tokenizer.encode_chat(list(messages))), spec.stream_chat_output,
-                                        0.0, messages=messages))
+        single_chat.append(_chat_request(tokenizer, ({"role": "user", "content": message},), spec.stream_chat_output))
     return [
         MatrixCase("a", "prompt-heavy chat, answers stop at EOS", chat, 2.0),
         MatrixCase("b", "decode-heavy, long outputs", decode, 2.0),
