@@ -15,6 +15,7 @@ Face's separate weights are concatenated at load time (:meth:`LlamaForCausalLM.l
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -32,6 +33,25 @@ class AttentionBackend(Protocol):
     def attend(self, layer: int, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         """q: [T, Hq, D], k/v: [T, Hkv, D] (already rotated) → out: [T, Hq, D]."""
         ...
+
+
+class _LazyFusedLayers:
+    """The model's fused layers (built by ``build`` at the first forward that can use them); a deep copy of the
+    model starts unbuilt, since the copy's weights are its own (and are often converted after copying)."""
+
+    _UNBUILT = object()
+
+    def __init__(self, build: Callable[[Any], Any | None]) -> None:
+        self.build = build
+        self.value: Any = self._UNBUILT
+
+    def __deepcopy__(self, memo: dict) -> _LazyFusedLayers:
+        return _LazyFusedLayers(self.build)
+
+    def get(self, model: Any) -> Any | None:
+        if self.value is self._UNBUILT:
+            self.value = self.build(model)
+        return self.value
 
 
 class RMSNorm(nn.Module):
@@ -171,12 +191,21 @@ class LlamaForCausalLM(nn.Module):
         if config.tie_word_embeddings:
             self.lm_head.weight = self.model.embed_tokens.weight
         self.layer_ops: Any | None = None  # norms, rotary, SiLU-and-mul; None: the kernels package (use_layer_ops)
+        self._fused: _LazyFusedLayers | None = None  # every layer in one native call (use_fused_layers)
+        self.fuse_layers = True  # False: op by op even where fused layers exist (the step profiler's breakdown)
 
     def use_layer_ops(self, ops: ModuleType | Any | None) -> None:
         """Run the norms, rotary embedding and SiLU-and-mul through ``ops`` (an object with
         :mod:`kernels`' ``rms_norm``, ``fused_add_rms_norm``, ``rotary_embedding`` and ``silu_and_mul``);
         ``None`` or the :mod:`kernels` package itself: the default (kept as None so the model deep-copies)."""
         self.layer_ops = None if ops is kernels else ops
+
+    def use_fused_layers(self, build: Callable[[LlamaForCausalLM], Any | None] | None) -> None:
+        """Run every decoder layer and the final norm as one call where a step allows it: ``build(model)`` (e.g.
+        :meth:`backend.fused_layers_cpu.FusedLayers.from_model`) makes that callable at the first forward, or
+        returns None where the model's configuration has none; ``None``: always op by op. A step allows it when
+        its attention backend's ``fused_inputs()`` returns its inputs (:mod:`backend.fused_layers_cpu`)."""
+        self._fused = None if build is None else _LazyFusedLayers(build)
 
     @torch.inference_mode()
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend,
@@ -185,6 +214,12 @@ class LlamaForCausalLM(nn.Module):
         decoder layers run, then the final norm: the self-speculation drafter)."""
         ops = kernels if self.layer_ops is None else self.layer_ops
         x = self.model.embed_tokens(input_ids)  # [T, H]
+        if self._fused is not None and self.fuse_layers:
+            fused = self._fused.get(self)
+            fused_inputs = getattr(backend, "fused_inputs", None)
+            inputs = fused_inputs() if fused is not None and fused_inputs is not None else None
+            if inputs is not None:
+                return fused(x, positions, inputs, num_layers)
         residual: torch.Tensor | None = None
         for layer in itertools.islice(self.model.layers, num_layers):
             x, residual = layer.forward(x, residual, positions, self.rope, backend, ops)

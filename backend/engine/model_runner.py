@@ -39,6 +39,7 @@ from backend.engine.memory import lazy_zeros
 from backend.engine.scheduler import ScheduledSeq
 from backend.engine.sequence import Sequence
 from backend.engine.step_input import DecodeBucket, KernelMetadata, NativeMetadata, PrefillSpan, StepInput
+from backend.fused_layers_cpu import FusedAttentionInputs
 from backend.model import LlamaForCausalLM
 
 # Prefill chunks over a cached prefix of at most this many rows (speculative verification, short
@@ -185,6 +186,19 @@ class NativePagedAttention(PagedAttention):
             out[span.start:span.end] = (native(span.start, span.end) if span.native
                                         else self._attend_prefill(layer, q, k, v, span))
         return out
+
+
+    def fused_inputs(self) -> FusedAttentionInputs | None:
+        """The step's attention inputs for :mod:`backend.fused_layers_cpu`, where every row of it attends natively
+        (decode rows and native spans: always, with batch invariance) over a float32 or bfloat16 pool; else None."""
+        step = self.step
+        if (step is None or step.native is None or self.k_scale is not None
+                or self.k_cache.dtype not in (torch.float32, torch.bfloat16)
+                or any(not span.native for span in step.prefills)):
+            return None
+        meta = step.native
+        return FusedAttentionInputs(self.k_cache, self.v_cache, step.slot_mapping, meta.tables, meta.row_seq,
+                                    meta.row_len, self.scale)
 
 
 class KernelPagedAttention(PagedAttention):

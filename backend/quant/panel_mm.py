@@ -39,10 +39,11 @@ from typing import Any
 import torch
 
 from backend.native_build import load_for_march
+from backend.native_kernel_abi import KERNEL_ABI
 
 PANEL = 16  # outputs per panel (one 512-bit vector of float32)
 BLOCK = 32  # inputs per weight block and per activation block
-_EXTENSION = "thrifty_panel_mm_cpu_v2"
+_EXTENSION = "thrifty_panel_mm_cpu_v3"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -55,7 +56,9 @@ _SOURCE = r"""
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
+@KERNEL_ABI@
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -73,35 +76,42 @@ inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, 
 // with one level (two == false: r is not written) x ~ d * q and dx = d. sx: [M, B] = the block's float sum, added
 // in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the integer the 8-bit kernel's +128 code offset adds
 // to each block's dot product (two levels only)
+// rows [begin, end) of quantize_rows (below): the serial kernel, shared with the fused layers (native_kernel_abi)
+__attribute__((noinline)) void quantize_range(const float* x, int64_t xs, int64_t K, bool two, int8_t* q, int8_t* r,
+                                              float* dx, float* sx, int32_t* qs, int64_t begin, int64_t end) {
+  const int64_t B = K / kBlock;
+  for (int64_t m = begin; m < end; ++m) {
+    for (int64_t b = 0; b < B; ++b) {
+      const float* src = x + m * xs + b * kBlock;
+      float amax = 0.f, sum = 0.f;
+      for (int i = 0; i < kBlock; ++i) {
+        amax = std::max(amax, std::fabs(src[i]));
+        sum += src[i];
+      }
+      const float d = amax / 127.f;
+      const float inv = d > 0.f ? 1.f / d : 0.f;
+      int32_t joined = 0;
+      for (int i = 0; i < kBlock; ++i) {
+        const float v = std::nearbyint(src[i] * inv);
+        q[m * K + b * kBlock + i] = static_cast<int8_t>(v);
+        if (!two) continue;
+        const float rest = std::fma(-d, v, src[i]);
+        r[m * K + b * kBlock + i] =
+            static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
+        joined += 128 * q[m * K + b * kBlock + i] + r[m * K + b * kBlock + i];
+      }
+      dx[m * B + b] = two ? d / 128.f : d;
+      sx[m * B + b] = sum;
+      qs[m * B + b] = joined;
+    }
+  }
+}
+
 void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, bool two, int8_t* q, int8_t* r, float* dx,
                    float* sx, int32_t* qs) {
   const int64_t B = K / kBlock;
   at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
-    for (int64_t m = begin; m < end; ++m) {
-      for (int64_t b = 0; b < B; ++b) {
-        const float* src = x + m * xs + b * kBlock;
-        float amax = 0.f, sum = 0.f;
-        for (int i = 0; i < kBlock; ++i) {
-          amax = std::max(amax, std::fabs(src[i]));
-          sum += src[i];
-        }
-        const float d = amax / 127.f;
-        const float inv = d > 0.f ? 1.f / d : 0.f;
-        int32_t joined = 0;
-        for (int i = 0; i < kBlock; ++i) {
-          const float v = std::nearbyint(src[i] * inv);
-          q[m * K + b * kBlock + i] = static_cast<int8_t>(v);
-          if (!two) continue;
-          const float rest = std::fma(-d, v, src[i]);
-          r[m * K + b * kBlock + i] =
-              static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
-          joined += 128 * q[m * K + b * kBlock + i] + r[m * K + b * kBlock + i];
-        }
-        dx[m * B + b] = two ? d / 128.f : d;
-        sx[m * B + b] = sum;
-        qs[m * B + b] = joined;
-      }
-    }
+    quantize_range(x, xs, K, two, q, r, dx, sx, qs, begin, end);
   });
 }
 
@@ -354,6 +364,20 @@ void tile_dispatch(int T, bool two, const uint8_t* codes, const uint16_t* scales
   return tile_rows<false>(T, codes, scales, B, q, r, dx, sx, K, out, N);
 }
 
+// panels [p0, p1) of a 4-bit panel weight against M quantized rows, tiles of kTile rows: the serial kernel of
+// q4_panel_mm, shared with the fused layers (native_kernel_abi)
+__attribute__((noinline)) void q4_panels(const uint8_t* codes, const uint16_t* scales, int64_t B, int64_t K, int64_t N,
+                                         int64_t M, bool two, const int8_t* q, const int8_t* r, const float* dx,
+                                         const float* sx, float* out, int64_t p0, int64_t p1) {
+  for (int64_t p = p0; p < p1; ++p) {
+    for (int64_t m0 = 0; m0 < M; m0 += kTile) {
+      const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
+      tile_dispatch(T, two, codes + p * B * 256, scales + p * B * 32, B, q + m0 * K, r + m0 * K, dx + m0 * B,
+                    sx + m0 * B, K, out + m0 * N + p * kPanel, N);
+    }
+  }
+}
+
 // x: [M, K] f32 (row stride free, last dim contiguous); 4-bit: codes [N/16, K/32, 4, 16, 4] u8, scales
 // [N/16, K/32, 2, 16] f16; 8-bit: codes [N/16, K/32, 8, 16, 4] u8, scales [N/16, K/32, 16] f16 -> [M, N] f32
 template <bool FourBit>
@@ -384,16 +408,15 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
   // panels per task: enough work (~16k blocks x rows) that small layers stay on one thread
   const int64_t grain = std::max<int64_t>(1, 1024 / std::max<int64_t>(B * std::min<int64_t>(M, kTile), 1));
   at::parallel_for(0, P, grain, [&](int64_t p0, int64_t p1) {
+    if constexpr (FourBit) {
+      q4_panels(cp, sp, B, K, N, M, two, qp, rp, dxp, sxp, op, p0, p1);
+      return;
+    }
     for (int64_t p = p0; p < p1; ++p) {
       for (int64_t m0 = 0; m0 < M; m0 += kTile) {
         const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
-        if constexpr (FourBit) {
-          tile_dispatch(T, two, cp + p * B * 256, sp + p * B * 32, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
-                        sxp + m0 * B, K, op + m0 * N + p * kPanel, N);
-        } else {
-          tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
-                         qsp + m0 * B, K, op + m0 * N + p * kPanel, N);
-        }
+        tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+                       qsp + m0 * B, K, op + m0 * N + p * kPanel, N);
       }
     }
   });
@@ -409,15 +432,23 @@ at::Tensor q8_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::T
   return panel_mm<false>(x, codes, scales, true);
 }
 
+// the serial kernels' addresses, in native_kernel_abi.PANEL_KERNELS' order (typed: a changed signature fails here)
+std::vector<int64_t> kernel_addresses() {
+  const thrifty_abi::quantize_range_fn quantize = &quantize_range;
+  const thrifty_abi::q4_panels_fn panels = &q4_panels;
+  return {reinterpret_cast<int64_t>(quantize), reinterpret_cast<int64_t>(panels)};
+}
+
 }  // namespace
 
 TORCH_LIBRARY(NAMESPACE, m) {
+  m.def("kernel_addresses() -> int[]", TORCH_FN(kernel_addresses));
   m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales, int levels=2) -> Tensor");
   m.def("q8_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
   m.impl("q4_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q4_panel_mm));
   m.impl("q8_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q8_panel_mm));
 }
-"""
+""".replace("@KERNEL_ABI@", KERNEL_ABI)
 
 
 @functools.cache

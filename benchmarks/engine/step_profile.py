@@ -53,11 +53,14 @@ class StepProfile:
     wall_ms: float  # median unprofiled step time
     categories: dict[str, float]  # category → ms per step (profiled), OVERHEAD included
     top_ops: list[tuple[str, float, int]]  # (aten op, self CPU ms per step, calls per step)
+    op_by_op_ms: float | None = None  # the unprofiled step with the fused layers off (None: the model has none)
 
     def table(self) -> str:
+        fused = ("" if self.op_by_op_ms is None else
+                 f" with the fused layers, {self.op_by_op_ms:.1f} ms op by op (the breakdown below is op by op)")
         lines = [f"#### {self.name}\n",
-                 f"unprofiled step: **{self.wall_ms:.1f} ms** (median); under the profiler {self.profiled_ms:.1f} ms "
-                 f"(mean of {self.steps} steps)\n",
+                 f"unprofiled step: **{self.wall_ms:.1f} ms** (median){fused}; under the profiler "
+                 f"{self.profiled_ms:.1f} ms (mean of {self.steps} steps)\n",
                  "| part | ms / step | share |", "|---|---:|---:|"]
         for name, ms in sorted(self.categories.items(), key=lambda kv: -kv[1]):
             share = ms / self.profiled_ms if self.profiled_ms > 0 else 0.0
@@ -83,7 +86,8 @@ def instrumented(engine: Any) -> Iterator[None]:
 
     Instance attributes shadow the methods (restored on exit); the ``kernels`` ops the model calls
     through the module, and those of its native layer ops object when it has one
-    (:mod:`backend.layer_ops_cpu`), are swapped for wrappers and put back on exit."""
+    (:mod:`backend.layer_ops_cpu`), are swapped for wrappers and put back on exit. The fused layers
+    (:mod:`backend.fused_layers_cpu`) are off meanwhile: one native call has no parts to attribute."""
     from torch import nn
 
     import kernels
@@ -112,9 +116,11 @@ def instrumented(engine: Any) -> Iterator[None]:
     patch(engine.runner, "prepare", "input prep")
     patch(engine.scheduler, "schedule", "scheduler")
     patch(engine, "_sample", "sampling")
+    fuse_layers, model.fuse_layers = model.fuse_layers, False
     try:
         yield
     finally:
+        model.fuse_layers = fuse_layers
         for obj, attr, old, own in reversed(patched):
             if obj is kernels or own:
                 setattr(obj, attr, old)
@@ -143,6 +149,21 @@ def _profile_steps(engine: Any, steps: int, name: str, advance: Callable[[], Non
     ops.sort(key=lambda e: -e.self_cpu_time_total)
     top = [(e.key, e.self_cpu_time_total / 1000.0 / steps, e.count / steps) for e in ops[:8]]
     return StepProfile(name, steps, step_ms, 0.0, categories, top)
+
+
+def _wall_times(engine: Any, advance: Callable[[], None], steps: int) -> tuple[float, float | None]:
+    """Median unprofiled step ms as the engine runs (fused layers where the model has them), and op by op
+    (None where the model has no fused layers)."""
+    model = engine.runner.model
+    wall = _timed(advance, steps)
+    fused = model._fused.get(model) if model._fused is not None else None  # noqa: SLF001 - built at the first step
+    if fused is None:
+        return wall, None
+    model.fuse_layers = False
+    try:
+        return wall, _timed(advance, steps)
+    finally:
+        model.fuse_layers = True
 
 
 def _timed(advance: Callable[[], None], steps: int) -> float:
@@ -181,8 +202,8 @@ def profile_decode(loaded: Any, engine_config: Any, batch: int, steps: int, prom
         engine.step()
     name = f"decode, batch {batch} (context ~{prompt_len} tokens)"
     result = _profile_steps(engine, steps, name, engine.step)
-    wall = _timed(engine.step, steps)
-    return replace(result, wall_ms=wall)
+    wall, op_by_op = _wall_times(engine, engine.step, steps)
+    return replace(result, wall_ms=wall, op_by_op_ms=op_by_op)
 
 
 def _shared_prefix_engine(loaded: Any, engine_config: Any, batch: int, prefix_len: int, question_len: int,
@@ -257,7 +278,8 @@ def profile_prefill(loaded: Any, engine_config: Any, prompt_len: int, steps: int
 
     advance()  # warm-up
     result = _profile_steps(engine, steps, f"prefill, one {prompt_len}-token prompt", advance)
-    return replace(result, wall_ms=_timed(advance, steps))
+    wall, op_by_op = _wall_times(engine, advance, steps)
+    return replace(result, wall_ms=wall, op_by_op_ms=op_by_op)
 
 
 def verification_cost(loaded: Any, engine_config: Any, context: int, drafts: tuple[int, ...], steps: int,

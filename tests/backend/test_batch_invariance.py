@@ -127,3 +127,18 @@ def test_speculative_decoding_in_a_full_batch_gives_the_plain_answers(loaded, re
     with _serve(loaded, engine) as url:
         drafted_together = _all_at_once(url)
     assert _differences(drafted_together, reference) == []
+
+
+def test_the_op_by_op_layers_give_the_fused_layers_answers(loaded, reference) -> None:
+    """Every forward above ran as one native call (:mod:`backend.fused_layers_cpu`); the op-by-op layers, which a
+    configuration without fused layers runs, must give the same bits on the same batched traffic."""
+    model = loaded.model
+    assert model._fused is not None and model._fused.get(model) is not None  # noqa: SLF001 - the default here
+    engine = EngineConfig.from_backend_config(BackendConfig(), model.config)
+    model.fuse_layers = False
+    try:
+        with _serve(loaded, engine) as url:
+            op_by_op = _all_at_once(url)
+    finally:
+        model.fuse_layers = True
+    assert _differences(op_by_op, reference) == []
