@@ -43,7 +43,7 @@ from backend.native_kernel_abi import KERNEL_ABI
 
 PANEL = 16  # outputs per panel (one 512-bit vector of float32)
 BLOCK = 32  # inputs per weight block and per activation block
-_EXTENSION = "thrifty_panel_mm_cpu_v3"
+_EXTENSION = "thrifty_panel_mm_cpu_v4"
 
 _SOURCE = r"""
 #include <ATen/Parallel.h>
@@ -130,9 +130,22 @@ inline __m512i dot4(__m512i acc, __m512i w, __m512i x) {  // acc += 4-byte dot p
 #endif
 }
 
+// Sum over the 8 groups of 4 bytes of one activation block against w[0..7], per lane. The integer sum is exact
+// in any order, so it runs as C independent chains added at the end: vpdpbusd's latency (~5 cycles) made one
+// chain of 8 the bottleneck of a single row (~40 cycles a block); rows of a tile interleave their own chains.
+template <int C>
+inline __m512i block_dot(const __m512i* w, const int8_t* x) {
+  __m512i part[C];
+  for (int c = 0; c < C; ++c) part[c] = _mm512_setzero_si512();
+  for (int g = 0; g < 8; ++g) part[g % C] = dot4(part[g % C], w[g], _mm512_set1_epi32(group(x + 4 * g)));
+  for (int c = 1; c < C; ++c) part[0] = _mm512_add_epi32(part[0], part[c]);
+  return part[0];
+}
+
 template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                 const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  constexpr int C = T == 1 ? 4 : 2;  // chains per row (see block_dot)
   __m512 acc[T];
   for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
   const __m512i low4 = _mm512_set1_epi8(0x0F);
@@ -147,14 +160,9 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
     const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
     const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
     for (int t = 0; t < T; ++t) {
-      const int8_t* qt = q + t * K + b * kBlock;
-      __m512i dot = _mm512_setzero_si512();
-      for (int g = 0; g < 8; ++g) dot = dot4(dot, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
+      __m512i dot = block_dot<C>(w, q + t * K + b * kBlock);
       if constexpr (Two) {
-        const int8_t* rt = r + t * K + b * kBlock;
-        __m512i ar = _mm512_setzero_si512();
-        for (int g = 0; g < 8; ++g) ar = dot4(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
-        dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), ar);
+        dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), block_dot<C>(w, r + t * K + b * kBlock));
       }
       const __m512 f = _mm512_cvtepi32_ps(dot);
       const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
@@ -260,11 +268,17 @@ void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const 
     for (int t = 0; t < T; ++t) {
       const int8_t* qt = q + t * K + b * kBlock;
       const int8_t* rt = r + t * K + b * kBlock;
+      // two chains per level (exact integer sums, any order): vpdpbusd's latency otherwise bounds one row
       __m512i aq = _mm512_setzero_si512(), ar = _mm512_setzero_si512();
-      for (int g = 0; g < 8; ++g) {
+      __m512i aq2 = _mm512_setzero_si512(), ar2 = _mm512_setzero_si512();
+      for (int g = 0; g < 8; g += 2) {
         aq = _mm512_dpbusd_epi32(aq, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
         ar = _mm512_dpbusd_epi32(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
+        aq2 = _mm512_dpbusd_epi32(aq2, w[g + 1], _mm512_set1_epi32(group(qt + 4 * g + 4)));
+        ar2 = _mm512_dpbusd_epi32(ar2, w[g + 1], _mm512_set1_epi32(group(rt + 4 * g + 4)));
       }
+      aq = _mm512_add_epi32(aq, aq2);
+      ar = _mm512_add_epi32(ar, ar2);
       const __m512i dot = _mm512_sub_epi32(_mm512_add_epi32(_mm512_slli_epi32(aq, 7), ar),
                                            _mm512_set1_epi32(128 * qs[t * B + b]));
       const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
