@@ -21,6 +21,9 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
+NATIVE_MARCH_ENV = "THRIFTY_NATIVE_MARCH"
+
+
 def cpu_fingerprint() -> str:
     """A short hash of this CPU's feature flags: the build uses ``-march=native``, so a cached build must
     not be reused on a CPU with other instructions (a shared home directory, a copied cache)."""
@@ -40,9 +43,17 @@ def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fal
                         cflags: Sequence[str]) -> bool:
     """Compile (first time on this CPU) and load the operators that ``source`` registers, as extension
     ``name`` (end it with :func:`cpu_fingerprint`); True when they are loaded. False, with a warning naming
-    ``fallback``, where they cannot be built, or when the environment sets ``disable_env=0``."""
+    ``fallback``, where they cannot be built, or when the environment sets ``disable_env=0``.
+
+    ``THRIFTY_NATIVE_MARCH`` (e.g. ``haswell``: AVX2 without AVX-512) builds what would be ``-march=native`` for
+    that older instruction set instead, as a build of its own: how an AVX2-only CPU is measured on a newer one
+    (with ``ATEN_CPU_CAPABILITY=avx2`` for PyTorch's own kernels)."""
     if os.environ.get(disable_env, "1") == "0":
         return False
+    march = os.environ.get(NATIVE_MARCH_ENV, "").strip()
+    if march and "-march=native" in cflags:  # an older instruction set than this CPU's, for measuring one
+        cflags = [f"-march={march}" if flag == "-march=native" else flag for flag in cflags]
+        name += "_" + "".join(c if c.isalnum() else "_" for c in march)
     try:
         from torch.utils.cpp_extension import load
 

@@ -80,8 +80,10 @@ def test_openai_sdk_round_trips(served):
     assert MODEL in [m.id for m in client.models.list().data]
 
     chat = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=30,
-                                          messages=[{"role": "user", "content": "What is the capital of France?"}])
-    assert "Paris" in chat.choices[0].message.content
+                                          messages=[{"role": "user", "content": "Who wrote Romeo and Juliet?"}])
+    # every weight path and instruction set answers this one; the capital of France flips with the last bits
+    # of a tiny model's int4 arithmetic (on AVX-512 ours and llama.cpp's both miss it)
+    assert "Shakespeare" in chat.choices[0].message.content
     assert chat.usage.prompt_tokens > 5 and chat.usage.completion_tokens > 0
     assert chat.model == MODEL
 
@@ -89,7 +91,7 @@ def test_openai_sdk_round_trips(served):
     while True:  # the write-back lands just after the answer (off the request path)
         again = client.chat.completions.with_raw_response.create(
             model=MODEL, temperature=0, max_tokens=30,
-            messages=[{"role": "user", "content": "What is the capital of France?"}])
+            messages=[{"role": "user", "content": "Who wrote Romeo and Juliet?"}])
         if again.headers["x-thrifty-cache"] == "exact" or time.monotonic() > deadline:
             break
         time.sleep(0.1)
@@ -99,7 +101,7 @@ def test_openai_sdk_round_trips(served):
     stream = client.chat.completions.create(model=MODEL, temperature=0, max_tokens=30, stream=True,
                                             stream_options={"include_usage": True},
                                             extra_headers={"cache-control": "no-cache"},  # really generate
-                                            messages=[{"role": "user", "content": "What is the capital of France?"}])
+                                            messages=[{"role": "user", "content": "Who wrote Romeo and Juliet?"}])
     pieces, usage = [], None
     for chunk in stream:
         if chunk.choices:
@@ -279,9 +281,9 @@ def test_embeddings_and_responses_under_thrifty_serve(served):
     assert floats.shape == (2, 384) and np.allclose(np.linalg.norm(floats, axis=1), 1.0, atol=1e-5)
     assert first.headers["x-thrifty-cache"] == "miss" and again.headers["x-thrifty-cache"] == "exact"
     np.testing.assert_allclose(np.array([d.embedding for d in again.parse().data]), floats, atol=1e-7)
-    answer = client.responses.create(model=MODEL, input="What is the capital of France?", temperature=0,
+    answer = client.responses.create(model=MODEL, input="Who wrote Romeo and Juliet?", temperature=0,
                                      max_output_tokens=20)
-    assert "Paris" in answer.output_text and client.responses.retrieve(answer.id).output_text == answer.output_text
+    assert "Shakespeare" in answer.output_text and client.responses.retrieve(answer.id).output_text == answer.output_text
 
 
 def test_requests_are_logged_and_sigterm_leaves_no_orphans(served):
