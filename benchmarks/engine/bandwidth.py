@@ -229,11 +229,36 @@ def read_bandwidths(sizes: Sequence[int], repeats: int = 5,
 def llama_cpp_step_ms(gguf_path: Path, n_threads: int, context_len: int, steps: int) -> float | None:
     """Median ms of llama.cpp's single-stream decode step (``llama_cpp.Llama.generate``, greedy, as
     :func:`benchmarks.engine.workload.run_llama_cpp` runs it) after a ``context_len``-token prompt, over
-    ``steps`` steps; None where ``llama_cpp`` is not installed."""
-    try:
-        from llama_cpp import Llama
-    except ImportError:
+    ``steps`` steps; None where ``llama_cpp`` is not installed or the run fails.
+
+    It runs in a child process with libgomp's default wait policy, as llama.cpp's users run it: this process
+    often has ``OMP_WAIT_POLICY=PASSIVE`` (set for our engine), which libgomp reads once at start and which
+    slows llama.cpp's thread pool."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("llama_cpp") is None:
         return None
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    code = ("import sys; from benchmarks.engine.bandwidth import _llama_cpp_step_ms_here as step; "
+            "ms = step(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])); "
+            "print('' if ms is None else ms)")
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(gguf_path), str(n_threads), str(context_len), str(steps)],
+                              env=env, capture_output=True, text=True, timeout=900, check=True)
+    except (subprocess.SubprocessError, OSError) as exc:
+        print(f"llama.cpp step not measured: {exc}", file=sys.stderr)
+        return None
+    lines = done.stdout.strip().splitlines()
+    return float(lines[-1]) if lines and lines[-1] else None
+
+
+def _llama_cpp_step_ms_here(gguf_path: str, n_threads: int, context_len: int, steps: int) -> float | None:
+    """:func:`llama_cpp_step_ms` in this process."""
+    from llama_cpp import Llama
+
     llm = Llama(model_path=str(gguf_path), n_ctx=context_len + steps + 16, n_batch=512, n_threads=n_threads,
                 n_threads_batch=n_threads, verbose=False)
     prompt = [1000 + i % 30000 for i in range(context_len)]
