@@ -207,6 +207,10 @@ class LlamaForCausalLM(nn.Module):
         its attention backend's ``fused_inputs()`` returns its inputs (:mod:`backend.fused_layers_cpu`)."""
         self._fused = None if build is None else _LazyFusedLayers(build)
 
+    def fused_layers(self) -> Any | None:
+        """The fused-layers callable (built now if not yet), or None where the model has none."""
+        return None if self._fused is None else self._fused.get(self)
+
     @torch.inference_mode()
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor, backend: AttentionBackend,
                 num_layers: int | None = None) -> torch.Tensor:
@@ -214,10 +218,10 @@ class LlamaForCausalLM(nn.Module):
         decoder layers run, then the final norm: the self-speculation drafter)."""
         ops = kernels if self.layer_ops is None else self.layer_ops
         x = self.model.embed_tokens(input_ids)  # [T, H]
-        if self._fused is not None and self.fuse_layers:
-            fused = self._fused.get(self)
+        fused = self.fused_layers() if self.fuse_layers else None
+        if fused is not None:
             fused_inputs = getattr(backend, "fused_inputs", None)
-            inputs = fused_inputs() if fused is not None and fused_inputs is not None else None
+            inputs = fused_inputs() if fused_inputs is not None else None
             if inputs is not None:
                 return fused(x, positions, inputs, num_layers)
         residual: torch.Tensor | None = None

@@ -187,7 +187,6 @@ class NativePagedAttention(PagedAttention):
                                         else self._attend_prefill(layer, q, k, v, span))
         return out
 
-
     def fused_inputs(self) -> FusedAttentionInputs | None:
         """The step's attention inputs for :mod:`backend.fused_layers_cpu`, where every row of it attends natively
         (decode rows and native spans: always, with batch invariance) over a float32 or bfloat16 pool; else None."""

@@ -156,14 +156,13 @@ def _wall_times(engine: Any, advance: Callable[[], None], steps: int) -> tuple[f
     (None where the model has no fused layers)."""
     model = engine.runner.model
     wall = _timed(advance, steps)
-    fused = model._fused.get(model) if model._fused is not None else None  # noqa: SLF001 - built at the first step
-    if fused is None:
+    if model.fused_layers() is None:
         return wall, None
-    model.fuse_layers = False
+    fuse_layers, model.fuse_layers = model.fuse_layers, False
     try:
         return wall, _timed(advance, steps)
     finally:
-        model.fuse_layers = True
+        model.fuse_layers = fuse_layers
 
 
 def _timed(advance: Callable[[], None], steps: int) -> float:

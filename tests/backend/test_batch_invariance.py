@@ -133,7 +133,7 @@ def test_the_op_by_op_layers_give_the_fused_layers_answers(loaded, reference) ->
     """Every forward above ran as one native call (:mod:`backend.fused_layers_cpu`); the op-by-op layers, which a
     configuration without fused layers runs, must give the same bits on the same batched traffic."""
     model = loaded.model
-    assert model._fused is not None and model._fused.get(model) is not None  # noqa: SLF001 - the default here
+    assert model.fused_layers() is not None  # the default here
     engine = EngineConfig.from_backend_config(BackendConfig(), model.config)
     model.fuse_layers = False
     try:
