@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from backend.config import ModelConfig
+from backend.gguf_file import GGUFFile, GGUFFormatError
 from tokenization.models import ModelSource, WeightsError
 
 GGUF_TENSOR_NAMES = {
@@ -36,11 +37,7 @@ GGUF_LAYER_NAMES = {
 
 
 def _field(reader, key: str, default=None):
-    field = reader.fields.get(key)
-    if field is None:
-        return default
-    value = field.contents()
-    return value
+    return reader.get(key, default)
 
 
 def _unpermute_rope(weight: torch.Tensor, num_heads: int) -> torch.Tensor:
@@ -51,13 +48,12 @@ def _unpermute_rope(weight: torch.Tensor, num_heads: int) -> torch.Tensor:
     return weight.reshape(num_heads, half, 2, cols).transpose(1, 2).reshape(rows, cols)
 
 
-def open_gguf(path: Path):
-    """A ``gguf.GGUFReader`` on ``path`` (parsing the metadata takes seconds: open once, pass it around)."""
-    import gguf
-
+def open_gguf(path: Path) -> GGUFFile:
+    """The metadata and tensor views of the GGUF file at ``path`` (:class:`backend.gguf_file.GGUFFile`);
+    a file that cannot be read or parsed raises :class:`WeightsError` naming it."""
     try:
-        return gguf.GGUFReader(str(path))
-    except Exception as exc:  # noqa: BLE001 - any parse failure is a bad file
+        return GGUFFile(path)
+    except (OSError, GGUFFormatError) as exc:
         raise WeightsError(f"cannot read GGUF file {path}: {exc}") from exc
 
 

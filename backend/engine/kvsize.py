@@ -9,6 +9,7 @@ import torch
 
 from backend.config import ModelConfig
 from backend.engine.config import kv_cache_bytes, kv_scale_bytes
+from backend.weights import open_gguf
 from tokenization.models import ModelSource, WeightsError, resolve_model
 
 
@@ -32,16 +33,7 @@ def read_model_config(path: str | None) -> ModelConfig:
 
 
 def _gguf_config(source: ModelSource) -> ModelConfig:
-    import gguf
-
-    try:
-        reader = gguf.GGUFReader(str(source.path))
-    except Exception as exc:  # noqa: BLE001 - any parse failure is a bad file
-        raise WeightsError(f"cannot read GGUF file {source.path}: {exc}") from exc
-
-    def field(key: str, default=None):
-        f = reader.fields.get(key)
-        return default if f is None else f.contents()
+    field = open_gguf(source.path).get
 
     arch = field("general.architecture")
     if arch != "llama":
