@@ -1,7 +1,9 @@
 """Tokenizer and chat template, loaded through transformers (GGUF or a Hugging Face folder).
 
-Reading a tokenizer out of a GGUF file takes several seconds, so the converted tokenizer is saved
-once under the data directory and reloaded from there on later starts.
+Reading a tokenizer out of a GGUF file takes 10-15 s on a small CPU, so the converted tokenizer is saved
+under the data directory and in the user's cache (:func:`shared_cache_dir`, keyed by the model file's path,
+size and modification time), and reloaded from either on later starts: a new data directory (a second
+server, a test) does not convert it again.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -83,6 +87,54 @@ def _is_byte_level(hf_tokenizer) -> bool:
     return "ByteLevel" in kinds
 
 
+def shared_cache_dir() -> Path | None:
+    """The user's cache for artifacts derived from model files: ``$THRIFTY_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/thrifty``, else ``~/.cache/thrifty``; None when ``THRIFTY_CACHE_DIR`` is empty (off)
+    or no home directory is known."""
+    explicit = os.environ.get("THRIFTY_CACHE_DIR")
+    if explicit is not None:
+        return Path(explicit).expanduser() if explicit.strip() else None
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "thrifty"
+    try:
+        return Path.home() / ".cache" / "thrifty"
+    except RuntimeError:  # no home directory
+        return None
+
+
+def _load_cached(folder: Path):
+    """A tokenizer saved by :meth:`Tokenizer.load` in ``folder``, or None (absent or unreadable)."""
+    from transformers import AutoTokenizer
+
+    if not (folder / "tokenizer_config.json").exists():
+        return None
+    try:
+        return AutoTokenizer.from_pretrained(str(folder))
+    except Exception as exc:  # noqa: BLE001 - a broken cache is rebuilt
+        log.warning("tokenizer cache %s unreadable (%s); rebuilding", folder, exc)
+        return None
+
+
+def _save(tok, folder: Path) -> None:
+    """Save ``tok`` as ``folder`` all at once (written beside it, then renamed), so that a process starting
+    meanwhile (the proxy and the backend of one ``thrifty serve``) never reads half a tokenizer."""
+    staging = folder.parent / f".{folder.name}.{os.getpid()}.partial"
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tok.save_pretrained(str(staging))
+        try:
+            os.rename(staging, folder)
+        except OSError:
+            if not (folder / "tokenizer_config.json").exists():
+                raise
+            # another process saved it first: keep theirs
+    except OSError as exc:
+        log.warning("cannot cache tokenizer in %s: %s", folder, exc)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 class Tokenizer:
     """Encodes, decodes and renders chat messages for one model."""
 
@@ -95,25 +147,25 @@ class Tokenizer:
 
     @classmethod
     def load(cls, source: ModelSource, cache_dir: Path | None) -> Tokenizer:
+        """The tokenizer of ``source``: a safetensors folder's own, or a GGUF file's, converted once and then
+        read from ``cache_dir`` (the data directory) or the user's cache (:func:`shared_cache_dir`)."""
         from transformers import AutoTokenizer
 
         if source.kind == "safetensors":
             return cls(AutoTokenizer.from_pretrained(str(source.path)))
         stat = source.path.stat()
         digest = hashlib.sha256(f"{source.path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-        cached = cache_dir / "tokenizers" / digest if cache_dir else None
-        if cached and (cached / "tokenizer_config.json").exists():
-            try:
-                return cls(AutoTokenizer.from_pretrained(str(cached)))
-            except Exception as exc:  # noqa: BLE001 - a broken cache is rebuilt
-                log.warning("tokenizer cache %s unreadable (%s); rebuilding", cached, exc)
+        shared = shared_cache_dir()
+        folders = [base / "tokenizers" / digest for base in (cache_dir, shared) if base is not None]
+        for i, folder in enumerate(folders):
+            tok = _load_cached(folder)
+            if tok is not None:
+                for missing in folders[:i]:  # e.g. a new data directory: give it its own copy
+                    _save(tok, missing)
+                return cls(tok)
         tok = AutoTokenizer.from_pretrained(str(source.path.parent), gguf_file=source.path.name)
-        if cached:
-            try:
-                cached.mkdir(parents=True, exist_ok=True)
-                tok.save_pretrained(str(cached))
-            except OSError as exc:
-                log.warning("cannot cache tokenizer in %s: %s", cached, exc)
+        for folder in folders:
+            _save(tok, folder)
         return cls(tok)
 
     @property
