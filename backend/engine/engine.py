@@ -224,7 +224,6 @@ class Engine:
 
     def step(self) -> list[EngineOutput]:
         """Schedule, run one forward, sample, and report what each touched request produced."""
-        start = time.perf_counter()
         if self.speculator is not None:
             try:
                 self.speculator.propose(self.scheduler.running)
@@ -293,8 +292,6 @@ class Engine:
         self.generated_tokens += generated
         self.computed_prompt_tokens += prompt_tokens
         end = time.perf_counter()
-        if self.speculator is not None and prompt_tokens == 0:
-            self.speculator.observe_step(sched.num_tokens, end - start)  # what drafts' extra rows cost here
         self._history.append((end, generated, prompt_tokens))
         while self._history and self._history[0][0] < end - _THROUGHPUT_WINDOW:
             self._history.popleft()

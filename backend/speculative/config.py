@@ -19,10 +19,8 @@ class SpeculativeConfig:
     ``num_tokens``: K, the most draft tokens verified per sequence and step. ``draft_layers``: for
     ``self``, how many leading layers of the target draft (0: a quarter of them, at least one).
     ``ngram_min``/``ngram_max``: suffix lengths the prompt-lookup drafter tries, longest first.
-    ``auto_off``: size each sequence's drafts by its estimated acceptance and by what extra rows cost on
-    this machine (measured from the engine's own steps), and pause drafting for a sequence when no length
-    pays or its estimated acceptance is below ``min_acceptance`` (the pause doubles each time, so a sequence
-    that never accepts stops paying). Off: every sequence drafts K.
+    ``auto_off``: pause drafting for a sequence whose recent acceptance rate is below
+    ``min_acceptance`` (the pause doubles each time, so a sequence that never accepts stops paying).
     ``max_step_rows``: the most rows one step verifies, all running sequences together (each sequence's
     own token plus its drafts; 0: no limit). Drafts are cut to fit, so a step with more than half this
     many sequences drafts nothing. Extra rows are cheap only while a step is small: on the AVX2 machine

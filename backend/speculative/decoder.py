@@ -12,14 +12,12 @@ grammar forces (a JSON object's keys and punctuation) are the draft. Each verifi
 grammar at its own position (:mod:`backend.structured.masks`), so the answer is the one plain masked decoding
 gives. Under ``tool_choice`` auto (a call block may open mid-draft) and with a draft model, they do not draft.
 
-Automatic off: each sequence estimates the chance that a draft token is accepted (decayed counts of
-accepted and rejected tokens), and the engine reports what its decode steps cost by row count
-(:mod:`.step_cost`, measured on this machine). A sequence drafts the length k that maximises expected tokens
-per unit of step time, (1 + p + ... + p^k) / (cost of the step with k more rows / cost without), and nothing
-when no k beats plain decoding or its estimate falls below ``min_acceptance``. Then it stops drafting for a
-pause of output tokens that doubles each time (16, 32, … 1024), so a sequence whose drafts keep failing
-(plain chat), or a machine where extra rows are dear, soon pays nothing, while a sequence that starts
-copying later (a quote at the end of a summary) is tried again.
+Automatic off: each sequence tracks an exponential moving average of its acceptance rate. Its drafts
+are sized by it (about K × the average, at least one: a verification's cost grows with its rows, so a
+doubtful guess is kept short), and when it falls below ``min_acceptance`` the sequence stops drafting
+for a pause of output tokens that doubles each time (16, 32, … 1024), so a sequence whose drafts keep
+failing (plain chat) soon pays nothing, while one that starts copying later (a quote at the end of a
+summary) is tried again.
 """
 
 from __future__ import annotations
@@ -36,17 +34,11 @@ from backend.runtime import LoadedModel
 from backend.speculative.acceptance import Verdict, verify
 from backend.speculative.config import SpeculativeConfig
 from backend.speculative.ngram import NgramDrafter, NgramIndex
-from backend.speculative.step_cost import StepCosts
 
 log = logging.getLogger(__name__)
 
-_DECAY = 0.7  # weight kept by the older accepted / rejected counts at each verification
-# the counts a sequence starts (and restarts after a pause) with: an acceptance estimate of 0.6, worth two
-# tokens, so that two rejected drafts in a row pause it
-_PRIOR_ACCEPTED = 1.2
-_PRIOR_REJECTED = 0.8
-# a draft length must beat plain decoding by this factor in expected tokens per unit of step time
-_MIN_GAIN = 1.02
+_EMA_WEIGHT = 0.3  # weight of the newest verification in the acceptance average
+_EMA_START = 0.6  # the average a sequence starts (and restarts after a pause) with: two failures pause it
 _FIRST_PAUSE = 16  # output tokens without drafting after the first time acceptance drops too low
 _MAX_PAUSE = 1024
 
@@ -64,30 +56,10 @@ class SpecState:
     drafted: int = 0
     accepted: int = 0
     verifications: int = 0
-    accepted_weight: float = _PRIOR_ACCEPTED  # decayed count of accepted draft tokens
-    rejected_weight: float = _PRIOR_REJECTED  # decayed count of rejected ones (at most one per verification)
+    ema: float = _EMA_START
     paused_until: int = 0  # output length before which the sequence does not draft
     pause: int = _FIRST_PAUSE
     ngram: NgramIndex | None = None
-
-    @property
-    def acceptance(self) -> float:
-        """Estimated chance that the next draft token is accepted."""
-        return self.accepted_weight / (self.accepted_weight + self.rejected_weight)
-
-    def record(self, drafted: int, accepted: int) -> None:
-        """One verification: ``accepted`` of ``drafted`` tokens, the first rejected one (if any) counted too."""
-        self.drafted += drafted
-        self.accepted += accepted
-        self.verifications += 1
-        self.accepted_weight = _DECAY * self.accepted_weight + accepted
-        self.rejected_weight = _DECAY * self.rejected_weight + (1.0 if accepted < drafted else 0.0)
-
-    def pause_drafting(self, num_output: int) -> None:
-        """Stop drafting for the current pause (which then doubles) and start the estimate afresh."""
-        self.paused_until = num_output + self.pause
-        self.pause = min(2 * self.pause, _MAX_PAUSE)
-        self.accepted_weight, self.rejected_weight = _PRIOR_ACCEPTED, _PRIOR_REJECTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,31 +92,12 @@ class SpeculativeDecoder:
         self.accepted_tokens = 0
         # prompt lookup keeps no state tied to its drafts, so a grammar may cut or replace them
         self.grammar_drafts = isinstance(drafter, NgramDrafter)
-        self.step_costs = StepCosts()  # the engine reports its decode steps (observe_step)
 
     def counters(self) -> SpecCounters:
         return SpecCounters(self.verifications, self.draft_tokens, self.accepted_tokens)
 
-    def observe_step(self, rows: int, seconds: float) -> None:
-        """The engine ran a decode-only step (no prompt tokens) of ``rows`` rows in ``seconds``."""
-        self.step_costs.observe(rows, seconds)
-
-    def _best_length(self, acceptance: float, running: int, cap: int) -> int:
-        """The draft length (0..cap) with the most expected tokens per unit of step time, beside ``running``
-        sequences that each decode one row; 0 when none beats plain decoding by ``_MIN_GAIN``."""
-        best, best_gain = 0, _MIN_GAIN
-        expected, term = 1.0, 1.0
-        for k in range(1, cap + 1):
-            term *= acceptance
-            expected += term  # 1 + p + ... + p^k: the target's own token, then each draft while accepted
-            gain = expected / self.step_costs.ratio(running, running + k)
-            if gain > best_gain:
-                best, best_gain = k, gain
-        return best
-
-    def _budget(self, seq: Sequence, running: int = 1, limit: int = 1 << 30) -> int:
-        """Draft tokens ``seq`` may verify now: K (or, with ``auto_off``, the length that pays on this
-        machine), capped by ``limit`` and so that accepted drafts + one token fit its limits.
+    def _budget(self, seq: Sequence) -> int:
+        """Draft tokens ``seq`` may verify now: K, capped so accepted drafts + one token fit its limits.
 
         A request with presence / frequency penalties never drafts: each verified row would need the
         penalties of its own prefix (the generated tokens plus the drafts before it), which neither the
@@ -162,13 +115,10 @@ class SpeculativeDecoder:
         if seq.num_output < state.paused_until:
             return 0
         room = min(seq.params.max_tokens - seq.num_output, self.max_model_len - seq.num_tokens) - 1
-        cap = max(0, min(self.config.num_tokens, room, limit))
-        if not self.config.auto_off or cap == 0:
-            return cap
-        k = self._best_length(state.acceptance, running, cap)
-        if k == 0 and cap == self.config.num_tokens:  # no length pays (a cut one may pay later: no pause)
-            state.pause_drafting(seq.num_output)
-        return k
+        k = self.config.num_tokens
+        if self.config.auto_off:
+            k = max(1, min(k, int(k * state.ema + 0.5)))
+        return max(0, min(k, room))
 
     def propose(self, running: list[Sequence]) -> None:
         """Draft for every running sequence that may (clears the drafts of the others), each at most
@@ -183,7 +133,7 @@ class SpeculativeDecoder:
         rows = self.config.step_rows
         limit = rows // max(len(running), 1) - 1 if rows else 1 << 30
         for seq in running:
-            k = self._budget(seq, len(running), limit) if limit > 0 else 0
+            k = min(self._budget(seq), limit) if limit > 0 else 0
             if k:
                 requests.append((seq, k))
             else:
@@ -203,10 +153,15 @@ class SpeculativeDecoder:
         self.draft_tokens += num_draft
         self.accepted_tokens += verdict.num_accepted
         state: SpecState = seq.spec
-        state.record(num_draft, verdict.num_accepted)
-        if self.config.auto_off and state.acceptance < self.config.min_acceptance:
+        state.verifications += 1
+        state.drafted += num_draft
+        state.accepted += verdict.num_accepted
+        state.ema = (1 - _EMA_WEIGHT) * state.ema + _EMA_WEIGHT * (verdict.num_accepted / max(num_draft, 1))
+        if self.config.auto_off and state.ema < self.config.min_acceptance:
             # stop drafting for a while; after the pause it gets a fresh chance at the threshold
-            state.pause_drafting(seq.num_output + len(verdict.tokens))
+            state.paused_until = seq.num_output + len(verdict.tokens) + state.pause
+            state.pause = min(2 * state.pause, _MAX_PAUSE)
+            state.ema = _EMA_START
         return verdict
 
 

@@ -22,11 +22,10 @@ from backend.speculative.ngram import NgramDrafter
 from tests.backend.test_engine_core import penalized_oracle_tokens
 from tests.backend.test_engine_support import TINY, check_greedy_equal, oracle_tokens, run_engine, tiny_loaded
 
-DRAFTERS = {  # max_step_rows=0: these tests batch up to 8 sequences, all of which must draft; auto_off=False:
-    # every step drafts K, whatever this machine's step costs say (the policy has tests of its own below)
+DRAFTERS = {  # max_step_rows=0: these tests batch up to 8 sequences, all of which must draft
     "ngram": SpeculativeConfig("ngram", 4, ngram_min=1, auto_off=False, max_step_rows=0),
-    "self": SpeculativeConfig("self", 3, draft_layers=1, auto_off=False, max_step_rows=0),
-    "draft": SpeculativeConfig("draft", 5, model="the target itself", auto_off=False, max_step_rows=0),
+    "self": SpeculativeConfig("self", 3, draft_layers=1, max_step_rows=0),
+    "draft": SpeculativeConfig("draft", 5, model="the target itself", max_step_rows=0),
 }
 
 
@@ -286,11 +285,10 @@ def test_automatic_off_pauses_a_sequence_whose_drafts_fail() -> None:
         else:
             seq.token_ids.append(fresh)
         seq.num_computed = seq.num_tokens - 1
-    # no step costs measured yet, so the optimistic prior sizes the drafts: 2 tokens at the starting estimate
-    # 0.6, then 1 at 0.35; two failures bring the estimate below 0.3: a 16-token pause, two more failures,
-    # then a 32-token pause that outlasts the test
+    # two failed 2-token drafts bring the acceptance average (0.6 at the start) below 0.3: a 16-token
+    # pause, two more failures, then a 32-token pause that outlasts the test
     assert drafted_steps == 4
-    assert seq.spec.pause == 64 and seq.spec.drafted == 6 and seq.spec.accepted == 0
+    assert seq.spec.pause == 64 and seq.spec.drafted == 8 and seq.spec.accepted == 0
 
 
 def test_drafts_are_cut_so_that_a_step_verifies_at_most_max_step_rows() -> None:
