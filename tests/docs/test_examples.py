@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 README = ROOT / "README.md"
-RUNTIME_PACKAGES = ("proxy", "backend", "caches", "router", "kernels")
+RUNTIME_PACKAGES = ("proxy", "backend", "caches", "router", "kernels", "tokenization", "jsonl_text", "json_pointer")
 PROXY_URL = "http://127.0.0.1:8000/v1"
 
 _FENCE = re.compile(r"^([ \t]*)```(\w*)\n(.*?)^[ \t]*```", re.M | re.S)
