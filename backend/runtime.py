@@ -14,6 +14,7 @@ from backend.config import BackendConfig
 from backend.fused_layers_cpu import FusedLayers
 from backend.layer_ops_cpu import native_layer_ops
 from backend.model import LlamaForCausalLM
+from backend.native_prebuild import start_native_kernel_builds
 from backend.weights import gguf_projection_types, load_weights, open_gguf, read_gguf_4bit_blocks
 from backend.weights_dtype import apply_weights_plan
 from tokenization.models import ModelSource, WeightsError, resolve_model
@@ -72,6 +73,8 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
             last_logged[0] = now
             log.info("loading weights %d/%d tensors", done, total)
 
+    # the native CPU kernels compile (first start on a machine) while the weights load
+    kernels_built = start_native_kernel_builds() if device.type == "cpu" and dtype == torch.float32 else None
     reader = open_gguf(source.path) if source.kind == "gguf" else None
     model_config, state = load_weights(source, dtype, progress, reader)
     with torch.device("meta"):
@@ -82,6 +85,8 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
     model.rope.reset_buffers()  # fp32 inverse frequencies, whatever the weights' dtype
     projection_types = gguf_projection_types(reader) if reader is not None and source.kind == "gguf" else {}
     four_bit_file = bool(projection_types) and set(projection_types.values()) <= {"Q4_0", "Q4_1"}
+    if kernels_built is not None:
+        kernels_built()  # before the weights plan or the layers ask for a kernel
     try:
         plan = weights_plan(config.weights_dtype, dtype, device, four_bit_file, config.batch_invariant)
     except ValueError as exc:  # a bad --weights-dtype for this device/dtype: a plain start-up error

@@ -1,0 +1,47 @@
+"""Compiling the native CPU kernels side by side, while the weights load.
+
+Each kernel is its own C++ extension, built by a compiler process the first time a machine (or a new
+``TORCH_EXTENSIONS_DIR``) loads it, ~10 s each. Built one after another, as the model asked for them, the five
+took ~51 s on a 2-core AVX2 EPYC before a first start could answer; started at once on threads of their own (each
+thread only waits on its compiler), they took ~26 s, and that overlaps reading the weights. Later starts load
+them from the extension cache in milliseconds either way.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+log = logging.getLogger(__name__)
+
+
+def _kernel_loaders() -> list[Callable[[], object]]:
+    """Every native CPU kernel's loader (each cached after its first call)."""
+    from backend.attention_cpu import load_paged_attention
+    from backend.fused_layers_cpu import load_fused_layers
+    from backend.layer_ops_cpu import load_layer_ops
+    from backend.quant.native_mm import load_block_mm
+    from backend.quant.panel_mm import load_panel_mm
+
+    return [load_fused_layers, load_panel_mm, load_paged_attention, load_layer_ops, load_block_mm]
+
+
+def start_native_kernel_builds() -> Callable[[], None]:
+    """Start building (or loading) every native CPU kernel at once, each on its own thread, and return a
+    function that waits until all are done. Call that before anything else calls a kernel's loader: the
+    loaders are cached but not locked, so a second caller meanwhile would build its kernel twice. A kernel
+    that fails to build is left to its loader's own fallback and warning."""
+    loaders = _kernel_loaders()
+    pool = ThreadPoolExecutor(max_workers=len(loaders), thread_name_prefix="thrifty-kernel-build")
+    futures = [pool.submit(loader) for loader in loaders]
+    pool.shutdown(wait=False)
+
+    def wait() -> None:
+        for loader, future in zip(loaders, futures, strict=True):
+            try:
+                future.result()
+            except Exception:  # noqa: BLE001 - the loader called again later reports and falls back
+                log.exception("building %s failed", getattr(loader, "__name__", loader))
+
+    return wait
