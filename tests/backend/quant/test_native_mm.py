@@ -5,6 +5,7 @@ its arithmetic, on every code path this machine can build: ``native`` (AVX-512 h
 from __future__ import annotations
 
 import copy
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import torch
@@ -16,9 +17,16 @@ from backend.quant.native_mm import load_block_mm, pack_q4, pack_q8, unpack_q4, 
 MARCHES = ("native", "haswell", "x86-64")
 
 
+@pytest.fixture(scope="module")
+def all_builds() -> dict:
+    """Each instruction set's build of the kernel, compiled side by side (a compiler process each)."""
+    with ThreadPoolExecutor(len(MARCHES)) as pool:
+        return dict(zip(MARCHES, pool.map(load_block_mm, MARCHES), strict=True))
+
+
 @pytest.fixture(scope="module", params=MARCHES)
-def ops(request):
-    built = load_block_mm(request.param)
+def ops(request, all_builds):
+    built = all_builds[request.param]
     assert built is not None, f"the native block kernel did not build with -march={request.param}"
     return built
 

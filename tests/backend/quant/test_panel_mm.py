@@ -4,6 +4,8 @@ AVX-512 here where the CPU has it, ``haswell``: the AVX2 path, ``x86-64``: the p
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import torch
 
@@ -24,7 +26,8 @@ MARCHES = ("native", "haswell", "x86-64")
 
 @pytest.fixture(scope="module")
 def builds():
-    built = {march: load_panel_mm(march) for march in MARCHES}
+    with ThreadPoolExecutor(len(MARCHES)) as pool:  # compiled side by side, a compiler process each
+        built = dict(zip(MARCHES, pool.map(load_panel_mm, MARCHES), strict=True))
     missing = [march for march, ops in built.items() if ops is None]
     assert not missing, f"the panel kernel did not build with -march={missing}"
     return built
