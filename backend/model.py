@@ -153,9 +153,12 @@ class DecoderLayer(nn.Module):
 
 
 class LlamaBody(nn.Module):
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ModelConfig, initialize: bool = True) -> None:
         super().__init__()
-        self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
+        # initialize=False: an uninitialised table for weights loaded next (on the meta device, nn.Embedding's
+        # random init imported torch._dynamo: ~2.4 s of every model load)
+        weight = None if initialize else torch.empty(config.vocab_size, config.hidden_size)
+        self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size, _weight=weight)
         self.layers = nn.ModuleList(DecoderLayer(config, i) for i in range(config.num_layers))
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
@@ -182,10 +185,11 @@ def fuse_projections(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
 class LlamaForCausalLM(nn.Module):
     """Llama decoder with an LM head; weights load from Hugging Face's layout (see :func:`fuse_projections`)."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ModelConfig, initialize: bool = True) -> None:
+        """``initialize=False`` skips the embedding's random init, for a model whose weights are loaded next."""
         super().__init__()
         self.config = config
-        self.model = LlamaBody(config)
+        self.model = LlamaBody(config, initialize)
         self.rope = RotaryEmbedding(config.head_dim, config.max_position_embeddings, config.rope_theta)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         if config.tie_word_embeddings:

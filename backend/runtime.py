@@ -78,7 +78,7 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
     reader = open_gguf(source.path) if source.kind == "gguf" else None
     model_config, state = load_weights(source, dtype, progress, reader)
     with torch.device("meta"):
-        model = LlamaForCausalLM(model_config)
+        model = LlamaForCausalLM(model_config, initialize=False)  # every weight is loaded below
     model = model.to_empty(device=device)
     model.load_state({k: v.to(device) for k, v in state.items()})
     model.to(dtype)
