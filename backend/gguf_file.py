@@ -110,27 +110,26 @@ class GGUFFile:
 
     # ------------------------------------------------------------------ parsing
 
-    def _take(self, n: int) -> bytes:
-        if self._pos + n > len(self._map):
+    def _need(self, pos: int, size: int) -> None:
+        """Refuse to read ``size`` header bytes from ``pos`` past the end of the file."""
+        if pos + size > len(self._map):
             raise GGUFFormatError(f"{self.path}: file ends inside its header (truncated?)")
+
+    def _take(self, n: int) -> bytes:
+        self._need(self._pos, n)
         out = self._map[self._pos:self._pos + n]
         self._pos += n
         return out
 
     def _unpack(self, fmt: str) -> Any:
         size = struct.calcsize(fmt)
-        if self._pos + size > len(self._map):
-            raise GGUFFormatError(f"{self.path}: file ends inside its header (truncated?)")
+        self._need(self._pos, size)
         (value,) = struct.unpack_from(fmt, self._map, self._pos)
         self._pos += size
         return value
 
     def _string(self) -> str:
-        data = self._take(self._unpack("<Q"))
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            return data.decode("utf-8", errors="replace")
+        return self._take(self._unpack("<Q")).decode("utf-8", errors="replace")
 
     def _value(self, value_type: int) -> Any:
         if value_type in _SCALARS:
@@ -144,8 +143,7 @@ class GGUFFile:
         if element_type in _SCALARS:
             dtype = np.dtype(_SCALARS[element_type][1]).newbyteorder("<")
             size = count * dtype.itemsize
-            if self._pos + size > len(self._map):
-                raise GGUFFormatError(f"{self.path}: file ends inside its header (truncated?)")
+            self._need(self._pos, size)
             values = np.frombuffer(self._map, dtype=dtype, count=count, offset=self._pos).copy()
             self._pos += size
             return values
@@ -154,16 +152,14 @@ class GGUFFile:
         return [self._value(element_type) for _ in range(count)]  # arrays of arrays: rare and small
 
     def _strings(self, count: int) -> list[str]:
-        buf, pos, end = self._map, self._pos, len(self._map)
+        buf, pos = self._map, self._pos
         out = []
         unpack = struct.Struct("<Q").unpack_from
         for _ in range(count):
-            if pos + 8 > end:
-                raise GGUFFormatError(f"{self.path}: file ends inside its header (truncated?)")
+            self._need(pos, 8)
             (length,) = unpack(buf, pos)
             pos += 8
-            if pos + length > end:
-                raise GGUFFormatError(f"{self.path}: file ends inside its header (truncated?)")
+            self._need(pos, length)
             out.append(buf[pos:pos + length].decode("utf-8", errors="replace"))
             pos += length
         self._pos = pos

@@ -74,7 +74,8 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
             log.info("loading weights %d/%d tensors", done, total)
 
     # the native CPU kernels compile (first start on a machine) while the weights load
-    kernels_built = start_native_kernel_builds() if device.type == "cpu" and dtype == torch.float32 else None
+    native_cpu = device.type == "cpu" and dtype == torch.float32  # the native CPU kernels serve this model
+    kernels_built = start_native_kernel_builds() if native_cpu else None
     reader = open_gguf(source.path) if source.kind == "gguf" else None
     model_config, state = load_weights(source, dtype, progress, reader)
     with torch.device("meta"):
@@ -99,7 +100,7 @@ def load_model(config: BackendConfig, option: str = "--model") -> LoadedModel:
                         "dequantized values (use --weights-dtype fp32 or bf16 to keep them as stored)",
                         name, type_name)
     log.info("weights dtype %s", apply_weights_plan(model, plan, dtype, blocks))
-    if device.type == "cpu" and dtype == torch.float32:
+    if native_cpu:
         native = native_layer_ops()  # one native call per norm / rotary / SiLU instead of many small ops
         if native is not None:
             model.use_layer_ops(native)

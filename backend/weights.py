@@ -36,10 +36,6 @@ GGUF_LAYER_NAMES = {
 }
 
 
-def _field(reader, key: str, default=None):
-    return reader.get(key, default)
-
-
 def _unpermute_rope(weight: torch.Tensor, num_heads: int) -> torch.Tensor:
     """Undo llama.cpp's row permutation of q/k projections (pairwise → half-split rotary layout)."""
     # weight: [num_heads * head_dim, hidden]
@@ -67,28 +63,28 @@ def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], Non
     import gguf
 
     reader = reader if reader is not None else open_gguf(path)
-    arch = _field(reader, "general.architecture")
+    arch = reader.get("general.architecture")
     if arch != "llama":
         raise WeightsError(f"{path}: architecture {arch!r} is not supported (only 'llama')")
-    hidden = int(_field(reader, "llama.embedding_length"))
-    heads = int(_field(reader, "llama.attention.head_count"))
-    kv_heads = int(_field(reader, "llama.attention.head_count_kv", heads))
+    hidden = int(reader.get("llama.embedding_length"))
+    heads = int(reader.get("llama.attention.head_count"))
+    kv_heads = int(reader.get("llama.attention.head_count_kv", heads))
     tensors = {t.name: t for t in reader.tensors}
-    vocab = int(_field(reader, "llama.vocab_size", 0)) or int(tensors["token_embd.weight"].shape[-1])
+    vocab = int(reader.get("llama.vocab_size", 0)) or int(tensors["token_embd.weight"].shape[-1])
     config = ModelConfig(
         vocab_size=vocab,
         hidden_size=hidden,
-        intermediate_size=int(_field(reader, "llama.feed_forward_length")),
-        num_layers=int(_field(reader, "llama.block_count")),
+        intermediate_size=int(reader.get("llama.feed_forward_length")),
+        num_layers=int(reader.get("llama.block_count")),
         num_heads=heads,
         num_kv_heads=kv_heads,
-        head_dim=int(_field(reader, "llama.attention.key_length", hidden // heads)),
-        rope_theta=float(_field(reader, "llama.rope.freq_base", 10000.0)),
-        rms_norm_eps=float(_field(reader, "llama.attention.layer_norm_rms_epsilon", 1e-5)),
-        max_position_embeddings=int(_field(reader, "llama.context_length", 2048)),
+        head_dim=int(reader.get("llama.attention.key_length", hidden // heads)),
+        rope_theta=float(reader.get("llama.rope.freq_base", 10000.0)),
+        rms_norm_eps=float(reader.get("llama.attention.layer_norm_rms_epsilon", 1e-5)),
+        max_position_embeddings=int(reader.get("llama.context_length", 2048)),
         tie_word_embeddings="output.weight" not in tensors,
-        bos_token_id=_optional_int(_field(reader, "tokenizer.ggml.bos_token_id")),
-        eos_token_id=_optional_int(_field(reader, "tokenizer.ggml.eos_token_id")),
+        bos_token_id=_optional_int(reader.get("tokenizer.ggml.bos_token_id")),
+        eos_token_id=_optional_int(reader.get("tokenizer.ggml.eos_token_id")),
     )
     state: dict[str, torch.Tensor] = {}
     for i, (name, tensor) in enumerate(tensors.items()):
