@@ -17,11 +17,16 @@ from backend.quant.native_mm import load_block_mm, pack_q4, pack_q8, unpack_q4, 
 MARCHES = ("native", "haswell", "x86-64")
 
 
+def build_each_march(load) -> dict:
+    """``load(march)`` for every march in MARCHES, compiled side by side (a compiler process each)."""
+    with ThreadPoolExecutor(len(MARCHES)) as pool:
+        return dict(zip(MARCHES, pool.map(load, MARCHES), strict=True))
+
+
 @pytest.fixture(scope="module")
 def all_builds() -> dict:
-    """Each instruction set's build of the kernel, compiled side by side (a compiler process each)."""
-    with ThreadPoolExecutor(len(MARCHES)) as pool:
-        return dict(zip(MARCHES, pool.map(load_block_mm, MARCHES), strict=True))
+    """Each instruction set's build of the kernel."""
+    return build_each_march(load_block_mm)
 
 
 @pytest.fixture(scope="module", params=MARCHES)

@@ -4,8 +4,6 @@ AVX-512 here where the CPU has it, ``haswell``: the AVX2 path, ``x86-64``: the p
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 import torch
 
@@ -19,15 +17,12 @@ from backend.quant.panel_mm import (
     unpack_q4_panels,
     unpack_q8_panels,
 )
-from tests.backend.quant.test_native_mm import _quantized_activations
-
-MARCHES = ("native", "haswell", "x86-64")
+from tests.backend.quant.test_native_mm import _quantized_activations, build_each_march
 
 
 @pytest.fixture(scope="module")
 def builds():
-    with ThreadPoolExecutor(len(MARCHES)) as pool:  # compiled side by side, a compiler process each
-        built = dict(zip(MARCHES, pool.map(load_panel_mm, MARCHES), strict=True))
+    built = build_each_march(load_panel_mm)
     missing = [march for march, ops in built.items() if ops is None]
     assert not missing, f"the panel kernel did not build with -march={missing}"
     return built
