@@ -46,6 +46,7 @@ from caches.lexicon import Lexicon, default_lexicon
 __all__ = ["TextFeatures", "VerifyResult", "extract_features", "normalise", "verify"]
 
 MAX_ROLE_WORDS = 64
+_SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 MAX_SUBSTITUTION_PAIRS = 256
 SLOT_EDITS = 2
 SLOT_WORDS = 3
@@ -63,6 +64,7 @@ _FUNCTION_WORDS = frozenset(
     please kindly hi hello hey dear thanks thank ok okay yes just really actually also even so
     tell give show explain describe help want wanted like need know let lets let's wonder recommend suggest
     there here then now just very quite rather
+    e.g i.e etc viz cf
     """.split()
 )
 _NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
@@ -116,10 +118,22 @@ _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _URL = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])")
-_TOKEN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
-_SENTENCE_PUNCT = re.compile(r"^(?:[.,;:!?'\"\-–—…]+|[()])$")  # a lone parenthesis is prose
+_TOKEN = re.compile(r"\b[vV]\d+(?:\.\d+)*\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
+# sentence punctuation, with at most one parenthesis (*etc.)*, *).*): prose; *()* and *))* are code
+_SENTENCE_PUNCT = re.compile(r"^[.,;:!?'\"\-–—…]*[()]?[.,;:!?'\"\-–—…]*$")
 _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# *one* as the generic pronoun, not the number: a modal follows it
+# (*one can*, *one should*) or a modal before it in a question (*how can one*)
+_PRONOUN_ONE = re.compile(
+    r"\b(one)(?=\s+(?:can|could|should|must|may|might|will|would|shall|needs|ought)\b)"
+    r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)",
+    re.I,
+)
+# pictographs (emoji, their joiners and variation selectors): decoration, not a symbol of the request
+_PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u200d\ufe0f]")
+# *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
+_VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
 _SPACES = re.compile(r"\s+")
 _EDGE_PUNCT = ".,;:!?'\"()[]-–—… \t\n"
 
@@ -182,6 +196,13 @@ def _strip_request_frames(text: str) -> str:
     return meant.sub("explain ", text)
 
 
+def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
+    """A dash between two short operands (*x - y*, *n-1*) is a minus, not punctuation."""
+    if matches[k].group(0) not in ("-", "\u2212", "\u2013") or not 0 < k < len(matches) - 1:
+        return False
+    return all(len(matches[j].group(0)) <= 2 and matches[j].group(0).isalnum() for j in (k - 1, k + 1))
+
+
 def _sentence_start(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     return not before or before[-1] in ".!?:\n"
@@ -210,30 +231,39 @@ def extract_features(text: str) -> TextFeatures:
     cut(_INLINE_CODE, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
     cut(_URL, "url", lambda m: m.group(0).rstrip(".,;:!?)").casefold())
     cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
+    # the spans cut so far are also words of the sequence, where their order is the role check's
+    placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
+    text = _PICTOGRAPHS.sub(" ", text)
+    text = _PRONOUN_ONE.sub(lambda m: m.group(0)[: m.start(m.lastindex) - m.start()] + "   ", text)
 
     negations = 0
     questions: set[str] = set()
     names: set[str] = set()
-    sequence: list[tuple[str, str]] = []
     matches = list(_TOKEN.finditer(text))
 
     def is_operator(k: int) -> bool:
-        return 0 <= k < len(matches) and any(ch in _OPERATOR_CHARS for ch in matches[k].group(0))
+        return 0 <= k < len(matches) and (any(ch in _OPERATOR_CHARS for ch in matches[k].group(0))
+                                          or _is_minus(matches, k))
 
     for k, m in enumerate(matches):
         raw = m.group(0)
         low = raw.casefold()
         beside_operator = is_operator(k - 1) or is_operator(k + 1)
-        if raw[0].isdigit():
+        version = _VERSION.fullmatch(raw)
+        if version:
+            positioned.append((m.start(), f"num:{_number(version.group(1))}"))
+            placed.append((m.start(), ("w", "version")))
+        elif raw[0].isdigit():
             positioned.append((m.start(), f"num:{_number(raw)}"))
         elif not (raw[0].isalpha() or raw[0] == "_"):
             symbols = raw.rstrip(".,;!?")  # "]." ends a sentence after a bracket
-            if symbols and not _SENTENCE_PUNCT.match(symbols):
+            if symbols and (not _SENTENCE_PUNCT.match(symbols) or _is_minus(matches, k)):
                 positioned.append((m.start(), f"sym:{symbols}"))
+                placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
         elif (beside_operator or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))):
             positioned.append((m.start(), f"id:{low}"))
-            sequence.append(("w", low))  # also a word, whose role can change
+            placed.append((m.start(), ("w", low)))  # also a word, whose role can change
         elif low in _NUMBER_WORDS:
             positioned.append((m.start(), f"num:{_number(str(_NUMBER_WORDS[low]))}"))
         elif low in _NEGATIONS:
@@ -243,12 +273,14 @@ def extract_features(text: str) -> TextFeatures:
         elif low in _QUESTION_WORDS:
             questions.add(_QUESTION_WORDS[low])
         elif low in _RELATIONAL:
-            sequence.append(("r", _TOPIC_RELATIONS.get(low, low)))
+            placed.append((m.start(), ("r", _TOPIC_RELATIONS.get(low, low))))
         elif low not in _FUNCTION_WORDS:
-            sequence.append(("w", low))
+            placed.append((m.start(), ("w", low)))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
                 names.add(low)
     positioned.sort(key=lambda item: item[0])
+    placed.sort(key=lambda item: item[0])
+    sequence = [entry for _, entry in placed]
     return TextFeatures(
         normalised=normalise(text),  # the prose; code, quotes and URLs are in ``exact``
         exact=tuple(token for _, token in positioned),
@@ -292,19 +324,22 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
     words_a = [text for kind, text in a if kind == "w"]
     words_b = [text for kind, text in b if kind == "w"]
     count_a, count_b = Counter(words_a), Counter(words_b)
-    single = [w for w in words_a if count_a[w] == 1 and count_b[w] == 1 and (among is None or w in among)]
+    single = [w for w in words_a if count_a[w] == 1 and count_b[w] == 1
+              and (among is None or w in among or w.startswith(_SPAN_KINDS))]
     single = single[:MAX_ROLE_WORDS]
     pos_a = {text: i for i, (kind, text) in enumerate(a) if kind == "w" and text in count_b}
     pos_b = {text: i for i, (kind, text) in enumerate(b) if kind == "w" and text in count_a}
 
-    def pivots(seq: list[tuple[str, str]], lo: int, hi: int) -> set[tuple[str, str]]:
-        return {(kind, text) for kind, text in seq[lo + 1:hi] if kind == "w" or text not in _SYMMETRIC}
+    def pivots(seq: list[tuple[str, str]], lo: int, hi: int, strict: bool) -> set[tuple[str, str]]:
+        # between two verbatim spans every shared word is a pivot: *replace "a" with "b"*
+        return {(kind, text) for kind, text in seq[lo + 1:hi] if strict or kind == "w" or text not in _SYMMETRIC}
 
     for i, u in enumerate(single):
         for v in single[i + 1:]:
             if (pos_a[u] < pos_a[v]) == (pos_b[u] < pos_b[v]):
                 continue
-            if pivots(a, *sorted((pos_a[u], pos_a[v]))) & pivots(b, *sorted((pos_b[u], pos_b[v]))):
+            strict = u.startswith(_SPAN_KINDS) or v.startswith(_SPAN_KINDS)
+            if pivots(a, *sorted((pos_a[u], pos_a[v])), strict) & pivots(b, *sorted((pos_b[u], pos_b[v])), strict):
                 return True
     return False
 
@@ -404,22 +439,18 @@ def _drop_redundant_heads(f: TextFeatures, other: TextFeatures, lex: Lexicon) ->
 
 def _verbatim(exact: tuple[str, ...]) -> tuple[str, ...]:
     """The spans cut out of the prose before normalisation: code, quoted strings, URLs."""
-    return tuple(t for t in exact if t.startswith(("code:", "quote:", "url:")))
+    return tuple(t for t in exact if t.startswith(_SPAN_KINDS))
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:
-    """What must be equal of two texts' exact spans: code, quoted strings, URLs and numbers in
-    order (each kind on its own; numbers and symbols together, as the skeleton of a formula or of
-    unquoted code), identifiers as a set (their order is the role check's)."""
-    by_kind: dict[str, list[str]] = {}
-    for token in exact:
-        kind, _, value = token.partition(":")
-        by_kind.setdefault(kind, []).append(value)
+    """What must be equal of two texts' exact spans: numbers and symbols in order (the skeleton of
+    a formula or of unquoted code), code, quoted strings and URLs as multisets and identifiers as a
+    set (their order is the role check's: *use `b` with `a`* may be reworded *with `a`, use `b`*,
+    but *`a` to `b`* is not *`b` to `a`*)."""
+    spans = sorted(token for token in exact if token.startswith(_SPAN_KINDS))
     skeleton = tuple(token for token in exact if token.startswith(("num:", "sym:")))
-    return (
-        tuple(by_kind.get("code", ())), tuple(by_kind.get("quote", ())), tuple(by_kind.get("url", ())),
-        skeleton, frozenset(by_kind.get("id", ())),
-    )
+    identifiers = frozenset(token for token in exact if token.startswith("id:"))
+    return tuple(spans), skeleton, identifiers
 
 
 def _names_kept(q: TextFeatures, c: TextFeatures) -> bool:

@@ -172,3 +172,45 @@ def test_a_swap_around_the_same_pivot_is_a_miss() -> None:
                       "How do I translate a letter from Polish to Dutch?").ok
     assert not verify("Is the river in the valley older than the bridge?",
                       "Is the bridge in the valley older than the river?").ok
+
+
+_SPAN_NAMES = st.text(string.ascii_lowercase + "_", min_size=2, max_size=8).filter(lambda t: t.strip("_"))
+
+
+@FAST
+@given(_SPAN_NAMES, _SPAN_NAMES, _WORDS, st.sampled_from(["`{}`", '"{}"']))
+def test_verbatim_spans_may_move_in_a_rewording_but_never_trade_places(a, b, noun, quote) -> None:
+    if a == b:
+        return
+    qa, qb = quote.format(a), quote.format(b)
+    # the same spans, the sentence restructured around them: a hit
+    assert verify(f"Use {qa} with the {noun} {qb}.", f"With the {noun} {qb}, use {qa}.").ok
+    # the spans trade places around a shared word, even a symmetric one: another request
+    for frame in ("Replace {x} with {y} in the {n}.", "Convert {x} to {y} for the {n}.",
+                  "Compare {x} and {y} in the {n}.", "Why is {x} slower than {y} in the {n}?"):
+        assert not verify(frame.format(x=qa, y=qb, n=noun), frame.format(x=qb, y=qa, n=noun)).ok
+    # a changed span is still a miss wherever it stands
+    assert not verify(f"Use {qa} with the {noun} {qb}.", f"With the {noun} {qa}, use {qa}.").ok
+
+
+@FAST
+@given(st.sampled_from(string.ascii_lowercase), st.sampled_from(string.ascii_lowercase),
+       st.sampled_from(["-", "\u2212"]))
+def test_a_minus_between_short_operands_is_an_operator(x, y, minus) -> None:
+    if x != y:
+        assert not verify(f"What is {x} {minus} {y}?", f"What is {y} {minus} {x}?").ok
+        assert verify(f"What is {x} {minus} {y}?", f"what is {x} {minus} {y} ?").ok
+
+
+@FAST
+@given(_WORDS, st.integers(1, 30), st.integers(0, 30), st.integers(1, 5))
+def test_decoration_versions_and_the_pronoun_one(noun, major, minor, delta) -> None:
+    # an emoji is decoration, not a symbol of the request
+    assert verify(f"How is the {noun} hashed in \U0001F917 Datasets?", f"How is the {noun} hashed in Datasets?").ok
+    # *v1.2* is *version 1.2*, and another version is another request
+    assert verify(f"Is the {noun} in v{major}.{minor}?", f"Is the {noun} in version {major}.{minor}?").ok
+    assert not verify(f"Is the {noun} in v{major}.{minor}?", f"Is the {noun} in version {major}.{minor + delta}?").ok
+    # *one can* is the generic pronoun; *one* before a noun is still the number
+    assert verify(f"How can one clean the {noun}?", f"How can you clean the {noun}?").ok
+    assert verify(f"One should clean the {noun} daily.", f"You should clean the {noun} daily.").ok
+    assert not verify(f"Name one {noun}.", f"Name two {noun}s.").ok
