@@ -8,10 +8,12 @@ words:
 
 1. **Identical after normalisation** (Unicode NFKC, case, whitespace, surrounding punctuation):
    accepted at once, so case-only and whitespace-only changes always hit.
-2. **Exact spans** must be equal, in order: code (back-quoted or fenced), operators and other
-   symbols, numbers (digits and number words, thousands separators removed, *percent* as ``%``),
-   quoted strings, URLs and e-mail addresses, identifiers (``snake_case``, ``camelCase``,
-   ``dotted.names``) and words with digits. Code and quoted strings keep their case.
+2. **Exact spans** must be equal: numbers (digits and number words, thousands separators removed,
+   *percent* as ``%``, *v2.1* as *version* 2.1) and operators and other symbols in order, as the
+   skeleton of a formula; code (back-quoted or fenced), quoted strings, URLs and e-mail addresses
+   as multisets; identifiers (``snake_case``, ``camelCase``, ``dotted.names``, words with digits,
+   operands of an operator) as a set. Code and quoted strings keep their case. Emoji are
+   decoration; *one* before a modal (*one can*) is a pronoun, not a number.
 3. **Negation**: the number of negation markers (*not*, *no*, *never*, *without*, *n't*, ...) must
    be equal.
 4. **Content words** (everything but a closed class of function words: articles, pronouns,
@@ -27,7 +29,9 @@ words:
    people live in*). Hyphenated compounds are one word (*well-known* = *famous* in WordNet).
 6. **Roles**: two content words that trade places around a shared pivot word (*A beats B* / *B
    beats A*, *from A to B* / *from B to A*) ask a different question; a word moved without
-   crossing a pivot (*the largest park* / *the park ... is the largest*) does not.
+   crossing a pivot (*the largest park* / *the park ... is the largest*) does not. Code, quoted
+   strings and URLs take part as words, and between two of them every shared word, symbols and
+   *and*/*with* included, is a pivot (*replace "a" with "b"* / *replace "b" with "a"*).
 
 All checks are symmetric and conservative: a rejected paraphrase only costs an upstream call.
 Work is linear in the texts' length (the role check looks at most at :data:`MAX_ROLE_WORDS` words).
