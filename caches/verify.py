@@ -104,6 +104,17 @@ _REQUEST_FRAMES = (
     re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
     re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
 )
+# the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
+_BE_FORMS = frozenset("is are was were be been being am".split())
+_SENTENCE_ENDS = frozenset(".!?;:")
+# participles that end neither in -ed nor in -en/-wn (a closed class of English irregular verbs)
+_IRREGULAR_PARTICIPLES = frozenset(
+    """
+    made done built sent set put kept held found told sold paid bought brought thought taught caught run read
+    left lost met led fed spent won hit cut split shut spread cast sung begun drunk swum stuck struck hung
+    dealt felt heard meant bent lent slept swept burnt learnt spelt spilt dug shot fought sought bound wound
+    """.split()
+)
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -152,6 +163,8 @@ class TextFeatures:
     questions: frozenset[str]  # question words, ``which`` folded into ``what``
     sequence: tuple[tuple[str, str], ...]  # ("w", content word) / ("r", relational word), in order
     names: frozenset[str] = frozenset()  # lower-cased capitalised words inside sentences, acronyms
+    passive: frozenset[str] = frozenset()  # participles after a form of *be*: *is used*, *should be included*
+    agented: frozenset[str] = frozenset()  # those of them followed by their agent: *is called by*
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -207,6 +220,16 @@ def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
     return all(len(matches[j].group(0)) <= 2 and matches[j].group(0).isalnum() for j in (k - 1, k + 1))
 
 
+def _is_participle(word: str) -> bool:
+    return len(word) > 3 and word.endswith(("ed", "en", "wn")) or word in _IRREGULAR_PARTICIPLES
+
+
+def _modifies_verb(word: str) -> bool:
+    """A word that may stand between *be* and its participle: *not*, or an adverb in *-ly*."""
+    low = word.casefold()
+    return low == "not" or (len(low) > 4 and low.endswith("ly"))
+
+
 def _sentence_start(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     return not before or before[-1] in ".!?:\n"
@@ -243,6 +266,9 @@ def extract_features(text: str) -> TextFeatures:
     negations = 0
     questions: set[str] = set()
     names: set[str] = set()
+    passive: set[str] = set()
+    agented: set[str] = set()
+    since_be = 99  # tokens since the last form of *be*
     matches = list(_TOKEN.finditer(text))
 
     def is_operator(k: int) -> bool:
@@ -252,6 +278,16 @@ def extract_features(text: str) -> TextFeatures:
     for k, m in enumerate(matches):
         raw = m.group(0)
         low = raw.casefold()
+        since_be = 0 if low in _BE_FORMS else 99 if low in _SENTENCE_ENDS else since_be + 1
+        by_follows = k + 1 < len(matches) and matches[k + 1].group(0).casefold() == "by"
+        if _is_participle(low) and (
+            since_be == 1 or (since_be == 2 and _modifies_verb(matches[k - 1].group(0)))
+            # a question puts *be* before the subject: *is the lexer called by the parser*
+            or (since_be < 99 and by_follows)
+        ):
+            passive.add(low)
+            if by_follows:
+                agented.add(low)
         beside_operator = is_operator(k - 1) or is_operator(k + 1)
         version = _VERSION.fullmatch(raw)
         if version:
@@ -292,6 +328,8 @@ def extract_features(text: str) -> TextFeatures:
         questions=frozenset(questions),
         sequence=tuple(sequence),
         names=frozenset(names),
+        passive=frozenset(passive),
+        agented=frozenset(agented),
     )
 
 
@@ -321,10 +359,14 @@ def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
     )
 
 
-def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: frozenset[str] | None = None) -> bool:
+def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: frozenset[str] | None = None,
+                   voice: frozenset[str] = frozenset(), agented: frozenset[str] = frozenset()) -> bool:
     """Two content words (of ``among``, if given) that occur once in each sequence trade places
     around a shared pivot: a content word, or a relational word that is not symmetric (*and*,
-    *or*, *with*, *between*)."""
+    *or*, *with*, *between*. Around a pivot in ``voice`` (a verb active in one text and passive in
+    the other) it is the other way round: the voice turns the sentence, so its arguments must trade
+    places (*A beats B* / *B is beaten by A*), and where the passive names its agent (``agented``:
+    *by B*), two words that keep their order swapped roles (*A is beaten by B*)."""
     words_a = [text for kind, text in a if kind == "w"]
     words_b = [text for kind, text in b if kind == "w"]
     count_a, count_b = Counter(words_a), Counter(words_b)
@@ -340,11 +382,16 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
 
     for i, u in enumerate(single):
         for v in single[i + 1:]:
-            if (pos_a[u] < pos_a[v]) == (pos_b[u] < pos_b[v]):
+            same_order = (pos_a[u] < pos_a[v]) == (pos_b[u] < pos_b[v])
+            if same_order and not agented:
                 continue
             strict = u.startswith(_SPAN_KINDS) or v.startswith(_SPAN_KINDS)
-            if pivots(a, *sorted((pos_a[u], pos_a[v])), strict) & pivots(b, *sorted((pos_b[u], pos_b[v])), strict):
-                return True
+            shared = pivots(a, *sorted((pos_a[u], pos_a[v])), strict) & pivots(b, *sorted((pos_b[u], pos_b[v])), strict)
+            turned = {text for _, text in shared if text in voice}
+            if same_order and turned & agented:
+                return True  # *A beats B* / *A is beaten by B*: the voice changed and the words did not move
+            if not same_order and shared and len(turned) < len(shared):
+                return True  # a swap around a pivot that is not a verb whose voice changed
     return False
 
 
@@ -397,7 +444,11 @@ def verify(
             return VerifyResult(False, "names")
     # roles: among all words when only the order changed; among names in a rewording
     roles_of = None if not left_q and not left_c else (q.names | c.names)
-    if _roles_swapped(list(q.sequence), seq_c, roles_of):
+    # a verb passive in one text only turns the sentence around it: *X should include Y* / *Y should be
+    # included in X*; its arguments trading places there is the voice, not a role swap
+    voice = q.passive ^ frozenset(mapping.get(w, w) for w in c.passive)
+    agented = voice & (q.agented | frozenset(mapping.get(w, w) for w in c.agented))
+    if _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 

@@ -214,3 +214,17 @@ def test_decoration_versions_and_the_pronoun_one(noun, major, minor, delta) -> N
     assert verify(f"How can one clean the {noun}?", f"How can you clean the {noun}?").ok
     assert verify(f"One should clean the {noun} daily.", f"You should clean the {noun} daily.").ok
     assert not verify(f"Name one {noun}.", f"Name two {noun}s.").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["call", "follow", "replace", "watch", "visit", "support"]))
+def test_the_passive_voice_turns_roles_around_and_an_agent_keeps_them(a, b, verb) -> None:
+    if a == b:
+        return
+    done = f"{verb}d" if verb.endswith("e") else f"{verb}ed"
+    active = f"Does the {a} {verb} the {b}?"
+    assert verify(active, f"Is the {b} {done} by the {a}?").ok  # the same roles in the other voice
+    assert not verify(active, f"Is the {a} {done} by the {b}?").ok  # the same order, the roles reversed
+    assert not verify(active, f"Does the {b} {verb} the {a}?").ok
+    assert not verify(f"Is the {b} {done} by the {a}?", f"Is the {a} {done} by the {b}?").ok
+    assert verify(f"You should {verb} the {a} with care.", f"The {a} should be {done} with care.").ok
