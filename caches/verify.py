@@ -145,7 +145,8 @@ _PRONOUN_ONE = re.compile(
     r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)",
     re.I,
 )
-# pictographs (emoji, their joiners and variation selectors): decoration, not a symbol of the request
+# pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop
+# (*🤗 Datasets* / *Datasets*), but two texts that both have some must have the same
 _PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u200d\ufe0f]")
 # *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
@@ -165,6 +166,7 @@ class TextFeatures:
     names: frozenset[str] = frozenset()  # lower-cased capitalised words inside sentences, acronyms
     passive: frozenset[str] = frozenset()  # participles after a form of *be*: *is used*, *should be included*
     agented: frozenset[str] = frozenset()  # those of them followed by their agent: *is called by*
+    pictographs: tuple[str, ...] = ()  # emoji, sorted
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -260,6 +262,7 @@ def extract_features(text: str) -> TextFeatures:
     cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
     # the spans cut so far are also words of the sequence, where their order is the role check's
     placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
+    pictographs = tuple(sorted(ch for ch in _PICTOGRAPHS.findall(text) if ch not in "\u200d\ufe0f"))
     text = _PICTOGRAPHS.sub(" ", text)
     text = _PRONOUN_ONE.sub(lambda m: m.group(0)[: m.start(m.lastindex) - m.start()] + "   ", text)
 
@@ -330,6 +333,7 @@ def extract_features(text: str) -> TextFeatures:
         names=frozenset(names),
         passive=frozenset(passive),
         agented=frozenset(agented),
+        pictographs=pictographs,
     )
 
 
@@ -407,9 +411,11 @@ def verify(
     (default: the installed one; without it every replaced word is a different meaning)."""
     q = query if isinstance(query, TextFeatures) else extract_features(query)
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
-    if q.normalised == c.normalised and _verbatim(q.exact) == _verbatim(c.exact):
+    if q.normalised == c.normalised and _verbatim(q.exact) == _verbatim(c.exact) and q.pictographs == c.pictographs:
         return VerifyResult(True, close=True)  # only case or spacing changed outside code, quotes and URLs
-    if _exact_key(q.exact) != _exact_key(c.exact):
+    if _exact_key(q.exact) != _exact_key(c.exact) or (
+        q.pictographs and c.pictographs and q.pictographs != c.pictographs
+    ):
         return VerifyResult(False, "exact spans")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")

@@ -207,6 +207,8 @@ def test_a_minus_between_short_operands_is_an_operator(x, y, minus) -> None:
 def test_decoration_versions_and_the_pronoun_one(noun, major, minor, delta) -> None:
     # an emoji is decoration, not a symbol of the request
     assert verify(f"How is the {noun} hashed in \U0001F917 Datasets?", f"How is the {noun} hashed in Datasets?").ok
+    # ... but two texts that both have emoji must have the same ones
+    assert not verify(f"What does \U0001F355 mean next to the {noun}?", f"What does \U0001F354 mean next to the {noun}?").ok
     # *v1.2* is *version 1.2*, and another version is another request
     assert verify(f"Is the {noun} in v{major}.{minor}?", f"Is the {noun} in version {major}.{minor}?").ok
     assert not verify(f"Is the {noun} in v{major}.{minor}?", f"Is the {noun} in version {major}.{minor + delta}?").ok
