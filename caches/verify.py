@@ -52,6 +52,7 @@ __all__ = ["TextFeatures", "VerifyResult", "extract_features", "normalise", "ver
 MAX_ROLE_WORDS = 64
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 MAX_SUBSTITUTION_PAIRS = 256
+MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
 SLOT_WORDS = 3
 
@@ -356,7 +357,21 @@ def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
     """``b`` is ``a`` with at most :data:`SLOT_EDITS` short edits (each at most
     :data:`SLOT_WORDS` words a side) in an otherwise shared frame: one slot of the request changed
     (*in one sentence* / *in one paragraph*, *to a child* / *to a lawyer*, an added *in French*)."""
-    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(a) + len(b) > MAX_DIFF_WORDS:
+        # a long pair: the diff runs on what lies between the shared start and end, and a middle too long
+        # to diff in bounded time counts as a changed slot (a refusal: the conservative answer)
+        start = 0
+        while start < min(len(a), len(b)) and a[start] == b[start]:
+            start += 1
+        end = 0
+        while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+            end += 1
+        mid_a, mid_b = a[start:len(a) - end], b[start:len(b) - end]
+        if len(mid_a) + len(mid_b) > MAX_DIFF_WORDS:
+            return True
+        ops = [op for op in SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    else:
+        ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     shared = len(a) - sum(i2 - i1 for _, i1, i2, _, _ in ops)
     return shared > 0 and len(ops) <= SLOT_EDITS and all(
         max(i2 - i1, j2 - j1) <= SLOT_WORDS for _, i1, i2, j1, j2 in ops

@@ -125,6 +125,10 @@ def test_features_are_bounded_and_never_raise() -> None:
     assert isinstance(features.exact, tuple)
     assert not verify("", "What is the capital of Peru?").ok
     assert normalise("  Hello\n\tWORLD?  ") == "hello world"
+    # long texts are not diffed as a whole: a long changed middle is refused, as a changed slot is
+    active, passive = "The lion beats the tiger. " * 400, "The tiger is beaten by the lion. " * 400
+    assert verify(active, passive).reason == "changed words"
+    assert verify(active, active.upper()).ok
 
 
 @FAST
