@@ -224,7 +224,7 @@ def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
 
 
 def _is_participle(word: str) -> bool:
-    return len(word) > 3 and word.endswith(("ed", "en", "wn")) or word in _IRREGULAR_PARTICIPLES
+    return (len(word) > 3 and word.endswith(("ed", "en", "wn"))) or word in _IRREGULAR_PARTICIPLES
 
 
 def _modifies_verb(word: str) -> bool:
@@ -272,7 +272,7 @@ def extract_features(text: str) -> TextFeatures:
     names: set[str] = set()
     passive: set[str] = set()
     agented: set[str] = set()
-    since_be = 99  # tokens since the last form of *be*
+    since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
     matches = list(_TOKEN.finditer(text))
 
     def is_operator(k: int) -> bool:
@@ -282,10 +282,15 @@ def extract_features(text: str) -> TextFeatures:
     for k, m in enumerate(matches):
         raw = m.group(0)
         low = raw.casefold()
-        since_be = 0 if low in _BE_FORMS else 99 if low in _SENTENCE_ENDS else since_be + 1
+        if low in _BE_FORMS:
+            since_be = 0
+            # a question opens with *be* and its subject comes next (*are children ...*, *is the lexer called*)
+            be_opens = _sentence_start(text, m.start())
+        else:
+            since_be = 99 if low in _SENTENCE_ENDS else since_be + 1
         by_follows = k + 1 < len(matches) and matches[k + 1].group(0).casefold() == "by"
         if _is_participle(low) and (
-            since_be == 1 or (since_be == 2 and _modifies_verb(matches[k - 1].group(0)))
+            (not be_opens and (since_be == 1 or (since_be == 2 and _modifies_verb(matches[k - 1].group(0)))))
             # a question puts *be* before the subject: *is the lexer called by the parser*
             or (since_be < 99 and by_follows)
         ):
