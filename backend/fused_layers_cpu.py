@@ -382,7 +382,15 @@ class FusedLayers:
         """hidden: [T, H] float32 embeddings, positions: [T] int64 → the final norm's output after ``num_layers``
         (default: all) layers, [T, H] float32; stores each layer's K/V of the step in the pool."""
         layers = self.num_layers if num_layers is None else min(num_layers, self.num_layers)
-        return self._op(hidden.contiguous(), positions, self._cos, self._sin, self._norms, self._codes, self._scales,
-                        self._levels, attention.k_cache, attention.v_cache, attention.slots, attention.tables,
-                        attention.row_seq, attention.row_len, attention.scale, self._eps, layers, self._num_heads,
-                        self._kernels)
+        norms, codes, scales, levels = self._norms, self._codes, self._scales, self._levels
+        pool_layers = attention.k_cache.size(0)
+        if pool_layers != self.num_layers:
+            # a pool of the first layers only: the self-speculation drafter's (backend.speculative.draft_model)
+            if pool_layers > self.num_layers:
+                raise ValueError(f"a KV pool of {pool_layers} layers for a model of {self.num_layers}")
+            norms = norms[:2 * pool_layers] + norms[-1:]  # each layer's two norms, then the final norm
+            codes, scales, levels = codes[:4 * pool_layers], scales[:4 * pool_layers], levels[:4 * pool_layers]
+            layers = min(layers, pool_layers)
+        return self._op(hidden.contiguous(), positions, self._cos, self._sin, norms, codes, scales, levels,
+                        attention.k_cache, attention.v_cache, attention.slots, attention.tables, attention.row_seq,
+                        attention.row_len, attention.scale, self._eps, layers, self._num_heads, self._kernels)

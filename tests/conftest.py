@@ -40,6 +40,18 @@ def smollm2(thrifty_data_dir):
 
 
 @pytest.fixture(scope="session")
+def smollm2_default(thrifty_data_dir):
+    """SmolLM2-135M-Instruct as the server loads it by default (``auto``: int4 panels on CPU, batch invariance on,
+    the fused layers where they build): greedy output does not depend on the batch, so tests compare it exactly."""
+    from backend.config import BackendConfig
+    from backend.runtime import load_model
+
+    model = load_model(BackendConfig(data_dir=str(thrifty_data_dir)))
+    assert model.batch_invariant_weights
+    return model
+
+
+@pytest.fixture(scope="session")
 def hf_oracle(smollm2):
     """transformers' own Llama on the same GGUF file: the reference our forward must match."""
     import torch

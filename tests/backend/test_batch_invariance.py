@@ -18,7 +18,7 @@ import pytest
 
 from backend.config import BackendConfig
 from backend.engine import Engine, EngineConfig, EngineService
-from backend.runtime import LoadedModel, load_model
+from backend.runtime import LoadedModel
 from backend.server import create_backend_app
 from benchmarks.harness import serve_in_thread
 
@@ -54,11 +54,11 @@ def _bodies() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def loaded(thrifty_data_dir) -> LoadedModel:
-    """The bundled model with the server's default options (int4 weights, batch invariance on)."""
-    model = load_model(BackendConfig(data_dir=str(thrifty_data_dir)))
-    assert model.weights_dtype == "int4" and model.batch_invariant_weights
-    return model
+def loaded(smollm2_default) -> LoadedModel:
+    """The bundled model with the server's default options (int4 weights, batch invariance on), shared with the
+    session's other tests of the default model (tests/conftest.py)."""
+    assert smollm2_default.weights_dtype == "int4" and smollm2_default.batch_invariant_weights
+    return smollm2_default
 
 
 def _serve(loaded: LoadedModel, engine_config: EngineConfig):
