@@ -134,7 +134,9 @@ _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _URL = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])")
-_TOKEN = re.compile(r"\b[vV]\d+(?:\.\d+)*\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
+# *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
+_VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
+_TOKEN = re.compile(r"\b" + _VERSION.pattern + r"\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
 # sentence punctuation, with at most one parenthesis (*etc.)*, *).*): prose; *()* and *))* are code
 _SENTENCE_PUNCT = re.compile(r"^[.,;:!?'\"\-–—…]*[()]?[.,;:!?'\"\-–—…]*$")
 _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
@@ -149,8 +151,6 @@ _PRONOUN_ONE = re.compile(
 # pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop
 # (*🤗 Datasets* / *Datasets*), but two texts that both have some must have the same
 _PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u200d\ufe0f]")
-# *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
-_VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
 _SPACES = re.compile(r"\s+")
 _EDGE_PUNCT = ".,;:!?'\"()[]-–—… \t\n"
 
@@ -362,6 +362,7 @@ def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
     """``b`` is ``a`` with at most :data:`SLOT_EDITS` short edits (each at most
     :data:`SLOT_WORDS` words a side) in an otherwise shared frame: one slot of the request changed
     (*in one sentence* / *in one paragraph*, *to a child* / *to a lawyer*, an added *in French*)."""
+    mid_a, mid_b = a, b
     if len(a) + len(b) > MAX_DIFF_WORDS:
         # a long pair: the diff runs on what lies between the shared start and end, and a middle too long
         # to diff in bounded time counts as a changed slot (a refusal: the conservative answer)
@@ -374,9 +375,7 @@ def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
         mid_a, mid_b = a[start:len(a) - end], b[start:len(b) - end]
         if len(mid_a) + len(mid_b) > MAX_DIFF_WORDS:
             return True
-        ops = [op for op in SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    else:
-        ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    ops = [op for op in SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes() if op[0] != "equal"]
     shared = len(a) - sum(i2 - i1 for _, i1, i2, _, _ in ops)
     return shared > 0 and len(ops) <= SLOT_EDITS and all(
         max(i2 - i1, j2 - j1) <= SLOT_WORDS for _, i1, i2, j1, j2 in ops

@@ -16,28 +16,25 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def model(smollm2_default):
-    return smollm2_default
-
-
-@pytest.fixture(scope="module")
-def requests(model):
+def requests(smollm2_default):
     params = SamplingParams(max_tokens=40, temperature=0.0)
-    return [(f"r{i}", model.tokenizer.encode_chat(m), params)
+    return [(f"r{i}", smollm2_default.tokenizer.encode_chat(m), params)
             for i, m in enumerate([COPY_PROMPTS[0], COPY_PROMPTS[2], CHAT_PROMPTS[0]])]
 
 
 @pytest.fixture(scope="module")
-def plain(model, requests):
-    return run_engine(Engine(model, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20)), requests)
+def plain(smollm2_default, requests):
+    return run_engine(Engine(smollm2_default, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20)), requests)
 
 
 @pytest.mark.parametrize("spec", [  # max_step_rows=0: all four requests draft in every step, batched
     SpeculativeConfig("ngram", 4, max_step_rows=0), SpeculativeConfig("self", 3, draft_layers=8, max_step_rows=0),
     SpeculativeConfig("draft", 3, model="the target itself", max_step_rows=0)], ids=lambda s: s.method)
-def test_greedy_output_is_identical_with_speculation(model, requests, plain, spec: SpeculativeConfig) -> None:
-    engine = Engine(model, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec),
-                    draft=model if spec.method == "draft" else None)
+def test_greedy_output_is_identical_with_speculation(smollm2_default, requests, plain,
+                                                    spec: SpeculativeConfig) -> None:
+    engine = Engine(smollm2_default,
+                    EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec),
+                    draft=smollm2_default if spec.method == "draft" else None)
     got = run_engine(engine, requests)
     for rid, _, _ in requests:
         assert got[rid][0] == plain[rid][0], rid  # batch invariance: not even a near-tie may differ
@@ -49,14 +46,14 @@ def test_greedy_output_is_identical_with_speculation(model, requests, plain, spe
     engine.block_manager.check_invariants()
 
 
-def test_lookup_ceiling_replays_the_engines_own_drafting(model, requests, plain) -> None:
+def test_lookup_ceiling_replays_the_engines_own_drafting(smollm2_default, requests, plain) -> None:
     """With automatic off disabled and no row limit, the engine drafts exactly what the offline ceiling
     replays on the plain answer, so a single stream takes as many decode steps as the ceiling counts."""
     from backend.speculative.ngram import lookup_ceiling
 
     rid, prompt, params = requests[0]  # the code edit: long copied runs, answer cut at max_tokens
     spec = SpeculativeConfig("ngram", 4, auto_off=False, max_step_rows=0)
-    engine = Engine(model, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec))
+    engine = Engine(smollm2_default, EngineConfig(max_num_seqs=4, kv_cache_memory=64 * 2**20, speculative=spec))
     got = run_engine(engine, [(rid, prompt, params)])
     assert got[rid][0] == plain[rid][0]
     assert len(plain[rid][0]) == params.max_tokens  # cut by the limit: no draft ran past the answer's end
