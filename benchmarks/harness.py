@@ -67,15 +67,16 @@ def wait_healthy(base_url: str, process: subprocess.Popen | None = None, *, time
     """Block until ``base_url + path`` answers 200 (benchmarks and evaluations starting a child
     process). Raises RuntimeError naming ``what`` when ``process`` exits first or ``timeout_s`` passes."""
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{what} exited with status {process.returncode} during start-up")
-        try:
-            if httpx.get(base_url + path, timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(poll_s)
+    with httpx.Client(timeout=2) as client:  # one client: each new one builds a TLS context (~16 ms of CPU)
+        while time.monotonic() < deadline:
+            if process is not None and process.poll() is not None:
+                raise RuntimeError(f"{what} exited with status {process.returncode} during start-up")
+            try:
+                if client.get(base_url + path).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(poll_s)
     raise RuntimeError(f"{what} did not become ready within {timeout_s:.0f} s")
 
 

@@ -56,17 +56,18 @@ def served(tmp_path_factory):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"thrifty serve exited early:\n{proc.stdout.read()}")
-        try:
-            if httpx.get(base + "/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("thrifty serve did not become ready")
+    with httpx.Client(timeout=1) as client:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"thrifty serve exited early:\n{proc.stdout.read()}")
+            try:
+                if client.get(base + "/health").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        else:
+            proc.kill()
+            pytest.fail("thrifty serve did not become ready")
     yield proc, base, workdir
     if proc.poll() is None:
         proc.kill()

@@ -79,14 +79,15 @@ class Replica:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(self.cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log.read_text()[-3000:]
-            try:
-                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+        with httpx.Client(timeout=2) as client:
+            while time.monotonic() < deadline:
+                assert self.process.poll() is None, self.log.read_text()[-3000:]
+                try:
+                    if client.get(self.url + "/health").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.2)
         raise AssertionError(f"replica on {self.port} did not start: {self.log.read_text()[-3000:]}")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:

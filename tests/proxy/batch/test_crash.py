@@ -62,13 +62,14 @@ def _start(config: Path, port: int, log: Path) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config),
                              "--port", str(port)], stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, log.read_text()
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    with httpx.Client(timeout=1) as client:
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, log.read_text()
+            try:
+                if client.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    return proc
+            except httpx.HTTPError:
+                time.sleep(0.1)
     proc.kill()
     raise AssertionError("proxy did not start:\n" + log.read_text())
 

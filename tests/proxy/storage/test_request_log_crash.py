@@ -29,13 +29,14 @@ def _start(config: Path, tmp_path: Path, port: int, extra_env: dict[str, str]) -
            "THRIFTY_PROXY__ACCESS_LOG": "false", **extra_env}
     proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config), "--port",
                              str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        assert proc.poll() is None, "the proxy exited during start-up"
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            threading.Event().wait(0.1)
+    with httpx.Client(timeout=1) as client:
+        for _ in range(600):
+            assert proc.poll() is None, "the proxy exited during start-up"
+            try:
+                if client.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    return proc
+            except httpx.HTTPError:
+                threading.Event().wait(0.1)
     raise AssertionError("the proxy did not become healthy")
 
 
