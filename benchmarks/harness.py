@@ -24,8 +24,10 @@ def serve_in_thread(app, host: str = "127.0.0.1", startup_timeout: float = 60.0,
     """Run ``app`` with uvicorn on a free port in a daemon thread; yields its base URL. ``http``: a
     uvicorn HTTP protocol class (e.g. :func:`proxy.launch.slow_clients.header_deadline_protocol`)."""
     port = free_port(host)
+    # requests still running 3 s after the exit are cancelled (a stub still dripping an answer nobody reads
+    # held every exit for the 10 s join below); the app's lifespan shutdown still runs after them
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
-                                           **({"http": http} if http else {})))
+                                           timeout_graceful_shutdown=3, **({"http": http} if http else {})))
     thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
     thread.start()
     deadline = time.monotonic() + startup_timeout

@@ -290,6 +290,9 @@ def create_app(settings: Settings, embedder=None, clock=None) -> Litestar:
     async def shutdown() -> None:
         for task in background:
             task.cancel()
+        # a task cancelled inside a query closes its database connection as it unwinds: let it finish before
+        # the engine is disposed (left running, that close held the event loop's exit for 10 s and more)
+        await asyncio.gather(*background, return_exceptions=True)
         if batches is not None:
             await batches.aclose()  # running lines go back to the queue for the next start
         if upstream_batches is not None:
