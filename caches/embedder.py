@@ -48,6 +48,9 @@ class EmbedderConfig:
     dtype: str = "auto"
     # torch intra-op threads of the embedding thread (None: torch's default, all cores)
     threads: int | None = None
+    # auto: our own BERT encoder (caches.bert_encoder) where the model is a plain mean-pooled BERT on CPU,
+    # with sentence-transformers' vectors and without its import; sentence-transformers: always that library
+    implementation: str = "auto"
     # vectors of recent single-text calls kept (the router and the semantic cache often embed the
     # same last user message of one request; repeated questions recur); 0 disables
     memo_size: int = 1024
@@ -57,11 +60,15 @@ class EmbedderConfig:
             raise ValueError(f"embedder dtype must be one of {', '.join(EMBEDDING_DTYPES)}, got {self.dtype!r}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"embedder threads must be at least 1, got {self.threads}")
+        if self.implementation not in EMBEDDER_IMPLEMENTATIONS:
+            raise ValueError(f"embedder implementation must be one of {', '.join(EMBEDDER_IMPLEMENTATIONS)}, "
+                             f"got {self.implementation!r}")
         if self.memo_size < 0:
             raise ValueError(f"embedder memo_size must be >= 0, got {self.memo_size}")
 
 
 EMBEDDING_DTYPES = ("auto", "float32", "bfloat16", "float16")
+EMBEDDER_IMPLEMENTATIONS = ("auto", "sentence-transformers")
 
 
 def resolve_embedding_dtype(name: str, device: str):
@@ -167,7 +174,8 @@ class SentenceTransformerEmbedder:
         if self._model is None:
             path = Path(self._config.model_path) if self._config.model_path else default_minilm_path()
             dtype = resolve_embedding_dtype(self._config.dtype, self._config.device)
-            lean = load_bert_encoder(path) if self._config.device == "cpu" else None
+            own = self._config.device == "cpu" and self._config.implementation == "auto"
+            lean = load_bert_encoder(path) if own else None
             if lean is not None:
                 self._model = lean.to(dtype)
             else:

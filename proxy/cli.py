@@ -198,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_kernels.set_defaults(func=lambda a: _delegate("benchmarks.kernels.bench", a.rest), rest=[])
     bench_ui = bench.add_parser("ui", help="seed a large request log and time every admin UI page", add_help=False)
     bench_ui.set_defaults(func=lambda a: _delegate("benchmarks.ui.bench", a.rest), rest=[])
+    bench_start = bench.add_parser("startup", help="thrifty proxy serve's time to ready and start-up CPU, our "
+                                   "embedder beside sentence-transformers", add_help=False)
+    bench_start.set_defaults(func=lambda a: _delegate("benchmarks.proxy.startup", a.rest), rest=[])
     bench_cache = bench.add_parser("cache-load", help="caches on vs off: thrifty serve under a chat burst, or the "
                                    "proxy's CPU per miss", add_help=False)
     bench_cache.set_defaults(func=lambda a: _delegate("benchmarks.caches.serve_load", a.rest), rest=[])

@@ -164,6 +164,9 @@ class CacheSettings:
     # torch threads of the embedding thread (semantic cache and router); 0: automatic (1 under
     # `thrifty serve`, which leaves the cores to the bundled backend; torch's default otherwise)
     embed_threads: int = 0
+    # auto: our own encoder for plain mean-pooled BERT models such as the default MiniLM (the same vectors as
+    # sentence-transformers, ~4 s less start-up) | sentence-transformers: always that library
+    embed_implementation: str = "auto"
     keys: tuple[CacheKeySettings, ...] = ()  # [cache.keys.<name>] tables
 
 

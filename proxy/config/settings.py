@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from backend.config import BackendConfig
-from caches.embedder import EMBEDDING_DTYPES
+from caches.embedder import EMBEDDER_IMPLEMENTATIONS, EMBEDDING_DTYPES
 from proxy.config.replica_names import REPLICA_CHOICES, REPLICA_SEPARATOR, expand_replicas
 from proxy.config.sections import (
     AUTH_MODES,
@@ -175,6 +175,9 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
         raise SettingsError(f"[shaping] {problem}")
     if not 0 <= sections["cache"].memo_ttl_s <= 3600:
         raise SettingsError(f"[cache] memo_ttl_s must be between 0 and 3600 seconds, got {sections['cache'].memo_ttl_s!r}")
+    if sections["cache"].embed_implementation not in EMBEDDER_IMPLEMENTATIONS:
+        raise SettingsError(f"[cache] embed_implementation must be one of {', '.join(EMBEDDER_IMPLEMENTATIONS)}, "
+                            f"got {sections['cache'].embed_implementation!r}")
     if sections["cache"].embed_dtype not in EMBEDDING_DTYPES:
         raise SettingsError(f"[cache] embed_dtype must be one of {', '.join(EMBEDDING_DTYPES)}, "
                             f"got {sections['cache'].embed_dtype!r}")

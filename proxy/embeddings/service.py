@@ -302,8 +302,8 @@ def build_embeddings(settings: Settings, engine, embedder, upstream, record, met
     """The proxy's embeddings service: it shares ``embedder`` (the semantic cache's and the router's);
     when neither needs one, it gets its own, loaded on its first request."""
     if embedder is None and settings.embeddings.enabled:
-        from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
+        from caches.embedder import SentenceTransformerEmbedder
+        from proxy.pipeline.components import embedder_config
 
-        embedder = SentenceTransformerEmbedder(EmbedderConfig(dtype=settings.cache.embed_dtype,
-                                                              threads=settings.cache.embed_threads or None))
+        embedder = SentenceTransformerEmbedder(embedder_config(settings))
     return EmbeddingsService(settings, engine, embedder, upstream, record, metrics=metrics)

@@ -163,5 +163,10 @@ def shared_embedder(settings: Settings) -> Embedder | None:
     """One embedder for the semantic cache and the learned router (loaded lazily on first use)."""
     needs = (settings.cache.enabled and settings.cache.semantic) or (
         settings.router.enabled and settings.router.kind == "learned" and settings.router.mode in ("prompt", "combined"))
-    config = EmbedderConfig(dtype=settings.cache.embed_dtype, threads=settings.cache.embed_threads or None)
-    return SentenceTransformerEmbedder(config) if needs else None
+    return SentenceTransformerEmbedder(embedder_config(settings)) if needs else None
+
+
+def embedder_config(settings: Settings) -> EmbedderConfig:
+    """The embedder's configuration from ``[cache]`` (one embedder serves the cache, the router and /v1/embeddings)."""
+    return EmbedderConfig(dtype=settings.cache.embed_dtype, threads=settings.cache.embed_threads or None,
+                          implementation=settings.cache.embed_implementation)

@@ -123,3 +123,13 @@ def test_other_layouts_fall_back_to_sentence_transformers(tmp_path, reference) -
 def test_layouts_it_does_not_know_are_refused(tmp_path, edit) -> None:
     _copy_model(tmp_path, edit)
     assert load_bert_encoder(tmp_path / "model") is None
+
+
+def test_sentence_transformers_can_be_asked_for_and_gives_the_same_vectors() -> None:
+    texts = _texts(seed=11, count=6)
+    ours = SentenceTransformerEmbedder(EmbedderConfig(dtype="float32")).embed(texts)
+    library = SentenceTransformerEmbedder(EmbedderConfig(dtype="float32", implementation="sentence-transformers"))
+    assert not isinstance(library._load(), type(load_bert_encoder(default_minilm_path())))  # noqa: SLF001
+    assert (ours == library.embed(texts)).all()
+    with pytest.raises(ValueError, match="implementation"):
+        EmbedderConfig(implementation="onnx")

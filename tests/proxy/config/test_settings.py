@@ -51,6 +51,7 @@ model = "gpt-4o-2024-08-06"
     ("", {"THRIFTY_PROXY__PORT": "eighty"}, "cannot use 'eighty'"),
     ('[models.x]\nupstream = "nowhere"\nmodel = "m"\n', {}, "unknown upstream 'nowhere'"),
     ("", {"THRIFTY_CACHE__EMBED_DTYPE": "int4"}, "embed_dtype must be one of"),
+    ("", {"THRIFTY_CACHE__EMBED_IMPLEMENTATION": "onnx"}, "embed_implementation must be one of"),
     ("[cache]\nmemo_ttl_s = -1\n", {}, "memo_ttl_s must be between 0 and 3600"),
     ("[proxy]\nrequest_timeout_s = -1\n", {}, r"\[proxy\] request_timeout_s must be > 0"),
     ("[proxy]\nconnect_timeout_s = 0\n", {}, r"\[proxy\] connect_timeout_s must be > 0"),
