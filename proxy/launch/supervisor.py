@@ -149,17 +149,22 @@ def leave_cores_to_backend(settings: Settings) -> Settings:
     return settings
 
 
-def preload_proxy_modules() -> threading.Thread:
-    """Import the proxy's heavy modules (the app, torch, the embedder's tokenizer library) on a thread, so that
-    they load while the bundled backend loads its model instead of after it (call it after
-    :func:`leave_cores_to_backend`: libgomp reads its settings when torch first loads). A failure here is
-    left for the proxy's own start to report."""
+def preload_proxy_modules(settings: Settings | None = None) -> threading.Thread:
+    """Import the proxy's heavy modules (the app, torch, the embedder's tokenizer library, and scikit-learn
+    when ``settings`` route with a trained artifact) on a thread, so that they load while the bundled backend
+    loads its model instead of after it (call it after :func:`leave_cores_to_backend`: libgomp reads its
+    settings when torch first loads). A failure here is left for the proxy's own start to report."""
+    learned_router = settings is not None and settings.router.enabled and settings.router.kind == "learned"
+
     def work() -> None:
         with contextlib.suppress(Exception):
             import tokenizers  # noqa: F401
             import torch  # noqa: F401
 
             import proxy.http.app  # noqa: F401
+
+            if learned_router:  # the router's artifact unpickles scikit-learn estimators: ~1 s of imports
+                import sklearn.base  # noqa: F401
 
     thread = threading.Thread(target=work, name="thrifty-preload", daemon=True)
     thread.start()
@@ -182,7 +187,7 @@ def serve_all(settings: Settings) -> int:
             for child in backends:
                 child.start()
             settings = leave_cores_to_backend(settings)  # after the children started: they keep the user's env
-            preload = preload_proxy_modules()  # the proxy's imports overlap the backends' model loads
+            preload = preload_proxy_modules(settings)  # the proxy's imports overlap the backends' model loads
             for child in backends:
                 child.wait_ready()
             preload.join()
