@@ -145,6 +145,24 @@ class BertEncoder:
         return F.normalize(pooled, p=2, dim=-1) if self.normalize else pooled
 
 
+def _tokenizer_options(path: Path) -> dict[str, Any]:
+    """``tokenizer_config.json`` (empty when absent)."""
+    config = path / "tokenizer_config.json"
+    return json.loads(config.read_text(encoding="utf-8")) if config.is_file() else {}
+
+
+def _normalizer_agrees(path: Path, options: dict[str, Any]) -> bool:
+    """Whether ``tokenizer.json``'s BERT normalizer does what ``tokenizer_config.json`` asks: transformers' fast BERT
+    tokenizer rebuilds the normalizer when they differ (lower-casing, accents, Chinese characters), and this module
+    reads ``tokenizer.json`` alone, so such a model goes to sentence-transformers."""
+    normalizer = json.loads((path / "tokenizer.json").read_text(encoding="utf-8")).get("normalizer") or {}
+    if normalizer.get("type") != "BertNormalizer":
+        return False
+    pairs = (("do_lower_case", "lowercase"), ("strip_accents", "strip_accents"),
+             ("tokenize_chinese_chars", "handle_chinese_chars"))
+    return all(options[ours] == normalizer.get(theirs) for ours, theirs in pairs if ours in options)
+
+
 def load_bert_encoder(path: Path) -> BertEncoder | None:
     """The encoder of the sentence-transformers model saved in ``path``, or ``None`` when its layout is not a
     plain BERT with mean pooling (see the module docstring) or a part cannot be read."""
@@ -157,11 +175,16 @@ def load_bert_encoder(path: Path) -> BertEncoder | None:
         from tokenizers import Tokenizer
 
         tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        options = _tokenizer_options(path)
         raw = load_file(str(path / "model.safetensors"))
     except Exception:  # noqa: BLE001 - any unreadable part: the caller falls back to sentence-transformers
         return None
+    pad_token = options.get("pad_token", "[PAD]")
+    pad_id = tokenizer.token_to_id(pad_token) if isinstance(pad_token, str) else None
+    if pad_id is None or not _normalizer_agrees(path, options):
+        return None
     tokenizer.enable_truncation(max_length)
-    tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")  # to the longest text of the batch
+    tokenizer.enable_padding(pad_id=pad_id, pad_type_id=0, pad_token=pad_token)  # to the longest text of the batch
     # checkpoints name their tensors with or without the "bert." prefix
     weights = {k.removeprefix("bert."): v for k, v in raw.items()}
     needed = ["embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",

@@ -86,10 +86,10 @@ def test_the_embedder_gives_sentence_transformers_vectors(reference) -> None:
 
 
 def _copy_model(tmp_path, edit) -> str:
-    """A copy of the default model's folder with one JSON file edited: ``edit(name, data)`` returns the new data."""
+    """A copy of the default model's folder with its JSON files edited: ``edit(name, data)`` returns the new data."""
     target = tmp_path / "model"
     shutil.copytree(default_minilm_path(), target)
-    for name in ("1_Pooling/config.json", "config.json", "modules.json"):
+    for name in ("1_Pooling/config.json", "config.json", "modules.json", "tokenizer_config.json"):
         path = target / name
         path.write_text(json.dumps(edit(name, json.loads(path.read_text()))))
     return str(target)
@@ -119,6 +119,9 @@ def test_other_layouts_fall_back_to_sentence_transformers(tmp_path, reference) -
     lambda name, data: {**data, "hidden_act": "relu"} if name == "config.json" else data,
     lambda name, data: [*data, {"idx": 3, "name": "3", "path": "3_Dense",
                                 "type": "sentence_transformers.models.Dense"}] if name == "modules.json" else data,
+    # transformers would rebuild the normalizer to keep the case; tokenizer.json lower-cases
+    lambda name, data: {**data, "do_lower_case": False} if name == "tokenizer_config.json" else data,
+    lambda name, data: {**data, "pad_token": "<no such token>"} if name == "tokenizer_config.json" else data,
 ])
 def test_layouts_it_does_not_know_are_refused(tmp_path, edit) -> None:
     _copy_model(tmp_path, edit)
