@@ -11,9 +11,9 @@ import threading
 import time
 from collections.abc import Iterator
 
-import httpx
 import uvicorn
 
+from proxy.launch.health import ExitedEarly, wait_until_healthy
 from proxy.launch.supervisor import free_port
 
 __all__ = ["child_server", "free_port", "read_body", "serve_in_thread", "serve_lifespan", "wait_healthy"]
@@ -68,17 +68,11 @@ def wait_healthy(base_url: str, process: subprocess.Popen | None = None, *, time
                  what: str = "the server", poll_s: float = 0.2, path: str = "/health") -> None:
     """Block until ``base_url + path`` answers 200 (benchmarks and evaluations starting a child
     process). Raises RuntimeError naming ``what`` when ``process`` exits first or ``timeout_s`` passes."""
-    deadline = time.monotonic() + timeout_s
-    with httpx.Client(timeout=2) as client:  # one client: each new one builds a TLS context (~16 ms of CPU)
-        while time.monotonic() < deadline:
-            if process is not None and process.poll() is not None:
-                raise RuntimeError(f"{what} exited with status {process.returncode} during start-up")
-            try:
-                if client.get(base_url + path).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(poll_s)
+    try:
+        if wait_until_healthy(base_url + path, timeout_s=timeout_s, poll_s=poll_s, process=process):
+            return
+    except ExitedEarly as exc:
+        raise RuntimeError(f"{what} exited with status {exc.returncode} during start-up") from None
     raise RuntimeError(f"{what} did not become ready within {timeout_s:.0f} s")
 
 

@@ -7,8 +7,6 @@ import contextvars
 import json
 import logging
 import sys
-import threading
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -86,27 +84,3 @@ def log_access(entry: Any) -> None:
                        "latency_ms": round(entry.latency_ms or 0.0, 1),
                        "tokens": f"{entry.prompt_tokens}/{entry.completion_tokens}",
                        **({"error": entry.error} if entry.error else {})})
-
-
-def announce_when_ready(url: str, what: str, timeout_s: float = 300.0) -> threading.Thread:
-    """Log ``ready`` once ``url`` (a /health endpoint) really answers, from a background thread."""
-    import httpx
-
-    def wait() -> None:
-        deadline = time.monotonic() + timeout_s
-        # one client for every probe: each new client builds a TLS context (~16 ms of CPU), which a probe
-        # every 0.1 s would take from the start-up it waits for
-        with httpx.Client(timeout=1.0) as client:
-            while time.monotonic() < deadline:
-                try:
-                    if client.get(url).status_code == 200:
-                        logging.getLogger("thrifty").info("%s ready", what)
-                        return
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.1)
-        logging.getLogger("thrifty").error("%s did not answer %s within %.0f s", what, url, timeout_s)
-
-    thread = threading.Thread(target=wait, daemon=True, name="ready-announcer")
-    thread.start()
-    return thread

@@ -4,8 +4,10 @@ and the proxy half of ``thrifty serve``, :mod:`proxy.launch.supervisor`)."""
 from __future__ import annotations
 
 import logging
+import threading
 
 from proxy.config.settings import Settings
+from proxy.launch.health import wait_until_healthy
 
 
 def run_proxy(settings: Settings) -> None:
@@ -14,7 +16,7 @@ def run_proxy(settings: Settings) -> None:
 
     from proxy.http.app import create_app
     from proxy.launch.slow_clients import header_deadline_protocol
-    from proxy.logs import announce_when_ready, configure_logging
+    from proxy.logs import configure_logging
 
     configure_logging(settings.proxy.log_format, logging.getLogger().level or logging.INFO)
     app = create_app(settings)
@@ -26,3 +28,16 @@ def run_proxy(settings: Settings) -> None:
     http = header_deadline_protocol(settings.proxy.header_timeout_s)
     uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port, log_level="warning", timeout_keep_alive=75,
                 timeout_graceful_shutdown=10, log_config=None, **({"http": http} if http else {}))
+
+
+def announce_when_ready(url: str, what: str, timeout_s: float = 300.0) -> threading.Thread:
+    """Log ``ready`` once ``url`` (a /health endpoint) really answers, from a background thread."""
+    def wait() -> None:
+        if wait_until_healthy(url, timeout_s=timeout_s, poll_s=0.1, probe_timeout_s=1.0):
+            logging.getLogger("thrifty").info("%s ready", what)
+        else:
+            logging.getLogger("thrifty").error("%s did not answer %s within %.0f s", what, url, timeout_s)
+
+    thread = threading.Thread(target=wait, daemon=True, name="ready-announcer")
+    thread.start()
+    return thread

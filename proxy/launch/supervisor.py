@@ -18,9 +18,8 @@ import threading
 import time
 from dataclasses import replace
 
-import httpx
-
 from proxy.config.settings import Settings
+from proxy.launch.health import ExitedEarly, wait_until_healthy
 from proxy.launch.serving import run_proxy
 
 log = logging.getLogger(__name__)
@@ -99,23 +98,21 @@ class BackendProcess:
     def wait_ready(self) -> None:
         """Block until the backend answers /health; raise if it exits or takes too long."""
         assert self.process is not None
-        deadline = time.monotonic() + self.settings.bundled.startup_timeout_s
-        last_note = 0.0
-        # one client for every probe (a new one builds a TLS context: ~16 ms of CPU taken from the loading backend)
-        with httpx.Client(timeout=2.0) as client:
-            while time.monotonic() < deadline:
-                code = self.process.poll()
-                if code is not None:
-                    raise RuntimeError(f"the bundled backend exited with status {code} before becoming ready")
-                with contextlib.suppress(httpx.HTTPError):
-                    if client.get(self.base_url + "/health").status_code == 200:
-                        return
-                if time.monotonic() - last_note > 10:
-                    last_note = time.monotonic()
-                    log.info("waiting for the bundled backend to load its model...")
-                time.sleep(0.25)
-        raise RuntimeError(f"the bundled backend did not become ready within "
-                           f"{self.settings.bundled.startup_timeout_s:.0f}s")
+        last_note = [0.0]
+
+        def note() -> None:
+            if time.monotonic() - last_note[0] > 10:
+                last_note[0] = time.monotonic()
+                log.info("waiting for the bundled backend to load its model...")
+
+        try:
+            ready = wait_until_healthy(self.base_url + "/health", timeout_s=self.settings.bundled.startup_timeout_s,
+                                       poll_s=0.25, process=self.process, on_poll=note)
+        except ExitedEarly as exc:
+            raise RuntimeError(f"the bundled backend exited with status {exc.returncode} before becoming ready") from None
+        if not ready:
+            raise RuntimeError(f"the bundled backend did not become ready within "
+                               f"{self.settings.bundled.startup_timeout_s:.0f}s")
 
     def stop(self, timeout: float = 15.0) -> None:
         if self.process is None or self.process.poll() is not None:

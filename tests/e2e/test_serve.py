@@ -18,6 +18,7 @@ import pytest
 from openai import AsyncOpenAI, OpenAI
 
 from caches.types import SKIP_REASONS
+from proxy.launch.health import ExitedEarly, wait_until_healthy
 from proxy.launch.supervisor import free_port
 
 pytestmark = pytest.mark.e2e
@@ -55,19 +56,13 @@ def served(tmp_path_factory):
     proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "serve", "--port", str(port)], cwd=workdir, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    with httpx.Client(timeout=1) as client:
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"thrifty serve exited early:\n{proc.stdout.read()}")
-            try:
-                if client.get(base + "/health").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.5)
-        else:
-            proc.kill()
-            pytest.fail("thrifty serve did not become ready")
+    try:
+        ready = wait_until_healthy(base + "/health", timeout_s=300, poll_s=0.5, process=proc, probe_timeout_s=1)
+    except ExitedEarly:
+        pytest.fail(f"thrifty serve exited early:\n{proc.stdout.read()}")
+    if not ready:
+        proc.kill()
+        pytest.fail("thrifty serve did not become ready")
     yield proc, base, workdir
     if proc.poll() is None:
         proc.kill()

@@ -20,6 +20,7 @@ import httpx
 import pytest
 from openai import OpenAI
 
+from proxy.launch.health import ExitedEarly, wait_until_healthy
 from proxy.launch.supervisor import free_port
 from tests.proxy.conftest import pg_database  # noqa: F401 - the throwaway PostgreSQL database fixture
 from tests.support.servers import ScriptedUpstream, serve_in_thread
@@ -78,16 +79,11 @@ class Replica:
     def start(self) -> None:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(self.cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 300
-        with httpx.Client(timeout=2) as client:
-            while time.monotonic() < deadline:
-                assert self.process.poll() is None, self.log.read_text()[-3000:]
-                try:
-                    if client.get(self.url + "/health").status_code == 200:
-                        return
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.2)
+        try:
+            if wait_until_healthy(self.url + "/health", timeout_s=300, process=self.process):
+                return
+        except ExitedEarly:
+            raise AssertionError(self.log.read_text()[-3000:]) from None
         raise AssertionError(f"replica on {self.port} did not start: {self.log.read_text()[-3000:]}")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:

@@ -22,6 +22,7 @@ from sqlalchemy import select
 
 from proxy.batch.queue import BatchQueue, now_utc
 from proxy.batch.validation import BatchLineSpec
+from proxy.launch.health import ExitedEarly, wait_until_healthy
 from proxy.launch.supervisor import free_port
 from proxy.storage.db import BatchLine, create_engine
 from proxy.storage.migrate import upgrade
@@ -61,15 +62,12 @@ def _start(config: Path, port: int, log: Path) -> subprocess.Popen:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config),
                              "--port", str(port)], stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 60
-    with httpx.Client(timeout=1) as client:
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, log.read_text()
-            try:
-                if client.get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                    return proc
-            except httpx.HTTPError:
-                time.sleep(0.1)
+    try:
+        if wait_until_healthy(f"http://127.0.0.1:{port}/health", timeout_s=60, poll_s=0.1, process=proc,
+                              probe_timeout_s=1):
+            return proc
+    except ExitedEarly:
+        raise AssertionError(log.read_text()) from None
     proc.kill()
     raise AssertionError("proxy did not start:\n" + log.read_text())
 

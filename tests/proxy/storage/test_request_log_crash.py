@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 
+from proxy.launch.health import ExitedEarly, wait_until_healthy
 from proxy.launch.supervisor import free_port
 from tests.support.servers import ScriptedUpstream, serve_in_thread
 
@@ -29,14 +30,12 @@ def _start(config: Path, tmp_path: Path, port: int, extra_env: dict[str, str]) -
            "THRIFTY_PROXY__ACCESS_LOG": "false", **extra_env}
     proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "proxy", "serve", "--config", str(config), "--port",
                              str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with httpx.Client(timeout=1) as client:
-        for _ in range(600):
-            assert proc.poll() is None, "the proxy exited during start-up"
-            try:
-                if client.get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                    return proc
-            except httpx.HTTPError:
-                threading.Event().wait(0.1)
+    try:
+        if wait_until_healthy(f"http://127.0.0.1:{port}/health", timeout_s=60, poll_s=0.1, process=proc,
+                              probe_timeout_s=1):
+            return proc
+    except ExitedEarly:
+        raise AssertionError("the proxy exited during start-up") from None
     raise AssertionError("the proxy did not become healthy")
 
 
