@@ -151,16 +151,18 @@ def _tokenizer_options(path: Path) -> dict[str, Any]:
     return json.loads(config.read_text(encoding="utf-8")) if config.is_file() else {}
 
 
-def _normalizer_agrees(path: Path, options: dict[str, Any]) -> bool:
-    """Whether ``tokenizer.json``'s BERT normalizer does what ``tokenizer_config.json`` asks: transformers' fast BERT
-    tokenizer rebuilds the normalizer when they differ (lower-casing, accents, Chinese characters), and this module
-    reads ``tokenizer.json`` alone, so such a model goes to sentence-transformers."""
-    normalizer = json.loads((path / "tokenizer.json").read_text(encoding="utf-8")).get("normalizer") or {}
-    if normalizer.get("type") != "BertNormalizer":
+def _normalizer_agrees(tokenizer: Any, options: dict[str, Any]) -> bool:
+    """Whether the tokenizer's BERT normalizer (from ``tokenizer.json``) does what ``tokenizer_config.json`` asks:
+    transformers' fast BERT tokenizer rebuilds the normalizer when they differ (lower-casing, accents, Chinese
+    characters), and this module reads ``tokenizer.json`` alone, so such a model goes to sentence-transformers."""
+    from tokenizers.normalizers import BertNormalizer
+
+    normalizer = tokenizer.normalizer
+    if not isinstance(normalizer, BertNormalizer):
         return False
     pairs = (("do_lower_case", "lowercase"), ("strip_accents", "strip_accents"),
              ("tokenize_chinese_chars", "handle_chinese_chars"))
-    return all(options[ours] == normalizer.get(theirs) for ours, theirs in pairs if ours in options)
+    return all(options[ours] == getattr(normalizer, theirs) for ours, theirs in pairs if ours in options)
 
 
 def load_bert_encoder(path: Path) -> BertEncoder | None:
@@ -181,7 +183,7 @@ def load_bert_encoder(path: Path) -> BertEncoder | None:
         return None
     pad_token = options.get("pad_token", "[PAD]")
     pad_id = tokenizer.token_to_id(pad_token) if isinstance(pad_token, str) else None
-    if pad_id is None or not _normalizer_agrees(path, options):
+    if pad_id is None or not _normalizer_agrees(tokenizer, options):
         return None
     tokenizer.enable_truncation(max_length)
     tokenizer.enable_padding(pad_id=pad_id, pad_type_id=0, pad_token=pad_token)  # to the longest text of the batch

@@ -9,8 +9,8 @@ from benchmarks.proxy.startup import main, start_once
 
 def test_one_start_is_timed_until_health_and_its_cpu_counted(tmp_path) -> None:
     ready_s, cpu_s = start_once("auto", tmp_path)
-    assert ready_s > 0 and cpu_s > 0.1  # the process really ran: imports, migrations, the embedder
-    assert (tmp_path / "thrifty.db").exists() or any(tmp_path.iterdir())  # it wrote its database where told
+    assert ready_s > 0 and cpu_s > 0  # both measured
+    assert (tmp_path / "thrifty.db").is_file()  # the proxy ran in the data directory it was given
 
 
 def test_runs_below_one_are_refused(capsys) -> None:
