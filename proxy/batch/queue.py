@@ -156,13 +156,15 @@ class BatchQueue:
         """Ask to cancel: waiting lines are skipped, running ones finish; returns the new status.
         A batch that is already final (or finalizing) is returned unchanged."""
         async with self._engine.begin() as conn:
-            status = await conn.scalar(select(Batch.status).where(Batch.id == batch_id))
-            if status in ("validating", "in_progress"):
-                await conn.execute(update(Batch).where(Batch.id == batch_id, Batch.status == status)
-                                   .values(status="cancelling", cancelling_at=now))
+            # one conditional update, not a read then a write: a worker that moved the batch from validating to
+            # in_progress between the two left it in_progress with its lines skipped (it then ended "completed")
+            moved = await conn.execute(update(Batch).where(Batch.id == batch_id,
+                                                           Batch.status.in_(("validating", "in_progress")))
+                                       .values(status="cancelling", cancelling_at=now))
+            if moved.rowcount == 1:
                 await self._skip_waiting(conn, batch_id, *CANCELLED, now)
                 return "cancelling"
-            return str(status)
+            return str(await conn.scalar(select(Batch.status).where(Batch.id == batch_id)))
 
     async def skip_abandoned(self, now: datetime) -> list[str]:
         """Skip the lines of ``cancelling`` batches that no worker holds any more: lines handed back

@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
+from sqlalchemy import text
+
 from proxy.batch.files import FileLimits, FileStore
 from proxy.batch.queue import BatchQueue, now_utc, output_line
 from proxy.batch.validation import BatchLineSpec
@@ -100,3 +102,36 @@ async def _retry_after_cancel(engine, tmp_path: Path) -> None:
 
 def test_a_line_handed_back_for_a_retry_after_the_cancel_is_skipped(tmp_path):
     _on_sqlite(tmp_path, lambda engine: _retry_after_cancel(engine, tmp_path))
+
+
+def test_a_batch_started_while_it_is_cancelled_ends_cancelling_not_in_progress(tmp_path):
+    """A worker moves the batch from validating to in_progress (and commits) just before the cancel's write:
+    the cancel must still win. Before, it read the status, then updated only where the status was still the one
+    it read: the update missed, the lines were skipped anyway, and the batch ended "completed" with every line
+    failed (seen once in a CI run of tests/proxy/batch/test_cli.py)."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    async def scenario(engine) -> None:
+        queue = BatchQueue(engine, "owner", LEASE_S)
+        start = now_utc()
+        batch = await queue.create("key", "file-in", "/v1/chat/completions", "24h", None, False, start)
+        flipped = []
+
+        def start_first(conn, cursor, statement, parameters, context, executemany) -> None:
+            if statement.lstrip().upper().startswith("UPDATE BATCH ") and "cancelling" in str(parameters) \
+                    and not flipped:
+                with sqlite3.connect(tmp_path / "q.db") as other:  # the other worker's committed start
+                    other.execute("UPDATE batch SET status = 'in_progress' WHERE id = ?", (batch.id,))
+                flipped.append(True)
+
+        event.listen(engine.sync_engine, "before_cursor_execute", start_first)
+        assert await queue.cancel(batch.id, start) == "cancelling"
+        event.remove(engine.sync_engine, "before_cursor_execute", start_first)
+        assert flipped
+        async with engine.connect() as conn:
+            status = await conn.scalar(text("SELECT status FROM batch WHERE id = :id"), {"id": batch.id})
+        assert status == "cancelling"
+
+    _on_sqlite(tmp_path, scenario)
