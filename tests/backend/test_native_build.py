@@ -4,10 +4,12 @@ is not what these tests are about, so ``torch.utils.cpp_extension.load`` is repl
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from torch.utils import cpp_extension
 
-from backend.native_build import build_cpu_extension
+from backend.native_build import CPU_BUILDS, MARCH_PARTS, build_cpu_extension, load_cpu_part
 
 SOURCE = "// an empty operator library\n"
 
@@ -42,3 +44,34 @@ def test_the_switch_off_variable_builds_nothing(builds, monkeypatch) -> None:
     monkeypatch.setenv("THRIFTY_PROBE", "0")
     assert not build_cpu_extension("probe_ext", SOURCE, "THRIFTY_PROBE", "a probe", "nothing", cflags=("-O3",))
     assert builds == []
+
+
+def test_parts_that_share_flags_are_one_build_and_each_part_keeps_its_own_namespace(builds, monkeypatch) -> None:
+    monkeypatch.delenv("THRIFTY_NATIVE_MARCH", raising=False)
+    ops = next(build for build in CPU_BUILDS if "panel_mm" in build.parts)
+    for part in ops.parts:  # every part of a build asks for the same extension
+        assert load_cpu_part(part, "THRIFTY_PROBE", "a probe", "nothing")
+    assert len({call["name"] for call in builds}) == 1
+    source = Path(builds[0]["sources"][0]).read_text()
+    body_starts = [source.index(f"namespace thrifty_{part} {{") for part in ops.parts]
+    assert source.rindex("#include <") < min(body_starts)  # every #include before any body
+    assert source.count("namespace thrifty_abi {") == sum("kernel_abi.h" in _part_text(p) for p in ops.parts)
+    assert "NAMESPACE" not in source and "TORCH_LIBRARY(thrifty_panel_mm, m)" in source
+    assert "-ffp-contract=off" in builds[0]["extra_cflags"] and "-march=native" in builds[0]["extra_cflags"]
+
+
+def test_another_instruction_set_builds_only_the_parts_whose_paths_depend_on_it(builds) -> None:
+    assert load_cpu_part("block_mm", "THRIFTY_PROBE", "a probe", "nothing", march="x86-64")
+    source = Path(builds[0]["sources"][0]).read_text()
+    assert builds[0]["name"].startswith("thrifty_cpu_ops_v1_x86_64_")
+    assert {part for part in ("panel_mm", "block_mm", "layer_ops", "fused_layers")
+            if f"namespace thrifty_{part} {{" in source} == set(MARCH_PARTS)
+    assert "TORCH_LIBRARY(thrifty_block_mm_x86_64, m)" in source and "-march=x86-64" in builds[0]["extra_cflags"]
+    with pytest.raises(ValueError, match="this CPU only"):
+        load_cpu_part("layer_ops", "THRIFTY_PROBE", "a probe", "nothing", march="x86-64")
+
+
+def _part_text(part: str) -> str:
+    import backend.native_build
+
+    return (Path(backend.native_build.__file__).with_name("native") / f"{part}.cpp").read_text()

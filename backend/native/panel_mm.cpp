@@ -1,0 +1,418 @@
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <c10/util/Half.h>
+#include <torch/library.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+// --- part body: built inside a namespace of its own (backend/native_build.py) ---
+#include "kernel_abi.h"
+
+namespace {
+
+constexpr int64_t kBlock = 32;
+constexpr int64_t kPanel = 16;
+constexpr int kTile = 4;  // activation rows that share one unpacking of a panel's block
+
+inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
+
+// x: [M, K] f32 -> per block of 32, d = max|x| / 127 and q = round(x / d) (|q| <= 127); with two levels also
+// r: the rest rounded to d / 128 steps (x ~ (d / 128) * (128 q + r), ~15 significant bits), and dx: [M, B] = d / 128;
+// with one level (two == false: r is not written) x ~ d * q and dx = d. sx: [M, B] = the block's float sum, added
+// in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the integer the 8-bit kernel's +128 code offset adds
+// to each block's dot product (two levels only)
+// rows [begin, end) of quantize_rows (below): the serial kernel, shared with the fused layers (native_kernel_abi)
+__attribute__((noinline)) void quantize_range(const float* x, int64_t xs, int64_t K, bool two, int8_t* q, int8_t* r,
+                                              float* dx, float* sx, int32_t* qs, int64_t begin, int64_t end) {
+  const int64_t B = K / kBlock;
+  for (int64_t m = begin; m < end; ++m) {
+    for (int64_t b = 0; b < B; ++b) {
+      const float* src = x + m * xs + b * kBlock;
+      float amax = 0.f, sum = 0.f;
+      for (int i = 0; i < kBlock; ++i) {
+        amax = std::max(amax, std::fabs(src[i]));
+        sum += src[i];
+      }
+      const float d = amax / 127.f;
+      const float inv = d > 0.f ? 1.f / d : 0.f;
+      int32_t joined = 0;
+      for (int i = 0; i < kBlock; ++i) {
+        const float v = std::nearbyint(src[i] * inv);
+        q[m * K + b * kBlock + i] = static_cast<int8_t>(v);
+        if (!two) continue;
+        const float rest = std::fma(-d, v, src[i]);
+        r[m * K + b * kBlock + i] =
+            static_cast<int8_t>(std::max(-127.f, std::min(127.f, std::nearbyint(rest * (inv * 128.f)))));
+        joined += 128 * q[m * K + b * kBlock + i] + r[m * K + b * kBlock + i];
+      }
+      dx[m * B + b] = two ? d / 128.f : d;
+      sx[m * B + b] = sum;
+      qs[m * B + b] = joined;
+    }
+  }
+}
+
+void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, bool two, int8_t* q, int8_t* r, float* dx,
+                   float* sx, int32_t* qs) {
+  const int64_t B = K / kBlock;
+  at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
+    quantize_range(x, xs, K, two, q, r, dx, sx, qs, begin, end);
+  });
+}
+
+inline int32_t group(const int8_t* p) {  // 4 activation bytes as one 32-bit lane value
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+inline __m512i dot4(__m512i acc, __m512i w, __m512i x) {  // acc += 4-byte dot products, u8 w x s8 x, per lane
+#if defined(__AVX512VNNI__)
+  return _mm512_dpbusd_epi32(acc, w, x);
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(w, x), _mm512_set1_epi16(1)));
+#endif
+}
+
+// Sum over the 8 groups of 4 bytes of one activation block against w[0..7], per lane. The integer sum is exact
+// in any order, so it runs as C independent chains added at the end: vpdpbusd's latency (~5 cycles) made one
+// chain of 8 the bottleneck of a single row (~40 cycles a block); rows of a tile interleave their own chains.
+template <int C>
+inline __m512i block_dot(const __m512i* w, const int8_t* x) {
+  __m512i part[C];
+  for (int c = 0; c < C; ++c) part[c] = _mm512_setzero_si512();
+  for (int g = 0; g < 8; ++g) part[g % C] = dot4(part[g % C], w[g], _mm512_set1_epi32(group(x + 4 * g)));
+  for (int c = 1; c < C; ++c) part[0] = _mm512_add_epi32(part[0], part[c]);
+  return part[0];
+}
+
+template <int T, bool Two>
+void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  constexpr int C = T == 1 ? 4 : 2;  // chains per row (see block_dot)
+  __m512 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 256;
+    __m512i w[8];
+    for (int j = 0; j < 4; ++j) {
+      const __m512i v = _mm512_loadu_si512(c + 64 * j);
+      w[2 * j] = _mm512_and_si512(v, low4);
+      w[2 * j + 1] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+    }
+    const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
+    const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
+    for (int t = 0; t < T; ++t) {
+      __m512i dot = block_dot<C>(w, q + t * K + b * kBlock);
+      if constexpr (Two) {
+        dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), block_dot<C>(w, r + t * K + b * kBlock));
+      }
+      const __m512 f = _mm512_cvtepi32_ps(dot);
+      const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
+      acc[t] = _mm512_fmadd_ps(sc, f, acc[t]);
+      acc[t] = _mm512_fmadd_ps(mn, _mm512_set1_ps(sx[t * B + b]), acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
+}
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+template <int T, bool Two>
+void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  __m256 acc[T][2];
+  for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 256;
+    for (int h = 0; h < 2; ++h) {  // outputs 0-7, then 8-15 of the panel
+      __m256i w[8];
+      for (int j = 0; j < 4; ++j) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * j + 32 * h));
+        w[2 * j] = _mm256_and_si256(v, low4);
+        w[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+      }
+      const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 8 * h)));
+      const __m256 mn = _mm256_cvtph_ps(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 16 + 8 * h)));
+      for (int t = 0; t < T; ++t) {
+        const int8_t* qt = q + t * K + b * kBlock;
+        // the 16-bit pair sums of all 8 groups add up in 16 bits before one widening (vpmaddwd): each
+        // lane sums 16 products |w x| <= 15 * 127, at most 30480 < 2^15, so the integers stay exact
+        const __m256i ones = _mm256_set1_epi16(1);
+        __m256i sq = _mm256_maddubs_epi16(w[0], _mm256_set1_epi32(group(qt)));
+        for (int g = 1; g < 8; ++g) {
+          sq = _mm256_add_epi16(sq, _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(group(qt + 4 * g))));
+        }
+        __m256i dot = _mm256_madd_epi16(sq, ones);
+        if constexpr (Two) {
+          const int8_t* rt = r + t * K + b * kBlock;
+          __m256i sr = _mm256_maddubs_epi16(w[0], _mm256_set1_epi32(group(rt)));
+          for (int g = 1; g < 8; ++g) {
+            sr = _mm256_add_epi16(sr, _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(group(rt + 4 * g))));
+          }
+          dot = _mm256_add_epi32(_mm256_slli_epi32(dot, 7), _mm256_madd_epi16(sr, ones));
+        }
+        const __m256 f = _mm256_cvtepi32_ps(dot);
+        const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
+        acc[t][h] = _mm256_fmadd_ps(sc, f, acc[t][h]);
+        acc[t][h] = _mm256_fmadd_ps(mn, _mm256_set1_ps(sx[t * B + b]), acc[t][h]);
+      }
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    _mm256_storeu_ps(out + t * N, acc[t][0]);
+    _mm256_storeu_ps(out + t * N + 8, acc[t][1]);
+  }
+}
+#else
+template <int T, bool Two>
+void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  for (int t = 0; t < T; ++t) {
+    for (int l = 0; l < kPanel; ++l) {
+      float acc = 0.f;
+      for (int64_t b = 0; b < B; ++b) {
+        const uint8_t* c = codes + b * 256;
+        int32_t aq = 0, ar = 0;
+        for (int j = 0; j < 4; ++j) {
+          for (int i = 0; i < 4; ++i) {
+            const uint8_t byte = c[64 * j + 4 * l + i];
+            const int k0 = 8 * j + i, k1 = 8 * j + 4 + i;
+            aq += (byte & 0x0F) * q[t * K + b * kBlock + k0] + (byte >> 4) * q[t * K + b * kBlock + k1];
+            if (Two) ar += (byte & 0x0F) * r[t * K + b * kBlock + k0] + (byte >> 4) * r[t * K + b * kBlock + k1];
+          }
+        }
+        const float f = static_cast<float>(Two ? aq * 128 + ar : aq);
+        const float sc = half_to_float(scales[b * 32 + l]) * dx[t * B + b];
+        acc = std::fma(sc, f, acc);
+        acc = std::fma(half_to_float(scales[b * 32 + 16 + l]), sx[t * B + b], acc);
+      }
+      out[t * N + l] = acc;
+    }
+  }
+}
+#endif
+
+
+// ---- 8-bit weights (Q8_0's form w = d * c, c in -127..127), panels of 16 outputs: codes [P, B, 8, 16, 4] u8
+// holding c + 128 (lane l, byte i of vector g: input 32 b + 4 g + i), scales [P, B, 16] f16. The +128 makes the
+// codes unsigned for the byte dot products; qs (above) takes 128 * sum(128 q + r) back out, exactly.
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__)
+template <int T>
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  __m512 acc[T];
+  for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 512;
+    __m512i w[8];
+    for (int g = 0; g < 8; ++g) w[g] = _mm512_loadu_si512(c + 64 * g);
+    const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 16)));
+    for (int t = 0; t < T; ++t) {
+      const int8_t* qt = q + t * K + b * kBlock;
+      const int8_t* rt = r + t * K + b * kBlock;
+      // two chains per level (exact integer sums, any order): vpdpbusd's latency otherwise bounds one row
+      __m512i aq = _mm512_setzero_si512(), ar = _mm512_setzero_si512();
+      __m512i aq2 = _mm512_setzero_si512(), ar2 = _mm512_setzero_si512();
+      for (int g = 0; g < 8; g += 2) {
+        aq = _mm512_dpbusd_epi32(aq, w[g], _mm512_set1_epi32(group(qt + 4 * g)));
+        ar = _mm512_dpbusd_epi32(ar, w[g], _mm512_set1_epi32(group(rt + 4 * g)));
+        aq2 = _mm512_dpbusd_epi32(aq2, w[g + 1], _mm512_set1_epi32(group(qt + 4 * g + 4)));
+        ar2 = _mm512_dpbusd_epi32(ar2, w[g + 1], _mm512_set1_epi32(group(rt + 4 * g + 4)));
+      }
+      aq = _mm512_add_epi32(aq, aq2);
+      ar = _mm512_add_epi32(ar, ar2);
+      const __m512i dot = _mm512_sub_epi32(_mm512_add_epi32(_mm512_slli_epi32(aq, 7), ar),
+                                           _mm512_set1_epi32(128 * qs[t * B + b]));
+      const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
+      acc[t] = _mm512_fmadd_ps(sc, _mm512_cvtepi32_ps(dot), acc[t]);
+    }
+  }
+  for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
+}
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+// |c| as unsigned bytes against the activation with c's sign (vpsignb): no +128, no saturation (2 * 127 * 127)
+inline __m256i dot4_signed(__m256i acc, __m256i c, __m256i x) {
+  const __m256i product = _mm256_maddubs_epi16(_mm256_abs_epi8(c), _mm256_sign_epi8(x, c));
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(product, _mm256_set1_epi16(1)));
+}
+
+template <int T>
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  __m256 acc[T][2];
+  for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  for (int64_t b = 0; b < B; ++b) {
+    const uint8_t* c = codes + b * 512;
+    for (int h = 0; h < 2; ++h) {
+      __m256i w[8];
+      for (int g = 0; g < 8; ++g) {  // back to the signed code: (c + 128) xor 0x80
+        w[g] = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * g + 32 * h)), flip);
+      }
+      const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 16 + 8 * h)));
+      for (int t = 0; t < T; ++t) {
+        const int8_t* qt = q + t * K + b * kBlock;
+        const int8_t* rt = r + t * K + b * kBlock;
+        __m256i aq = _mm256_setzero_si256(), ar = _mm256_setzero_si256();
+        for (int g = 0; g < 8; ++g) {
+          aq = dot4_signed(aq, w[g], _mm256_set1_epi32(group(qt + 4 * g)));
+          ar = dot4_signed(ar, w[g], _mm256_set1_epi32(group(rt + 4 * g)));
+        }
+        const __m256i dot = _mm256_add_epi32(_mm256_slli_epi32(aq, 7), ar);
+        const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
+        acc[t][h] = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(dot), acc[t][h]);
+      }
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    _mm256_storeu_ps(out + t * N, acc[t][0]);
+    _mm256_storeu_ps(out + t * N + 8, acc[t][1]);
+  }
+}
+#else
+template <int T>
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  for (int t = 0; t < T; ++t) {
+    for (int l = 0; l < kPanel; ++l) {
+      float acc = 0.f;
+      for (int64_t b = 0; b < B; ++b) {
+        int32_t dot = 0;
+        for (int g = 0; g < 8; ++g) {
+          for (int i = 0; i < 4; ++i) {
+            const int32_t code = static_cast<int32_t>(codes[b * 512 + 64 * g + 4 * l + i]) - 128;
+            dot += code * (128 * q[t * K + b * kBlock + 4 * g + i] + r[t * K + b * kBlock + 4 * g + i]);
+          }
+        }
+        const float sc = half_to_float(scales[b * 16 + l]) * dx[t * B + b];
+        acc = std::fma(sc, static_cast<float>(dot), acc);
+      }
+      out[t * N + l] = acc;
+    }
+  }
+}
+#endif
+
+void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                    const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+  switch (T) {
+    case 1: return panel8_rows<1>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 2: return panel8_rows<2>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 3: return panel8_rows<3>(codes, scales, B, q, r, dx, qs, K, out, N);
+    default: return panel8_rows<4>(codes, scales, B, q, r, dx, qs, K, out, N);
+  }
+}
+
+template <bool Two>
+void tile_rows(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+               const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  switch (T) {
+    case 1: return panel_rows<1, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 2: return panel_rows<2, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 3: return panel_rows<3, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    default: return panel_rows<4, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+  }
+}
+
+void tile_dispatch(int T, bool two, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q,
+                   const int8_t* r, const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  if (two) return tile_rows<true>(T, codes, scales, B, q, r, dx, sx, K, out, N);
+  return tile_rows<false>(T, codes, scales, B, q, r, dx, sx, K, out, N);
+}
+
+// panels [p0, p1) of a 4-bit panel weight against M quantized rows, tiles of kTile rows: the serial kernel of
+// q4_panel_mm, shared with the fused layers (native_kernel_abi)
+__attribute__((noinline)) void q4_panels(const uint8_t* codes, const uint16_t* scales, int64_t B, int64_t K, int64_t N,
+                                         int64_t M, bool two, const int8_t* q, const int8_t* r, const float* dx,
+                                         const float* sx, float* out, int64_t p0, int64_t p1) {
+  for (int64_t p = p0; p < p1; ++p) {
+    for (int64_t m0 = 0; m0 < M; m0 += kTile) {
+      const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
+      tile_dispatch(T, two, codes + p * B * 256, scales + p * B * 32, B, q + m0 * K, r + m0 * K, dx + m0 * B,
+                    sx + m0 * B, K, out + m0 * N + p * kPanel, N);
+    }
+  }
+}
+
+// x: [M, K] f32 (row stride free, last dim contiguous); 4-bit: codes [N/16, K/32, 4, 16, 4] u8, scales
+// [N/16, K/32, 2, 16] f16; 8-bit: codes [N/16, K/32, 8, 16, 4] u8, scales [N/16, K/32, 16] f16 -> [M, N] f32
+template <bool FourBit>
+at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales, bool two) {
+  TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == at::kFloat && x.dim() == 2 && x.stride(1) == 1,
+              "x: float32 CPU [rows, in_features] with a contiguous last dim expected");
+  TORCH_CHECK(codes.is_contiguous() && scales.is_contiguous() && codes.dim() == 5 && scales.dim() == (FourBit ? 4 : 3) &&
+              codes.scalar_type() == at::kByte && scales.scalar_type() == at::kHalf,
+              "codes/scales: contiguous panels (uint8 codes, float16 scales) expected");
+  const int64_t M = x.size(0), K = x.size(1), P = codes.size(0), B = codes.size(1), N = P * kPanel;
+  TORCH_CHECK(K == B * kBlock, "x: in_features ", K, " does not match the weight's ", B, " blocks of 32");
+  TORCH_CHECK(codes.size(2) == (FourBit ? 4 : 8) && codes.size(3) == kPanel && codes.size(4) == 4 &&
+              scales.size(0) == P && scales.size(1) == B &&
+              (FourBit ? scales.size(2) == 2 && scales.size(3) == kPanel : scales.size(2) == kPanel),
+              "codes/scales: shapes do not match the panel format");
+  at::Tensor out = at::empty({M, N}, x.options());
+  if (M == 0 || N == 0) return out;
+  at::Tensor work = at::empty({M * (2 * K + 12 * B)}, x.options().dtype(at::kByte));
+  float* dxp = reinterpret_cast<float*>(work.data_ptr<uint8_t>());
+  float* sxp = dxp + M * B;
+  int32_t* qsp = reinterpret_cast<int32_t*>(sxp + M * B);
+  int8_t* qp = reinterpret_cast<int8_t*>(qsp + M * B);
+  int8_t* rp = qp + M * K;
+  quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, two, qp, rp, dxp, sxp, qsp);
+  const uint8_t* cp = codes.data_ptr<uint8_t>();
+  const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
+  float* op = out.data_ptr<float>();
+  // panels per task: enough work (~16k blocks x rows) that small layers stay on one thread
+  const int64_t grain = std::max<int64_t>(1, 1024 / std::max<int64_t>(B * std::min<int64_t>(M, kTile), 1));
+  at::parallel_for(0, P, grain, [&](int64_t p0, int64_t p1) {
+    if constexpr (FourBit) {
+      q4_panels(cp, sp, B, K, N, M, two, qp, rp, dxp, sxp, op, p0, p1);
+      return;
+    }
+    for (int64_t p = p0; p < p1; ++p) {
+      for (int64_t m0 = 0; m0 < M; m0 += kTile) {
+        const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
+        tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+                       qsp + m0 * B, K, op + m0 * N + p * kPanel, N);
+      }
+    }
+  });
+  return out;
+}
+
+at::Tensor q4_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales, int64_t levels) {
+  TORCH_CHECK(levels == 1 || levels == 2, "levels: 1 or 2 activation levels expected, got ", levels);
+  return panel_mm<true>(x, codes, scales, levels == 2);
+}
+
+at::Tensor q8_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tensor& scales) {
+  return panel_mm<false>(x, codes, scales, true);
+}
+
+// the serial kernels' addresses, in native_kernel_abi.PANEL_KERNELS' order (typed: a changed signature fails here)
+std::vector<int64_t> kernel_addresses() {
+  const thrifty_abi::quantize_range_fn quantize = &quantize_range;
+  const thrifty_abi::q4_panels_fn panels = &q4_panels;
+  return {reinterpret_cast<int64_t>(quantize), reinterpret_cast<int64_t>(panels)};
+}
+
+}  // namespace
+
+TORCH_LIBRARY(NAMESPACE, m) {
+  m.def("kernel_addresses() -> int[]", TORCH_FN(kernel_addresses));
+  m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales, int levels=2) -> Tensor");
+  m.def("q8_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
+  m.impl("q4_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q4_panel_mm));
+  m.impl("q8_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q8_panel_mm));
+}
