@@ -8,6 +8,7 @@ import json
 import sqlite3
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 import openai
@@ -15,10 +16,11 @@ import pytest
 from openai import OpenAI
 
 from proxy.config.sections import AdminConfig, BatchSettings
+from proxy.config.settings import Settings
 from proxy.http.app import create_app
 from proxy.pricing import ModelPrice
 from tests.support.request_log import wait_for_log_rows
-from tests.support.servers import ScriptedUpstream, serve_in_thread
+from tests.support.servers import ScriptedUpstream, proxy_settings, serve_in_thread
 
 
 def _line(custom_id: str, text: str, model: str = "gpt-test", url: str = "/v1/chat/completions") -> dict:
@@ -47,13 +49,24 @@ def upstream():
         yield script
 
 
+def _batch_settings(upstream_url: str, data_dir: Path) -> Settings:
+    settings = proxy_settings(upstream_url, data_dir=data_dir)
+    return replace(settings, batch=BatchSettings(poll_interval_s=0.05, max_lines=20_000),
+                   admin=AdminConfig(api_key="admin-key"),
+                   prices=(ModelPrice("gpt-test", input_per_mtok=1000.0, output_per_mtok=2000.0),))
+
+
 @pytest.fixture
-def proxy(upstream, make_settings, tmp_path):
-    settings = make_settings(upstream.url)
-    settings = replace(settings, batch=BatchSettings(poll_interval_s=0.05, max_lines=20_000),
-                       admin=AdminConfig(api_key="admin-key"),
-                       prices=(ModelPrice("gpt-test", input_per_mtok=1000.0, output_per_mtok=2000.0),))
-    with serve_in_thread(create_app(settings)) as url:
+def proxy(upstream, tmp_path):
+    with serve_in_thread(create_app(_batch_settings(upstream.url, tmp_path))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def shared_proxy(tmp_path_factory):
+    """One proxy and upstream for the module's refusal cases (a 400 each; an app's start and stop cost more)."""
+    script = ScriptedUpstream(echo=True)
+    with serve_in_thread(script) as up, serve_in_thread(create_app(_batch_settings(up, tmp_path_factory.mktemp("b")))) as url:
         yield url
 
 
@@ -318,7 +331,8 @@ def test_an_unknown_after_cursor_is_a_404_for_batches_as_for_files(proxy):
 
 @pytest.mark.parametrize("field", ["endpoint", "completion_window", "input_file_id"])
 @pytest.mark.parametrize("value", [{"a": 1}, ["/v1/chat/completions"], 7, None])
-def test_a_non_string_batch_field_is_a_400_naming_it(proxy, field, value):
+def test_a_non_string_batch_field_is_a_400_naming_it(shared_proxy, field, value):
+    proxy = shared_proxy
     uploaded = _client(proxy).files.create(file=("in.jsonl", io.BytesIO(_jsonl([_line("x", "y")]))), purpose="batch")
     body = {"input_file_id": uploaded.id, "endpoint": "/v1/chat/completions", "completion_window": "24h",
             field: value}

@@ -59,3 +59,13 @@ def ui_proxy(tmp_path) -> Iterator[RunningProxy]:
     script = ScriptedUpstream(content="Paris.")
     with serve_in_thread(script) as up, serve_in_thread(create_app(ui_settings(up, tmp_path, semantic=False))) as url:
         yield RunningProxy(url, script, tmp_path / "proxy.db")
+
+
+@pytest.fixture(scope="module")
+def shared_ui_proxy(tmp_path_factory) -> Iterator[RunningProxy]:
+    """One proxy (as :func:`ui_proxy`) for a module's tests that change nothing (bad input refused with a 400):
+    an app's start and stop cost ~0.9 s, more than such a test itself."""
+    data_dir = tmp_path_factory.mktemp("ui-shared")
+    script = ScriptedUpstream(content="Paris.")
+    with serve_in_thread(script) as up, serve_in_thread(create_app(ui_settings(up, data_dir, semantic=False))) as url:
+        yield RunningProxy(url, script, data_dir / "proxy.db")

@@ -123,8 +123,8 @@ def test_invalidation_asks_for_confirmation_first(ui_proxy):
     ("/ui/requests?status=99999999999999999999999", "status must be ok, error or an HTTP status code"),
     ("/ui/cache?removed=%C2%B2", "removed must be a count"),
 ])
-def test_malformed_parameters_get_a_clear_400_page(ui_proxy, path, message):
-    with httpx.Client(base_url=ui_proxy.url) as client:
+def test_malformed_parameters_get_a_clear_400_page(shared_ui_proxy, path, message):
+    with httpx.Client(base_url=shared_ui_proxy.url) as client:
         login(client)
         response = client.get(path)
     assert response.status_code == 400, response.text
@@ -224,8 +224,8 @@ def _invalidate(client: httpx.Client, csrf: str, **fields: str) -> httpx.Respons
     ("semantic", "²"), ("semantic", "99999999999999999999999999"), ("semantic", str(2**63)), ("semantic", "-1"),
     ("semantic", "1e3"), ("semantic", "٣"), ("exact", "k" * 65), ("other", "1"), ("exact", ""),
 ])
-def test_invalidating_a_malformed_entry_id_gets_a_400_page(ui_proxy, kind, entry_id):
-    with httpx.Client(base_url=ui_proxy.url, timeout=60) as client:  # httpx's 5 s default timed out once in the full suite
+def test_invalidating_a_malformed_entry_id_gets_a_400_page(shared_ui_proxy, kind, entry_id):
+    with httpx.Client(base_url=shared_ui_proxy.url, timeout=60) as client:  # httpx's 5 s default timed out once in the full suite
         login(client)
         csrf = _csrf(client.get("/ui/cache").text)
         for confirm in ("", "yes"):
