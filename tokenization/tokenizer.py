@@ -1,4 +1,5 @@
-"""Tokenizer and chat template, loaded through transformers (GGUF or a Hugging Face folder).
+"""Tokenizer and chat template, loaded through transformers (GGUF or a Hugging Face folder), or once converted
+and saved, read back without it (:mod:`tokenization.light_tokenizer`).
 
 Reading a tokenizer out of a GGUF file takes 10-15 s on a small CPU, so the converted tokenizer is saved
 under the data directory and in the user's cache (:func:`shared_cache_dir`, keyed by the model file's path,
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tokenization.light_tokenizer import LightTokenizer, read_light_tokenizer
 from tokenization.models import ModelSource
 
 log = logging.getLogger(__name__)
@@ -104,11 +106,15 @@ def shared_cache_dir() -> Path | None:
 
 
 def _load_cached(folder: Path):
-    """A tokenizer saved by :meth:`Tokenizer.load` in ``folder``, or None (absent or unreadable)."""
-    from transformers import AutoTokenizer
-
+    """A tokenizer saved by :meth:`Tokenizer.load` in ``folder``, or None (absent or unreadable): read without
+    transformers where :mod:`tokenization.light_tokenizer` gives its exact results, else through transformers."""
     if not (folder / "tokenizer_config.json").exists():
         return None
+    light = read_light_tokenizer(folder)
+    if light is not None:
+        return light
+    from transformers import AutoTokenizer
+
     try:
         return AutoTokenizer.from_pretrained(str(folder))
     except Exception as exc:  # noqa: BLE001 - a broken cache is rebuilt
@@ -139,7 +145,8 @@ class Tokenizer:
     """Encodes, decodes and renders chat messages for one model."""
 
     def __init__(self, hf_tokenizer) -> None:
-        self._tok = hf_tokenizer
+        self._tok = hf_tokenizer  # a transformers tokenizer, or a LightTokenizer with the calls made of it here
+        self._hf = None  # the transformers tokenizer loaded for a LightTokenizer, once asked for
         self.eos_token_id: int | None = hf_tokenizer.eos_token_id
         self.vocab_size = len(hf_tokenizer)
         # byte-level BPE symbol character → byte value (empty: symbols are plain text)
@@ -149,9 +156,9 @@ class Tokenizer:
     def load(cls, source: ModelSource, cache_dir: Path | None) -> Tokenizer:
         """The tokenizer of ``source``: a safetensors folder's own, or a GGUF file's, converted once and then
         read from ``cache_dir`` (the data directory) or the user's cache (:func:`shared_cache_dir`)."""
-        from transformers import AutoTokenizer
-
         if source.kind == "safetensors":
+            from transformers import AutoTokenizer
+
             return cls(AutoTokenizer.from_pretrained(str(source.path)))
         stat = source.path.stat()
         digest = hashlib.sha256(f"{source.path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:16]
@@ -163,6 +170,8 @@ class Tokenizer:
                 for missing in folders[:i]:  # e.g. a new data directory: give it its own copy
                     _save(tok, missing)
                 return cls(tok)
+        from transformers import AutoTokenizer
+
         tok = AutoTokenizer.from_pretrained(str(source.path.parent), gguf_file=source.path.name)
         for folder in folders:
             _save(tok, folder)
@@ -170,7 +179,14 @@ class Tokenizer:
 
     @property
     def hf_tokenizer(self):
-        """The wrapped transformers tokenizer (grammar compilers build their token tables from it)."""
+        """The transformers tokenizer (grammar compilers build their token tables from it); one read without
+        transformers is loaded through it now, from the same folder."""
+        if isinstance(self._tok, LightTokenizer):
+            if self._hf is None:
+                from transformers import AutoTokenizer
+
+                self._hf = AutoTokenizer.from_pretrained(str(self._tok.folder))
+            return self._hf
         return self._tok
 
     def encode(self, text: str) -> list[int]:
