@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from backend.config import ModelConfig
+from backend.gguf_dequant import dequantize_blocks
 from backend.gguf_file import GGUFFile, GGUFFormatError
 from tokenization.models import ModelSource, WeightsError
 
@@ -102,6 +103,9 @@ def load_gguf(path: Path, dtype: torch.dtype, progress: Callable[[int, int], Non
 
 def _dequantize(gguf, name: str, tensor) -> np.ndarray:
     """One GGUF tensor → float array; an unsupported quantization type names the tensor and the type."""
+    fast = dequantize_blocks(tensor.data, getattr(tensor.tensor_type, "name", ""))
+    if fast is not None:  # Q4_0, Q4_1, Q8_0: whole-tensor torch ops, gguf's values bit for bit
+        return fast
     try:
         return gguf.quants.dequantize(tensor.data, tensor.tensor_type)
     except (NotImplementedError, KeyError, ValueError) as exc:
