@@ -24,6 +24,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ CPU_BUILDS = (
 )
 # Parts whose code paths depend on the instruction set: also built for another ``-march`` (a build of their own,
 # with their ``TORCH_LIBRARY`` namespace ``NAMESPACE`` suffixed by it), so that one machine runs every path.
-MARCH_PARTS = {"panel_mm": "thrifty_panel_mm", "block_mm": "thrifty_block_mm"}
+MARCH_PARTS = MappingProxyType({"panel_mm": "thrifty_panel_mm", "block_mm": "thrifty_block_mm"})
 _BODY_MARK = "// --- part body"
 
 
