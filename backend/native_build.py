@@ -62,7 +62,7 @@ def build_cpu_extension(name: str, source: str, disable_env: str, what: str, fal
     march = os.environ.get(NATIVE_MARCH_ENV, "").strip()
     if march and "-march=native" in cflags:  # an older instruction set than this CPU's, for measuring one
         cflags = [f"-march={march}" if flag == "-march=native" else flag for flag in cflags]
-        name += "_" + "".join(c if c.isalnum() else "_" for c in march)
+        name += _march_suffix(march)
     try:
         from torch.utils.cpp_extension import load
 
@@ -129,11 +129,12 @@ def load_cpu_part(part: str, disable_env: str, what: str, fallback: str, *, marc
     if build is None:
         raise ValueError(f"no native CPU build holds the part {part!r}")
     if march == "native":
-        parts, suffix = build.parts, ""
+        parts = build.parts
     elif part in MARCH_PARTS:
-        parts, suffix = tuple(p for p in build.parts if p in MARCH_PARTS), _march_suffix(march)
+        parts = tuple(p for p in build.parts if p in MARCH_PARTS)
     else:
         raise ValueError(f"the native part {part!r} is built for this CPU only, not for -march={march}")
+    suffix = _march_suffix(march)
     return build_cpu_extension(f"{build.name}{suffix}_{cpu_fingerprint()}", native_source(parts, suffix), disable_env,
                                what, fallback, cflags=(*build.cflags, f"-march={march}"))
 
@@ -145,12 +146,12 @@ def load_for_march(part: str, march: str, disable_env: str, what: str, fallback:
     import torch
 
     built = load_cpu_part(part, disable_env, what, fallback, march=march)
-    suffix = "" if march == "native" else _march_suffix(march)
-    return getattr(torch.ops, MARCH_PARTS[part] + suffix) if built else None
+    return getattr(torch.ops, MARCH_PARTS[part] + _march_suffix(march)) if built else None
 
 
 def _march_suffix(march: str) -> str:
-    return "_" + "".join(c if c.isalnum() else "_" for c in march)
+    """What a build for ``march`` adds to its extension and namespace names: nothing for ``native``."""
+    return "" if march == "native" else "_" + "".join(c if c.isalnum() else "_" for c in march)
 
 
 def _build_dir(name: str) -> Path:
