@@ -13,6 +13,14 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
+#if defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AVX512F__) && defined(__AVX512BW__) && \
+    defined(__linux__)
+#define THRIFTY_PANEL_AMX 1
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#endif
 
 // --- part body: built inside a namespace of its own (backend/native_build.py) ---
 #include "kernel_abi.h"
@@ -30,19 +38,74 @@ inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, 
 // with one level (two == false: r is not written) x ~ d * q and dx = d. sx: [M, B] = the block's float sum, added
 // in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the integer the 8-bit kernel's +128 code offset adds
 // to each block's dot product (two levels only)
+// Each block's max |x| and float sum of rows [begin, end) -> amax, sum [(end - begin) * B]. The sum is added in
+// index order, one dependent add after another (~4 cycles each), so the vector paths run 16 (or 8) blocks side by
+// side, a block per lane, each lane adding its block's values in the same order: the same bits as the scalar loop,
+// without its latency chain. The max is exact in any order (a NaN is skipped, as std::max(amax, NaN) skips it).
+void block_scan(const float* x, int64_t xs, int64_t K, int64_t begin, int64_t end, float* amax, float* sum) {
+  const int64_t B = K / kBlock, n = (end - begin) * B;
+  int64_t done = 0;
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if defined(__AVX512F__)
+  constexpr int64_t kLanes = 16;
+#else
+  constexpr int64_t kLanes = 8;
+#endif
+  const float* base = x + begin * xs;
+  if ((end - begin) * xs < (int64_t{1} << 31) - K) {  // element offsets fit the gathers' 32-bit indices
+    alignas(64) int32_t offsets[kLanes];
+    for (; done + kLanes <= n; done += kLanes) {
+      for (int64_t j = 0; j < kLanes; ++j) {
+        const int64_t block = done + j;
+        offsets[j] = static_cast<int32_t>((block / B) * xs + (block % B) * kBlock);
+      }
+#if defined(__AVX512F__)
+      const __m512i index = _mm512_load_si512(offsets);
+      __m512 s = _mm512_setzero_ps(), m = _mm512_setzero_ps();
+      for (int i = 0; i < kBlock; ++i) {
+        const __m512 v = _mm512_i32gather_ps(index, base + i, 4);
+        s = _mm512_add_ps(s, v);
+        m = _mm512_max_ps(_mm512_abs_ps(v), m);  // (|v| > m) ? |v| : m, NaN skipped
+      }
+      _mm512_storeu_ps(sum + done, s);
+      _mm512_storeu_ps(amax + done, m);
+#else
+      const __m256i index = _mm256_load_si256(reinterpret_cast<const __m256i*>(offsets));
+      const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+      __m256 s = _mm256_setzero_ps(), m = _mm256_setzero_ps();
+      for (int i = 0; i < kBlock; ++i) {
+        const __m256 v = _mm256_i32gather_ps(base + i, index, 4);
+        s = _mm256_add_ps(s, v);
+        m = _mm256_max_ps(_mm256_and_ps(v, magnitude), m);
+      }
+      _mm256_storeu_ps(sum + done, s);
+      _mm256_storeu_ps(amax + done, m);
+#endif
+    }
+  }
+#endif
+  for (; done < n; ++done) {
+    const float* src = x + (begin + done / B) * xs + (done % B) * kBlock;
+    float a = 0.f, t = 0.f;
+    for (int i = 0; i < kBlock; ++i) {
+      a = std::max(a, std::fabs(src[i]));
+      t += src[i];
+    }
+    amax[done] = a;
+    sum[done] = t;
+  }
+}
+
 // rows [begin, end) of quantize_rows (below): the serial kernel, shared with the fused layers (native_kernel_abi)
 __attribute__((noinline)) void quantize_range(const float* x, int64_t xs, int64_t K, bool two, int8_t* q, int8_t* r,
                                               float* dx, float* sx, int32_t* qs, int64_t begin, int64_t end) {
   const int64_t B = K / kBlock;
+  std::vector<float> amax((end - begin) * B);
+  block_scan(x, xs, K, begin, end, amax.data(), sx + begin * B);
   for (int64_t m = begin; m < end; ++m) {
     for (int64_t b = 0; b < B; ++b) {
       const float* src = x + m * xs + b * kBlock;
-      float amax = 0.f, sum = 0.f;
-      for (int i = 0; i < kBlock; ++i) {
-        amax = std::max(amax, std::fabs(src[i]));
-        sum += src[i];
-      }
-      const float d = amax / 127.f;
+      const float d = amax[(m - begin) * B + b] / 127.f;
       const float inv = d > 0.f ? 1.f / d : 0.f;
       int32_t joined = 0;
       for (int i = 0; i < kBlock; ++i) {
@@ -55,7 +118,6 @@ __attribute__((noinline)) void quantize_range(const float* x, int64_t xs, int64_
         joined += 128 * q[m * K + b * kBlock + i] + r[m * K + b * kBlock + i];
       }
       dx[m * B + b] = two ? d / 128.f : d;
-      sx[m * B + b] = sum;
       qs[m * B + b] = joined;
     }
   }
@@ -126,6 +188,127 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
   }
   for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
 }
+
+#if defined(THRIFTY_PANEL_AMX)
+// ---- AMX tiles for 16 rows at a time (prefill-sized calls), the same bits as panel_rows above. A tile
+// multiply (tdpbssd, signed 8-bit x signed 8-bit into 32-bit lanes) gives each block's integer dot products
+// for 16 rows x 16 outputs, exactly, as the vpdpbusd chains do; the float steps that follow are panel_rows'
+// own, per row, blocks in order. Weights: a panel's block unpacked to bytes is AMX's B layout as it stands
+// (row g = inputs 4g..4g+3 of each of the 16 outputs, the w[g] vectors above); activations: 16 rows x 32 bytes
+// at the row stride K, the A layout.
+
+// Whether this process may use the tile registers: Linux grants the tile data state on request
+// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)); THRIFTY_NATIVE_AMX=0 keeps the vector path.
+bool amx_ready() {
+  static const bool ready = [] {
+    const char* setting = std::getenv("THRIFTY_NATIVE_AMX");
+    if (setting != nullptr && std::strcmp(setting, "0") == 0) return false;
+    constexpr long kRequestPermission = 0x1023, kTileData = 18;
+    return syscall(SYS_arch_prctl, kRequestPermission, kTileData) == 0;
+  }();
+  return ready;
+}
+
+constexpr int kTileRows = 16;  // activation rows per tile multiply
+
+struct alignas(64) TileConfig {
+  uint8_t palette = 1, start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t bytes_per_row[16] = {};
+  uint8_t rows[16] = {};
+};
+
+// tiles 0-1: activations (16 rows x 32 bytes); 2 and 7: weights (8 rows x 64 bytes); 3-6: integer dots
+// (16 x 16 int32)
+void configure_tiles() {
+  TileConfig config;
+  for (int t : {0, 1}) config.rows[t] = kTileRows, config.bytes_per_row[t] = kBlock;
+  for (int t : {2, 7}) config.rows[t] = kBlock / 4, config.bytes_per_row[t] = 64;
+  for (int t : {3, 4, 5, 6}) config.rows[t] = kTileRows, config.bytes_per_row[t] = 64;
+  _tile_loadconfig(&config);
+}
+
+// weights [B, 4 x 64] packed nibbles of one panel -> [B, 8 x 64] bytes (the w[g] of panel_rows)
+void unpack_panel(const uint8_t* codes, int64_t B, uint8_t* out) {
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  for (int64_t b = 0; b < B; ++b) {
+    for (int j = 0; j < 4; ++j) {
+      const __m512i v = _mm512_loadu_si512(codes + b * 256 + 64 * j);
+      _mm512_storeu_si512(out + b * 512 + 128 * j, _mm512_and_si512(v, low4));
+      _mm512_storeu_si512(out + b * 512 + 128 * j + 64, _mm512_and_si512(_mm512_srli_epi16(v, 4), low4));
+    }
+  }
+}
+
+// One block's multiply: weights of block b0 + J into tile WT, its activations (row stride K) into AT, the dots
+// of 16 rows x 16 outputs into CT, stored to DST (the tile intrinsics take register numbers as literals)
+#define THRIFTY_BLOCK_DOT(CT, AT, WT, ACTS, J, DST)  \
+  _tile_loadd(WT, weights + (b0 + J) * 512, 64);     \
+  _tile_loadd(AT, ACTS + (b0 + J) * kBlock, K);      \
+  _tile_zero(CT);                                    \
+  _tile_dpbssd(CT, AT, WT);                          \
+  _tile_stored(CT, DST, 64);
+
+// The dots of `count` blocks from b0 (at most 4 with one level, 2 with two), into dots [4][512]: block j's q dots
+// at j * 512, its r dots at j * 512 + 256. A group's multiplies run while the previous group's float steps do:
+// reading a tile's store back too soon stalls the vector loads.
+template <bool Two>
+void group_dots(const uint8_t* weights, const int8_t* q, const int8_t* r, int64_t K, int64_t b0, int count,
+                int32_t* dots) {
+  if constexpr (Two) {
+    THRIFTY_BLOCK_DOT(3, 0, 2, q, 0, dots)
+    THRIFTY_BLOCK_DOT(4, 1, 2, r, 0, dots + 256)
+    if (count > 1) {
+      THRIFTY_BLOCK_DOT(5, 0, 7, q, 1, dots + 512)
+      THRIFTY_BLOCK_DOT(6, 1, 7, r, 1, dots + 768)
+    }
+  } else {
+    THRIFTY_BLOCK_DOT(3, 0, 2, q, 0, dots)
+    if (count > 1) { THRIFTY_BLOCK_DOT(4, 1, 7, q, 1, dots + 512) }
+    if (count > 2) { THRIFTY_BLOCK_DOT(5, 0, 2, q, 2, dots + 1024) }
+    if (count > 3) { THRIFTY_BLOCK_DOT(6, 1, 7, q, 3, dots + 1536) }
+  }
+}
+#undef THRIFTY_BLOCK_DOT
+
+// panel_rows' float steps for block b of 16 rows, from their integer dots
+template <bool Two>
+inline void tile_steps(const int32_t* dots, const uint16_t* scales, int64_t B, int64_t b, const float* dx,
+                       const float* sx, __m512* acc) {
+  const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
+  const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
+  for (int t = 0; t < kTileRows; ++t) {
+    __m512i dot = _mm512_load_si512(dots + 16 * t);
+    if constexpr (Two) dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), _mm512_load_si512(dots + 256 + 16 * t));
+    const __m512 f = _mm512_cvtepi32_ps(dot);
+    const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
+    acc[t] = _mm512_fmadd_ps(sc, f, acc[t]);
+    acc[t] = _mm512_fmadd_ps(mn, _mm512_set1_ps(sx[t * B + b]), acc[t]);
+  }
+}
+
+// 16 rows of one panel: out [16, N] (the panel's 16 columns)
+template <bool Two>
+void panel_tile_amx(const uint8_t* weights, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
+                    const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
+  constexpr int64_t G = Two ? 2 : 4;  // blocks per group
+  alignas(64) int32_t dots[2][4 * 512];
+  __m512 acc[kTileRows];
+  for (int t = 0; t < kTileRows; ++t) acc[t] = _mm512_setzero_ps();
+  const int64_t groups = (B + G - 1) / G;
+  group_dots<Two>(weights, q, r, K, 0, static_cast<int>(std::min(G, B)), dots[0]);
+  for (int64_t g = 0; g < groups; ++g) {
+    if (g + 1 < groups) {
+      group_dots<Two>(weights, q, r, K, (g + 1) * G, static_cast<int>(std::min(G, B - (g + 1) * G)),
+                      dots[(g + 1) % 2]);
+    }
+    for (int64_t j = 0; j < std::min(G, B - g * G); ++j) {
+      tile_steps<Two>(dots[g % 2] + j * 512, scales, B, g * G + j, dx, sx, acc);
+    }
+  }
+  for (int t = 0; t < kTileRows; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
+}
+#endif
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
@@ -337,8 +520,31 @@ void tile_dispatch(int T, bool two, const uint8_t* codes, const uint16_t* scales
 __attribute__((noinline)) void q4_panels(const uint8_t* codes, const uint16_t* scales, int64_t B, int64_t K, int64_t N,
                                          int64_t M, bool two, const int8_t* q, const int8_t* r, const float* dx,
                                          const float* sx, float* out, int64_t p0, int64_t p1) {
+  int64_t tiled = 0;  // rows done by AMX tiles (16 at a time); the rest by the vector tiles, with the same bits
+#if defined(THRIFTY_PANEL_AMX)
+  if (M >= kTileRows && p1 > p0 && amx_ready()) {
+    tiled = M / kTileRows * kTileRows;
+    configure_tiles();
+    // every panel of the range unpacked once (at most a few hundred KB); then rows in chunks of 4 tiles, each
+    // against every panel, so the output is written in row bands instead of one column strip at a time
+    std::vector<uint8_t> weights((p1 - p0) * B * 512);
+    for (int64_t p = p0; p < p1; ++p) unpack_panel(codes + p * B * 256, B, weights.data() + (p - p0) * B * 512);
+    constexpr int64_t kChunk = 4 * kTileRows;
+    for (int64_t c0 = 0; c0 < tiled; c0 += kChunk) {
+      for (int64_t p = p0; p < p1; ++p) {
+        for (int64_t m0 = c0; m0 < std::min(tiled, c0 + kChunk); m0 += kTileRows) {
+          (two ? panel_tile_amx<true> : panel_tile_amx<false>)(weights.data() + (p - p0) * B * 512,
+                                                               scales + p * B * 32, B, q + m0 * K, r + m0 * K,
+                                                               dx + m0 * B, sx + m0 * B, K,
+                                                               out + m0 * N + p * kPanel, N);
+        }
+      }
+    }
+    _tile_release();
+  }
+#endif
   for (int64_t p = p0; p < p1; ++p) {
-    for (int64_t m0 = 0; m0 < M; m0 += kTile) {
+    for (int64_t m0 = tiled; m0 < M; m0 += kTile) {
       const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
       tile_dispatch(T, two, codes + p * B * 256, scales + p * B * 32, B, q + m0 * K, r + m0 * K, dx + m0 * B,
                     sx + m0 * B, K, out + m0 * N + p * kPanel, N);

@@ -27,7 +27,13 @@ products: prefill ran ~1.5x faster, at +0.12 % perplexity where the attention's 
 (:func:`backend.quant.convert.activation_levels`; BENCHMARKS.md, "One activation level"). The 8-bit form
 (Q8_0's ``w = d * c``, for the LM head, always two levels) stores ``c + 128`` so the codes are unsigned for
 ``vpdpbusd`` and subtracts ``128 * Σ(128 q + r)``, exactly; the AVX2 path multiplies ``|c|`` by the activation
-with ``c``'s sign instead (no saturation). Building needs a C++ compiler at run time;
+with ``c``'s sign instead (no saturation).
+
+**AMX** (Intel CPUs with AMX-INT8, where gcc's ``-march=native`` enables it and Linux grants the tile state): a
+call of 16 rows or more runs them 16 at a time as tile multiplies (``tdpbssd``: each block's exact integer dots
+for 16 rows x 16 outputs), followed by the same per-row float steps; the rows past the last multiple of 16 take
+the vector path. The integers are exact either way, so the bits are those of every other path and row count.
+``THRIFTY_NATIVE_AMX=0`` keeps the vector path. Building needs a C++ compiler at run time;
 :func:`load_panel_mm` returns None where it cannot, or with ``THRIFTY_PANEL_MM=0``.
 
 Its C++ is ``backend/native/panel_mm.cpp``, built with the other native parts as :mod:`backend.native_build` describes.

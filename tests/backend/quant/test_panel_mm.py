@@ -1,6 +1,7 @@
 """The 4-bit panel kernel against a float64 model of its arithmetic, and its two promises: the same bits for a
 row whatever else the call holds, and the same bits on every code path this machine can build (``native``:
-AVX-512 here where the CPU has it, ``haswell``: the AVX2 path, ``x86-64``: the portable loop)."""
+AVX-512 here where the CPU has it, with AMX tiles for 16 rows at a time where it has those too, ``haswell``: the
+AVX2 path, ``x86-64``: the portable loop)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ def _model(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor, levels: i
 
 @pytest.mark.parametrize("levels", [1, 2])
 @pytest.mark.parametrize("k", [32, 96, 576])
-@pytest.mark.parametrize("rows", [1, 3, 4, 9])
+@pytest.mark.parametrize("rows", [1, 3, 4, 9, 16, 37])  # 16 and 37: AMX tiles of 16 rows where the CPU has them
 def test_the_kernel_computes_its_formula_with_the_same_bits_on_every_build(builds, rows: int, k: int,
                                                                            levels: int) -> None:
     q, codes, scales = _weight(48, k, seed=rows * 100 + k)
@@ -105,13 +106,31 @@ def test_one_activation_level_is_the_two_level_rounding_without_its_rest(builds)
 @pytest.mark.parametrize("levels", [1, 2])
 def test_each_row_gets_the_same_bits_alone_and_in_any_batch(builds, levels: int) -> None:
     _, codes, scales = _weight(64, 576, seed=5)
-    x = torch.randn(19, 576)
+    x = torch.randn(37, 576)
     for ops in builds.values():
-        alone = torch.cat([ops.q4_panel_mm(x[i:i + 1], codes, scales, levels) for i in range(19)])
-        for rows in (2, 3, 4, 5, 8, 13, 19):
-            for start in (0, 19 - rows):
+        alone = torch.cat([ops.q4_panel_mm(x[i:i + 1], codes, scales, levels) for i in range(37)])
+        for rows in (2, 3, 4, 5, 8, 13, 16, 19, 32, 37):  # 16 rows and more: AMX tiles where the CPU has them
+            for start in (0, 37 - rows):
                 got = ops.q4_panel_mm(x[start:start + rows], codes, scales, levels)
                 assert torch.equal(got, alone[start:start + rows])
+
+
+@pytest.mark.parametrize("levels", [1, 2])
+def test_zero_blocks_and_non_finite_values_give_the_same_bits_on_every_build_and_row_count(builds, levels: int) -> None:
+    """The activation scan (block max and in-order sum, 16 or 8 blocks a vector on AVX-512 / AVX2) and the AMX
+    tiles meet what the portable loop meets: all-zero blocks, infinities, NaN, values near float32's limits."""
+    _, codes, scales = _weight(32, 576, seed=8)
+    x = torch.randn(37, 576) * 3
+    x[0, :32] = 0.0
+    x[5, 40], x[9, 100], x[20, 7] = float("inf"), float("-inf"), float("nan")
+    x[30, 64:96] = 3e38
+    x[33, 200] = -0.0
+    outs = {march: ops.q4_panel_mm(x, codes, scales, levels) for march, ops in builds.items()}
+    for out in outs.values():
+        assert torch.equal(out.view(torch.int32), outs["native"].view(torch.int32))
+    alone = torch.cat([builds["native"].q4_panel_mm(x[i:i + 1], codes, scales, levels) for i in range(37)])
+    assert torch.equal(alone.view(torch.int32), outs["native"].view(torch.int32))
+    assert torch.isfinite(outs["native"][1:5]).all()  # rows without a non-finite value stay finite
 
 
 @pytest.mark.parametrize("levels", [1, 2])
