@@ -186,7 +186,7 @@ def check_toml(text: str, tmp_path: Path) -> Settings:
 
 def check_env(name: str, value: str | None) -> None:
     """``THRIFTY_<SECTION>__<KEY>`` names a real setting (and a shown value loads); any other
-    ``THRIFTY_*`` name is read somewhere in the runtime packages."""
+    ``THRIFTY_*`` name is read somewhere in the runtime packages (their Python, or the native kernels' C++)."""
     if "__" in name:
         section, key = name[len("THRIFTY_"):].lower().split("__", 1)
         config = getattr(Settings(), section, None)
@@ -196,7 +196,8 @@ def check_env(name: str, value: str | None) -> None:
             settings = load_settings(None, environ={name: value})
             assert str(getattr(getattr(settings, section), key)).lower() == value.lower(), name
         return
-    sources = (p.read_text() for package in RUNTIME_PACKAGES for p in (ROOT / package).rglob("*.py"))
+    sources = (p.read_text() for package in RUNTIME_PACKAGES for pattern in ("*.py", "*.cpp")
+               for p in (ROOT / package).rglob(pattern))
     assert any(f'"{name}"' in source for source in sources), f"{name} is read nowhere in the runtime packages"
 
 
