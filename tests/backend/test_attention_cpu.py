@@ -74,6 +74,22 @@ def test_matches_reference_on_shared_ragged_pages(pool_dtype: torch.dtype, head_
     torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("pool_dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("head_dim", [64, 24])
+def test_each_row_gets_the_same_bits_alone_and_in_any_call(pool_dtype: torch.dtype, head_dim: int) -> None:
+    """Batch invariance: a row's output does not depend on the other rows of the call (a prefill's rows, other
+    sequences' decode rows), whether its keys fill whole groups of 16 or end in a partial one."""
+    q, k_pool, v_pool, tables, row_seq, row_len = _paged_case(3, head_dim, 16, [1, 15, 16, 33, 70], 1, pool_dtype,
+                                                               queries_per_seq=6)
+    together = paged_attention(q, k_pool, v_pool, tables, row_seq, row_len, 0.125)
+    for i in range(q.shape[0]):
+        alone = paged_attention(q[i:i + 1], k_pool, v_pool, tables, row_seq[i:i + 1], row_len[i:i + 1], 0.125)
+        assert torch.equal(alone, together[i:i + 1]), i
+    for lo, hi in ((0, 7), (5, 19), (3, q.shape[0])):
+        part = paged_attention(q[lo:hi], k_pool, v_pool, tables, row_seq[lo:hi], row_len[lo:hi], 0.125)
+        assert torch.equal(part, together[lo:hi])
+
+
 def test_rows_do_not_see_past_their_length() -> None:
     """Changing K/V beyond a row's visible length (inside its last block) leaves its output unchanged."""
     q, k_pool, v_pool, tables, row_seq, row_len = _paged_case(1, 64, 16, [20], 0, torch.float32)
