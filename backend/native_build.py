@@ -101,18 +101,25 @@ _BODY_MARK = "// --- part body"
 
 def native_source(parts: Sequence[str], namespace_suffix: str = "") -> str:
     """The C++ translation unit of ``parts``: every part's ``#include`` lines, then each part's body in
-    ``namespace thrifty_<part>``, with the kernel ABI header inlined there and ``NAMESPACE`` replaced (the
-    :data:`MARCH_PARTS` namespace plus ``namespace_suffix``)."""
+    ``namespace thrifty_<part>``, with the local headers it includes (``#include "name.h"``: the kernel ABI, the
+    shared block scan) inlined there and ``NAMESPACE`` replaced (the :data:`MARCH_PARTS` namespace plus
+    ``namespace_suffix``)."""
     folder = Path(__file__).with_name("native")
-    abi = "\n".join(line for line in (folder / "kernel_abi.h").read_text(encoding="utf-8").splitlines()
-                    if line.strip() != "#pragma once")
+
+    def inline_headers(body: str) -> str:
+        for header in sorted(folder.glob("*.h")):
+            text = "\n".join(line for line in header.read_text(encoding="utf-8").splitlines()
+                             if line.strip() != "#pragma once")
+            body = body.replace(f'#include "{header.name}"', text)
+        return body
+
     heads, bodies = [], []
     for part in parts:
         text = (folder / f"{part}.cpp").read_text(encoding="utf-8")
         head, mark, body = text.partition(_BODY_MARK)
         if not mark:
             raise ValueError(f"backend/native/{part}.cpp has no '{_BODY_MARK}' line")
-        body = body.split("\n", 1)[1].replace('#include "kernel_abi.h"', abi)
+        body = inline_headers(body.split("\n", 1)[1])
         if part in MARCH_PARTS:
             body = body.replace("NAMESPACE", MARCH_PARTS[part] + namespace_suffix)
         heads.append(head)

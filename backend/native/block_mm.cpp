@@ -8,12 +8,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
 // --- part body: built inside a namespace of its own (backend/native_build.py) ---
+#include "block_scan.h"
 namespace {
 
 constexpr int64_t kBlock = 32;
@@ -38,14 +40,12 @@ void quantize_rows(const float* x, int64_t xs, int64_t M, int64_t K, int8_t* qx,
                    float* dxv, float* sxv) {
   const int64_t B = K / kBlock;
   at::parallel_for(0, M, std::max<int64_t>(1, 64 / std::max<int64_t>(B, 1)), [&](int64_t begin, int64_t end) {
+    std::vector<float> amaxes((end - begin) * B), sums((end - begin) * B);
+    block_scan(x, xs, K, begin, end, amaxes.data(), sums.data());
     for (int64_t m = begin; m < end; ++m) {
       for (int64_t b = 0; b < B; ++b) {
         const float* src = x + m * xs + b * kBlock;
-        float amax = 0.f, sum = 0.f;
-        for (int i = 0; i < kBlock; ++i) {
-          amax = std::max(amax, std::fabs(src[i]));
-          sum += src[i];
-        }
+        const float amax = amaxes[(m - begin) * B + b], sum = sums[(m - begin) * B + b];
         const float d = amax / 127.f;
         const float inv = d > 0.f ? 1.f / d : 0.f;
         int8_t* q = qx + m * K + b * kBlock;

@@ -24,6 +24,7 @@
 #endif
 
 // --- part body: built inside a namespace of its own (backend/native_build.py) ---
+#include "block_scan.h"
 #include "kernel_abi.h"
 
 namespace {
@@ -39,64 +40,6 @@ inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, 
 // with one level (two == false: r is not written) x ~ d * q and dx = d. sx: [M, B] = the block's float sum, added
 // in index order; qs: [M, B] = 128 * (sum of q) + (sum of r), the integer the 8-bit kernel's +128 code offset adds
 // to each block's dot product (two levels only)
-// Each block's max |x| and float sum of rows [begin, end) -> amax, sum [(end - begin) * B]. The sum is added in
-// index order, one dependent add after another (~4 cycles each), so the vector paths run 16 (or 8) blocks side by
-// side, a block per lane, each lane adding its block's values in the same order: the same bits as the scalar loop,
-// without its latency chain. The max is exact in any order (a NaN is skipped, as std::max(amax, NaN) skips it).
-void block_scan(const float* x, int64_t xs, int64_t K, int64_t begin, int64_t end, float* amax, float* sum) {
-  const int64_t B = K / kBlock, n = (end - begin) * B;
-  int64_t done = 0;
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-#if defined(__AVX512F__)
-  constexpr int64_t kLanes = 16;
-#else
-  constexpr int64_t kLanes = 8;
-#endif
-  const float* base = x + begin * xs;
-  if ((end - begin) * xs < (int64_t{1} << 31) - K) {  // element offsets fit the gathers' 32-bit indices
-    alignas(64) int32_t offsets[kLanes];
-    for (; done + kLanes <= n; done += kLanes) {
-      for (int64_t j = 0; j < kLanes; ++j) {
-        const int64_t block = done + j;
-        offsets[j] = static_cast<int32_t>((block / B) * xs + (block % B) * kBlock);
-      }
-#if defined(__AVX512F__)
-      const __m512i index = _mm512_load_si512(offsets);
-      __m512 s = _mm512_setzero_ps(), m = _mm512_setzero_ps();
-      for (int i = 0; i < kBlock; ++i) {
-        const __m512 v = _mm512_i32gather_ps(index, base + i, 4);
-        s = _mm512_add_ps(s, v);
-        m = _mm512_max_ps(_mm512_abs_ps(v), m);  // (|v| > m) ? |v| : m, NaN skipped
-      }
-      _mm512_storeu_ps(sum + done, s);
-      _mm512_storeu_ps(amax + done, m);
-#else
-      const __m256i index = _mm256_load_si256(reinterpret_cast<const __m256i*>(offsets));
-      const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
-      __m256 s = _mm256_setzero_ps(), m = _mm256_setzero_ps();
-      for (int i = 0; i < kBlock; ++i) {
-        const __m256 v = _mm256_i32gather_ps(base + i, index, 4);
-        s = _mm256_add_ps(s, v);
-        m = _mm256_max_ps(_mm256_and_ps(v, magnitude), m);
-      }
-      _mm256_storeu_ps(sum + done, s);
-      _mm256_storeu_ps(amax + done, m);
-#endif
-    }
-  }
-#endif
-  for (; done < n; ++done) {
-    const float* src = x + (begin + done / B) * xs + (done % B) * kBlock;
-    float a = 0.f, t = 0.f;
-    for (int i = 0; i < kBlock; ++i) {
-      a = std::max(a, std::fabs(src[i]));
-      t += src[i];
-    }
-    amax[done] = a;
-    sum[done] = t;
-  }
-}
-
 // rows [begin, end) of quantize_rows (below): the serial kernel, shared with the fused layers (native_kernel_abi)
 __attribute__((noinline)) void quantize_range(const float* x, int64_t xs, int64_t K, bool two, int8_t* q, int8_t* r,
                                               float* dx, float* sx, int32_t* qs, int64_t begin, int64_t end) {
