@@ -21,6 +21,40 @@ namespace {
 inline float load(const float* p, int64_t i) { return p[i]; }
 inline float load(const c10::BFloat16* p, int64_t i) { return static_cast<float>(p[i]); }
 
+// tasks [begin, end) (task = row * Hkv + kv head): fn(h, len, the row's block table, its G query heads, their G
+// outputs) for each task whose row sees a key; the outputs of a row that sees none are zeros
+template <typename Fn>
+inline void each_task(const float* q, const int32_t* tables, const int32_t* row_seq, const int32_t* row_len,
+                      float* out, int64_t Hq, int64_t Hkv, int64_t D, int64_t W, int64_t begin, int64_t end, Fn&& fn) {
+  const int64_t G = Hq / Hkv;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t t = task / Hkv, h = task % Hkv;
+    const int64_t len = row_len[t];
+    float* o = out + (t * Hq + h * G) * D;
+    if (len <= 0) {
+      std::fill(o, o + G * D, 0.f);
+      continue;
+    }
+    fn(h, len, tables + static_cast<int64_t>(row_seq[t]) * W, q + (t * Hq + h * G) * D, o);
+  }
+}
+
+// scores [G, len] -> softmax of each query head's row, in place
+inline void softmax_heads(float* scores, int64_t G, int64_t len) {
+  for (int64_t g = 0; g < G; ++g) {
+    float* s = scores + g * len;
+    float m = -std::numeric_limits<float>::infinity();
+    for (int64_t i = 0; i < len; ++i) m = std::max(m, s[i]);
+    float sum = 0.f;
+    for (int64_t i = 0; i < len; ++i) {
+      s[i] = std::exp(s[i] - m);
+      sum += s[i];
+    }
+    const float inv = 1.f / sum;
+    for (int64_t i = 0; i < len; ++i) s[i] *= inv;
+  }
+}
+
 // tasks [begin, end) (task = row * Hkv + kv head) of paged attention: q [T, Hq, D] f32; pools [NB, BS, Hkv, D];
 // tables [S, W] i32; row_seq, row_len [T] i32 -> out [T, Hq, D]. The serial kernel (one copy of its machine code,
 // which the fused layers call too: native_kernel_abi).
@@ -35,16 +69,9 @@ __attribute__((noinline)) void attend_tasks(const float* q, const KV* kp, const 
   const int64_t blk_stride = BS * Hkv * D;  // between blocks
   std::vector<float> scores;
   std::vector<float> acc(G * D);
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t t = task / Hkv, h = task % Hkv;
-    const int64_t len = row_len[t];
-    float* o = out + (t * Hq + h * G) * D;
-    if (len <= 0) {
-      std::fill(o, o + G * D, 0.f);
-      continue;
-    }
-    const int32_t* table = tables + static_cast<int64_t>(row_seq[t]) * W;
-    const float* qh = q + (t * Hq + h * G) * D;
+  each_task(q, tables, row_seq, row_len, out, Hq, Hkv, D, W, begin, end, [&](int64_t h, int64_t len,
+                                                                             const int32_t* table, const float* qh,
+                                                                             float* o) {
     scores.resize(G * len);
     // pass 1: scores[g][tok] = scale * <q_g, k_tok>
     for (int64_t b = 0, tok0 = 0; tok0 < len; ++b, tok0 += BS) {
@@ -61,19 +88,7 @@ __attribute__((noinline)) void attend_tasks(const float* q, const KV* kp, const 
         }
       }
     }
-    // softmax per query head
-    for (int64_t g = 0; g < G; ++g) {
-      float* s = scores.data() + g * len;
-      float m = -std::numeric_limits<float>::infinity();
-      for (int64_t i = 0; i < len; ++i) m = std::max(m, s[i]);
-      float sum = 0.f;
-      for (int64_t i = 0; i < len; ++i) {
-        s[i] = std::exp(s[i] - m);
-        sum += s[i];
-      }
-      const float inv = 1.f / sum;
-      for (int64_t i = 0; i < len; ++i) s[i] *= inv;
-    }
+    softmax_heads(scores.data(), G, len);
     // pass 2: out[g] = sum_tok p[g][tok] * v_tok
     std::fill(acc.begin(), acc.end(), 0.f);
     for (int64_t b = 0, tok0 = 0; tok0 < len; ++b, tok0 += BS) {
@@ -90,7 +105,7 @@ __attribute__((noinline)) void attend_tasks(const float* q, const KV* kp, const 
       }
     }
     std::copy(acc.begin(), acc.end(), o);
-  }
+  });
 }
 
 #if defined(__AVX512F__)
@@ -133,16 +148,9 @@ void attend_tasks_64(const float* q, const KV* kp, const KV* vp, const int32_t* 
   std::vector<float> scores;
   __m512 acc[4 * G];
   const __m512 scaled = _mm512_set1_ps(scale);
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t t = task / Hkv, h = task % Hkv;
-    const int64_t len = row_len[t];
-    float* o = out + (t * Hq + h * G) * D;
-    if (len <= 0) {
-      std::fill(o, o + G * D, 0.f);
-      continue;
-    }
-    const int32_t* table = tables + static_cast<int64_t>(row_seq[t]) * W;
-    const float* qh = q + (t * Hq + h * G) * D;
+  each_task(q, tables, row_seq, row_len, out, Hq, Hkv, D, W, begin, end, [&](int64_t h, int64_t len,
+                                                                             const int32_t* table, const float* qh,
+                                                                             float* o) {
     scores.resize(G * len + 16);
     // pass 1: scores[g][tok] = scale * <q_g, k_tok>, 16 keys at a time
     for (int64_t g = 0; g < G; ++g) {
@@ -171,19 +179,7 @@ void attend_tasks_64(const float* q, const KV* kp, const KV* vp, const int32_t* 
         }
       }
     }
-    // softmax per query head (the same loop as the generic kernel)
-    for (int64_t g = 0; g < G; ++g) {
-      float* s = scores.data() + g * len;
-      float mx = -std::numeric_limits<float>::infinity();
-      for (int64_t i = 0; i < len; ++i) mx = std::max(mx, s[i]);
-      float sum = 0.f;
-      for (int64_t i = 0; i < len; ++i) {
-        s[i] = std::exp(s[i] - mx);
-        sum += s[i];
-      }
-      const float inv = 1.f / sum;
-      for (int64_t i = 0; i < len; ++i) s[i] *= inv;
-    }
+    softmax_heads(scores.data(), G, len);
     // pass 2: out[g] = sum_tok p[g][tok] * v_tok, tokens in order, one multiply-add per value
     for (auto& a : acc) a = _mm512_setzero_ps();
     for (int64_t b = 0, tok0 = 0; tok0 < len; ++b, tok0 += BS) {
@@ -204,7 +200,7 @@ void attend_tasks_64(const float* q, const KV* kp, const KV* vp, const int32_t* 
     for (int64_t g = 0; g < G; ++g) {
       for (int i = 0; i < 4; ++i) _mm512_storeu_ps(o + g * D + 16 * i, acc[4 * g + i]);
     }
-  }
+  });
 }
 #endif
 
