@@ -33,6 +33,13 @@ def start_native_kernel_builds() -> Callable[[], None]:
     loaders are cached but not locked, so a second caller meanwhile would build its kernel twice. A kernel
     that fails to build is left to its loader's own fallback and warning."""
     loaders = _kernel_loaders()
+    # Imported here, on the calling thread, before any loader thread starts: its first import imports setuptools,
+    # whose distutils shim inserts a finder into sys.meta_path and removes it again. A thread importing at that
+    # moment (the weights' reader: gguf, numpy.typing) iterates the same list, skips the finder after the removed
+    # one, PathFinder, and fails with ModuleNotFoundError for an installed package (two `thrifty serve` starts
+    # in a benchmark run did).
+    import torch.utils.cpp_extension  # noqa: F401
+
     pool = ThreadPoolExecutor(max_workers=len(loaders), thread_name_prefix="thrifty-kernel-build")
     futures = [pool.submit(loader) for loader in loaders]
     pool.shutdown(wait=False)
