@@ -37,8 +37,11 @@ def start_native_kernel_builds() -> Callable[[], None]:
     # whose distutils shim inserts a finder into sys.meta_path and removes it again. A thread importing at that
     # moment (the weights' reader: gguf, numpy.typing) iterates the same list, skips the finder after the removed
     # one, PathFinder, and fails with ModuleNotFoundError for an installed package (two `thrifty serve` starts
-    # in a benchmark run did).
-    import torch.utils.cpp_extension  # noqa: F401
+    # in a benchmark run did). Where it cannot be imported, each loader reports that and falls back.
+    try:
+        import torch.utils.cpp_extension  # noqa: F401
+    except ImportError:
+        log.debug("torch.utils.cpp_extension does not import here; the kernels' loaders will say why")
 
     pool = ThreadPoolExecutor(max_workers=len(loaders), thread_name_prefix="thrifty-kernel-build")
     futures = [pool.submit(loader) for loader in loaders]

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <utility>
 #include <vector>
 
 #if defined(__AVX2__)
@@ -153,11 +152,10 @@ bool amx_ready() {
   return ready;
 }
 
-constexpr int kTileRows = 16;  // activation rows per tile multiply, at most
-// A tile multiply costs the same for 1 row as for 16 (and a panel's weights are unpacked for it), so calls of fewer
-// than 16 rows keep the vector tiles (a decode step's rows, a verification's 5), as do fewer than kAmxRows rows left
-// after the last whole tile
-constexpr int64_t kAmxRows = 16;
+// Activation rows per tile multiply. A tile multiply costs the same for 1 row as for 16 (and a panel's weights are
+// unpacked for it): 5-8 rows ran slower on tiles than on the vector tiles, so calls of fewer than 16 rows (decode
+// steps, a verification's 5) and the rows past the last multiple of 16 keep the vector tiles.
+constexpr int kTileRows = 16;
 
 struct alignas(64) TileConfig {
   uint8_t palette = 1, start_row = 0;
@@ -166,13 +164,13 @@ struct alignas(64) TileConfig {
   uint8_t rows[16] = {};
 };
 
-// tiles 0-1: activations (rows x 32 bytes); 2 and 7: weights (8 rows x 64 bytes); 3-6: integer dots (rows x 16
-// int32), for `rows` activation rows (1-16)
-void configure_tiles(int rows) {
+// tiles 0-1: activations (16 rows x 32 bytes); 2 and 7: weights (8 rows x 64 bytes); 3-6: integer dots (16 x 16
+// int32)
+void configure_tiles() {
   TileConfig config;
-  for (int t : {0, 1}) config.rows[t] = static_cast<uint8_t>(rows), config.bytes_per_row[t] = kBlock;
+  for (int t : {0, 1}) config.rows[t] = kTileRows, config.bytes_per_row[t] = kBlock;
   for (int t : {2, 7}) config.rows[t] = kBlock / 4, config.bytes_per_row[t] = 64;
-  for (int t : {3, 4, 5, 6}) config.rows[t] = static_cast<uint8_t>(rows), config.bytes_per_row[t] = 64;
+  for (int t : {3, 4, 5, 6}) config.rows[t] = kTileRows, config.bytes_per_row[t] = 64;
   _tile_loadconfig(&config);
 }
 
@@ -219,13 +217,13 @@ void group_dots(const uint8_t* weights, const int8_t* q, const int8_t* r, int64_
 }
 #undef THRIFTY_BLOCK_DOT
 
-// panel_rows' float steps for block b of R rows, from their integer dots
-template <bool Two, int R>
+// panel_rows' float steps for block b of 16 rows, from their integer dots
+template <bool Two>
 inline void tile_steps(const int32_t* dots, const uint16_t* scales, int64_t B, int64_t b, const float* dx,
                        const float* sx, __m512* acc) {
   const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
   const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
-  for (int t = 0; t < R; ++t) {
+  for (int t = 0; t < kTileRows; ++t) {
     __m512i dot = _mm512_load_si512(dots + 16 * t);
     if constexpr (Two) dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), _mm512_load_si512(dots + 256 + 16 * t));
     const __m512 f = _mm512_cvtepi32_ps(dot);
@@ -235,14 +233,14 @@ inline void tile_steps(const int32_t* dots, const uint16_t* scales, int64_t B, i
   }
 }
 
-// R rows (the tiles' configured rows) of one panel: out [R, N] (the panel's 16 columns)
-template <bool Two, int R>
+// 16 rows of one panel: out [16, N] (the panel's 16 columns); B >= 1 blocks
+template <bool Two>
 void panel_tile_amx(const uint8_t* weights, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                     const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   constexpr int64_t G = Two ? 2 : 4;  // blocks per group
   alignas(64) int32_t dots[2][4 * 512];
-  __m512 acc[R];
-  for (int t = 0; t < R; ++t) acc[t] = _mm512_setzero_ps();
+  __m512 acc[kTileRows];
+  for (int t = 0; t < kTileRows; ++t) acc[t] = _mm512_setzero_ps();
   const int64_t groups = (B + G - 1) / G;
   group_dots<Two>(weights, q, r, K, 0, static_cast<int>(std::min(G, B)), dots[0]);
   for (int64_t g = 0; g < groups; ++g) {
@@ -251,29 +249,13 @@ void panel_tile_amx(const uint8_t* weights, const uint16_t* scales, int64_t B, c
                       dots[(g + 1) % 2]);
     }
     for (int64_t j = 0; j < std::min(G, B - g * G); ++j) {
-      tile_steps<Two, R>(dots[g % 2] + j * 512, scales, B, g * G + j, dx, sx, acc);
+      tile_steps<Two>(dots[g % 2] + j * 512, scales, B, g * G + j, dx, sx, acc);
     }
   }
-  for (int t = 0; t < R; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
+  for (int t = 0; t < kTileRows; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
 }
 
-using tile_fn = void (*)(const uint8_t*, const uint16_t*, int64_t, const int8_t*, const int8_t*, const float*,
-                         const float*, int64_t, float*, int64_t);
-
-template <bool Two, int... Rows>
-tile_fn tile_for(int rows, std::integer_sequence<int, Rows...>) {
-  tile_fn fn = nullptr;
-  ((rows == Rows + 1 ? (fn = &panel_tile_amx<Two, Rows + 1>, 0) : 0), ...);
-  return fn;
-}
-
-// the tile kernel for 1-16 rows
-tile_fn amx_tile_kernel(bool two, int rows) {
-  return two ? tile_for<true>(rows, std::make_integer_sequence<int, kTileRows>{})
-             : tile_for<false>(rows, std::make_integer_sequence<int, kTileRows>{});
-}
-
-// rows [m_begin, m_end) of panels [p0, p1) in tiles of up to 16 rows (see q4_panels)
+// rows [m_begin, m_end) (a multiple of 16 of them) of panels [p0, p1), 16 at a time (see q4_panels)
 void q4_panels_amx(const uint8_t* codes, const uint16_t* scales, int64_t B, int64_t K, int64_t N, bool two,
                    const int8_t* q, const int8_t* r, const float* dx, const float* sx, float* out, int64_t p0,
                    int64_t p1, int64_t m_begin, int64_t m_end) {
@@ -281,15 +263,14 @@ void q4_panels_amx(const uint8_t* codes, const uint16_t* scales, int64_t B, int6
   // one column strip at a time); a panel's weights unpacked to bytes for each chunk (~1 % of its multiplies)
   std::vector<uint8_t> weights(B * 512);
   constexpr int64_t kChunk = 4 * kTileRows;
-  int configured = 0;
+  configure_tiles();
   for (int64_t c0 = m_begin; c0 < m_end; c0 += kChunk) {
     for (int64_t p = p0; p < p1; ++p) {
       unpack_panel(codes + p * B * 256, B, weights.data());
       for (int64_t m0 = c0; m0 < std::min(m_end, c0 + kChunk); m0 += kTileRows) {
-        const int rows = static_cast<int>(std::min<int64_t>(kTileRows, m_end - m0));
-        if (rows != configured) configure_tiles(configured = rows);
-        amx_tile_kernel(two, rows)(weights.data(), scales + p * B * 32, B, q + m0 * K, r + m0 * K, dx + m0 * B,
-                                   sx + m0 * B, K, out + m0 * N + p * kPanel, N);
+        (two ? panel_tile_amx<true> : panel_tile_amx<false>)(weights.data(), scales + p * B * 32, B, q + m0 * K,
+                                                             r + m0 * K, dx + m0 * B, sx + m0 * B, K,
+                                                             out + m0 * N + p * kPanel, N);
       }
     }
   }
@@ -509,9 +490,8 @@ __attribute__((noinline)) void q4_panels(const uint8_t* codes, const uint16_t* s
                                          const float* sx, float* out, int64_t p0, int64_t p1) {
   int64_t tiled = 0;  // rows done by AMX tiles; the rest by the vector tiles, with the same bits
 #if defined(THRIFTY_PANEL_AMX)
-  if (M >= kTileRows && p1 > p0 && amx_ready()) {
-    // whole tiles, and a last partial one of kAmxRows rows or more; fewer rows left go to the vector tiles
-    tiled = M % kTileRows >= kAmxRows ? M : M / kTileRows * kTileRows;
+  if (M >= kTileRows && B > 0 && p1 > p0 && amx_ready()) {
+    tiled = M / kTileRows * kTileRows;
     q4_panels_amx(codes, scales, B, K, N, two, q, r, dx, sx, out, p0, p1, 0, tiled);
   }
 #endif
@@ -578,6 +558,16 @@ at::Tensor q8_panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::T
   return panel_mm<false>(x, codes, scales, true);
 }
 
+// whether calls of 16 rows or more run on AMX tiles in this process (built with AMX-INT8, granted by Linux, and not
+// turned off with THRIFTY_NATIVE_AMX=0)
+bool amx_enabled() {
+#if defined(THRIFTY_PANEL_AMX)
+  return amx_ready();
+#else
+  return false;
+#endif
+}
+
 // the serial kernels' addresses, in native_kernel_abi.PANEL_KERNELS' order (typed: a changed signature fails here)
 std::vector<int64_t> kernel_addresses() {
   const thrifty_abi::quantize_range_fn quantize = &quantize_range;
@@ -589,6 +579,7 @@ std::vector<int64_t> kernel_addresses() {
 
 TORCH_LIBRARY(NAMESPACE, m) {
   m.def("kernel_addresses() -> int[]", TORCH_FN(kernel_addresses));
+  m.def("amx_enabled() -> bool", TORCH_FN(amx_enabled));
   m.def("q4_panel_mm(Tensor x, Tensor codes, Tensor scales, int levels=2) -> Tensor");
   m.def("q8_panel_mm(Tensor x, Tensor codes, Tensor scales) -> Tensor");
   m.impl("q4_panel_mm", c10::DispatchKey::CPU, TORCH_FN(q4_panel_mm));

@@ -5,6 +5,8 @@ AVX2 path, ``x86-64``: the portable loop)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -131,6 +133,20 @@ def test_zero_blocks_and_non_finite_values_give_the_same_bits_on_every_build_and
     alone = torch.cat([builds["native"].q4_panel_mm(x[i:i + 1], codes, scales, levels) for i in range(37)])
     assert torch.equal(alone.view(torch.int32), outs["native"].view(torch.int32))
     assert torch.isfinite(outs["native"][1:5]).all()  # rows without a non-finite value stay finite
+
+
+def test_amx_tiles_are_on_exactly_where_the_cpu_has_them(builds) -> None:
+    """So that the 16- and 37-row cases above test the tiles against the vector builds on an AMX CPU, not the vector
+    path against itself: the native build runs tiles wherever the CPU has AMX-INT8 (and THRIFTY_NATIVE_AMX is not 0);
+    the haswell and portable builds never do."""
+    from pathlib import Path
+
+    cpuinfo = Path("/proc/cpuinfo")
+    flags = next((line.split() for line in cpuinfo.read_text().splitlines() if line.startswith("flags")), []) \
+        if cpuinfo.exists() else []
+    expected = {"amx_tile", "amx_int8"} <= set(flags) and os.environ.get("THRIFTY_NATIVE_AMX") != "0"
+    assert builds["native"].amx_enabled() is expected
+    assert not builds["haswell"].amx_enabled() and not builds["x86-64"].amx_enabled()
 
 
 @pytest.mark.parametrize("levels", [1, 2])
