@@ -33,11 +33,12 @@ def test_the_kernel_builds_here() -> None:
 
 
 def _paged_case(seed: int, head_dim: int, block_size: int, lengths: list[int], shared_blocks: int,
-                pool_dtype: torch.dtype, queries_per_seq: int = 1):
+                pool_dtype: torch.dtype, queries_per_seq: int = 1, heads: tuple[int, int] = (9, 3)):
     """Sequences whose block tables share their first ``shared_blocks`` blocks, with shuffled private blocks;
-    each sequence contributes ``queries_per_seq`` causal query rows ending at its length."""
+    each sequence contributes ``queries_per_seq`` causal query rows ending at its length. ``heads``: (query heads,
+    kv heads)."""
     gen = torch.Generator().manual_seed(seed)
-    hq, hkv = 9, 3
+    hq, hkv = heads
     width = max(-(-n // block_size) for n in lengths)
     num_blocks = shared_blocks + len(lengths) * width + 3
     k_pool = torch.randn(num_blocks, block_size, hkv, head_dim, generator=gen).to(pool_dtype)
@@ -88,6 +89,20 @@ def test_each_row_gets_the_same_bits_alone_and_in_any_call(pool_dtype: torch.dty
     for lo, hi in ((0, 7), (5, 19), (3, q.shape[0])):
         part = paged_attention(q[lo:hi], k_pool, v_pool, tables, row_seq[lo:hi], row_len[lo:hi], 0.125)
         assert torch.equal(part, together[lo:hi])
+
+
+@pytest.mark.parametrize(("heads", "block_size"), [((4, 4), 16), ((8, 4), 8), ((8, 2), 32), ((12, 3), 24),
+                                                   ((10, 2), 16)])
+def test_other_head_groupings_and_block_sizes(heads: tuple[int, int], block_size: int) -> None:
+    """1, 2, 4 and 5 query heads per kv head (5: past the specialised groupings), blocks smaller and larger than
+    a group of 16 keys and not a multiple of it: the reference's values, and each row's bits alone equal the call's."""
+    args = _paged_case(4, 64, block_size, [1, 9, 31, 50, 97], 1, torch.float32, queries_per_seq=4, heads=heads)
+    got = paged_attention(*args, 0.125)
+    torch.testing.assert_close(got, reference_paged_attention(*args, 0.125), rtol=1e-5, atol=1e-5)
+    q, k_pool, v_pool, tables, row_seq, row_len = args
+    for i in range(q.shape[0]):
+        alone = paged_attention(q[i:i + 1], k_pool, v_pool, tables, row_seq[i:i + 1], row_len[i:i + 1], 0.125)
+        assert torch.equal(alone, got[i:i + 1]), i
 
 
 def test_rows_do_not_see_past_their_length() -> None:
