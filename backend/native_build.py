@@ -105,12 +105,13 @@ def native_source(parts: Sequence[str], namespace_suffix: str = "") -> str:
     shared block scan) inlined there and ``NAMESPACE`` replaced (the :data:`MARCH_PARTS` namespace plus
     ``namespace_suffix``)."""
     folder = Path(__file__).with_name("native")
+    headers = {f'#include "{header.name}"': "\n".join(line for line in header.read_text(encoding="utf-8").splitlines()
+                                                     if line.strip() != "#pragma once")
+               for header in sorted(folder.glob("*.h"))}
 
     def inline_headers(body: str) -> str:
-        for header in sorted(folder.glob("*.h")):
-            text = "\n".join(line for line in header.read_text(encoding="utf-8").splitlines()
-                             if line.strip() != "#pragma once")
-            body = body.replace(f'#include "{header.name}"', text)
+        for include, text in headers.items():
+            body = body.replace(include, text)
         return body
 
     heads, bodies = [], []

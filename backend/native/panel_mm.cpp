@@ -43,12 +43,11 @@ inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, 
 __attribute__((noinline)) void quantize_range(const float* x, int64_t xs, int64_t K, bool two, int8_t* q, int8_t* r,
                                               float* dx, float* sx, int32_t* qs, int64_t begin, int64_t end) {
   const int64_t B = K / kBlock;
-  std::vector<float> amax((end - begin) * B);
-  block_scan(x, xs, K, begin, end, amax.data(), sx + begin * B);
+  block_scan(x, xs, K, begin, end, dx + begin * B, sx + begin * B);  // dx holds each block's max |x| until below
   for (int64_t m = begin; m < end; ++m) {
     for (int64_t b = 0; b < B; ++b) {
       const float* src = x + m * xs + b * kBlock;
-      const float d = amax[(m - begin) * B + b] / 127.f;
+      const float d = dx[m * B + b] / 127.f;
       const float inv = d > 0.f ? 1.f / d : 0.f;
       int32_t joined = 0;
       for (int i = 0; i < kBlock; ++i) {
@@ -101,32 +100,48 @@ inline __m512i block_dot(const __m512i* w, const int8_t* x) {
   return part[0];
 }
 
+// One panel's block of packed nibbles (4 x 64 bytes) -> w[0..7]: w[g] holds inputs 4g..4g+3 of each of the 16
+// outputs as bytes 0..15
+inline void unpack_block(const uint8_t* c, __m512i* w) {
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  for (int j = 0; j < 4; ++j) {
+    const __m512i v = _mm512_loadu_si512(c + 64 * j);
+    w[2 * j] = _mm512_and_si512(v, low4);
+    w[2 * j + 1] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+  }
+}
+
+// A block's float steps for one row, from its exact integer dot: acc = fma(d_w * d_x, dot, acc), then
+// acc = fma(m_w, Σx, acc). The vector tiles and the AMX tiles both call it, so their bits are one definition's.
+inline __m512 block_step(__m512 acc, __m512i dot, __m512 d, __m512 mn, float dx, float sx) {
+  const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx));
+  acc = _mm512_fmadd_ps(sc, _mm512_cvtepi32_ps(dot), acc);
+  return _mm512_fmadd_ps(mn, _mm512_set1_ps(sx), acc);
+}
+
+// a block's weight scales d and minimums m, 16 outputs each
+inline void block_scales(const uint16_t* scales, __m512& d, __m512& mn) {
+  d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales)));
+  mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + 16)));
+}
+
 template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                 const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   constexpr int C = T == 1 ? 4 : 2;  // chains per row (see block_dot)
   __m512 acc[T];
   for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
-  const __m512i low4 = _mm512_set1_epi8(0x0F);
   for (int64_t b = 0; b < B; ++b) {
-    const uint8_t* c = codes + b * 256;
     __m512i w[8];
-    for (int j = 0; j < 4; ++j) {
-      const __m512i v = _mm512_loadu_si512(c + 64 * j);
-      w[2 * j] = _mm512_and_si512(v, low4);
-      w[2 * j + 1] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
-    }
-    const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
-    const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
+    unpack_block(codes + b * 256, w);
+    __m512 d, mn;
+    block_scales(scales + b * 32, d, mn);
     for (int t = 0; t < T; ++t) {
       __m512i dot = block_dot<C>(w, q + t * K + b * kBlock);
       if constexpr (Two) {
         dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), block_dot<C>(w, r + t * K + b * kBlock));
       }
-      const __m512 f = _mm512_cvtepi32_ps(dot);
-      const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
-      acc[t] = _mm512_fmadd_ps(sc, f, acc[t]);
-      acc[t] = _mm512_fmadd_ps(mn, _mm512_set1_ps(sx[t * B + b]), acc[t]);
+      acc[t] = block_step(acc[t], dot, d, mn, dx[t * B + b], sx[t * B + b]);
     }
   }
   for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
@@ -174,15 +189,12 @@ void configure_tiles() {
   _tile_loadconfig(&config);
 }
 
-// weights [B, 4 x 64] packed nibbles of one panel -> [B, 8 x 64] bytes (the w[g] of panel_rows)
+// weights [B, 4 x 64] packed nibbles of one panel -> [B, 8 x 64] bytes (unpack_block's w[g], in memory)
 void unpack_panel(const uint8_t* codes, int64_t B, uint8_t* out) {
-  const __m512i low4 = _mm512_set1_epi8(0x0F);
   for (int64_t b = 0; b < B; ++b) {
-    for (int j = 0; j < 4; ++j) {
-      const __m512i v = _mm512_loadu_si512(codes + b * 256 + 64 * j);
-      _mm512_storeu_si512(out + b * 512 + 128 * j, _mm512_and_si512(v, low4));
-      _mm512_storeu_si512(out + b * 512 + 128 * j + 64, _mm512_and_si512(_mm512_srli_epi16(v, 4), low4));
-    }
+    __m512i w[8];
+    unpack_block(codes + b * 256, w);
+    for (int g = 0; g < 8; ++g) _mm512_storeu_si512(out + b * 512 + 64 * g, w[g]);
   }
 }
 
@@ -221,15 +233,12 @@ void group_dots(const uint8_t* weights, const int8_t* q, const int8_t* r, int64_
 template <bool Two>
 inline void tile_steps(const int32_t* dots, const uint16_t* scales, int64_t B, int64_t b, const float* dx,
                        const float* sx, __m512* acc) {
-  const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32)));
-  const __m512 mn = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 32 + 16)));
+  __m512 d, mn;
+  block_scales(scales + b * 32, d, mn);
   for (int t = 0; t < kTileRows; ++t) {
     __m512i dot = _mm512_load_si512(dots + 16 * t);
     if constexpr (Two) dot = _mm512_add_epi32(_mm512_slli_epi32(dot, 7), _mm512_load_si512(dots + 256 + 16 * t));
-    const __m512 f = _mm512_cvtepi32_ps(dot);
-    const __m512 sc = _mm512_mul_ps(d, _mm512_set1_ps(dx[t * B + b]));
-    acc[t] = _mm512_fmadd_ps(sc, f, acc[t]);
-    acc[t] = _mm512_fmadd_ps(mn, _mm512_set1_ps(sx[t * B + b]), acc[t]);
+    acc[t] = block_step(acc[t], dot, d, mn, dx[t * B + b], sx[t * B + b]);
   }
 }
 
