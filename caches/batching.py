@@ -88,6 +88,21 @@ class EmbeddingBatcher:
             self._memo.move_to_end(text)
         return vector
 
+    def joinable(self, text: str) -> asyncio.Future | None:
+        """The future of ``text``'s vector if it is memoised, queued or in a running forward;
+        ``None`` (and nothing queued) otherwise."""
+        vector = self.cached(text)
+        if vector is not None:
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(vector)
+            return done
+        return self._waiting.get(text)
+
+    @property
+    def idle(self) -> bool:
+        """No forward is running or waiting to run."""
+        return (self._worker is None or self._worker.done()) and not any(self._queues.values())
+
     def pending(self, priority: Priority) -> int:
         """Texts of ``priority`` queued and not yet in a forward."""
         return len(self._queues[priority])

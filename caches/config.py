@@ -128,7 +128,11 @@ class SemanticCacheConfig:
     ``max_queued_lookups`` / ``max_queued_stores``: bounds of the embedding queues (a full lookup
     queue skips the lookup, a full store queue sheds the write-back's semantic entry; stores only
     fill the rows lookups leave free, so under load they are shed first); ``vector_memo_size``:
-    vectors kept by text, so a write-back reuses its lookup's vector. ``write_window_s`` /
+    vectors kept by text, so a write-back reuses its lookup's vector. ``vectors_on_demand`` (with
+    ``verify``): a lookup that no cached question could pass verification for is a miss without
+    embedding its query (:mod:`caches.candidate_gate`), and its write-back stores the entry without
+    a vector; the vector is computed when a later query could match it, so traffic that never
+    repeats itself costs no embedding. ``write_window_s`` /
     ``max_write_batch`` / ``max_queued_writes``: the stores' shared commits, as in
     :class:`ExactCacheConfig` (a full write queue sheds the write-back's semantic entry).
     """
@@ -155,6 +159,7 @@ class SemanticCacheConfig:
     max_queued_lookups: int = 256
     max_queued_stores: int = 64
     vector_memo_size: int = 2048
+    vectors_on_demand: bool = True
     write_window_s: float = 0.002
     max_write_batch: int = 64
     max_queued_writes: int = 1024

@@ -14,6 +14,10 @@ grown to ``IndexConfig.retrain_growth`` times the size it was trained at is retr
 trained and filled outside the lock from a snapshot and swapped in if the partition did not
 change meanwhile (otherwise it is rebuilt under the lock), so searches are not held up by training.
 
+A :class:`caches.candidate_gate.CandidateGate` may ride along: removals (by id, by scope, all) then
+forget its entries too, so every deletion path keeps both in step, and :meth:`ScopedIndex.ids`
+lists its entries without a vector as well.
+
 All methods are synchronous, CPU-bound and thread-safe (one lock); async callers run them in a
 thread pool (see :class:`caches.semantic.SemanticCache`).
 """
@@ -28,6 +32,7 @@ from typing import Literal
 import faiss
 import numpy as np
 
+from caches.candidate_gate import CandidateGate
 from caches.config import IndexConfig
 
 __all__ = ["ScopedIndex"]
@@ -136,11 +141,13 @@ class _Partition:
 
 
 class ScopedIndex:
-    """Per-scope FAISS indexes with a global id -> scope map (ids are database row ids)."""
+    """Per-scope FAISS indexes with a global id -> scope map (ids are database row ids), and the
+    optional ``gate`` of the entries' verification keys (see the module docstring)."""
 
-    def __init__(self, dim: int, config: IndexConfig | None = None) -> None:
+    def __init__(self, dim: int, config: IndexConfig | None = None, gate: CandidateGate | None = None) -> None:
         self._dim = dim
         self._config = config or IndexConfig()
+        self._gate = gate
         self._lock = threading.RLock()
         self._partitions: dict[str, _Partition] = {}
         self._scope_of: dict[int, str] = {}
@@ -148,6 +155,11 @@ class ScopedIndex:
     @property
     def dim(self) -> int:
         return self._dim
+
+    @property
+    def gate(self) -> CandidateGate | None:
+        """The verification keys of the entries (with and without vectors), if kept."""
+        return self._gate
 
     def __len__(self) -> int:
         with self._lock:
@@ -158,9 +170,12 @@ class ScopedIndex:
             return entry_id in self._scope_of
 
     def ids(self) -> list[int]:
-        """Every vector id held (a snapshot)."""
+        """Every id held, vectors and the gate's entries without one (a snapshot)."""
         with self._lock:
-            return list(self._scope_of)
+            held = list(self._scope_of)
+        if self._gate is None:
+            return held
+        return list(dict.fromkeys(held + self._gate.ids()))
 
     def scope_count(self) -> int:
         """Number of non-empty scopes."""
@@ -208,7 +223,11 @@ class ScopedIndex:
                 self._scope_of[int(i)] = scope
 
     def remove(self, ids: Iterable[int]) -> int:
-        """Remove vectors by id (unknown ids are ignored); returns how many were removed."""
+        """Remove vectors by id (unknown ids are ignored; the gate forgets them too); returns how
+        many vectors were removed."""
+        ids = [int(i) for i in ids]
+        if self._gate is not None:
+            self._gate.remove(ids)
         with self._lock:
             return self._remove_locked(ids)
 
@@ -227,7 +246,9 @@ class ScopedIndex:
         return removed
 
     def remove_scope(self, scope: str) -> int:
-        """Drop a whole scope; returns how many vectors it held."""
+        """Drop a whole scope (from the gate too); returns how many vectors it held."""
+        if self._gate is not None:
+            self._gate.remove_scope(scope)
         with self._lock:
             part = self._partitions.pop(scope, None)
             if part is None:
@@ -238,6 +259,8 @@ class ScopedIndex:
             return len(ids)
 
     def clear(self) -> None:
+        if self._gate is not None:
+            self._gate.clear()
         with self._lock:
             self._partitions.clear()
             self._scope_of.clear()

@@ -224,6 +224,18 @@ class Lexicon:
         return shared and not self.antonyms(a, b)
 
     @lru_cache(maxsize=65536)  # noqa: B019
+    def synonym_keys(self, word: str) -> frozenset[tuple[str, object]]:
+        """Index keys of ``word``: :meth:`synonyms` of two words is true only when their keys
+        intersect (the word itself, its lemmas, its first :attr:`senses` senses and the synsets one
+        derivational link away). The converse need not hold: a shared key is a necessary condition,
+        which is what an index of possible synonyms needs."""
+        keys: set[tuple[str, object]] = {("w", word)}
+        keys.update(("l", lemma) for _, lemma in self.lemmas(word))
+        keys.update(self._senses(word, self.senses))
+        keys.update(self._derived(word))
+        return frozenset(keys)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
     def _derived(self, word: str) -> frozenset[tuple[str, int]]:
         """Synsets one derivational link away from the first senses of ``word`` (*painted* ->
         *painter*, and an adverb's adjective: *simply* -> *simple*); one step only, so *employer* and *employee* stay apart."""

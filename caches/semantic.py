@@ -23,6 +23,12 @@ counts the lookups given up, by reason: ``too_long`` (query over ``max_query_cha
 the lookup's vector; when it must embed, it queues at the lowest priority and is shed
 (:attr:`SemanticCache.writebacks_shed`) when that queue is full.
 
+Before any embedding, :mod:`caches.candidate_gate` tells whether any entry of the query's scope could
+pass verification at all; when none could, the lookup is a miss without running the model
+(:attr:`SemanticCache.proved_misses`). With ``vectors_on_demand``, a write-back whose query has no
+vector stores its row without one (``embedding_dim`` 0); the gate keeps it, and the first query that
+could match it embeds it in its own forward and records the vector in the row.
+
 The choice among candidates is :mod:`caches.semantic_choice`, the stores :mod:`caches.semantic_stores`,
 upkeep and invalidation :mod:`caches.semantic_upkeep`, the table's row rules :mod:`caches.semantic_rows`.
 
@@ -45,16 +51,17 @@ from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 import numpy as np
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from caches.batching import EmbeddingBatcher, Priority, QueueFull
+from caches.candidate_gate import CandidateGate, gate_keys
 from caches.config import SemanticCacheConfig
 from caches.db import SizeTracker, TouchBuffer, as_sessionmaker, engine_of, sha256_hex
 from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys
-from caches.lexicon import default_lexicon
+from caches.lexicon import Lexicon, default_lexicon
 from caches.models import SemanticCacheEntry
 from caches.semantic_choice import Candidate, choose, close_threshold_of
 from caches.semantic_stores import SemanticStores
@@ -74,6 +81,11 @@ _LOAD_BATCH = 2000
 _CANDIDATE_ROWS = select(
     _T.id, _T.scope, _T.query_text, _T.answer_sha256, _T.model_version, _T.expires_at, _T.embedder
 ).where(_T.id.in_(bindparam("ids", expanding=True)))
+_FILL_VECTOR = (
+    update(_T)
+    .where(_T.id == bindparam("row_id"), _T.embedding_dim == 0)
+    .values(embedding=bindparam("vector"), embedding_dim=bindparam("dim"), size_bytes=_T.size_bytes + bindparam("grown"))
+)
 _ANSWER_ROW = select(
     _T.response, _T.response_sha256, _T.model, _T.model_version, _T.created_at
 ).where(_T.id == bindparam("id"))
@@ -125,6 +137,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         )
         self._skipped: Counter[str] = Counter()
         self._shed = 0
+        self._proved_misses = 0
+        self._filled = 0
+        self._background: set[asyncio.Task] = set()  # vectors being recorded in their rows
         self._writer: WriteBatcher[dict[str, Any], int] = WriteBatcher(
             self._write_rows, window_s=cfg.write_window_s, max_batch=cfg.max_write_batch,
             max_pending=cfg.max_queued_writes,
@@ -151,6 +166,24 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
     def skipped(self) -> dict[str, int]:
         """Lookups given up and forwarded as misses, by reason (:data:`SKIP_REASONS`), since start."""
         return dict(self._skipped)
+
+    @property
+    def proved_misses(self) -> int:
+        """Lookups answered as misses without embedding the query: no cached question of the scope
+        could pass verification (:mod:`caches.candidate_gate`)."""
+        return self._proved_misses
+
+    @property
+    def filled_on_demand(self) -> int:
+        """Entries stored without a vector whose vector a later lookup computed."""
+        return self._filled
+
+    def _gate(self) -> CandidateGate | None:
+        return None if self._index is None else self._index.gate
+
+    def _lazy(self) -> bool:
+        """Write-backs may store entries without a vector (they need the gate to be found again)."""
+        return self._config.vectors_on_demand and self._gate() is not None
 
     @property
     def writer(self) -> WriteBatcher[dict[str, Any], int]:
@@ -213,6 +246,60 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             logger.warning("semantic cache: embedding the query failed, treating as a miss: %r", exc)
             return "error"
 
+    @staticmethod
+    async def _within(work: asyncio.Future, deadline: float) -> bool:
+        """Wait for ``work`` until ``deadline`` (``time.perf_counter``) without cancelling it."""
+        remaining = deadline - time.perf_counter()
+        if not work.done() and remaining <= 0:
+            return False
+        try:
+            await asyncio.wait_for(asyncio.shield(work), max(0.0, remaining))
+        except TimeoutError:
+            return False
+        return True
+
+    async def _fill_pending(self, scope: str, pending: Sequence[tuple[int, str]]) -> None:
+        """Embed entries stored without a vector (in the forward of the lookup that found them),
+        add them to the index, then record the vectors in their rows in the background. Never raises:
+        an entry whose vector could not be computed stays pending."""
+        futures: list[tuple[int, asyncio.Future]] = []
+        for entry_id, text in pending:
+            try:
+                futures.append((entry_id, self._batcher.submit(text, "lookup")))
+            except QueueFull:
+                break
+        done: list[tuple[int, np.ndarray]] = []
+        for entry_id, future in futures:
+            try:
+                done.append((entry_id, await future))
+            except Exception as exc:  # noqa: BLE001 - the entry stays pending; a later lookup retries
+                logger.debug("semantic cache: embedding a stored question failed: %r", exc)
+        index = self._index
+        if not done or index is None or index.gate is None:
+            return
+        ids = [entry_id for entry_id, _ in done]
+        try:
+            await self._run(index.add, scope, ids, np.stack([vector for _, vector in done]))
+        except Exception as exc:
+            logger.warning("semantic cache: indexing stored questions failed: %r", exc)
+            return
+        index.gate.embedded(ids)
+        self._filled += len(ids)
+        task = asyncio.ensure_future(self._record_vectors(done))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _record_vectors(self, done: Sequence[tuple[int, np.ndarray]]) -> None:
+        """Write computed vectors into rows stored without one (a row refilled meanwhile is kept)."""
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(_FILL_VECTOR, [
+                    {"row_id": entry_id, "vector": vector.astype(np.float32).tobytes(), "dim": int(vector.shape[0]),
+                     "grown": int(vector.shape[0]) * 4} for entry_id, vector in done
+                ])
+        except Exception as exc:  # the index has them; after a restart they are embedded again on demand
+            logger.warning("semantic cache: recording %d computed vectors failed: %r", len(done), exc)
+
     def _skip(self, reason: str, on_skip: Callable[[str], None] | None) -> None:
         self._skipped[reason] += 1
         if on_skip is not None:
@@ -230,21 +317,24 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
     # --- start-up / shutdown ---------------------------------------------------------------
 
     async def start(self) -> int:
-        """Load every live row of this embedder into a fresh index; returns the vector count."""
+        """Load every live row of this embedder into a fresh index; returns the entries loaded
+        (with a vector, or stored without one and kept by the gate)."""
         async with self._start_lock:
             if self._index is not None:
-                return len(self._index)
+                return _entry_count(self._index)
             dim = int(await self._run(lambda: self._embedder.dim))
+            gate = None
             if self._config.verify:  # open WordNet here, not inside the first lookup on the event loop
-                await self._run(default_lexicon)
-            index = ScopedIndex(dim, self._config.index)
+                gate = CandidateGate(_synonym_keys(await self._run(default_lexicon)))
+            index = ScopedIndex(dim, self._config.index, gate)
             started = self._clock()
-            loaded = await self._load_rows(index, dim, since=None)
+            await self._load_rows(index, dim, since=None)
             self._index = index
             self._last_sync = started
             await self.stats()
-            logger.info("semantic cache index rebuilt: %d vectors in %d scopes", loaded, index.scope_count())
-            return loaded
+            logger.info("semantic cache index rebuilt: %d entries (%d without a vector yet) in %d scopes",
+                        _entry_count(index), 0 if gate is None else gate.pending_count(), index.scope_count())
+            return _entry_count(index)
 
     async def _ensure_started(self) -> ScopedIndex:
         if self._index is None:
@@ -253,18 +343,20 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         return self._index
 
     async def _load_rows(self, index: ScopedIndex, dim: int, *, since: float | None) -> int:
-        """Add live rows (of this embedder, optionally created since ``since``) that the index lacks."""
+        """Add live rows (of this embedder, optionally created since ``since``) that the index lacks;
+        returns how many (with a vector, or pending in the gate)."""
         loaded = 0
         last_id = -1
         now = self._clock()
         by_scope: dict[str, tuple[list[int], list[bytes]]] = {}
+        gate = index.gate
         while True:
             stmt = (
-                select(_T.id, _T.scope, _T.embedding)
+                select(_T.id, _T.scope, _T.embedding, _T.embedding_dim, _T.query_text)
                 .where(
                     _T.id > last_id,
                     _T.embedder == self._config.embedder_id,
-                    _T.embedding_dim == dim,
+                    _T.embedding_dim.in_((0, dim)),
                     (_T.expires_at.is_(None)) | (_T.expires_at > now),
                 )
                 .order_by(_T.id)
@@ -277,8 +369,13 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             if not rows:
                 break
             last_id = rows[-1].id
+            if since is not None:
+                rows = [row for row in rows if row.id not in index and (gate is None or row.id not in gate)]
+            if gate is not None:  # the verification keys of every row, pending or not (CPU: off the loop)
+                await self._run(self._gate_rows, gate, rows, dim)
             for row in rows:
-                if since is not None and row.id in index:
+                if row.embedding_dim == 0:
+                    loaded += gate is not None  # pending: in the gate (without one it cannot be found)
                     continue
                 if len(row.embedding) != dim * 4:
                     logger.warning("semantic cache row %d has a malformed embedding; skipped", row.id)
@@ -291,6 +388,13 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                 by_scope = {}
         # start-up: one add per scope, so a large scope is trained once, on all its vectors
         return loaded + await self._add_blobs(index, dim, by_scope)
+
+    def _gate_rows(self, gate: CandidateGate, rows: Sequence[Any], dim: int) -> None:
+        """Register loaded rows with the gate (in the thread pool): pending ones with their text."""
+        for row in rows:
+            if row.embedding_dim == 0 or len(row.embedding) == dim * 4:
+                pending = row.query_text if row.embedding_dim == 0 else None
+                gate.add(row.scope, row.id, gate_keys(self._features(row.query_text)), pending_text=pending)
 
     async def _add_blobs(
         self, index: ScopedIndex, dim: int, by_scope: dict[str, tuple[list[int], list[bytes]]]
@@ -307,6 +411,8 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         if self._closed:
             return
         self._closed = True
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
         await self._writer.aclose()
         await self._batcher.aclose()
         try:
@@ -382,8 +488,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         configured similarity threshold (a tenant's setting). ``arrived``: when the request
         arrived (``time.perf_counter()``); with it the lookup is bounded by ``lookup_deadline_s``
         and a query over ``max_query_chars`` is skipped: each skip is counted in :attr:`skipped`
-        and reported to ``on_skip(reason)``; and a scope with no vector is a miss without
-        embedding the query (its write-back embeds it, at the lowest priority). Never raises.
+        and reported to ``on_skip(reason)``. Without ``vector``, a query that no entry of its scope
+        could pass verification for is a miss without embedding it (:attr:`proved_misses`), and the
+        entries stored without a vector that it could match are embedded in its forward. Never raises.
         """
         try:
             cfg = self._config
@@ -395,14 +502,37 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                 if len(query) > cfg.max_query_chars:
                     self._skip("too_long", on_skip)
                     return None
-                if self._index is not None and self._index.scope_size(keys.scope) == 0:
+            filling: asyncio.Future | None = None
+            if vector is None and (query := self._eligible_text(keys)) is not None:
+                gate = self._gate()
+                if gate is not None:
+                    query_keys = gate_keys(self._features(query))
+                    if not gate.may_match(keys.scope, query_keys):
+                        self._proved_misses += 1  # no cached question could pass verification: no embedding
+                        return None
+                    # entries stored without a vector join the query's forward (submitted in the same turn
+                    # of the loop) when the embedder is idle: under load they wait, as write-backs are shed first
+                    room = min(cfg.max_batch - 1, 2 * cfg.top_k) if self._batcher.idle else 0
+                    pending = gate.pending_matches(keys.scope, query_keys, room)
+                    if pending:
+                        filling = asyncio.ensure_future(self._fill_pending(keys.scope, pending))
+                elif self._index is not None and self._index.scope_size(keys.scope) == 0:
                     return None  # nothing cached in this scope (e.g. a new conversation's turn): no embedding
+            if arrived is not None and vector is None:
                 if cfg.lookup_deadline_s is not None:
-                    found = await self._vector_within(query, arrived + cfg.lookup_deadline_s)
+                    deadline = arrived + cfg.lookup_deadline_s
+                    found = await self._vector_within(query, deadline)
                     if isinstance(found, str):
                         self._skip(found, on_skip)
                         return None
                     vector = found
+                    if filling is not None and not await self._within(filling, deadline):
+                        self._skip("deadline", on_skip)
+                        return None
+            if filling is not None:
+                if vector is None:  # no deadline: the query joins the stored questions' forward
+                    vector = await self._lookup_vector(keys.query or "")
+                await asyncio.shield(filling)
             close_threshold = close_threshold_of(threshold, cfg.close_distance_factor) if cfg.verify else threshold
             cands = await self.candidates(
                 keys, model_version=model_version, vector=vector, min_similarity=close_threshold
@@ -468,3 +598,16 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             matched_query=row.query_text,
         )
 
+
+
+def _synonym_keys(lexicon: Lexicon | None) -> Callable[[str], frozenset]:
+    """The gate's synonym keys: WordNet's, or the word alone when WordNet is not installed (the
+    verifier then knows no synonyms either)."""
+    if lexicon is not None:
+        return lexicon.synonym_keys
+    return lambda word: frozenset({("w", word)})
+
+
+def _entry_count(index: ScopedIndex) -> int:
+    """Entries an index holds: its vectors, or the gate's entries (which include them) when kept."""
+    return len(index) if index.gate is None else len(index.gate)

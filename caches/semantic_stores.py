@@ -18,7 +18,9 @@ import numpy as np
 from sqlalchemy import select
 
 from caches.batching import QueueFull
+from caches.candidate_gate import gate_keys
 from caches.db import sha256_hex, upsert_statement
+from caches.index import ScopedIndex
 from caches.keys import RequestKeys
 from caches.models import SemanticCacheEntry
 from caches.semantic_choice import CONTESTED, answer_fingerprint, entry_key
@@ -52,11 +54,13 @@ class SemanticStores:
         query: str,
         body: bytes,
         model_version: str,
-        vec: np.ndarray,
+        vec: np.ndarray | None,
         now: float,
         ttl: float | None,
     ) -> dict[str, Any]:
-        embedding = vec.astype(np.float32).tobytes()
+        """The row of one entry; ``vec`` ``None``: stored without a vector (pending, see
+        :mod:`caches.candidate_gate`)."""
+        embedding = b"" if vec is None else vec.astype(np.float32).tobytes()
         return {
             "entry_key": entry_key(keys.scope, query),
             "scope": keys.scope,
@@ -65,7 +69,7 @@ class SemanticStores:
             "model_version": model_version,
             "query_text": query,
             "embedding": embedding,
-            "embedding_dim": int(vec.shape[0]),
+            "embedding_dim": 0 if vec is None else int(vec.shape[0]),
             "embedder": self._config.embedder_id,
             "response": body,
             "response_sha256": sha256_hex(body),
@@ -111,8 +115,14 @@ class SemanticStores:
                 logger.warning("semantic cache: refusing entry: %s", reason)
                 return False
             await self._ensure_started()
+            vec: np.ndarray | None
             if vector is not None:
                 vec = self._check_vector(vector)
+            elif self._lazy():
+                # the lookup's vector if it has one (memoised, or its forward still running); else
+                # none: the entry is embedded when a later query could match it
+                joined = self._batcher.joinable(query)
+                vec = None if joined is None else await joined
             else:
                 try:
                     vec = await self._vector_for(query, "store")
@@ -157,14 +167,28 @@ class SemanticStores:
             ids = {row.entry_key: int(row.id) for row in await conn.execute(stmt, list(latest.values()))}
         by_scope: dict[str, tuple[list[int], list[bytes]]] = {}
         for values in latest.values():
-            scope_ids, blobs = by_scope.setdefault(values["scope"], ([], []))
-            scope_ids.append(ids[values["entry_key"]])
-            blobs.append(values["embedding"])
+            if values["embedding"]:
+                scope_ids, blobs = by_scope.setdefault(values["scope"], ([], []))
+                scope_ids.append(ids[values["entry_key"]])
+                blobs.append(values["embedding"])
         try:
             await self._run(add_to_index, index, by_scope)
+            self._register(index, [(ids[v["entry_key"]], v) for v in latest.values()])
         except Exception as exc:  # committed, not searchable: each store fails (maintenance's sync adds it later)
             return [exc] * len(rows)
         return [ids[values["entry_key"]] for values in rows]
+
+    def _register(self, index: ScopedIndex, rows: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        """Give the gate the verification keys of stored rows (those without a vector as pending)."""
+        gate = index.gate
+        if gate is None:
+            return
+        for entry_id, values in rows:
+            query = values["query_text"]
+            if not values["embedding"] and entry_id in index:
+                continue  # the same question stored again without a vector: the index still has it
+            gate.add(values["scope"], entry_id, gate_keys(self._features(query)),
+                     pending_text=None if values["embedding"] else query)
 
     async def put_many(self, items: Sequence[SemanticItem], *, ttl_s: float | None = None) -> int:
         """Store many entries at once (bulk import, warm-up, benchmarks); returns how many stored.
@@ -224,6 +248,7 @@ class SemanticStores:
             for scope, (scope_ids, blobs) in by_scope.items():
                 vectors = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(scope_ids), index.dim)
                 await self._run(index.add, scope, scope_ids, vectors)
+            await self._run(self._register, index, [(ids[v["entry_key"]], v) for v in chunk])
             stored += len(chunk)
             for v in chunk:
                 self._size.add(v["size_bytes"])

@@ -33,7 +33,8 @@ class SemanticUpkeep(RowUpkeep):
 
     async def sync(self, *, reconcile: bool = False) -> int:
         """Pick up rows other replicas added since the last sync; with ``reconcile``, also drop
-        vectors whose rows no longer exist. Returns the number of vectors added."""
+        vectors and entries whose rows no longer exist. Returns the number of entries added (with a
+        vector, or without one yet)."""
         index = await self._ensure_started()
         started = self._clock()
         added = await self._load_rows(index, index.dim, since=self._last_sync - _SYNC_OVERLAP_S)

@@ -149,6 +149,12 @@ class ResponseCache:
         return {} if self.semantic is None else self.semantic.skipped
 
     @property
+    def lookups_proved_miss(self) -> int:
+        """Semantic lookups answered as misses without embedding the query: no cached question of
+        the scope could pass verification."""
+        return 0 if self.semantic is None else self.semantic.proved_misses
+
+    @property
     def writebacks_shed(self) -> int:
         """Write-backs whose semantic entry was shed under load (the exact entry is still stored)."""
         return 0 if self.semantic is None else self.semantic.writebacks_shed

@@ -47,7 +47,10 @@ from difflib import SequenceMatcher
 
 from caches.lexicon import Lexicon, default_lexicon
 
-__all__ = ["TextFeatures", "VerifyResult", "extract_features", "normalise", "verify"]
+__all__ = [
+    "DROPPED_WORDS", "TextFeatures", "VerifyResult", "extract_features", "identity_key", "normalise", "structure_key",
+    "verify",
+]
 
 MAX_ROLE_WORDS = 64
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
@@ -476,6 +479,24 @@ def verify(
     if _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
+
+
+DROPPED_WORDS = 2
+"""Content words :func:`verify` may set aside in the query before comparing words: one folded into
+its question word (:func:`_fold_question_kind`) and one redundant head (:func:`_drop_redundant_heads`).
+A query with more content words than this passes only a candidate that shares one of them, or a
+synonym of one (see :meth:`caches.lexicon.Lexicon.synonym_keys`)."""
+
+
+def identity_key(f: TextFeatures) -> tuple[object, ...]:
+    """Two texts with equal identity keys pass :func:`verify` at once (case and spacing only)."""
+    return f.normalised, _verbatim(f.exact), f.pictographs
+
+
+def structure_key(f: TextFeatures) -> tuple[object, ...]:
+    """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
+    (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
+    return _exact_key(f.exact), f.negations
 
 
 def _without_word(f: TextFeatures, word: str) -> TextFeatures:

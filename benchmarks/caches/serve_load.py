@@ -57,17 +57,19 @@ _TASKS = ("Summarise the following notes in one sentence:", "What is the main to
           "List one key word from this text:", "In a few words, what is described here?")
 
 
-def prompts(count: int, *, low: int, high: int, seed: int) -> list[str]:
+def prompts(count: int, *, low: int, high: int, seed: int, numbered: bool = True) -> list[str]:
     """``count`` distinct prompts whose lengths spread evenly from about ``low`` to ``high`` tokens
     (about one SmolLM2 token per word of this vocabulary; the served token counts, chat template
-    included, are reported from ``usage``)."""
+    included, are reported from ``usage``). ``numbered``: each names its note's number, so no two
+    can pass the cache's verification; without it they differ only in their words, all drawn from
+    one small vocabulary."""
     rng = random.Random(seed)
     out = []
     for i in range(count):
         tokens = low + (high - low) * i // max(1, count - 1)
         words = max(3, tokens - 14)  # the task line and note number take about 14 tokens
         text = " ".join(rng.choice(_WORDS) for _ in range(words))
-        out.append(f"{_TASKS[i % len(_TASKS)]} (note {i}) {text}")
+        out.append(f"{_TASKS[i % len(_TASKS)]} (note {i}) {text}" if numbered else f"{_TASKS[i % len(_TASKS)]} {text}")
     rng.shuffle(out)
     return out
 
@@ -289,6 +291,8 @@ def _skips(base: str) -> dict[str, float]:
         if line.startswith("thrifty_cache_lookup_skipped_total{"):
             reason = line.split('reason="', 1)[1].split('"', 1)[0]
             found[reason] = float(line.rsplit(" ", 1)[1])
+        elif line.startswith("thrifty_cache_lookup_proved_miss_total "):
+            found["proved_miss"] = float(line.rsplit(" ", 1)[1])
         elif line.startswith("thrifty_cache_writeback_shed_total "):
             found["writeback_shed"] = float(line.rsplit(" ", 1)[1])
     return found
@@ -297,7 +301,7 @@ def _skips(base: str) -> dict[str, float]:
 def run_proxy(args: argparse.Namespace) -> str:
     levels = [int(c) for c in args.concurrency.split(",")]
     lines = [f"thrifty bench cache-load proxy: thrifty proxy serve before the stub upstream, every request a miss "
-             f"(distinct ~50-token prompts, temperature 0); {args.requests} requests per concurrency level, "
+             f"(distinct ~50-token prompts, {args.prompts}, temperature 0); {args.requests} requests per concurrency level, "
              f"{args.runs} runs alternating {'semantic and exact' if args.caches == 'semantic' else 'exact'} "
              "cache on / caches off", "",
              "| run | caches | concurrency | proxy CPU ms/request | requests/s | errors | skipped lookups (cumulative) |",
@@ -315,7 +319,8 @@ def run_proxy(args: argparse.Namespace) -> str:
                     order = ("on", "off") if run % 2 == 0 else ("off", "on")
                     for label in order:
                         tag = f"run{run}-{label}"
-                        texts = prompts(args.requests * len(levels), low=50, high=50, seed=zlib.crc32(tag.encode()))
+                        texts = prompts(args.requests * len(levels), low=50, high=50, seed=zlib.crc32(tag.encode()),
+                                        numbered=args.prompts == "numbered")
                         batches = [(c, texts[i * args.requests:(i + 1) * args.requests]) for i, c in enumerate(levels)]
                         for concurrency, cpu_ms, rps, errors, skips in _proxy_once(
                                 label == "on", stub_port, workdir, tag, batches, log, semantic=args.caches == "semantic"):
@@ -354,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     proxy.add_argument("--runs", type=int, default=2, help="runs per side (each a fresh proxy)")
     proxy.add_argument("--requests", type=int, default=300, help="requests per concurrency level")
     proxy.add_argument("--concurrency", default="1,32", help="comma-separated concurrency levels")
+    proxy.add_argument("--prompts", choices=("numbered", "words"), default="numbered",
+                       help="numbered: each names a distinct number; words: they differ only in their words")
     proxy.add_argument("--caches", choices=("semantic", "exact"), default="semantic",
                        help="what the 'on' side runs: both caches (the default) or the exact cache alone")
     args = parser.parse_args(argv)

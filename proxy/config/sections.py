@@ -161,6 +161,9 @@ class CacheSettings:
     lookup_deadline_ms: float = 25.0
     batch_window_ms: float = 2.0
     embed_max_batch: int = 32
+    # a lookup that no cached question could pass verification for is a miss without embedding its
+    # query, and its write-back is stored without a vector, computed when a later query could match it
+    vectors_on_demand: bool = True
     # torch threads of the embedding thread (semantic cache and router); 0: automatic (1 under
     # `thrifty serve`, which leaves the cores to the bundled backend; torch's default otherwise)
     embed_threads: int = 0

@@ -207,6 +207,9 @@ class _LiveValues(Collector):
         for reason, count in sorted(counts.items()):
             skips.add_metric([reason], count)
         yield skips
+        yield CounterMetricFamily("thrifty_cache_lookup_proved_miss", "Semantic lookups answered as misses "
+                                  "without embedding the query: no cached question of its scope could pass "
+                                  "verification.", value=getattr(self.cache, "lookups_proved_miss", 0) or 0)
         yield CounterMetricFamily("thrifty_cache_writeback_shed", "Write-backs whose semantic entry was dropped "
                                   "because the embedding queue was full (the exact entry is still stored).",
                                   value=getattr(self.cache, "writebacks_shed", 0) or 0)

@@ -27,7 +27,8 @@ def cache_config(settings: Settings) -> CacheConfig:
                        max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold,
                        close_distance_factor=c.close_distance_factor,
                        lookup_deadline_s=c.lookup_deadline_ms / 1000 if c.lookup_deadline_ms > 0 else None,
-                       batch_window_s=c.batch_window_ms / 1000, max_batch=c.embed_max_batch)
+                       batch_window_s=c.batch_window_ms / 1000, max_batch=c.embed_max_batch,
+                       vectors_on_demand=c.vectors_on_demand)
     tenants = {
         key.tenant_id: TenantCachePolicy(
             enabled=key.enabled, semantic=key.semantic, ttl_s=key.ttl_s, threshold=key.similarity_threshold,

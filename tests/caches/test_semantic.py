@@ -61,6 +61,12 @@ async def make_cache(
         await cache.aclose()
 
 
+def held(cache: SemanticCache) -> int:
+    """Entries the cache's index holds: with a vector, or stored without one (pending)."""
+    assert cache.index is not None
+    return len(cache.index.ids())
+
+
 async def db_ids(engine: AsyncEngine) -> set[int]:
     async with engine.connect() as conn:
         return set((await conn.execute(select(SemanticCacheEntry.id))).scalars().all())
@@ -253,18 +259,18 @@ async def test_invalidation_removes_vectors(make_cache: MakeCache, sqlite_engine
     kc = keys_for("Who discovered penicillin?", tenant="a", system="Answer briefly.")
     for k in (ka, kb, kc):
         await cache.put(k, completion("x"), model_version="v")
-    assert cache.index is not None and len(cache.index) == 3
+    assert held(cache) == 3
     hit = await cache.get(kb, model_version="v")
     assert hit is not None and await cache.delete(int(hit.entry_id)) == 1
-    assert len(cache.index) == 2 and await cache.get(kb, model_version="v") is None
-    assert await cache.delete_scope(kc.scope) == 1 and len(cache.index) == 1
+    assert held(cache) == 2 and await cache.get(kb, model_version="v") is None
+    assert await cache.delete_scope(kc.scope) == 1 and held(cache) == 1
     assert await cache.delete_model("small", tenant="b") == 0
-    assert await cache.delete_tenant("a") == 1 and len(cache.index) == 0
+    assert await cache.delete_tenant("a") == 1 and held(cache) == 0
     await cache.put(ka, completion("x"), model_version="v1")
     assert await cache.delete_model("small", keep_version="v1") == 0
-    assert await cache.delete_model("small") == 1 and len(cache.index) == 0
+    assert await cache.delete_model("small") == 1 and held(cache) == 0
     await cache.put(ka, completion("x"), model_version="v")
-    assert await cache.clear() == 1 and len(cache.index) == 0 and await db_ids(sqlite_engine) == set()
+    assert await cache.clear() == 1 and held(cache) == 0 and await db_ids(sqlite_engine) == set()
 
 
 async def test_replicas_sync_through_the_database(make_cache: MakeCache) -> None:
@@ -277,7 +283,7 @@ async def test_replicas_sync_through_the_database(make_cache: MakeCache) -> None
     assert answer(await b.get(paraphrase, model_version="v")) == "Burj"
     assert await a.clear() == 1
     assert await b.get(paraphrase, model_version="v") is None  # row gone: b drops its stale vector
-    assert b.index is not None and len(b.index) == 0
+    assert b.index is not None and len(b.index) == 0 and held(b) == 0
 
 
 async def test_same_question_new_model_version_replaces_the_answer(
@@ -287,7 +293,7 @@ async def test_same_question_new_model_version_replaces_the_answer(
     k = keys_for("What is the capital of Kenya?")
     await cache.put(k, completion("old"), model_version="v1")
     await cache.put(k, completion("new"), model_version="v2")
-    assert len(await db_ids(sqlite_engine)) == 1 and cache.index is not None and len(cache.index) == 1
+    assert len(await db_ids(sqlite_engine)) == 1 and held(cache) == 1
     assert answer(await cache.get(k, model_version="v2")) == "new"
     assert await cache.get(k, model_version="v1") is None
 
@@ -414,8 +420,13 @@ class GatedEmbedder:
 async def test_embedder_failure_degrades(make_cache: MakeCache, caplog: pytest.LogCaptureFixture) -> None:
     cache = make_cache(emb=FailingEmbedder())
     with caplog.at_level(logging.WARNING, logger="caches.semantic"):
-        assert await cache.get(keys_for("anything"), model_version="v") is None
-        assert await cache.put(keys_for("anything"), completion("x"), model_version="v") is False
+        # a write-back needs no model: the entry waits for its vector
+        assert await cache.put(keys_for("anything at all"), completion("x"), model_version="v") is True
+        assert await cache.get(keys_for("anything at all"), model_version="v") is None
+        assert cache.index is not None and cache.index.gate is not None
+        assert cache.index.gate.pending_count() == 1  # still pending: a later lookup tries again
+        eager = make_cache(SemanticCacheConfig(vectors_on_demand=False), emb=FailingEmbedder())
+        assert await eager.put(keys_for("anything"), completion("x"), model_version="v") is False
     assert caplog.text.count("embedding model crashed") == 2
 
 
@@ -447,6 +458,7 @@ async def test_embedding_does_not_block_the_event_loop(
         gated.gate.set()
         return True
 
+    await cache.put(keys_for("What is the capital of Italy?"), completion("Rome"), model_version="v")
     opener = asyncio.create_task(open_the_gate())
     await cache.get(keys_for("What is the capital of Italy?"), model_version="v")
     assert await opener
@@ -498,3 +510,70 @@ async def test_maintenance_retrains_a_grown_ivf_scope(make_cache: MakeCache) -> 
     hit = await cache.get(replace(k, query="synthetic question 650"), model_version="v", vector=vecs[650])
     assert answer(hit) == "650"
 
+
+
+# --- vectors on demand: a miss proved by verification's keys costs no embedding ---------------------
+
+async def stored_dims(engine: AsyncEngine) -> list[int]:
+    async with engine.connect() as conn:
+        rows = await conn.execute(select(SemanticCacheEntry.embedding_dim).order_by(SemanticCacheEntry.id))
+        return list(rows.scalars().all())
+
+
+async def test_a_miss_that_no_entry_could_verify_runs_no_forward(make_cache: MakeCache) -> None:
+    cache = make_cache()
+    assert await cache.put(keys_for("What is 17 * 23 in Python?"), completion("391"), model_version="v")
+    for query in ("What is 17 * 24 in Python?", "Is 17 * 23 not computed in Python?", "Who wrote Hamlet?"):
+        assert await cache.get(keys_for(query), model_version="v", arrived=time.perf_counter()) is None
+    assert cache.proved_misses == 3 and cache.skipped == {}
+    assert cache.batcher.forwards == 0  # neither the write-back nor the three lookups ran the model
+
+
+async def test_a_write_back_without_a_vector_is_embedded_by_the_first_query_that_could_match(
+    any_engine: AsyncEngine, make_cache: MakeCache
+) -> None:
+    cache = make_cache(engine=any_engine)
+    assert await cache.put(keys_for("How do I reverse a list in Python?"), completion("reversed()"), model_version="v")
+    assert await stored_dims(any_engine) == [0] and cache.batcher.forwards == 0
+    hit = await cache.get(keys_for("How can I reverse a list in Python?"), model_version="v")  # no deadline
+    assert answer(hit) == "reversed()"
+    # the query and the stored question shared one forward
+    assert (cache.batcher.forwards, cache.batcher.embedded, cache.filled_on_demand) == (1, 2, 1)
+    await cache.aclose()  # waits for the vector to be recorded in its row
+    assert await stored_dims(any_engine) == [384]
+    again = make_cache(engine=any_engine)
+    assert await again.start() == 1 and again.index is not None and len(again.index) == 1
+
+
+async def test_entries_without_vectors_survive_a_restart_and_reach_other_replicas(
+    make_cache: MakeCache
+) -> None:
+    first = make_cache()
+    await first.put(keys_for("What is the tallest building in the world?"), completion("Burj"), model_version="v")
+    await first.aclose()
+    second, third = make_cache(), make_cache()
+    await third.start()
+    assert await second.start() == 1
+    assert second.index is not None and second.index.gate is not None and second.index.gate.pending_count() == 1
+    paraphrase = keys_for("Which building is the tallest in the world?")
+    assert answer(await second.get(paraphrase, model_version="v")) == "Burj"
+    await second.put(keys_for("How old is the tallest tree on Earth?"), completion("old"), model_version="v")
+    assert await third.sync() == 1  # the row written above: first's earlier row was there at start-up
+    assert answer(await third.get(paraphrase, model_version="v")) == "Burj"
+    assert await second.clear() == 2
+    await third.sync(reconcile=True)
+    assert held(third) == 0
+
+
+async def test_a_write_back_reuses_its_lookups_vector_and_eager_mode_embeds(make_cache: MakeCache,
+                                                                               sqlite_engine: AsyncEngine) -> None:
+    cache = make_cache()
+    await cache.put(keys_for("What is the capital of France?"), completion("Paris"), model_version="v")
+    spain = keys_for("What is the capital of Spain?")
+    assert await cache.get(spain, model_version="v") is None  # could match: embedded
+    forwards = cache.batcher.forwards
+    await cache.put(spain, completion("Madrid"), model_version="v")
+    assert cache.batcher.forwards == forwards and (await stored_dims(sqlite_engine))[-1] == 384
+    eager = make_cache(SemanticCacheConfig(vectors_on_demand=False))
+    await eager.put(keys_for("Who painted the Mona Lisa?"), completion("Leonardo"), model_version="v")
+    assert eager.batcher.forwards == 1 and (await stored_dims(sqlite_engine))[-1] == 384

@@ -1,0 +1,254 @@
+"""Which cached questions could pass verification: a miss proved without embedding the query.
+
+:func:`caches.verify.verify` accepts a candidate only when (a) both texts are the same up to case
+and spacing, or (b) their exact spans and negation counts are equal (:func:`caches.verify.structure_key`)
+and, for a query of more than :data:`caches.verify.DROPPED_WORDS` content words, the candidate
+shares a content word with it or a synonym of one. A semantic hit needs a verified candidate
+(:func:`caches.semantic_choice.choose`), so when no entry of the query's scope meets (a) or (b) the
+lookup is a miss whatever the embeddings say, and the embedding forward can be skipped.
+
+:class:`CandidateGate` counts, per scope, the entries of each identity key, of each structure key,
+and of each (structure key, content word); a map shared by all entries takes a synonym key
+(:meth:`caches.lexicon.Lexicon.synonym_keys`) to the stored words that have it. The test is then a
+few hundred dictionary reads per query, whatever the size of the cache. The keys are necessary
+conditions only: a query that passes the gate may still be a miss.
+
+The gate also holds the *pending* entries: rows stored without an embedding (the write-back of a
+miss whose query was never embedded). Their vectors are computed when a later query passes the
+gate against them (:meth:`CandidateGate.pending_matches`), so traffic that never repeats itself
+costs no embedding at all. Thread-safe (one lock).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import islice
+
+from caches.verify import DROPPED_WORDS, TextFeatures, identity_key, structure_key
+
+__all__ = ["CandidateGate", "GateKeys", "gate_keys"]
+
+SynonymKeys = Callable[[str], frozenset]
+SCAN_IDS = 512  # pending entries of one structure a lookup ranks, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class GateKeys:
+    """What the gate compares of one text (see the module docstring)."""
+
+    identity: int  # hash of caches.verify.identity_key
+    structure: int  # hash of caches.verify.structure_key
+    words: tuple[str, ...]  # distinct content words
+    word_count: int  # content words with repeats (the query side's DROPPED_WORDS test)
+
+
+def gate_keys(features: TextFeatures) -> GateKeys:
+    """The gate keys of one text's verification features."""
+    return GateKeys(
+        identity=hash(identity_key(features)),
+        structure=hash(structure_key(features)),
+        words=tuple(dict.fromkeys(features.content)),
+        word_count=len(features.content),
+    )
+
+
+@dataclass(slots=True)
+class _Entry:
+    scope: str
+    keys: GateKeys
+    text: str | None  # the question, while the entry has no vector (pending)
+
+
+class CandidateGate:
+    """Counts of what verification compares, per scope, and the entries still without a vector.
+
+    Memory grows with the entries' distinct content words, not with their synonym keys: an entry
+    adds one count per (scope, exact spans, word); the map from a synonym key to the words that
+    have it is shared by all entries, so it is bounded by the vocabulary. Counts are keyed by the
+    hash of their tuple; a collision can only let a query through, never prune one.
+
+    ``synonym_keys``: a word's synonym keys (:meth:`caches.lexicon.Lexicon.synonym_keys`; without a
+    lexicon, ``lambda w: frozenset({("w", w)})``: verification then knows no synonyms either).
+    """
+
+    def __init__(self, synonym_keys: SynonymKeys) -> None:
+        self._synonym_keys = synonym_keys
+        self._lock = threading.Lock()
+        self._entries: dict[int, _Entry] = {}
+        self._identities: Counter[int] = Counter()  # hash((scope, identity))
+        self._structures: Counter[int] = Counter()  # hash((scope, structure))
+        self._words: Counter[int] = Counter()  # hash((scope, structure, word))
+        self._key_words: dict[object, Counter[str]] = {}  # synonym key -> the held words that have it
+        self._pending: dict[str, dict[int, None]] = {}  # scope -> pending ids, oldest first
+        self._postings: dict[int, dict[int, None]] = {}  # hash of an identity or structure -> pending ids
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def __contains__(self, entry_id: object) -> bool:
+        with self._lock:
+            return entry_id in self._entries
+
+    def ids(self) -> list[int]:
+        """Every entry id held (a snapshot)."""
+        with self._lock:
+            return list(self._entries)
+
+    def pending_count(self, scope: str | None = None) -> int:
+        """Entries without a vector (in ``scope``, or in all scopes)."""
+        with self._lock:
+            if scope is not None:
+                return len(self._pending.get(scope, ()))
+            return sum(len(ids) for ids in self._pending.values())
+
+    @staticmethod
+    def _count_keys(scope: str, keys: GateKeys) -> list[int]:
+        """The hashed counts one entry adds: its identity, its structure, then one per word."""
+        return [hash((scope, "i", keys.identity)), hash((scope, "s", keys.structure)),
+                *(hash((scope, keys.structure, word)) for word in keys.words)]
+
+    def add(self, scope: str, entry_id: int, keys: GateKeys, *, pending_text: str | None = None) -> None:
+        """Register an entry (replacing one of the same id). ``pending_text``: the question of an
+        entry stored without a vector; ``None`` for an entry whose vector is in the index."""
+        synonyms = [(word, self._synonym_keys(word)) for word in keys.words]  # outside the lock: reads WordNet
+        with self._lock:
+            self._remove_locked(entry_id)
+            self._entries[entry_id] = _Entry(scope, keys, pending_text)
+            identity, structure, *words = self._count_keys(scope, keys)
+            self._identities[identity] += 1
+            self._structures[structure] += 1
+            self._words.update(words)
+            for word, word_keys in synonyms:
+                for key in word_keys:
+                    have = self._key_words.get(key)
+                    if have is None:
+                        have = self._key_words[key] = Counter()
+                    have[word] += 1
+            if pending_text is not None:
+                self._post(scope, entry_id, keys)
+
+    def _post(self, scope: str, entry_id: int, keys: GateKeys) -> None:
+        self._pending.setdefault(scope, {})[entry_id] = None
+        for posting in self._count_keys(scope, keys)[:2]:
+            self._postings.setdefault(posting, {})[entry_id] = None
+
+    def _unpost(self, scope: str, entry_id: int, keys: GateKeys) -> None:
+        _unlist(self._pending, scope, entry_id)
+        for posting in self._count_keys(scope, keys)[:2]:
+            _unlist(self._postings, posting, entry_id)
+
+    def embedded(self, ids: Iterable[int]) -> None:
+        """Entries whose vectors are now in the index: no longer pending."""
+        with self._lock:
+            for entry_id in ids:
+                entry = self._entries.get(int(entry_id))
+                if entry is not None and entry.text is not None:
+                    entry.text = None
+                    self._unpost(entry.scope, int(entry_id), entry.keys)
+
+    def remove(self, ids: Iterable[int]) -> int:
+        """Forget entries (unknown ids are ignored); returns how many were held."""
+        with self._lock:
+            return sum(self._remove_locked(int(i)) for i in ids)
+
+    def _remove_locked(self, entry_id: int) -> bool:
+        entry = self._entries.pop(entry_id, None)
+        if entry is None:
+            return False
+        keys = entry.keys
+        identity, structure, *words = self._count_keys(entry.scope, keys)
+        _decrement(self._identities, identity)
+        _decrement(self._structures, structure)
+        for word_count in words:
+            _decrement(self._words, word_count)
+        for word in keys.words:
+            for key in self._synonym_keys(word):
+                have = self._key_words.get(key)
+                if have is not None:
+                    _decrement(have, word)
+                    if not have:
+                        del self._key_words[key]
+        if entry.text is not None:
+            self._unpost(entry.scope, entry_id, keys)
+        return True
+
+    def remove_scope(self, scope: str) -> int:
+        """Forget a whole scope; returns how many entries it held."""
+        with self._lock:
+            gone = [i for i, entry in self._entries.items() if entry.scope == scope]
+            for entry_id in gone:
+                self._remove_locked(entry_id)
+            return len(gone)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._identities.clear()
+            self._structures.clear()
+            self._words.clear()
+            self._key_words.clear()
+            self._pending.clear()
+            self._postings.clear()
+
+    def _held_words(self, keys: GateKeys) -> set[str]:
+        """Words of held entries that share a synonym key with a word of ``keys`` (under the lock)."""
+        return {held for word in keys.words for key in self._synonym_keys(word)
+                for held in self._key_words.get(key, ())}
+
+    def may_match(self, scope: str, keys: GateKeys) -> bool:
+        """Could any entry of ``scope`` pass verification against a query with these keys?
+        ``False`` proves a miss; ``True`` proves nothing."""
+        for word in keys.words:
+            self._synonym_keys(word)  # warm the memo outside the lock
+        with self._lock:
+            if self._identities.get(hash((scope, "i", keys.identity))):
+                return True
+            if not self._structures.get(hash((scope, "s", keys.structure))):
+                return False
+            if keys.word_count <= DROPPED_WORDS:
+                return True
+            return any(self._words.get(hash((scope, keys.structure, held))) for held in self._held_words(keys))
+
+    def pending_matches(self, scope: str, keys: GateKeys, limit: int) -> list[tuple[int, str]]:
+        """Up to ``limit`` pending entries of ``scope`` that pass the gate against ``keys``, as
+        (id, question): the same text up to case and spacing first, then, among the newest
+        :data:`SCAN_IDS` pending entries with the query's exact spans, those sharing the most of its
+        words (or synonyms), newest first."""
+        with self._lock:
+            if not self._pending.get(scope) or limit <= 0:
+                return []
+            chosen = list(islice(reversed(self._postings.get(hash((scope, "i", keys.identity)), {})), limit))
+            group = islice(reversed(self._postings.get(hash((scope, "s", keys.structure)), {})), SCAN_IDS)
+            if keys.word_count <= DROPPED_WORDS:
+                ranked = list(group)
+            else:
+                held = self._held_words(keys)
+                shared = {entry_id: sum(word in held for word in self._entries[entry_id].keys.words)
+                          for entry_id in group}
+                ranked = sorted((i for i, n in shared.items() if n), key=lambda i: (-shared[i], -i))
+            for entry_id in ranked:
+                if len(chosen) >= limit:
+                    break
+                if entry_id not in chosen:
+                    chosen.append(entry_id)
+            return [(entry_id, self._entries[entry_id].text or "") for entry_id in chosen]
+
+
+def _unlist(postings: dict, key: object, entry_id: int) -> None:
+    ids = postings.get(key)
+    if ids is not None:
+        ids.pop(entry_id, None)
+        if not ids:
+            del postings[key]
+
+
+def _decrement(counts: Counter, key: object) -> None:
+    left = counts[key] - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        del counts[key]
