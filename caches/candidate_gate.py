@@ -72,10 +72,13 @@ class CandidateGate:
 
     ``synonym_keys``: a word's synonym keys (:meth:`caches.lexicon.Lexicon.synonym_keys`; without a
     lexicon, ``lambda w: frozenset({("w", w)})``: verification then knows no synonyms either).
+    ``complete=False``: some stored entries are not registered yet (a start-up still computing their
+    keys); :meth:`may_match` then proves nothing until :meth:`mark_complete`.
     """
 
-    def __init__(self, synonym_keys: SynonymKeys) -> None:
+    def __init__(self, synonym_keys: SynonymKeys, *, complete: bool = True) -> None:
         self._synonym_keys = synonym_keys
+        self._complete = complete
         self._lock = threading.Lock()
         self._entries: dict[int, _Entry] = {}
         self._identities: Counter[int] = Counter()  # hash((scope, identity))
@@ -88,6 +91,14 @@ class CandidateGate:
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)
+
+    @property
+    def complete(self) -> bool:
+        """Every stored entry is registered: :meth:`may_match` may prove misses."""
+        return self._complete
+
+    def mark_complete(self) -> None:
+        self._complete = True
 
     def __contains__(self, entry_id: object) -> bool:
         with self._lock:
@@ -205,7 +216,7 @@ class CandidateGate:
         for word in keys.words:
             self._synonym_keys(word)  # warm the memo outside the lock
         with self._lock:
-            if self._identities.get(hash((scope, "i", keys.identity))):
+            if not self._complete or self._identities.get(hash((scope, "i", keys.identity))):
                 return True
             if not self._structures.get(hash((scope, "s", keys.structure))):
                 return False

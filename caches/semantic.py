@@ -77,6 +77,9 @@ logger = logging.getLogger(__name__)
 _T = SemanticCacheEntry
 _R = TypeVar("_R")
 _LOAD_BATCH = 2000
+_KEYS_AT_START = 2000  # rows whose gate keys start() computes itself; above, in the background
+_KEYS_CHUNK = 500
+_KeylessRow = tuple[int, str, str, bool]  # id, scope, question, stored without a vector
 # the lookup's reads: prebuilt statements (compiled once per engine), the ids bound at execution
 _CANDIDATE_ROWS = select(
     _T.id, _T.scope, _T.query_text, _T.answer_sha256, _T.model_version, _T.expires_at, _T.embedder
@@ -140,6 +143,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         self._proved_misses = 0
         self._filled = 0
         self._background: set[asyncio.Task] = set()  # vectors being recorded in their rows
+        self._warmup: asyncio.Future | None = None  # the gate keys of a large cache, computed after start-up
         self._writer: WriteBatcher[dict[str, Any], int] = WriteBatcher(
             self._write_rows, window_s=cfg.write_window_s, max_batch=cfg.max_write_batch,
             max_pending=cfg.max_queued_writes,
@@ -325,16 +329,23 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             dim = int(await self._run(lambda: self._embedder.dim))
             gate = None
             if self._config.verify:  # open WordNet here, not inside the first lookup on the event loop
-                gate = CandidateGate(_synonym_keys(await self._run(default_lexicon)))
+                gate = CandidateGate(_synonym_keys(await self._run(default_lexicon)), complete=False)
             index = ScopedIndex(dim, self._config.index, gate)
             started = self._clock()
-            await self._load_rows(index, dim, since=None)
+            keyless: list[_KeylessRow] = []
+            loaded = await self._load_rows(index, dim, since=None, keyless=keyless)
             self._index = index
             self._last_sync = started
+            if gate is not None:
+                if len(keyless) <= _KEYS_AT_START:
+                    await self._warm_gate(gate, keyless)
+                else:  # a large cache: serve (without proved misses) while the keys are computed
+                    self._warmup = asyncio.ensure_future(self._warm_gate(gate, keyless))
             await self.stats()
-            logger.info("semantic cache index rebuilt: %d entries (%d without a vector yet) in %d scopes",
-                        _entry_count(index), 0 if gate is None else gate.pending_count(), index.scope_count())
-            return _entry_count(index)
+            logger.info("semantic cache index rebuilt: %d entries (%d vectors) in %d scopes%s", loaded, len(index),
+                        index.scope_count(), "" if gate is None or gate.complete else
+                        f"; verification keys of {len(keyless)} rows being computed in the background")
+            return loaded
 
     async def _ensure_started(self) -> ScopedIndex:
         if self._index is None:
@@ -342,9 +353,11 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         assert self._index is not None
         return self._index
 
-    async def _load_rows(self, index: ScopedIndex, dim: int, *, since: float | None) -> int:
+    async def _load_rows(self, index: ScopedIndex, dim: int, *, since: float | None,
+                         keyless: list[_KeylessRow] | None = None) -> int:
         """Add live rows (of this embedder, optionally created since ``since``) that the index lacks;
-        returns how many (with a vector, or pending in the gate)."""
+        returns how many (with a vector, or without one yet). Their gate keys are computed here, or,
+        with ``keyless``, left to the caller: the rows are appended to it."""
         loaded = 0
         last_id = -1
         now = self._clock()
@@ -371,11 +384,15 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             last_id = rows[-1].id
             if since is not None:
                 rows = [row for row in rows if row.id not in index and (gate is None or row.id not in gate)]
-            if gate is not None:  # the verification keys of every row, pending or not (CPU: off the loop)
-                await self._run(self._gate_rows, gate, rows, dim)
+            valid = [(row.id, row.scope, row.query_text, row.embedding_dim == 0) for row in rows
+                     if row.embedding_dim == 0 or len(row.embedding) == dim * 4]
+            if gate is not None and keyless is not None:
+                keyless.extend(valid)
+            elif gate is not None:  # the verification keys of every row, pending or not (CPU: off the loop)
+                await self._run(self._gate_rows, gate, valid)
             for row in rows:
                 if row.embedding_dim == 0:
-                    loaded += gate is not None  # pending: in the gate (without one it cannot be found)
+                    loaded += gate is not None  # pending: kept by the gate (without one it cannot be found)
                     continue
                 if len(row.embedding) != dim * 4:
                     logger.warning("semantic cache row %d has a malformed embedding; skipped", row.id)
@@ -389,12 +406,21 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         # start-up: one add per scope, so a large scope is trained once, on all its vectors
         return loaded + await self._add_blobs(index, dim, by_scope)
 
-    def _gate_rows(self, gate: CandidateGate, rows: Sequence[Any], dim: int) -> None:
+    def _gate_rows(self, gate: CandidateGate, rows: Sequence[_KeylessRow]) -> None:
         """Register loaded rows with the gate (in the thread pool): pending ones with their text."""
-        for row in rows:
-            if row.embedding_dim == 0 or len(row.embedding) == dim * 4:
-                pending = row.query_text if row.embedding_dim == 0 else None
-                gate.add(row.scope, row.id, gate_keys(self._features(row.query_text)), pending_text=pending)
+        for entry_id, scope, text, pending in rows:
+            gate.add(scope, entry_id, gate_keys(self._features(text)), pending_text=text if pending else None)
+
+    async def _warm_gate(self, gate: CandidateGate, rows: list[_KeylessRow]) -> None:
+        """Compute the gate keys of the rows loaded at start-up, a chunk at a time, then let the gate
+        prove misses (until then every lookup runs the model)."""
+        try:
+            for at in range(0, len(rows), _KEYS_CHUNK):
+                await self._run(self._gate_rows, gate, rows[at:at + _KEYS_CHUNK])
+        except Exception as exc:  # the gate stays incomplete: lookups run the model, as without it
+            logger.warning("semantic cache: computing verification keys at start-up failed: %r", exc)
+            return
+        gate.mark_complete()
 
     async def _add_blobs(
         self, index: ScopedIndex, dim: int, by_scope: dict[str, tuple[list[int], list[bytes]]]
@@ -411,6 +437,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         if self._closed:
             return
         self._closed = True
+        if self._warmup is not None and not self._warmup.done():
+            self._warmup.cancel()
+            await asyncio.gather(self._warmup, return_exceptions=True)
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
         await self._writer.aclose()

@@ -144,3 +144,13 @@ def test_pending_matches_rank_by_shared_words_and_respect_the_limit() -> None:
     assert [entry_id for entry_id, _ in found] == [1, 3]  # most shared words first, then the newest
     assert len(gate.pending_matches("s", _keys("Tell me about planets."), 10)) == 4
     assert gate.pending_matches("s", _keys("How many moons does Jupiter have?"), 0) == []
+
+
+def test_an_incomplete_gate_proves_nothing_until_marked_complete() -> None:
+    lexicon = default_lexicon()
+    assert lexicon is not None
+    gate = CandidateGate(lexicon.synonym_keys, complete=False)  # a start-up still registering stored rows
+    gate.add("s", 1, _keys("What is 17 * 23 in Python?"))
+    assert gate.may_match("s", _keys("Who wrote Hamlet?")) and gate.may_match("t", _keys("What is 1 + 1?"))
+    gate.mark_complete()
+    assert gate.complete and not gate.may_match("s", _keys("Who wrote Hamlet?"))

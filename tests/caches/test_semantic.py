@@ -577,3 +577,23 @@ async def test_a_write_back_reuses_its_lookups_vector_and_eager_mode_embeds(make
     eager = make_cache(SemanticCacheConfig(vectors_on_demand=False))
     await eager.put(keys_for("Who painted the Mona Lisa?"), completion("Leonardo"), model_version="v")
     assert eager.batcher.forwards == 1 and (await stored_dims(sqlite_engine))[-1] == 384
+
+
+async def test_a_large_cache_computes_its_gate_keys_after_start_up(make_cache: MakeCache,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    first = make_cache()
+    questions = [f"What is the population of district {n} of the capital?" for n in range(6)]
+    for n, question in enumerate(questions):
+        await first.put(keys_for(question), completion(str(n)), model_version="v")
+    await first.aclose()
+    monkeypatch.setattr("caches.semantic._KEYS_AT_START", 2)  # "large": more rows than start() keys itself
+    second = make_cache()
+    assert await second.start() == 6
+    gate = second.index.gate if second.index is not None else None
+    assert gate is not None and second._warmup is not None  # noqa: SLF001 - the background task under test
+    await second._warmup  # noqa: SLF001
+    assert gate.complete and gate.pending_count() == 6
+    assert await second.get(keys_for("Who wrote Hamlet?"), model_version="v") is None
+    assert second.proved_misses == 1 and second.batcher.forwards == 0
+    paraphrase = keys_for("What's the population of the capital's district 4?")
+    assert answer(await second.get(paraphrase, model_version="v")) == "4"
