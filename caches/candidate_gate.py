@@ -32,7 +32,7 @@ from caches.verify import DROPPED_WORDS, TextFeatures, identity_key, structure_k
 __all__ = ["CandidateGate", "GateKeys", "gate_keys"]
 
 SynonymKeys = Callable[[str], frozenset]
-SCAN_IDS = 512  # pending entries of one structure a lookup ranks, newest first
+SCAN_IDS = 512  # pending entries one lookup ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,9 @@ class CandidateGate:
         self._words: Counter[int] = Counter()  # hash((scope, structure, word))
         self._key_words: dict[object, Counter[str]] = {}  # synonym key -> the held words that have it
         self._pending: dict[str, dict[int, None]] = {}  # scope -> pending ids, oldest first
-        self._postings: dict[int, dict[int, None]] = {}  # hash of an identity or structure -> pending ids
+        # hash of an identity, structure or (structure, word) count -> the pending ids that have it: one id
+        # as an int (most words of most entries), several as a dict in insertion order
+        self._postings: dict[int, int | dict[int, None]] = {}
 
     def __len__(self) -> int:
         with self._lock:
@@ -144,22 +146,47 @@ class CandidateGate:
 
     def _post(self, scope: str, entry_id: int, keys: GateKeys) -> None:
         self._pending.setdefault(scope, {})[entry_id] = None
-        for posting in self._count_keys(scope, keys)[:2]:
-            self._postings.setdefault(posting, {})[entry_id] = None
+        postings = self._postings
+        for key in self._count_keys(scope, keys):
+            ids = postings.get(key)
+            if ids is None:
+                postings[key] = entry_id
+            elif isinstance(ids, int):
+                postings[key] = {ids: None, entry_id: None}
+            else:
+                ids[entry_id] = None
 
     def _unpost(self, scope: str, entry_id: int, keys: GateKeys) -> None:
-        _unlist(self._pending, scope, entry_id)
-        for posting in self._count_keys(scope, keys)[:2]:
-            _unlist(self._postings, posting, entry_id)
+        pending = self._pending.get(scope)
+        if pending is not None:
+            pending.pop(entry_id, None)
+            if not pending:
+                del self._pending[scope]
+        postings = self._postings
+        for key in self._count_keys(scope, keys):
+            ids = postings.get(key)
+            if ids == entry_id:
+                del postings[key]
+            elif isinstance(ids, dict):
+                ids.pop(entry_id, None)
+                if len(ids) == 1:
+                    postings[key] = next(iter(ids))
 
-    def embedded(self, ids: Iterable[int]) -> None:
-        """Entries whose vectors are now in the index: no longer pending."""
+    def _posting(self, key: int) -> tuple[int, ...] | dict[int, None]:
+        ids = self._postings.get(key)
+        return () if ids is None else (ids,) if isinstance(ids, int) else ids
+
+    def embedded(self, ids: Iterable[int]) -> list[int]:
+        """Entries whose vectors are now in the index: no longer pending. Returns those that were."""
+        done = []
         with self._lock:
             for entry_id in ids:
                 entry = self._entries.get(int(entry_id))
                 if entry is not None and entry.text is not None:
                     entry.text = None
                     self._unpost(entry.scope, int(entry_id), entry.keys)
+                    done.append(int(entry_id))
+        return done
 
     def remove(self, ids: Iterable[int]) -> int:
         """Forget entries (unknown ids are ignored); returns how many were held."""
@@ -226,21 +253,26 @@ class CandidateGate:
 
     def pending_matches(self, scope: str, keys: GateKeys, limit: int) -> list[tuple[int, str]]:
         """Up to ``limit`` pending entries of ``scope`` that pass the gate against ``keys``, as
-        (id, question): the same text up to case and spacing first, then, among the newest
-        :data:`SCAN_IDS` pending entries with the query's exact spans, those sharing the most of its
-        words (or synonyms), newest first."""
+        (id, question): the same text up to case and spacing first, then those sharing the most of the
+        query's words or their synonyms, newest first. The rarest shared words are read first; a word
+        shared by more entries than :data:`SCAN_IDS` only adds to the counts of entries already met."""
         with self._lock:
             if not self._pending.get(scope) or limit <= 0:
                 return []
-            chosen = list(islice(reversed(self._postings.get(hash((scope, "i", keys.identity)), {})), limit))
-            group = islice(reversed(self._postings.get(hash((scope, "s", keys.structure)), {})), SCAN_IDS)
+            chosen = list(islice(reversed(self._posting(hash((scope, "i", keys.identity)))), limit))
             if keys.word_count <= DROPPED_WORDS:
-                ranked = list(group)
+                ranked = list(islice(reversed(self._posting(hash((scope, "s", keys.structure)))), SCAN_IDS))
             else:
-                held = self._held_words(keys)
-                shared = {entry_id: sum(word in held for word in self._entries[entry_id].keys.words)
-                          for entry_id in group}
-                ranked = sorted((i for i, n in shared.items() if n), key=lambda i: (-shared[i], -i))
+                found = (self._posting(hash((scope, keys.structure, held))) for held in self._held_words(keys))
+                shared: Counter[int] = Counter()
+                for posting in sorted((p for p in found if p), key=len):
+                    if not shared:  # the rarest word: its newest ids
+                        shared.update(islice(reversed(posting), SCAN_IDS))
+                    elif len(shared) + len(posting) > SCAN_IDS:  # a common word: count the ids already met
+                        shared.update([i for i in shared if i in posting])
+                    else:
+                        shared.update(list(posting))  # ids, not a mapping of counts
+                ranked = sorted(shared, key=lambda i: (-shared[i], -i))
             for entry_id in ranked:
                 if len(chosen) >= limit:
                     break
@@ -249,17 +281,9 @@ class CandidateGate:
             return [(entry_id, self._entries[entry_id].text or "") for entry_id in chosen]
 
 
-def _unlist(postings: dict, key: object, entry_id: int) -> None:
-    ids = postings.get(key)
-    if ids is not None:
-        ids.pop(entry_id, None)
-        if not ids:
-            del postings[key]
-
-
 def _decrement(counts: Counter, key: object) -> None:
-    left = counts[key] - 1
+    left = counts.get(key, 0) - 1
     if left > 0:
         counts[key] = left
     else:
-        del counts[key]
+        counts.pop(key, None)

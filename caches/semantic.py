@@ -78,7 +78,7 @@ _T = SemanticCacheEntry
 _R = TypeVar("_R")
 _LOAD_BATCH = 2000
 _KEYS_AT_START = 2000  # rows whose gate keys start() computes itself; above, in the background
-_KEYS_CHUNK = 500
+_KEYS_CHUNK = 100  # rows per turn in the thread pool (~30 ms): lookups' work interleaves
 _KeylessRow = tuple[int, str, str, bool]  # id, scope, question, stored without a vector
 # the lookup's reads: prebuilt statements (compiled once per engine), the ids bound at execution
 _CANDIDATE_ROWS = select(
@@ -86,7 +86,7 @@ _CANDIDATE_ROWS = select(
 ).where(_T.id.in_(bindparam("ids", expanding=True)))
 _FILL_VECTOR = (
     update(_T)
-    .where(_T.id == bindparam("row_id"), _T.embedding_dim == 0)
+    .where(_T.id == bindparam("row_id"), _T.embedding_dim == 0, _T.embedder == bindparam("embedder_id"))
     .values(embedding=bindparam("vector"), embedding_dim=bindparam("dim"), size_bytes=_T.size_bytes + bindparam("grown"))
 )
 _ANSWER_ROW = select(
@@ -220,8 +220,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         return vectors
 
     async def _vector_for(self, text: str, priority: Priority = "lookup") -> np.ndarray:
-        """``text``'s vector from the batcher (memoised, or in a shared forward)."""
-        return await self._batcher.submit(text, priority)
+        """``text``'s vector from the batcher (memoised, or in a shared forward). The forward's future is
+        shared with every other caller of the same text: cancelling this wait must not cancel it."""
+        return await asyncio.shield(self._batcher.submit(text, priority))
 
     async def _lookup_vector(self, query: str) -> np.ndarray:
         await self._ensure_started()
@@ -275,7 +276,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         done: list[tuple[int, np.ndarray]] = []
         for entry_id, future in futures:
             try:
-                done.append((entry_id, await future))
+                done.append((entry_id, await asyncio.shield(future)))  # shared with other lookups
             except Exception as exc:  # noqa: BLE001 - the entry stays pending; a later lookup retries
                 logger.debug("semantic cache: embedding a stored question failed: %r", exc)
         index = self._index
@@ -287,11 +288,15 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         except Exception as exc:
             logger.warning("semantic cache: indexing stored questions failed: %r", exc)
             return
-        index.gate.embedded(ids)
-        self._filled += len(ids)
-        task = asyncio.ensure_future(self._record_vectors(done))
+        self._filled += len(index.gate.embedded(ids))
+        self._track(self._record_vectors(done))
+
+    def _track(self, work: Any) -> asyncio.Task:
+        """Run ``work`` as a task that :meth:`aclose` waits for."""
+        task = asyncio.ensure_future(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     async def _record_vectors(self, done: Sequence[tuple[int, np.ndarray]]) -> None:
         """Write computed vectors into rows stored without one (a row refilled meanwhile is kept)."""
@@ -299,7 +304,8 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             async with self._engine.begin() as conn:
                 await conn.execute(_FILL_VECTOR, [
                     {"row_id": entry_id, "vector": vector.astype(np.float32).tobytes(), "dim": int(vector.shape[0]),
-                     "grown": int(vector.shape[0]) * 4} for entry_id, vector in done
+                     "grown": int(vector.shape[0]) * 4, "embedder_id": self._config.embedder_id}
+                    for entry_id, vector in done
                 ])
         except Exception as exc:  # the index has them; after a restart they are embedded again on demand
             logger.warning("semantic cache: recording %d computed vectors failed: %r", len(done), exc)
@@ -382,8 +388,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             if not rows:
                 break
             last_id = rows[-1].id
-            if since is not None:
-                rows = [row for row in rows if row.id not in index and (gate is None or row.id not in gate)]
+            if since is not None:  # what this replica lacks: a vector, or a pending row the gate does not hold
+                rows = [row for row in rows if row.id not in index
+                        and (row.embedding_dim != 0 or gate is None or row.id not in gate)]
             valid = [(row.id, row.scope, row.query_text, row.embedding_dim == 0) for row in rows
                      if row.embedding_dim == 0 or len(row.embedding) == dim * 4]
             if gate is not None and keyless is not None:
@@ -429,6 +436,8 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         for scope, (ids, blobs) in by_scope.items():
             vectors = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), dim)
             await self._run(index.add, scope, ids, vectors)
+            if index.gate is not None:  # a row this replica held without a vector, filled by another
+                index.gate.embedded(ids)
             added += len(ids)
         return added
 
@@ -440,7 +449,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         if self._warmup is not None and not self._warmup.done():
             self._warmup.cancel()
             await asyncio.gather(self._warmup, return_exceptions=True)
-        if self._background:
+        while self._background:  # fills may start the recording of their vectors
             await asyncio.gather(*self._background, return_exceptions=True)
         await self._writer.aclose()
         await self._batcher.aclose()
@@ -541,10 +550,10 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                         return None
                     # entries stored without a vector join the query's forward (submitted in the same turn
                     # of the loop) when the embedder is idle: under load they wait, as write-backs are shed first
-                    room = min(cfg.max_batch - 1, 2 * cfg.top_k) if self._batcher.idle else 0
+                    room = min(max(1, cfg.max_batch - 1), 2 * cfg.top_k) if self._batcher.idle else 0
                     pending = gate.pending_matches(keys.scope, query_keys, room)
                     if pending:
-                        filling = asyncio.ensure_future(self._fill_pending(keys.scope, pending))
+                        filling = self._track(self._fill_pending(keys.scope, pending))
                 elif self._index is not None and self._index.scope_size(keys.scope) == 0:
                     return None  # nothing cached in this scope (e.g. a new conversation's turn): no embedding
             if arrived is not None and vector is None:
@@ -556,8 +565,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                         return None
                     vector = found
                     if filling is not None and not await self._within(filling, deadline):
-                        self._skip("deadline", on_skip)
-                        return None
+                        filling = None  # the search goes on without them; they are indexed when ready
             if filling is not None:
                 if vector is None:  # no deadline: the query joins the stored questions' forward
                     vector = await self._lookup_vector(keys.query or "")

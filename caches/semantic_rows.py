@@ -35,8 +35,28 @@ def contested_answer(excluded: Any) -> Any:
     )
 
 
-CONTEST_RULE = MappingProxyType({"answer_sha256": contested_answer})
-"""Upsert override: a replaced row with another answer for the same model version becomes contested."""
+def _keeps_vector(excluded: Any) -> Any:
+    """A row stored again without a vector (``embedding_dim`` 0) by the same embedder keeps its vector."""
+    current = _T.__table__.c
+    return and_(excluded.embedding_dim == 0, current.embedding_dim > 0, current.embedder == excluded.embedder)
+
+
+def _kept(column: str) -> Any:
+    def rule(excluded: Any) -> Any:
+        current = _T.__table__.c
+        return case((_keeps_vector(excluded), current[column]), else_=excluded[column])
+    return rule
+
+
+def _kept_size(excluded: Any) -> Any:
+    current = _T.__table__.c
+    return case((_keeps_vector(excluded), excluded.size_bytes + current.embedding_dim * 4), else_=excluded.size_bytes)
+
+
+CONTEST_RULE = MappingProxyType({"answer_sha256": contested_answer, "embedding": _kept("embedding"),
+                                 "embedding_dim": _kept("embedding_dim"), "size_bytes": _kept_size})
+"""Upsert overrides: a replaced row with another answer for the same model version becomes contested,
+and a row stored again without a vector keeps the one it has."""
 
 
 def contests(earlier: dict[str, Any], later: dict[str, Any]) -> bool:

@@ -8,6 +8,7 @@ stays readable.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
@@ -122,7 +123,10 @@ class SemanticStores:
                 # the lookup's vector if it has one (memoised, or its forward still running); else
                 # none: the entry is embedded when a later query could match it
                 joined = self._batcher.joinable(query)
-                vec = None if joined is None else await joined
+                try:
+                    vec = None if joined is None else await asyncio.shield(joined)  # shared with its lookup
+                except Exception:  # noqa: BLE001 - that forward failed (logged there): store without a vector
+                    vec = None
             else:
                 try:
                     vec = await self._vector_for(query, "store")
@@ -172,8 +176,9 @@ class SemanticStores:
                 scope_ids.append(ids[values["entry_key"]])
                 blobs.append(values["embedding"])
         try:
-            await self._run(add_to_index, index, by_scope)
+            # the gate first: an indexed vector whose keys the gate lacks could make it prove a wrong miss
             self._register(index, [(ids[v["entry_key"]], v) for v in latest.values()])
+            await self._run(add_to_index, index, by_scope)
         except Exception as exc:  # committed, not searchable: each store fails (maintenance's sync adds it later)
             return [exc] * len(rows)
         return [ids[values["entry_key"]] for values in rows]
@@ -245,10 +250,10 @@ class SemanticStores:
                 scope_ids, blobs = by_scope.setdefault(v["scope"], ([], []))
                 scope_ids.append(ids[v["entry_key"]])
                 blobs.append(v["embedding"])
+            await self._run(self._register, index, [(ids[v["entry_key"]], v) for v in chunk])  # the gate first
             for scope, (scope_ids, blobs) in by_scope.items():
                 vectors = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(scope_ids), index.dim)
                 await self._run(index.add, scope, scope_ids, vectors)
-            await self._run(self._register, index, [(ids[v["entry_key"]], v) for v in chunk])
             stored += len(chunk)
             for v in chunk:
                 self._size.add(v["size_bytes"])

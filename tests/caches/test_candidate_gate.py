@@ -154,3 +154,14 @@ def test_an_incomplete_gate_proves_nothing_until_marked_complete() -> None:
     assert gate.may_match("s", _keys("Who wrote Hamlet?")) and gate.may_match("t", _keys("What is 1 + 1?"))
     gate.mark_complete()
     assert gate.complete and not gate.may_match("s", _keys("Who wrote Hamlet?"))
+
+
+def test_an_old_pending_entry_is_found_behind_many_newer_ones() -> None:
+    gate = _gate()
+    target = "How do I bake sourdough bread at home?"
+    gate.add("s", 0, _keys(target), pending_text=target)
+    for i in range(1, 700):  # newer entries of the same structure, sharing a common word with the query
+        gate.add("s", i, _keys(f"How do I clean the {['oven', 'stove', 'sink', 'floor'][i % 4]} at home?"),
+                 pending_text="x")
+    found = gate.pending_matches("s", _keys("How can I bake sourdough bread at home?"), 8)
+    assert found[0] == (0, target)

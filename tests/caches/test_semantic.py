@@ -557,10 +557,14 @@ async def test_entries_without_vectors_survive_a_restart_and_reach_other_replica
     assert second.index is not None and second.index.gate is not None and second.index.gate.pending_count() == 1
     paraphrase = keys_for("Which building is the tallest in the world?")
     assert answer(await second.get(paraphrase, model_version="v")) == "Burj"
-    await second.put(keys_for("How old is the tallest tree on Earth?"), completion("old"), model_version="v")
-    assert await third.sync() == 1  # the row written above: first's earlier row was there at start-up
+    await second.aclose()  # waits for the vector it computed to be recorded in the row
+    writer = make_cache()
+    await writer.put(keys_for("How old is the tallest tree on Earth?"), completion("old"), model_version="v")
+    # the row written above (without a vector) and the vector second recorded for the first row
+    assert await third.sync() == 2 and third.index is not None and len(third.index) == 1
+    assert third.index.gate is not None and third.index.gate.pending_count() == 1  # only the new row
     assert answer(await third.get(paraphrase, model_version="v")) == "Burj"
-    assert await second.clear() == 2
+    assert await writer.clear() == 2
     await third.sync(reconcile=True)
     assert held(third) == 0
 
@@ -597,3 +601,40 @@ async def test_a_large_cache_computes_its_gate_keys_after_start_up(make_cache: M
     assert second.proved_misses == 1 and second.batcher.forwards == 0
     paraphrase = keys_for("What's the population of the capital's district 4?")
     assert answer(await second.get(paraphrase, model_version="v")) == "4"
+
+
+async def test_a_question_stored_again_without_a_vector_keeps_the_vector_its_row_has(
+    any_engine: AsyncEngine, make_cache: MakeCache
+) -> None:
+    cache = make_cache(engine=any_engine)
+    question = keys_for("How do I reverse a list in Python?")
+    assert await cache.get(question, model_version="v") is None  # empty scope: nothing embedded
+    await cache.put(question, completion("reversed()"), model_version="v",
+                    vector=(await cache.embed([question.query or ""]))[0])
+    assert await stored_dims(any_engine) == [384]
+    cache.batcher.forget()  # its vector is no longer memoised: the next write-back has none
+    await cache.put(question, completion("reversed()"), model_version="v")
+    assert await stored_dims(any_engine) == [384]  # the upsert kept the row's vector
+    assert cache.index is not None and cache.index.gate is not None and cache.index.gate.pending_count() == 0
+    again = make_cache(engine=any_engine)
+    assert await again.start() == 1 and again.index is not None and len(again.index) == 1
+
+
+async def test_a_cancelled_lookup_does_not_cancel_the_forward_another_lookup_waits_for(
+    make_cache: MakeCache, embedder: SentenceTransformerEmbedder
+) -> None:
+    gated = GatedEmbedder(embedder)
+    cache = make_cache(SemanticCacheConfig(lookup_deadline_s=30.0), emb=gated)
+    stored = "How do I bake sourdough bread at home?"
+    await cache.put(keys_for(stored), completion("slowly"), model_version="v")  # no vector yet
+    paraphrase = asyncio.create_task(cache.get(keys_for("How can I bake sourdough bread at home?"),
+                                               model_version="v", arrived=time.perf_counter()))
+    await asyncio.sleep(0.05)  # its forward (the paraphrase and the stored question) waits at the gate
+    same = asyncio.create_task(cache.get(keys_for(stored), model_version="v"))  # joins that forward
+    await asyncio.sleep(0.05)
+    same.cancel()  # e.g. its client went away
+    await asyncio.sleep(0.01)
+    gated.gate.set()
+    assert answer(await paraphrase) == "slowly"
+    with pytest.raises(asyncio.CancelledError):
+        await same
