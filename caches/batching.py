@@ -16,6 +16,13 @@ Vectors are memoised by text (bounded LRU), and a text already queued or in a ru
 joined rather than embedded twice: the write-back of an answer reuses its lookup's vector, even
 when the lookup itself gave up waiting for it (the forward finishes in the background).
 
+A lookup may carry a deadline. The batcher learns what a forward costs (a fixed part and a part per
+text, fitted online) and sizes each batch so that its earliest deadline can still be met; a queued
+lookup that could not finish by its deadline even alone is dropped without being embedded (its
+future fails with :class:`DeadlineExpired`). Under overload the forwards then carry lookups that can
+still be answered, instead of a backlog whose requests have already been forwarded as misses. A text
+that a waiter without a deadline also wants (a write-back, a replay) is never dropped.
+
 The batcher lives on one event loop; :meth:`submit` is not thread-safe.
 """
 
@@ -23,21 +30,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
 import numpy as np
 
-__all__ = ["EmbeddingBatcher", "Priority", "QueueFull"]
+__all__ = ["DeadlineExpired", "EmbeddingBatcher", "Priority", "QueueFull"]
 
 logger = logging.getLogger(__name__)
 
 Priority = Literal["lookup", "store"]
+RELEARN_S = 1.0  # after this long without a forward, a lookup runs even if the cost model says it cannot make it
 
 
 class QueueFull(Exception):
     """The queue of this priority is full: the text was not queued (the caller skips or sheds)."""
+
+
+class DeadlineExpired(Exception):
+    """The text was dropped from the queue: no forward could have finished by its waiters' deadline."""
 
 
 def _retrieve(future: asyncio.Future) -> None:
@@ -65,6 +78,7 @@ class EmbeddingBatcher:
         max_lookups: int = 256,
         max_stores: int = 64,
         memo_size: int = 2048,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if max_batch < 1 or max_lookups < 1 or max_stores < 0 or window_s < 0 or memo_size < 0:
             raise ValueError("batcher bounds must be positive (max_stores and memo_size may be 0)")
@@ -78,8 +92,14 @@ class EmbeddingBatcher:
         self._memo: OrderedDict[str, np.ndarray] = OrderedDict()  # text -> read-only (dim,) float32
         self._memo_size = memo_size
         self._worker: asyncio.Task | None = None
+        self._clock = clock
+        self._deadlines: dict[str, float | None] = {}  # queued text -> its waiters' latest deadline (None: none)
+        self._fixed_s = 0.0  # the cost model of a forward of n texts: fixed + per_text * n (fitted online)
+        self._per_text_s = 0.0
+        self._last_forward_at = float("-inf")
         self.forwards = 0  # model calls made
         self.embedded = 0  # texts embedded by them
+        self.expired = 0  # texts dropped because no forward could meet their deadline
 
     def cached(self, text: str) -> np.ndarray | None:
         """The memoised vector of ``text`` (read-only), or ``None``."""
@@ -107,14 +127,18 @@ class EmbeddingBatcher:
         """Texts of ``priority`` queued and not yet in a forward."""
         return len(self._queues[priority])
 
-    def submit(self, text: str, priority: Priority = "lookup") -> asyncio.Future:
+    def submit(self, text: str, priority: Priority = "lookup", deadline: float | None = None) -> asyncio.Future:
         """A future of ``text``'s vector (``(dim,)`` float32, read-only).
 
         Joins the text's queued or running forward if there is one (a lookup promotes a queued store
-        of the same text to lookup priority). Raises :class:`QueueFull` when this priority's queue
+        of the same text to lookup priority). ``deadline`` (on the batcher's clock, a lookup's only):
+        when this waiter stops caring; a queued text is dropped (:class:`DeadlineExpired`) only when
+        every waiter's deadline is out of reach. Raises :class:`QueueFull` when this priority's queue
         is full. The future fails with the embedder's exception if the forward fails; cancelling it
         (e.g. through ``asyncio.wait_for``) is harmless only behind ``asyncio.shield``.
         """
+        if priority == "store":
+            deadline = None
         loop = asyncio.get_running_loop()
         vector = self.cached(text)
         if vector is not None:
@@ -123,6 +147,9 @@ class EmbeddingBatcher:
             return done
         future = self._waiting.get(text)
         if future is not None:
+            if text in self._deadlines:  # still queued: keep it while any waiter may use it
+                known = self._deadlines[text]
+                self._deadlines[text] = None if known is None or deadline is None else max(known, deadline)
             stores = self._queues["store"]
             if priority == "lookup" and text in stores:
                 stores.remove(text)
@@ -134,6 +161,7 @@ class EmbeddingBatcher:
         future = loop.create_future()
         future.add_done_callback(_retrieve)
         self._waiting[text] = future
+        self._deadlines[text] = deadline
         queue.append(text)
         if self._worker is None or self._worker.done():
             self._worker = loop.create_task(self._drain())
@@ -145,15 +173,61 @@ class EmbeddingBatcher:
         if len(lookups) + len(stores) < self._max_batch and self._window_s > 0:
             await asyncio.sleep(self._window_s)  # a lone text waits this long for company
         while lookups or stores:
-            batch: list[str] = []
-            while lookups and len(batch) < self._max_batch:
-                batch.append(lookups.popleft())
-            while stores and len(batch) < self._max_batch:
-                batch.append(stores.popleft())
-            await self._forward(batch)
+            batch = self._next_batch()
+            if batch:
+                await self._forward(batch)
+
+    def predicted_s(self, texts: int) -> float:
+        """What a forward of ``texts`` texts is expected to take (0 before the first forward)."""
+        return self._fixed_s + self._per_text_s * texts
+
+    def _next_batch(self) -> list[str]:
+        """Lookups first, as many as the earliest deadline among them allows (dropping those that could
+        not make it even alone), then stores in the rows that are left, if the deadline allows them."""
+        lookups, stores = self._queues["lookup"], self._queues["store"]
+        now = self._clock()
+        batch: list[str] = []
+        earliest: float | None = None
+        while lookups and len(batch) < self._max_batch:
+            deadline = self._deadlines.get(lookups[0])
+            bound = earliest if deadline is None else deadline if earliest is None else min(earliest, deadline)
+            if bound is not None and now + self.predicted_s(len(batch) + 1) > bound:
+                if batch:
+                    break  # the batch is as large as its earliest deadline allows
+                if now - self._last_forward_at < RELEARN_S:
+                    self._expire(lookups.popleft())
+                    continue
+                # no forward for a while: run this one anyway, so that a cost learnt under a passing
+                # load cannot keep every later lookup out
+            earliest = bound
+            batch.append(lookups.popleft())
+        while stores and len(batch) < self._max_batch and (
+                earliest is None or now + self.predicted_s(len(batch) + 1) <= earliest):
+            batch.append(stores.popleft())
+        for text in batch:
+            self._deadlines.pop(text, None)
+        return batch
+
+    def _expire(self, text: str) -> None:
+        self._deadlines.pop(text, None)
+        future = self._waiting.pop(text, None)
+        self.expired += 1
+        if future is not None and not future.done():
+            future.set_exception(DeadlineExpired(f"dropped: no forward could finish by its deadline ({text[:40]!r})"))
+
+    def _learn(self, texts: int, seconds: float) -> None:
+        """Move the cost model towards one observed forward (a least-mean-squares step)."""
+        if self.forwards == 0:
+            self._fixed_s, self._per_text_s = seconds / (texts + 1), seconds / (texts + 1)
+            return
+        error = seconds - self.predicted_s(texts)
+        scale = 0.3 / (1 + texts * texts)
+        self._fixed_s = max(0.0, self._fixed_s + scale * error)
+        self._per_text_s = max(0.0, self._per_text_s + scale * error * texts)
 
     async def _forward(self, batch: list[str]) -> None:
         futures = [self._waiting[text] for text in batch]
+        started = self._clock()
         try:
             vectors = await self._run(self._embed, batch)
             vectors = np.ascontiguousarray(vectors, dtype=np.float32)
@@ -168,6 +242,8 @@ class EmbeddingBatcher:
                 raise
             logger.debug("embedding a batch of %d texts failed: %r", len(batch), exc)  # callers log it
             return
+        self._last_forward_at = self._clock()
+        self._learn(len(batch), self._last_forward_at - started)
         self.forwards += 1
         self.embedded += len(batch)
         for i, (text, future) in enumerate(zip(batch, futures, strict=True)):
@@ -205,6 +281,7 @@ class EmbeddingBatcher:
                 pass
         for queue in self._queues.values():
             queue.clear()
+        self._deadlines.clear()
         for future in self._waiting.values():
             if not future.done():
                 future.set_exception(RuntimeError("the embedding batcher is closed"))

@@ -54,7 +54,7 @@ import numpy as np
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from caches.batching import EmbeddingBatcher, Priority, QueueFull
+from caches.batching import DeadlineExpired, EmbeddingBatcher, Priority, QueueFull
 from caches.candidate_gate import CandidateGate, gate_keys
 from caches.config import SemanticCacheConfig
 from caches.db import SizeTracker, TouchBuffer, as_sessionmaker, engine_of, sha256_hex
@@ -219,14 +219,14 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             raise ValueError(f"embedder returned an invalid array of shape {vectors.shape}")
         return vectors
 
-    async def _vector_for(self, text: str, priority: Priority = "lookup") -> np.ndarray:
+    async def _vector_for(self, text: str, priority: Priority = "lookup", deadline: float | None = None) -> np.ndarray:
         """``text``'s vector from the batcher (memoised, or in a shared forward). The forward's future is
         shared with every other caller of the same text: cancelling this wait must not cancel it."""
-        return await asyncio.shield(self._batcher.submit(text, priority))
+        return await asyncio.shield(self._batcher.submit(text, priority, deadline))
 
-    async def _lookup_vector(self, query: str) -> np.ndarray:
+    async def _lookup_vector(self, query: str, deadline: float | None = None) -> np.ndarray:
         await self._ensure_started()
-        return await self._vector_for(query)
+        return await self._vector_for(query, deadline=deadline)
 
     async def _vector_within(self, query: str, deadline: float) -> np.ndarray | str:
         """The query's vector, or the reason it is not ready by ``deadline`` (``time.perf_counter``).
@@ -239,11 +239,11 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return "deadline"
-        work = asyncio.ensure_future(self._lookup_vector(query))
+        work = asyncio.ensure_future(self._lookup_vector(query, deadline))
         work.add_done_callback(lambda task: task.cancelled() or task.exception())
         try:
             return await asyncio.wait_for(asyncio.shield(work), remaining)
-        except TimeoutError:
+        except (TimeoutError, DeadlineExpired):  # not ready in time, or dropped unembedded: no forward could be
             return "deadline"
         except QueueFull:
             return "queue_full"

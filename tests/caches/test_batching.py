@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from caches.batching import EmbeddingBatcher, QueueFull
+from caches.batching import DeadlineExpired, EmbeddingBatcher, QueueFull
 from caches.config import SemanticCacheConfig
 from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder
 from caches.keys import RequestKeys, request_keys
@@ -284,3 +284,44 @@ async def test_bad_queries_are_bounded_misses_and_leave_no_half_written_entry(
         assert stored and len(cache.index) == 1  # the row and its vector, together
     else:
         assert not stored and len(cache.index) == 0
+
+
+async def test_batches_fit_their_deadlines_and_lookups_that_cannot_make_it_are_dropped_unembedded() -> None:
+    # a scripted model (what this test is not about): a forward costs 4 ms + 3 ms a text on a fake clock
+    clock = [0.0]
+    batches: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        batches.append(list(texts))
+        clock[0] += 0.004 + 0.003 * len(texts)
+        return np.full((len(texts), 4), 0.5, np.float32)
+
+    async def run(fn: Callable, texts: list[str]) -> np.ndarray:
+        return fn(texts)
+
+    batcher = EmbeddingBatcher(embed, run, window_s=0.0, max_batch=32, clock=lambda: clock[0])
+    for size in (1, 8, 2, 16, 4, 12, 1, 6) * 3:  # forwards of several sizes teach it the cost
+        await asyncio.gather(*(batcher.submit(f"warm-up {size} {i} {len(batches)}") for i in range(size)))
+    assert abs(batcher.predicted_s(10) - 0.034) < 0.004
+    batches.clear()
+    start = clock[0]
+    hopeless = [batcher.submit(f"hopeless {i}", deadline=start + 0.001) for i in range(5)]  # 7 ms even alone
+    timely = {f"timely {i}": batcher.submit(f"timely {i}", deadline=start + 0.025) for i in range(30)}
+    kept = batcher.submit("wanted by a write-back", deadline=start + 0.001)
+    assert batcher.submit("wanted by a write-back", "store") is kept  # a waiter without a deadline keeps it
+    await asyncio.gather(*hopeless, *timely.values(), kept, return_exceptions=True)
+    embedded = [text for batch in batches for text in batch]
+    assert not any(text.startswith("hopeless") for text in embedded)
+    assert all(isinstance(f.exception(), DeadlineExpired) for f in hopeless)
+    assert "wanted by a write-back" in embedded and kept.exception() is None
+    served = [text for text, future in timely.items() if future.exception() is None]
+    assert 5 <= len(served) < 30  # as many as one forward can carry by the deadline; the rest dropped unembedded
+    assert all(isinstance(timely[t].exception(), DeadlineExpired) for t in timely if t not in served)
+    assert sorted(served) == sorted(t for t in embedded if t.startswith("timely"))
+    first = batches[0]
+    assert clock[0] - start >= 0 and 0.004 + 0.003 * len(first) <= 0.025 + 0.002  # the first forward met its deadline
+    assert batcher.expired == 5 + 30 - len(served)
+    # after a quiet second, one lookup runs whatever the model predicts: a cost learnt under load is re-measured
+    clock[0] += 2.0
+    again = batcher.submit("after a pause", deadline=clock[0] + 0.001)
+    assert (await again).shape == (4,) and batches[-1] == ["after a pause"]

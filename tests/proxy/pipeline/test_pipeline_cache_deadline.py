@@ -86,11 +86,12 @@ def test_a_slow_embedder_is_forwarded_as_a_counted_miss_and_no_response_waits_fo
             assert metric(proxy, 'thrifty_cache_lookup_skipped_total{reason="queue_full"}') == 0
             held.gate.set()
             settle(app)
-            # the write-backs reused the lookups' forwards: each question was embedded once
-            assert held.texts.count(Q) == 1 and held.texts.count("Name the largest moons of Jupiter.") == 1
+            # the write-backs reused the lookups' forwards, or stored their questions without a vector when the
+            # lookup's text was dropped from the queue past its deadline: no question was embedded twice
+            assert held.texts.count(Q) <= 1 and held.texts.count("Name the largest moons of Jupiter.") <= 1
             again = httpx.post(f"{proxy}/v1/chat/completions", json=chat(), timeout=60)
             assert again.headers["x-thrifty-cache"] == "exact"
-            assert len(app.state.thrifty.cache.semantic.index) == 3  # every semantic entry was stored
+            assert len(app.state.thrifty.cache.semantic.index.ids()) == 3  # every semantic entry was stored
     assert len(script.requests) == 3
 
 
