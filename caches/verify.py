@@ -277,10 +277,9 @@ def extract_features(text: str) -> TextFeatures:
     agented: set[str] = set()
     since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
     matches = list(_TOKEN.finditer(text))
-
-    def is_operator(k: int) -> bool:
-        return 0 <= k < len(matches) and (any(ch in _OPERATOR_CHARS for ch in matches[k].group(0))
-                                          or _is_minus(matches, k))
+    # which tokens are operators (read for the neighbours of a word that may be an operand)
+    operator = [not _OPERATOR_CHARS.isdisjoint(m.group(0)) or _is_minus(matches, k) for k, m in enumerate(matches)]
+    last = len(matches) - 1
 
     for k, m in enumerate(matches):
         raw = m.group(0)
@@ -300,7 +299,6 @@ def extract_features(text: str) -> TextFeatures:
             passive.add(low)
             if by_follows:
                 agented.add(low)
-        beside_operator = is_operator(k - 1) or is_operator(k + 1)
         version = _VERSION.fullmatch(raw)
         if version:
             positioned.append((m.start(), f"num:{_number(version.group(1))}"))
@@ -312,7 +310,7 @@ def extract_features(text: str) -> TextFeatures:
             if symbols and (not _SENTENCE_PUNCT.match(symbols) or _is_minus(matches, k)):
                 positioned.append((m.start(), f"sym:{symbols}"))
                 placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
-        elif (beside_operator or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
+        elif ((k > 0 and operator[k - 1]) or (k < last and operator[k + 1]) or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))):
             positioned.append((m.start(), f"id:{low}"))
             placed.append((m.start(), ("w", low)))  # also a word, whose role can change
