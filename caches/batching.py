@@ -182,28 +182,44 @@ class EmbeddingBatcher:
         return self._fixed_s + self._per_text_s * texts
 
     def _next_batch(self) -> list[str]:
-        """Lookups first, as many as the earliest deadline among them allows (dropping those that could
-        not make it even alone), then stores in the rows that are left, if the deadline allows them."""
+        """Lookups with a deadline first, as many as the earliest of their deadlines allows (dropping
+        those that could not make it even alone); then lookups without one (a fill, a replay) and then
+        stores, in the rows left, while that deadline still allows them."""
         lookups, stores = self._queues["lookup"], self._queues["store"]
         now = self._clock()
         batch: list[str] = []
         earliest: float | None = None
-        while lookups and len(batch) < self._max_batch:
-            deadline = self._deadlines.get(lookups[0])
-            bound = earliest if deadline is None else deadline if earliest is None else min(earliest, deadline)
-            if bound is not None and now + self.predicted_s(len(batch) + 1) > bound:
+        untimed: list[str] = []
+        for text in list(lookups):
+            deadline = self._deadlines.get(text)
+            if deadline is None:
+                untimed.append(text)
+                continue
+            if len(batch) >= self._max_batch:
+                break
+            bound = deadline if earliest is None else min(earliest, deadline)
+            if now + self.predicted_s(len(batch) + 1) > bound:
                 if batch:
                     break  # the batch is as large as its earliest deadline allows
                 if now - self._last_forward_at < RELEARN_S:
-                    self._expire(lookups.popleft())
+                    lookups.remove(text)
+                    self._expire(text)
                     continue
                 # no forward for a while: run this one anyway, so that a cost learnt under a passing
                 # load cannot keep every later lookup out
             earliest = bound
-            batch.append(lookups.popleft())
-        while stores and len(batch) < self._max_batch and (
-                earliest is None or now + self.predicted_s(len(batch) + 1) <= earliest):
-            batch.append(stores.popleft())
+            batch.append(text)
+        for extra in (untimed, list(stores)):
+            for text in extra:
+                if len(batch) >= self._max_batch or (
+                        earliest is not None and now + self.predicted_s(len(batch) + 1) > earliest):
+                    break
+                batch.append(text)
+        chosen = set(batch)
+        for queue in (lookups, stores):
+            kept = [text for text in queue if text not in chosen]
+            queue.clear()
+            queue.extend(kept)
         for text in batch:
             self._deadlines.pop(text, None)
         return batch

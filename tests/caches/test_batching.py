@@ -325,3 +325,27 @@ async def test_batches_fit_their_deadlines_and_lookups_that_cannot_make_it_are_d
     clock[0] += 2.0
     again = batcher.submit("after a pause", deadline=clock[0] + 0.001)
     assert (await again).shape == (4,) and batches[-1] == ["after a pause"]
+
+
+async def test_a_lookup_with_a_deadline_goes_before_queued_texts_without_one() -> None:
+    clock = [0.0]
+    batches: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        batches.append(list(texts))
+        clock[0] += 0.004 + 0.003 * len(texts)
+        return np.full((len(texts), 4), 0.5, np.float32)
+
+    async def run(fn: Callable, texts: list[str]) -> np.ndarray:
+        return fn(texts)
+
+    batcher = EmbeddingBatcher(embed, run, window_s=0.0, max_batch=32, clock=lambda: clock[0])
+    for size in (1, 8, 2, 16, 4) * 3:
+        await asyncio.gather(*(batcher.submit(f"warm-up {size} {i} {len(batches)}") for i in range(size)))
+    batches.clear()
+    # stored questions to embed on the side (no deadline), queued before a lookup that has 20 ms left
+    fills = [batcher.submit(f"stored question {i}") for i in range(8)]
+    lookup = batcher.submit("the query", deadline=clock[0] + 0.020)
+    await asyncio.gather(lookup, *fills)
+    assert "the query" in batches[0] and len(batches[0]) < 9  # the fills took only the rows its deadline left
+    assert sorted(t for b in batches for t in b) == sorted(["the query", *(f"stored question {i}" for i in range(8))])
