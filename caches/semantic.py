@@ -550,7 +550,9 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                         return None
                     # entries stored without a vector join the query's forward (submitted in the same turn
                     # of the loop) when the embedder is idle: under load they wait, as write-backs are shed first
-                    room = min(max(1, cfg.max_batch - 1), 2 * cfg.top_k) if self._batcher.idle else 0
+                    late = (arrived is not None and cfg.lookup_deadline_s is not None
+                            and time.perf_counter() >= arrived + cfg.lookup_deadline_s)  # skipped below: no fill
+                    room = min(max(1, cfg.max_batch - 1), 2 * cfg.top_k) if self._batcher.idle and not late else 0
                     pending = gate.pending_matches(keys.scope, query_keys, room)
                     if pending:
                         filling = self._track(self._fill_pending(keys.scope, pending))
