@@ -190,10 +190,11 @@ def _spread(values: list[float]) -> str:
 
 
 def run_serve(args: argparse.Namespace) -> str:
-    texts = prompts(args.requests, low=20, high=600, seed=args.seed)
+    texts = prompts(args.requests, low=20, high=600, seed=args.seed, numbered=args.prompts == "numbered")
     results: dict[str, list[BurstResult]] = {"on": [], "off": []}
     lines = [f"thrifty bench cache-load serve: {args.requests} streamed chat requests at once, temperature 0, "
-             f"max_tokens {args.max_tokens}, prompts of 20-600 tokens; {args.runs} runs alternating caches on/off",
+             f"max_tokens {args.max_tokens}, prompts of 20-600 tokens ({args.prompts}); {args.runs} runs alternating "
+             "caches on/off",
              "", "| run | caches | output tok/s | TTFT p50 s | burst s | prompt tokens | errors | outcomes |",
              "|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory(prefix="thrifty-bench-cache-load-") as tmp:
@@ -355,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--requests", type=int, default=48, help="requests sent at once")
     serve.add_argument("--max-tokens", type=int, default=32, help="max_tokens of each request")
     serve.add_argument("--seed", type=int, default=0, help="seed of the prompt texts")
+    serve.add_argument("--prompts", choices=("numbered", "words"), default="numbered",
+                       help="numbered: each names a distinct number; words: they differ only in their words")
     proxy = sub.add_parser("proxy", help="thrifty proxy serve before a stub upstream, every request a miss")
     proxy.add_argument("--runs", type=int, default=2, help="runs per side (each a fresh proxy)")
     proxy.add_argument("--requests", type=int, default=300, help="requests per concurrency level")
