@@ -19,7 +19,7 @@ a :class:`caches.batching.EmbeddingBatcher`: concurrent lookups share one forwar
 whose vector is not ready ``lookup_deadline_s`` after the request arrived is given up (a miss;
 the forward finishes in the background and its vector is memoised). :attr:`SemanticCache.skipped`
 counts the lookups given up, by reason: ``too_long`` (query over ``max_query_chars``),
-``deadline``, ``queue_full``, ``error`` (the embedder failed). The write-back (:meth:`put`) reuses
+``late`` (the lookup began after its deadline), ``deadline``, ``queue_full``, ``error`` (the embedder failed). The write-back (:meth:`put`) reuses
 the lookup's vector; when it must embed, it queues at the lowest priority and is shed
 (:attr:`SemanticCache.writebacks_shed`) when that queue is full.
 
@@ -238,7 +238,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             return vector
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
-            return "deadline"
+            return "late"  # the request reached its lookup after the deadline: the proxy, not the model, is behind
         work = asyncio.ensure_future(self._lookup_vector(query, deadline))
         work.add_done_callback(lambda task: task.cancelled() or task.exception())
         try:

@@ -11,10 +11,11 @@ from caches.policy import CacheDecision
 
 __all__ = ["SKIP_REASONS", "Cache", "CacheError", "CacheHit", "CacheRequest", "CacheStats"]
 
-SKIP_REASONS = ("too_long", "deadline", "queue_full", "error")
+SKIP_REASONS = ("too_long", "late", "deadline", "queue_full", "error")
 """Why a semantic lookup was given up and the request forwarded as a miss: the query is longer than
-``max_query_chars``, its embedding was not ready by the lookup deadline, the embedding queue was
-full, or the embedder failed."""
+``max_query_chars``; the lookup began after its deadline (the proxy itself was behind: nothing was
+embedded); its embedding was not ready by the deadline (or no forward could have finished by then);
+the embedding queue was full; or the embedder failed."""
 
 
 class CacheError(Exception):

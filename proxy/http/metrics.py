@@ -201,7 +201,7 @@ class _LiveValues(Collector):
         yield entries
         yield size
         skips = CounterMetricFamily("thrifty_cache_lookup_skipped", "Semantic lookups given up and forwarded as "
-                                    "misses, by reason (deadline, queue_full, too_long, error).", labels=["reason"])
+                                    "misses, by reason (late, deadline, queue_full, too_long, error).", labels=["reason"])
         counts = dict.fromkeys(SKIP_REASONS, 0)
         counts.update(getattr(self.cache, "lookup_skips", None) or {})
         for reason, count in sorted(counts.items()):
