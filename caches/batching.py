@@ -101,6 +101,12 @@ class EmbeddingBatcher:
         self.embedded = 0  # texts embedded by them
         self.expired = 0  # texts dropped because no forward could meet their deadline
 
+    @staticmethod
+    def _resolved(vector: np.ndarray) -> asyncio.Future:
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(vector)
+        return done
+
     def cached(self, text: str) -> np.ndarray | None:
         """The memoised vector of ``text`` (read-only), or ``None``."""
         vector = self._memo.get(text)
@@ -112,11 +118,7 @@ class EmbeddingBatcher:
         """The future of ``text``'s vector if it is memoised, queued or in a running forward;
         ``None`` (and nothing queued) otherwise."""
         vector = self.cached(text)
-        if vector is not None:
-            done = asyncio.get_running_loop().create_future()
-            done.set_result(vector)
-            return done
-        return self._waiting.get(text)
+        return self._waiting.get(text) if vector is None else self._resolved(vector)
 
     @property
     def idle(self) -> bool:
@@ -142,9 +144,7 @@ class EmbeddingBatcher:
         loop = asyncio.get_running_loop()
         vector = self.cached(text)
         if vector is not None:
-            done = loop.create_future()
-            done.set_result(vector)
-            return done
+            return self._resolved(vector)
         future = self._waiting.get(text)
         if future is not None:
             if text in self._deadlines:  # still queued: keep it while any waiter may use it

@@ -241,9 +241,11 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
             return "late"  # the request reached its lookup after the deadline: the proxy, not the model, is behind
         work = asyncio.ensure_future(self._lookup_vector(query, deadline))
         work.add_done_callback(lambda task: task.cancelled() or task.exception())
+        if not await self._within(work, deadline):
+            return "deadline"
         try:
-            return await asyncio.wait_for(asyncio.shield(work), remaining)
-        except (TimeoutError, DeadlineExpired):  # not ready in time, or dropped unembedded: no forward could be
+            return work.result()
+        except DeadlineExpired:  # dropped unembedded: no forward could have finished in time
             return "deadline"
         except QueueFull:
             return "queue_full"
@@ -253,15 +255,10 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
 
     @staticmethod
     async def _within(work: asyncio.Future, deadline: float) -> bool:
-        """Wait for ``work`` until ``deadline`` (``time.perf_counter``) without cancelling it."""
-        remaining = deadline - time.perf_counter()
-        if not work.done() and remaining <= 0:
-            return False
-        try:
-            await asyncio.wait_for(asyncio.shield(work), max(0.0, remaining))
-        except TimeoutError:
-            return False
-        return True
+        """Whether ``work`` is done by ``deadline`` (``time.perf_counter``); never cancels it and
+        never raises its exception (read it from ``work``)."""
+        await asyncio.wait({work}, timeout=max(0.0, deadline - time.perf_counter()))
+        return work.done()
 
     async def _fill_pending(self, scope: str, pending: Sequence[tuple[int, str]]) -> None:
         """Embed entries stored without a vector (in the forward of the lookup that found them),
@@ -533,6 +530,7 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
         try:
             cfg = self._config
             threshold = cfg.threshold if threshold is None else threshold
+            deadline = arrived + cfg.lookup_deadline_s if arrived is not None and cfg.lookup_deadline_s is not None else None
             if arrived is not None and vector is None:
                 query = keys.query
                 if not cfg.enabled or query is None or not query.strip():
@@ -550,24 +548,21 @@ class SemanticCache(SemanticStores, SemanticUpkeep):
                         return None
                     # entries stored without a vector join the query's forward (submitted in the same turn
                     # of the loop) when the embedder is idle: under load they wait, as write-backs are shed first
-                    late = (arrived is not None and cfg.lookup_deadline_s is not None
-                            and time.perf_counter() >= arrived + cfg.lookup_deadline_s)  # skipped below: no fill
+                    late = deadline is not None and time.perf_counter() >= deadline  # skipped below: no fill
                     room = min(max(1, cfg.max_batch - 1), 2 * cfg.top_k) if self._batcher.idle and not late else 0
                     pending = gate.pending_matches(keys.scope, query_keys, room)
                     if pending:
                         filling = self._track(self._fill_pending(keys.scope, pending))
                 elif self._index is not None and self._index.scope_size(keys.scope) == 0:
                     return None  # nothing cached in this scope (e.g. a new conversation's turn): no embedding
-            if arrived is not None and vector is None:
-                if cfg.lookup_deadline_s is not None:
-                    deadline = arrived + cfg.lookup_deadline_s
-                    found = await self._vector_within(query, deadline)
-                    if isinstance(found, str):
-                        self._skip(found, on_skip)
-                        return None
-                    vector = found
-                    if filling is not None and not await self._within(filling, deadline):
-                        filling = None  # the search goes on without them; they are indexed when ready
+            if deadline is not None and vector is None:
+                found = await self._vector_within(query, deadline)
+                if isinstance(found, str):
+                    self._skip(found, on_skip)
+                    return None
+                vector = found
+                if filling is not None and not await self._within(filling, deadline):
+                    filling = None  # the search goes on without them; they are indexed when ready
             if filling is not None:
                 if vector is None:  # no deadline: the query joins the stored questions' forward
                     vector = await self._lookup_vector(keys.query or "")
