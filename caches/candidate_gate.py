@@ -131,7 +131,8 @@ class CandidateGate:
         with self._lock:
             self._remove_locked(entry_id)
             self._entries[entry_id] = _Entry(scope, keys, pending_text)
-            identity, structure, *words = self._count_keys(scope, keys)
+            counts = self._count_keys(scope, keys)
+            identity, structure, *words = counts
             self._identities[identity] += 1
             self._structures[structure] += 1
             self._words.update(words)
@@ -142,12 +143,13 @@ class CandidateGate:
                         have = self._key_words[key] = Counter()
                     have[word] += 1
             if pending_text is not None:
-                self._post(scope, entry_id, keys)
+                self._post(scope, entry_id, counts)
 
-    def _post(self, scope: str, entry_id: int, keys: GateKeys) -> None:
+    def _post(self, scope: str, entry_id: int, counts: list[int]) -> None:
+        """List a pending entry under each of its counts' keys (see :meth:`_count_keys`)."""
         self._pending.setdefault(scope, {})[entry_id] = None
         postings = self._postings
-        for key in self._count_keys(scope, keys):
+        for key in counts:
             ids = postings.get(key)
             if ids is None:
                 postings[key] = entry_id
@@ -156,14 +158,14 @@ class CandidateGate:
             else:
                 ids[entry_id] = None
 
-    def _unpost(self, scope: str, entry_id: int, keys: GateKeys) -> None:
+    def _unpost(self, scope: str, entry_id: int, counts: list[int]) -> None:
         pending = self._pending.get(scope)
         if pending is not None:
             pending.pop(entry_id, None)
             if not pending:
                 del self._pending[scope]
         postings = self._postings
-        for key in self._count_keys(scope, keys):
+        for key in counts:
             ids = postings.get(key)
             if ids == entry_id:
                 del postings[key]
@@ -184,7 +186,7 @@ class CandidateGate:
                 entry = self._entries.get(int(entry_id))
                 if entry is not None and entry.text is not None:
                     entry.text = None
-                    self._unpost(entry.scope, int(entry_id), entry.keys)
+                    self._unpost(entry.scope, int(entry_id), self._count_keys(entry.scope, entry.keys))
                     done.append(int(entry_id))
         return done
 
@@ -198,7 +200,8 @@ class CandidateGate:
         if entry is None:
             return False
         keys = entry.keys
-        identity, structure, *words = self._count_keys(entry.scope, keys)
+        counts = self._count_keys(entry.scope, keys)
+        identity, structure, *words = counts
         _decrement(self._identities, identity)
         _decrement(self._structures, structure)
         for word_count in words:
@@ -211,7 +214,7 @@ class CandidateGate:
                     if not have:
                         del self._key_words[key]
         if entry.text is not None:
-            self._unpost(entry.scope, entry_id, keys)
+            self._unpost(entry.scope, entry_id, counts)
         return True
 
     def remove_scope(self, scope: str) -> int:
