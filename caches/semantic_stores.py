@@ -251,9 +251,7 @@ class SemanticStores:
                 scope_ids.append(ids[v["entry_key"]])
                 blobs.append(v["embedding"])
             await self._run(self._register, index, [(ids[v["entry_key"]], v) for v in chunk])  # the gate first
-            for scope, (scope_ids, blobs) in by_scope.items():
-                vectors = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(scope_ids), index.dim)
-                await self._run(index.add, scope, scope_ids, vectors)
+            await self._run(add_to_index, index, by_scope)
             stored += len(chunk)
             for v in chunk:
                 self._size.add(v["size_bytes"])
