@@ -347,6 +347,11 @@ def run_proxy(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _prompts_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--prompts", choices=("numbered", "words"), default="numbered",
+                        help="numbered: each names a distinct number; words: they differ only in their words")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thrifty bench cache-load",
                                      description="what the response caches cost under load, caches on vs off")
@@ -356,14 +361,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--requests", type=int, default=48, help="requests sent at once")
     serve.add_argument("--max-tokens", type=int, default=32, help="max_tokens of each request")
     serve.add_argument("--seed", type=int, default=0, help="seed of the prompt texts")
-    serve.add_argument("--prompts", choices=("numbered", "words"), default="numbered",
-                       help="numbered: each names a distinct number; words: they differ only in their words")
+    _prompts_option(serve)
     proxy = sub.add_parser("proxy", help="thrifty proxy serve before a stub upstream, every request a miss")
     proxy.add_argument("--runs", type=int, default=2, help="runs per side (each a fresh proxy)")
     proxy.add_argument("--requests", type=int, default=300, help="requests per concurrency level")
     proxy.add_argument("--concurrency", default="1,32", help="comma-separated concurrency levels")
-    proxy.add_argument("--prompts", choices=("numbered", "words"), default="numbered",
-                       help="numbered: each names a distinct number; words: they differ only in their words")
+    _prompts_option(proxy)
     proxy.add_argument("--caches", choices=("semantic", "exact"), default="semantic",
                        help="what the 'on' side runs: both caches (the default) or the exact cache alone")
     args = parser.parse_args(argv)
