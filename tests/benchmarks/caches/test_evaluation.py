@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.caches.evaluation import main
+from benchmarks.caches.shipped_sets import heldout_negatives
+from caches.config import CacheConfig
 from caches.embedder import SentenceTransformerEmbedder
 
 PAIRS = [
@@ -75,9 +77,7 @@ async def test_the_real_heldout_set_through_the_real_cache(tmp_path: Path, embed
     """The frozen, generated held-out set (v3) through the real cache and embedder: no false hit
     and at least 70 % of its paraphrases (both targets; BENCHMARKS.md "Semantic cache: verification
     and held-out sets" says how often it was measured)."""
-    from benchmarks.caches import evaluation
-
-    report = await evaluation.heldout_negatives(embedder, evaluation.CacheConfig(), tmp_path)
+    report = await heldout_negatives(embedder, CacheConfig(), tmp_path)
     assert report.pairs == 109
     assert report.false_hits == 0
     assert report.hit_rate >= 0.70
