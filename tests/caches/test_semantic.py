@@ -590,7 +590,7 @@ async def test_a_large_cache_computes_its_gate_keys_after_start_up(make_cache: M
     for n, question in enumerate(questions):
         await first.put(keys_for(question), completion(str(n)), model_version="v")
     await first.aclose()
-    monkeypatch.setattr("caches.semantic._KEYS_AT_START", 2)  # "large": more rows than start() keys itself
+    monkeypatch.setattr("caches.semantic_loading._KEYS_AT_START", 2)  # "large": more rows than start() keys itself
     second = make_cache()
     assert await second.start() == 6
     gate = second.index.gate if second.index is not None else None
