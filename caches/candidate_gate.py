@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import islice
 
-from caches.verify import DROPPED_WORDS, TextFeatures, identity_key, structure_key
+from caches.text_features import TextFeatures
+from caches.verify import DROPPED_WORDS, identity_key, structure_key
 
 __all__ = ["CandidateGate", "GateKeys", "gate_keys"]
 

@@ -67,8 +67,8 @@ from caches.semantic_choice import Candidate, choose, close_threshold_of
 from caches.semantic_loading import SemanticLoading
 from caches.semantic_stores import SemanticStores
 from caches.semantic_upkeep import SemanticUpkeep
+from caches.text_features import extract_features
 from caches.types import SKIP_REASONS, CacheHit
-from caches.verify import extract_features
 from caches.writes import WriteBatcher
 
 __all__ = ["SKIP_REASONS", "SemanticCache"]

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from caches.db import sha256_hex
 from caches.keys import canonical_json
-from caches.verify import TextFeatures, extract_features, verify
+from caches.text_features import TextFeatures, extract_features
+from caches.verify import verify
 
 __all__ = ["CONTESTED", "Candidate", "answer_fingerprint", "choose", "close_threshold_of", "entry_key"]
 

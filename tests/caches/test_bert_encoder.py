@@ -15,7 +15,12 @@ import pytest
 import torch
 
 from caches.bert_encoder import load_bert_encoder
-from caches.embedder import EmbedderConfig, SentenceTransformerEmbedder, default_minilm_path, resolve_embedding_dtype
+from caches.embedder import (
+    EmbedderConfig,
+    SentenceTransformerEmbedder,
+    default_minilm_path,
+    resolve_embedding_dtype,
+)
 
 ALPHABET = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?'\"()[]{}<>=+-*/\\_#@$%^&|~`"
             "\t\n éüñçßøæ東京日本語한국어Ωπλ😀🚀—…")

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from caches.candidate_gate import CandidateGate, gate_keys
 from caches.lexicon import default_lexicon
-from caches.verify import extract_features, verify
+from caches.text_features import extract_features
+from caches.verify import verify
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from caches.lexicon import default_lexicon
-from caches.verify import extract_features, normalise, verify
+from caches.text_features import extract_features, normalise
+from caches.verify import verify
 
 FAST = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,0 +1,288 @@
+"""Features of a question that :mod:`caches.verify` compares: its exact spans (numbers, symbols, code,
+quoted strings, URLs, identifiers), negations, question words, the sequence of content and relational
+words, names, passive participles and pictographs, extracted once per text by :func:`extract_features`.
+
+The word classes here are closed classes of English grammar (function words, negations, prepositions,
+number words, irregular participles), never topic words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["TextFeatures", "extract_features", "normalise"]
+
+# --- closed classes of English function words (grammar, not topics) -----------------------------
+
+_FUNCTION_WORDS = frozenset(
+    """
+    a an the this that these those some any such own same
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves one's
+    is are was were be been being am do does did doing done have has had having
+    will would shall should can could may might must ought
+    s t d ll re ve m
+    please kindly hi hello hey dear thanks thank ok okay yes just really actually also even so
+    tell give show explain describe help want wanted like need know let lets let's wonder recommend suggest
+    there here then now just very quite rather
+    e.g i.e etc viz cf
+    """.split()
+)
+_NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
+# prepositions, comparison and coordination: kept in order; a replacement rejects
+_RELATIONAL = frozenset(
+    """
+    to from into onto than before after above below over under against toward towards between
+    versus vs via within inside outside up down off out per by for with on in at of about across
+    through during since until behind beyond beside near and or but nor regarding concerning
+    """.split()
+)
+# prepositions that introduce a topic (*books on X* = *books about X*): compared as one
+_TOPIC_RELATIONS = {"on": "about", "regarding": "about", "concerning": "about"}
+# "in simple terms" / "in a clear way" says what the adverb says (*simply*, *clearly*)
+_MANNER_PHRASE = re.compile(r"\bin\s+(?:an?\s+)?([a-z]+)\s+(?:terms|words|language|way|manner|fashion)\b", re.I)
+# relational words that cannot mark roles (symmetric: *A and B* = *B and A*)
+_QUESTION_WORDS = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "whose",
+                   "when": "when", "where": "where", "why": "why", "how": "how"}
+# a question word and the noun kind it asks for: *when* = *what year*, *where* = *which city*;
+# the kinds are WordNet's own top categories, never a list of their members
+# request frames that only introduce the topic: "tell me about X", "give me an overview of X",
+# "what does X mean"; removed before the words are compared (grammar, no topic words)
+_REQUEST_FRAMES = (
+    re.compile(
+        r"(?:^|(?<=[.!?:]\s))(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+        r"(?:(?:tell|give|show)\s+me|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+want\s+to\s+know|"
+        r"(?:what\s+)?do\s+you\s+know)\s+(?:(?:an?|the|some)\s+(?:overview|explanation|description|"
+        r"introduction|rundown)\s+)?(?:about|of|on|regarding)\s+",
+        re.I,
+    ),
+    re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
+    re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
+)
+# the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
+_BE_FORMS = frozenset("is are was were be been being am".split())
+_SENTENCE_ENDS = frozenset(".!?;:")
+# participles that end neither in -ed nor in -en/-wn (a closed class of English irregular verbs)
+_IRREGULAR_PARTICIPLES = frozenset(
+    """
+    made done built sent set put kept held found told sold paid bought brought thought taught caught run read
+    left lost met led fed spent won hit cut split shut spread cast sung begun drunk swum stuck struck hung
+    dealt felt heard meant bent lent slept swept burnt learnt spelt spilt dug shot fought sought bound wound
+    """.split()
+)
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12, "half": 0.5, "twice": 2,
+    "single": 1, "double": 2, "triple": 3,
+}
+_CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
+                 (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
+                 (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"))
+
+# --- span patterns --------------------------------------------------------------------------------
+
+_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+_URL = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
+_QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])")
+# *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
+_VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
+_TOKEN = re.compile(r"\b" + _VERSION.pattern + r"\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
+# sentence punctuation, with at most one parenthesis (*etc.)*, *).*): prose; *()* and *))* are code
+_SENTENCE_PUNCT = re.compile(r"^[.,;:!?'\"\-–—…]*[()]?[.,;:!?'\"\-–—…]*$")
+_OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+# *one* as the generic pronoun, not the number: a modal follows it
+# (*one can*, *one should*) or a modal before it in a question (*how can one*)
+_PRONOUN_ONE = re.compile(
+    r"\b(one)(?=\s+(?:can|could|should|must|may|might|will|would|shall|needs|ought)\b)"
+    r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)",
+    re.I,
+)
+# pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop
+# (*🤗 Datasets* / *Datasets*), but two texts that both have some must have the same
+_PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u200d\ufe0f]")
+_SPACES = re.compile(r"\s+")
+_EDGE_PUNCT = ".,;:!?'\"()[]-–—… \t\n"
+
+
+@dataclass(frozen=True, slots=True)
+class TextFeatures:
+    """What :func:`verify` compares, extracted once per text."""
+
+    normalised: str  # the prose outside code, quotes and URLs (see :func:`normalise`)
+    exact: tuple[str, ...]  # code, symbols, numbers, quoted strings, URLs, identifiers, in order
+    negations: int
+    questions: frozenset[str]  # question words, ``which`` folded into ``what``
+    sequence: tuple[tuple[str, str], ...]  # ("w", content word) / ("r", relational word), in order
+    names: frozenset[str] = frozenset()  # lower-cased capitalised words inside sentences, acronyms
+    passive: frozenset[str] = frozenset()  # participles after a form of *be*: *is used*, *should be included*
+    agented: frozenset[str] = frozenset()  # those of them followed by their agent: *is called by*
+    pictographs: tuple[str, ...] = ()  # emoji, sorted
+
+    @property
+    def content(self) -> tuple[str, ...]:
+        return tuple(text for kind, text in self.sequence if kind == "w")
+
+    @property
+    def relations(self) -> tuple[str, ...]:
+        return tuple(text for kind, text in self.sequence if kind == "r")
+
+
+def normalise(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed, surrounding punctuation removed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACES.sub(" ", text).strip(_EDGE_PUNCT)
+
+
+def _number(token: str) -> str:
+    """A digit token without thousands separators, as a canonical decimal string."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+        token = token.replace(",", "")
+    try:
+        value = float(token.replace(",", "."))
+    except ValueError:
+        return token
+    if abs(value) >= 1e15:
+        return token
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _strip_request_frames(text: str) -> str:
+    """``text`` without the request frames of :data:`_REQUEST_FRAMES` (the topic stays)."""
+    about, means, meant = _REQUEST_FRAMES
+    text = about.sub("", text)
+    text = means.sub(lambda m: "explain " + m.group(1), text)
+    return meant.sub("explain ", text)
+
+
+def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
+    """A dash between two short operands (*x - y*, *n-1*) is a minus, not punctuation."""
+    if matches[k].group(0) not in ("-", "\u2212", "\u2013") or not 0 < k < len(matches) - 1:
+        return False
+    return all(len(matches[j].group(0)) <= 2 and matches[j].group(0).isalnum() for j in (k - 1, k + 1))
+
+
+def _is_participle(word: str) -> bool:
+    return (len(word) > 3 and word.endswith(("ed", "en", "wn"))) or word in _IRREGULAR_PARTICIPLES
+
+
+def _modifies_verb(word: str) -> bool:
+    """A word that may stand between *be* and its participle: *not*, or an adverb in *-ly*."""
+    low = word.casefold()
+    return low == "not" or (len(low) > 4 and low.endswith("ly"))
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return not before or before[-1] in ".!?:\n"
+
+
+def extract_features(text: str) -> TextFeatures:
+    """Split ``text`` into the parts :func:`verify` compares."""
+    text = unicodedata.normalize("NFKC", text)
+    text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    text = _MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(text))
+    positioned: list[tuple[int, str]] = []  # (position, exact token)
+
+    def cut(pattern: re.Pattern[str], kind: str, value) -> None:
+        # each span is blanked out (same length), so later positions stay comparable
+        nonlocal text
+        out, last = [], 0
+        for m in pattern.finditer(text):
+            positioned.append((m.start(), f"{kind}:{value(m)}"))
+            out.append(text[last:m.start()] + " " * (m.end() - m.start()))
+            last = m.end()
+        text = "".join(out) + text[last:]
+
+    cut(_FENCED, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
+    cut(_INLINE_CODE, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
+    cut(_URL, "url", lambda m: m.group(0).rstrip(".,;:!?)").casefold())
+    cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
+    # the spans cut so far are also words of the sequence, where their order is the role check's
+    placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
+    pictographs = tuple(sorted(ch for ch in _PICTOGRAPHS.findall(text) if ch not in "\u200d\ufe0f"))
+    text = _PICTOGRAPHS.sub(" ", text)
+    text = _PRONOUN_ONE.sub(lambda m: m.group(0)[: m.start(m.lastindex) - m.start()] + "   ", text)
+
+    negations = 0
+    questions: set[str] = set()
+    names: set[str] = set()
+    passive: set[str] = set()
+    agented: set[str] = set()
+    since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
+    matches = list(_TOKEN.finditer(text))
+    # which tokens are operators (read for the neighbours of a word that may be an operand)
+    operator = [not _OPERATOR_CHARS.isdisjoint(m.group(0)) or _is_minus(matches, k) for k, m in enumerate(matches)]
+    last = len(matches) - 1
+
+    for k, m in enumerate(matches):
+        raw = m.group(0)
+        low = raw.casefold()
+        if low in _BE_FORMS:
+            since_be = 0
+            # a question opens with *be* and its subject comes next (*are children ...*, *is the lexer called*)
+            be_opens = _sentence_start(text, m.start())
+        else:
+            since_be = 99 if low in _SENTENCE_ENDS else since_be + 1
+        by_follows = k + 1 < len(matches) and matches[k + 1].group(0).casefold() == "by"
+        if _is_participle(low) and (
+            (not be_opens and (since_be == 1 or (since_be == 2 and _modifies_verb(matches[k - 1].group(0)))))
+            # a question puts *be* before the subject: *is the lexer called by the parser*
+            or (since_be < 99 and by_follows)
+        ):
+            passive.add(low)
+            if by_follows:
+                agented.add(low)
+        version = _VERSION.fullmatch(raw)
+        if version:
+            positioned.append((m.start(), f"num:{_number(version.group(1))}"))
+            placed.append((m.start(), ("w", "version")))
+        elif raw[0].isdigit():
+            positioned.append((m.start(), f"num:{_number(raw)}"))
+        elif not (raw[0].isalpha() or raw[0] == "_"):
+            symbols = raw.rstrip(".,;!?")  # "]." ends a sentence after a bracket
+            if symbols and (not _SENTENCE_PUNCT.match(symbols) or _is_minus(matches, k)):
+                positioned.append((m.start(), f"sym:{symbols}"))
+                placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
+        elif ((k > 0 and operator[k - 1]) or (k < last and operator[k + 1]) or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
+              or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))):
+            positioned.append((m.start(), f"id:{low}"))
+            placed.append((m.start(), ("w", low)))  # also a word, whose role can change
+        elif low in _NUMBER_WORDS:
+            positioned.append((m.start(), f"num:{_number(str(_NUMBER_WORDS[low]))}"))
+        elif low in _NEGATIONS:
+            # a sentence-opening "No," answers; it does not negate what follows
+            interjection = low == "no" and _sentence_start(text, m.start()) and text[m.end():m.end() + 1] == ","
+            negations += not interjection
+        elif low in _QUESTION_WORDS:
+            questions.add(_QUESTION_WORDS[low])
+        elif low in _RELATIONAL:
+            placed.append((m.start(), ("r", _TOPIC_RELATIONS.get(low, low))))
+        elif low not in _FUNCTION_WORDS:
+            placed.append((m.start(), ("w", low)))
+            if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
+                names.add(low)
+    positioned.sort(key=lambda item: item[0])
+    placed.sort(key=lambda item: item[0])
+    sequence = [entry for _, entry in placed]
+    return TextFeatures(
+        normalised=normalise(text),  # the prose; code, quotes and URLs are in ``exact``
+        exact=tuple(token for _, token in positioned),
+        negations=negations,
+        questions=frozenset(questions),
+        sequence=tuple(sequence),
+        names=frozenset(names),
+        passive=frozenset(passive),
+        agented=frozenset(agented),
+        pictographs=pictographs,
+    )
+
+
