@@ -16,8 +16,9 @@ from benchmarks.savings import evaluation, runs
 from benchmarks.savings.accounting import Report, account
 from benchmarks.savings.evaluation import main
 from benchmarks.savings.replay import ReplayBook, make_app
+from benchmarks.savings.report_text import format_report
 from benchmarks.savings.runs import RunSpec, proxy_config, replay_trace, run_batch
-from benchmarks.savings.trace import TraceLine
+from benchmarks.savings.trace import ParsedTrace, TraceLine
 from proxy.config.settings import load_settings
 from proxy.pricing import ModelPrice
 from tests.benchmarks.savings.conftest import GSM_ROWS, STRONG, WEAK
@@ -325,7 +326,7 @@ def test_the_report_counts_failed_requests_and_quotes_their_first_messages() -> 
     report = Report(requests=3, baseline_usd=1.0, cost_usd=1.0, baseline_right=3, right=1,
                     failed_by_status={400: 1, 599: 1}, failed_lost=2,
                     failure_samples=["line 2: status 400: 'max_tokens' must be ...", "line 3: status 599: boom"])
-    text = evaluation.format_report(evaluation.ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
+    text = format_report(ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
     assert "| failed requests (HTTP error); right answers they lost | - | 2; 2 |" in text
     assert "[run] 2 failed requests (400 x1, 599 x1), 2 of them right under all strong" in text
     assert "  line 2: status 400: 'max_tokens' must be ..." in text
@@ -341,14 +342,14 @@ def test_cosmetics_of_the_report() -> None:
     assert f"{low:.6f} = {high:.6f}" == "0.012473 = 0.012474"  # what the row used to print
     report = Report(requests=1, baseline_usd=high, cost_usd=0.0)
     report.saved_by["routing"] = low
-    text = evaluation.format_report(evaluation.ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
+    text = format_report(ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
     first, second = re.search(r"\| sum of the stages = total saving \| - \| (\S+) = (\S+) \|", text).groups()
     assert first == second
     assert "| latency p50 / p95 ms (interactive, client) | - | - |" in text  # every line a batch line
     report.saved_by["other"] = 0.001  # a real mismatch shows both
-    text = evaluation.format_report(evaluation.ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
+    text = format_report(ParsedTrace(), [(RunSpec("run", True), report, 1.0)])
     assert re.search(r"\| sum of the stages = total saving \| - \| 0\.01347\d != 0\.01247\d \|", text)
-    empty = evaluation.format_report(evaluation.ParsedTrace(problems=["line 1: not JSON (x)"]), [])
+    empty = format_report(ParsedTrace(problems=["line 1: not JSON (x)"]), [])
     assert empty.splitlines()[1] == "  skipped line 1: not JSON (x)"  # no blank composition line
 
 
