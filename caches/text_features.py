@@ -43,11 +43,8 @@ _RELATIONAL = frozenset(
 _TOPIC_RELATIONS = {"on": "about", "regarding": "about", "concerning": "about"}
 # "in simple terms" / "in a clear way" says what the adverb says (*simply*, *clearly*)
 _MANNER_PHRASE = re.compile(r"\bin\s+(?:an?\s+)?([a-z]+)\s+(?:terms|words|language|way|manner|fashion)\b", re.I)
-# relational words that cannot mark roles (symmetric: *A and B* = *B and A*)
 _QUESTION_WORDS = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "whose",
                    "when": "when", "where": "where", "why": "why", "how": "how"}
-# a question word and the noun kind it asks for: *when* = *what year*, *where* = *which city*;
-# the kinds are WordNet's own top categories, never a list of their members
 # request frames that only introduce the topic: "tell me about X", "give me an overview of X",
 # "what does X mean"; removed before the words are compared (grammar, no topic words)
 _REQUEST_FRAMES = (

@@ -55,8 +55,12 @@ MAX_SUBSTITUTION_PAIRS = 256
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
 SLOT_WORDS = 3
+# relational words that cannot mark roles (symmetric: *A and B* = *B and A*)
 _SYMMETRIC = frozenset("and or with between".split())
+# a question word and the noun kind it asks for: *when* = *what year*, *where* = *which city*;
+# the kinds are WordNet's own top categories, never a list of their members
 _QUESTION_KINDS = {"when": ("time_period", "time_unit", "time"), "where": ("location",), "who": ("person",)}
+
 
 @dataclass(frozen=True, slots=True)
 class VerifyResult:

@@ -53,7 +53,10 @@ HELDOUT_SET = "heldout_generated_v3.json"
 # the earlier generated sets: each held out until measured, then opened (development data now)
 OPENED_SETS = ("heldout_generated.json", "heldout_generated_v2.json")
 # the sets ``--heldout-set`` may name (an opened one only to compare with earlier reports)
-HELDOUT_SETS = (HELDOUT_SET, *OPENED_SETS)
+# the fourth generated set (make_heldout_v4.py), written by a helper who never read the rules, frozen
+# in its own commit (799a7df) before it was first measured
+FOURTH_SET = "heldout_generated_v4.json"
+HELDOUT_SETS = (HELDOUT_SET, FOURTH_SET, *OPENED_SETS)
 HELDOUT_TARGET_HIT_RATE = 0.70
 
 
