@@ -216,12 +216,22 @@ class Lexicon:
         )
 
     def synonyms(self, a: str, b: str) -> bool:
-        """``a`` and ``b`` share one of their first :attr:`senses` senses, and are not antonyms."""
+        """``a`` and ``b`` share one of their first :attr:`senses` senses, one is "similar to" the other
+        (an adjective and the head of its cluster: *huge* / *large*), or one derives from the other; and
+        they are not antonyms. Two adjectives that are only similar to the same head are not synonyms:
+        *red* and *blue* are both *chromatic*."""
         if self.same_lemma(a, b):
             return True
+        da, db = self._direct_senses(a), self._direct_senses(b)
         sa, sb = self._senses(a, self.senses), self._senses(b, self.senses)
-        shared = bool(sa & sb) or bool(self._derived(a) & sb) or bool(sa & self._derived(b))
+        shared = bool(da & sb) or bool(sa & db) or bool(self._derived(a) & sb) or bool(sa & self._derived(b))
         return shared and not self.antonyms(a, b)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _direct_senses(self, word: str) -> frozenset[tuple[str, int]]:
+        """The first :attr:`senses` synsets of every reading of ``word``, not widened."""
+        return frozenset((pos, offset) for pos, lemma in self.lemmas(word)
+                         for offset in self._offsets(lemma, pos)[:self.senses])
 
     @lru_cache(maxsize=65536)  # noqa: B019
     def synonym_keys(self, word: str) -> frozenset[tuple[str, object]]:

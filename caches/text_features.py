@@ -58,6 +58,35 @@ _REQUEST_FRAMES = (
     re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
     re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
 )
+# request frames that say "explain" in other words (*help me understand*, *explain to me*), and question
+# forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
+# of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
+_REWORDED_FRAMES = (
+    (re.compile(r"\b(?:help\s+me(?:\s+to)?|i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
+                r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
+    (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
+    (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
+    (re.compile(r"\bwhat\s+(?:makes|made)\s+", re.I), "why is "),
+    (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
+    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
+)
+# a text that shows code names it in many ways (*this code*, *the snippet below*, *the following Python
+# function*): one reference, so that only the words around it are compared
+_CODE_REFERENCE = re.compile(
+    r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
+    r"(?:code|snippet|program|script|function|query|example|piece\s+of\s+code)(?:\s+(?:below|above|here))?\b", re.I)
+# social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
+# words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)
+_PHATIC = frozenset(
+    """
+    hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
+    thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
+    regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
+    help assistance question quick simple
+    """.split()
+)
+_SEGMENT = re.compile(r"\S.*?(?:[.!?:]+(?=\s|$)|\n|$)", re.S)  # a sentence: its end is followed by a space
+_LETTERS = re.compile(r"[a-z]+")
 # the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
 _BE_FORMS = frozenset("is are was were be been being am".split())
 _SENTENCE_ENDS = frozenset(".!?;:")
@@ -94,6 +123,8 @@ _TOKEN = re.compile(r"\b" + _VERSION.pattern + r"\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]
 _SENTENCE_PUNCT = re.compile(r"^[.,;:!?'\"\-–—…]*[()]?[.,;:!?'\"\-–—…]*$")
 _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# letters whose case is meaning, not style: an escape (*\\s* / *\\S*, *\\d* / *\\D*) and letter ranges (*A-Z*)
+_CASED = re.compile(r"(?<=\\)[A-Za-z]|(?<![A-Za-z])(?:[A-Za-z]-[A-Za-z])+(?![A-Za-z])")
 # *one* as the generic pronoun, not the number: a modal follows it
 # (*one can*, *one should*) or a modal before it in a question (*how can one*)
 _PRONOUN_ONE = re.compile(
@@ -121,6 +152,9 @@ class TextFeatures:
     passive: frozenset[str] = frozenset()  # participles after a form of *be*: *is used*, *should be included*
     agented: frozenset[str] = frozenset()  # those of them followed by their agent: *is called by*
     pictographs: tuple[str, ...] = ()  # emoji, sorted
+    # the content words after a copula that opens a question (*are all integers rational numbers*, *why
+    # are squares rectangles*), up to a relational word or the sentence's end: subject, then predicate
+    copula: tuple[str, ...] = ()
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -132,9 +166,22 @@ class TextFeatures:
 
 
 def normalise(text: str) -> str:
-    """NFKC, case-folded, whitespace collapsed, surrounding punctuation removed."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    """NFKC, case-folded (except escapes and letter ranges, see :data:`_CASED`), whitespace collapsed,
+    surrounding punctuation removed."""
+    text = unicodedata.normalize("NFKC", text)
+    out, last = [], 0
+    for m in _CASED.finditer(text):
+        out += [text[last:m.start()].casefold(), m.group(0)]
+        last = m.end()
+    text = "".join(out) + text[last:].casefold()
     return _SPACES.sub(" ", text).strip(_EDGE_PUNCT)
+
+
+def _cased(raw: str, escaped: bool) -> str:
+    """An identifier as compared: lower case, but an escape's letter and letter ranges keep theirs."""
+    if _CASED.fullmatch(raw):
+        return raw
+    return raw[0] + raw[1:].casefold() if escaped else raw.casefold()
 
 
 def _number(token: str) -> str:
@@ -151,11 +198,38 @@ def _number(token: str) -> str:
 
 
 def _strip_request_frames(text: str) -> str:
-    """``text`` without the request frames of :data:`_REQUEST_FRAMES` (the topic stays)."""
+    """``text`` without the request frames of :data:`_REQUEST_FRAMES` (the topic stays), with the frames
+    of :data:`_REWORDED_FRAMES` rewritten and, when it shows code, one reference to it."""
+    for pattern, repl in _REWORDED_FRAMES:
+        text = pattern.sub(repl, text)
+    if "`" in text:
+        text = _CODE_REFERENCE.sub(lambda m: f"this {m.group(1)}code", text)
     about, means, meant = _REQUEST_FRAMES
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
     return meant.sub("explain ", text)
+
+
+def _is_phatic(segment: str) -> bool:
+    words = _LETTERS.findall(segment.casefold())
+    return (any(w in _PHATIC for w in words)
+            and all(w in _PHATIC or w in _FUNCTION_WORDS or w in _RELATIONAL for w in words))
+
+
+def _blank_phatic_ends(text: str) -> str:
+    """``text`` with the sentences of :data:`_PHATIC` formulas at its start and end blanked out (same
+    length). A sentence after a colon is what the colon introduces (*translate: good morning*), and a
+    text made only of formulas is kept whole."""
+    segments = [m.span() for m in _SEGMENT.finditer(text)]
+    lo, hi = 0, len(segments)
+    while lo < hi and _is_phatic(text[slice(*segments[lo])]):
+        lo += 1
+    while hi > lo + 1 and _is_phatic(text[slice(*segments[hi - 1])]) and not text[:segments[hi - 1][0]].rstrip().endswith(":"):
+        hi -= 1
+    if lo == hi or (lo == 0 and hi == len(segments)):
+        return text
+    start, end = segments[lo][0], segments[hi - 1][1]
+    return " " * start + text[start:end] + " " * (len(text) - end)
 
 
 def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
@@ -203,6 +277,7 @@ def extract_features(text: str) -> TextFeatures:
     cut(_INLINE_CODE, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
     cut(_URL, "url", lambda m: m.group(0).rstrip(".,;:!?)").casefold())
     cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
+    text = _blank_phatic_ends(text)
     # the spans cut so far are also words of the sequence, where their order is the role check's
     placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
     pictographs = tuple(sorted(ch for ch in _PICTOGRAPHS.findall(text) if ch not in "\u200d\ufe0f"))
@@ -215,6 +290,7 @@ def extract_features(text: str) -> TextFeatures:
     passive: set[str] = set()
     agented: set[str] = set()
     since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
+    copula_at, copula_end = -1, -1  # where the question's copula and its clause end (-1: none yet)
     matches = list(_TOKEN.finditer(text))
     # which tokens are operators (read for the neighbours of a word that may be an operand)
     operator = [not _OPERATOR_CHARS.isdisjoint(m.group(0)) or _is_minus(matches, k) for k, m in enumerate(matches)]
@@ -223,12 +299,20 @@ def extract_features(text: str) -> TextFeatures:
     for k, m in enumerate(matches):
         raw = m.group(0)
         low = raw.casefold()
+        # a letter right after a backslash is an escape (*\\s+*), whatever the tokens around it
+        escaped = k > 0 and matches[k - 1].end() == m.start() and matches[k - 1].group(0).endswith("\\")
         if low in _BE_FORMS:
             since_be = 0
             # a question opens with *be* and its subject comes next (*are children ...*, *is the lexer called*)
             be_opens = _sentence_start(text, m.start())
+            if copula_at < 0 and (be_opens or (k > 0 and matches[k - 1].group(0).casefold() in _QUESTION_WORDS)):
+                copula_at = m.start()
+            elif copula_at >= 0 and copula_end < 0:
+                copula_end = m.start()
         else:
             since_be = 99 if low in _SENTENCE_ENDS else since_be + 1
+            if copula_at >= 0 and copula_end < 0 and low[0] in _SENTENCE_ENDS:
+                copula_end = m.start()
         by_follows = k + 1 < len(matches) and matches[k + 1].group(0).casefold() == "by"
         if _is_participle(low) and (
             (not be_opens and (since_be == 1 or (since_be == 2 and _modifies_verb(matches[k - 1].group(0)))))
@@ -250,9 +334,11 @@ def extract_features(text: str) -> TextFeatures:
                 positioned.append((m.start(), f"sym:{symbols}"))
                 placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
         elif ((k > 0 and operator[k - 1]) or (k < last and operator[k + 1]) or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
-              or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))):
-            positioned.append((m.start(), f"id:{low}"))
-            placed.append((m.start(), ("w", low)))  # also a word, whose role can change
+              or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))
+              or escaped or _CASED.fullmatch(raw)):
+            word = _cased(raw, escaped)
+            positioned.append((m.start(), f"id:{word}"))
+            placed.append((m.start(), ("w", word)))  # also a word, whose role can change
         elif low in _NUMBER_WORDS:
             positioned.append((m.start(), f"num:{_number(str(_NUMBER_WORDS[low]))}"))
         elif low in _NEGATIONS:
@@ -270,6 +356,13 @@ def extract_features(text: str) -> TextFeatures:
     positioned.sort(key=lambda item: item[0])
     placed.sort(key=lambda item: item[0])
     sequence = [entry for _, entry in placed]
+    copula: list[str] = []
+    for at, (kind, word) in placed if copula_at >= 0 else ():
+        if at <= copula_at:
+            continue
+        if kind != "w" or 0 <= copula_end <= at:
+            break
+        copula.append(word)
     return TextFeatures(
         normalised=normalise(text),  # the prose; code, quotes and URLs are in ``exact``
         exact=tuple(token for _, token in positioned),
@@ -280,6 +373,7 @@ def extract_features(text: str) -> TextFeatures:
         passive=frozenset(passive),
         agented=frozenset(agented),
         pictographs=pictographs,
+        copula=tuple(copula),
     )
 
 

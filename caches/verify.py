@@ -26,7 +26,7 @@ words:
    (*to*/*from*, *and*/*or*) rejects; one merely dropped by a rewording (*module in Python* /
    *Python's module*) does not. Question words must agree (*why* is not *how*; *what* = *which*)
    unless the question is reworded beyond one slot (*what is the population of* / *how many
-   people live in*). Hyphenated compounds are one word (*well-known* = *famous* in WordNet).
+   people live in*). Hyphenated compounds are one word (*well-known*).
 6. **Roles**: two content words that trade places around a shared pivot word (*A beats B* / *B
    beats A*, *from A to B* / *from B to A*) ask a different question; a word moved without
    crossing a pivot (*the largest park* / *the park ... is the largest*) does not. Code, quoted
@@ -203,7 +203,7 @@ def verify(
     # included in X*; its arguments trading places there is the voice, not a role swap
     voice = q.passive ^ frozenset(mapping.get(w, w) for w in c.passive)
     agented = voice & (q.agented | frozenset(mapping.get(w, w) for w in c.agented))
-    if _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented):
+    if _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -263,6 +263,14 @@ def _drop_redundant_heads(f: TextFeatures, other: TextFeatures, lex: Lexicon) ->
         if any(b in shared and lex.is_a(b, word, top=3) for b in beside):
             return _without_word(f, word)
     return f
+
+
+def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """*Are all integers rational numbers?* / *Are all rational numbers integers?*: after a copula that opens
+    a question, subject and predicate follow each other with no word between to pivot on, so the same
+    words in another order there ask the converse question."""
+    words_c = tuple(mapping.get(w, w) for w in c.copula)
+    return len(set(q.copula)) > 1 and Counter(q.copula) == Counter(words_c) and q.copula != words_c
 
 
 def _verbatim(exact: tuple[str, ...]) -> tuple[str, ...]:

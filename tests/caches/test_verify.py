@@ -235,3 +235,73 @@ def test_the_passive_voice_turns_roles_around_and_an_agent_keeps_them(a, b, verb
     assert not verify(active, f"Does the {b} {verb} the {a}?").ok
     assert not verify(f"Is the {b} {done} by the {a}?", f"Is the {a} {done} by the {b}?").ok
     assert verify(f"You should {verb} the {a} with care.", f"The {a} should be {done} with care.").ok
+
+
+@FAST
+@given(st.sampled_from(string.ascii_letters), st.sampled_from(["+", "*", "?", "{2}", ""]),
+       st.sampled_from(["What does the regex {} match?", "Convert the regular expression {} into plain English.",
+                        "Does `{}` match a tab?", "Why is {} slow on long lines?"]))
+def test_the_case_of_an_escape_is_part_of_it(letter, quantifier, frame) -> None:
+    pattern = f"\\{letter}{quantifier}"
+    other = f"\\{letter.swapcase()}{quantifier}"
+    assert not verify(frame.format(pattern), frame.format(other)).ok  # \s is not \S, \d is not \D
+    assert verify(frame.format(pattern), frame.format(pattern).upper().replace(pattern.upper(), pattern)).ok
+    assert not verify(frame.format("[A-Z]+"), frame.format("[a-z]+")).ok  # a letter range keeps its case
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["Are all {}s {}s?", "Is every {} a {}?", "Why are {}s {}s?",
+                                         "Is a {} a kind of {}?"]))
+def test_subject_and_predicate_of_a_copula_cannot_trade_places(a, b, frame) -> None:
+    if a == b:
+        return
+    assert not verify(frame.format(a, b), frame.format(b, a)).ok  # the converse question
+    assert verify(frame.format(a, b), frame.format(a, b).lower()).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["Hi!", "Hello there.", "Good morning!", "Hey, quick question:", "Sorry to bother you."]),
+       st.sampled_from(["Thanks!", "Thank you so much.", "Thanks in advance!", "Cheers.", "I'd appreciate your help.",
+                        "Best regards."]))
+def test_greetings_and_thanks_around_a_question_are_dropped(topic, greeting, thanks) -> None:
+    question = f"How do I clean the {topic}?"
+    assert verify(question, f"{greeting} {question} {thanks}").ok
+    assert verify(f"{greeting} {question}", f"{question} {thanks}").ok
+    # a formula is what a colon introduces, and the question itself still counts
+    assert not verify("Translate into French: good morning", "Translate into French: good evening").ok
+    assert not verify(f"{greeting} How do I clean the {topic}? {thanks}", f"How do I paint the {topic}?").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["Can you explain how the {} works?", "Explain how the {} works.",
+                                         "Could you help me understand how the {} works?",
+                                         "I'd like to understand how the {} works.",
+                                         "Explain to me how the {} works, please."]),
+       st.sampled_from(["Explain how the {} works.", "Can you help me understand how the {} works?"]))
+def test_ways_of_asking_for_an_explanation_hit(topic, other, frame_a, frame_b) -> None:
+    assert verify(frame_a.format(topic), frame_b.format(topic)).ok
+    if other != topic:
+        assert not verify(frame_a.format(topic), frame_b.format(other)).ok
+
+
+@FAST
+@given(_WORDS, _WORDS)
+def test_question_forms_that_ask_why_how_many_and_how(a, b) -> None:
+    assert verify(f"What makes the {a} red?", f"Why is the {a} red?").ok
+    assert not verify(f"What makes the {a} red?", f"Why is the {a} blue?").ok
+    assert verify(f"How many {a}s does the {b} have?", f"What is the number of {a}s in the {b}?").ok
+    assert verify(f"What's the way to clean a {a}?", f"How do I clean a {a}?").ok
+    if a != b:  # another thing counted
+        assert not verify(f"How many {a}s does the village have?", f"What is the number of {b}s in the village?").ok
+
+
+@FAST
+@given(_code(), st.sampled_from(["What does this code do?", "Can you explain what the following snippet does?",
+                                 "What does the code below do?", "Explain what this function does."]),
+       st.sampled_from(["What does this code do?", "Can you explain what the snippet below does?"]))
+def test_references_to_the_code_shown_are_one_reference(code, frame_a, frame_b) -> None:
+    text, tokens = code
+    block = f"\n```python\n{text}\n```"
+    assert verify(frame_a + block, frame_b + block).ok
+    changed = f"\n```python\n{text} + 1\n```"
+    assert not verify(frame_a + block, frame_b + changed).ok

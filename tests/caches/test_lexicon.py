@@ -1,0 +1,37 @@
+"""The WordNet reader: synonyms, antonyms and kinds, read from the installed WordNet files."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from caches.lexicon import default_lexicon
+from caches.verify import verify
+
+COLOURS = "red blue green yellow black white orange purple pink brown".split()
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    lex = default_lexicon()
+    assert lex is not None, "WordNet ships with the project's dependencies"
+    return lex
+
+
+def test_adjectives_that_only_share_a_cluster_head_are_not_synonyms(lexicon) -> None:
+    # every colour is "similar to" chromatic/achromatic: that makes them kinds of one thing, not synonyms
+    for a, b in itertools.combinations(COLOURS, 2):
+        assert not lexicon.synonyms(a, b), (a, b)
+        assert not verify(f"Why is the river {a}?", f"Why is the river {b}?").ok
+    # a satellite and its head are still synonyms, and so are two words of one synset
+    assert lexicon.synonyms("huge", "large") and lexicon.synonyms("tiny", "small")
+    assert lexicon.synonyms("biggest", "largest") and lexicon.synonyms("grey", "gray")
+    assert not lexicon.synonyms("tiny", "huge")
+
+
+def test_synonym_keys_meet_wherever_synonyms_hold(lexicon) -> None:
+    words = [*COLOURS, "huge", "large", "big", "tiny", "small", "quick", "fast", "simple", "simply", "easy"]
+    for a, b in itertools.product(words, repeat=2):
+        if lexicon.synonyms(a, b):
+            assert lexicon.synonym_keys(a) & lexicon.synonym_keys(b), (a, b)
