@@ -12,7 +12,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["TextFeatures", "extract_features", "normalise"]
+__all__ = ["POSSESSIVE", "TextFeatures", "extract_features", "normalise"]
+
+POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's sister*), not a relation to compare
 
 # --- closed classes of English function words (grammar, not topics) -----------------------------
 
@@ -67,6 +69,8 @@ _REWORDED_FRAMES = (
     (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
     (re.compile(r"\bwhat\s+(?:makes|made)\s+", re.I), "why is "),
+    (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
+     r"what is the difference between \1 and"),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
     (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
 )
@@ -155,6 +159,12 @@ class TextFeatures:
     # the content words after a copula that opens a question (*are all integers rational numbers*, *why
     # are squares rectangles*), up to a relational word or the sentence's end: subject, then predicate
     copula: tuple[str, ...] = ()
+    # a question about the subject (*who succeeded X*, *which team beat X*: ``subject``) or, with *do*,
+    # about the object (*who did X succeed*, *which team did X beat*: ``object``); empty otherwise
+    asks_about: str = ""
+    # the sequence with the personal pronouns in it (*I paid X and my roommate paid Y*), for the role check
+    # of texts that only reorder their words; empty when the text has none
+    with_persons: tuple[tuple[str, str], ...] = ()
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -162,7 +172,7 @@ class TextFeatures:
 
     @property
     def relations(self) -> tuple[str, ...]:
-        return tuple(text for kind, text in self.sequence if kind == "r")
+        return tuple(text for kind, text in self.sequence if kind == "r" and text != POSSESSIVE)
 
 
 def normalise(text: str) -> str:
@@ -210,6 +220,49 @@ def _strip_request_frames(text: str) -> str:
     return meant.sub("explain ", text)
 
 
+def _is_possessive(text: str, matches: list[re.Match[str]], k: int) -> bool:
+    """Token ``k``, an *s*, ends a possessive: *the daughter's*, not *what's* or *it's*."""
+    if k < 2 or matches[k - 1].group(0) != "'":
+        return False
+    owner, mark = matches[k - 2], matches[k - 1]
+    word = owner.group(0).casefold()
+    return (owner.end() == mark.start() and mark.end() == matches[k].start() and word[0].isalpha()
+            and word not in _FUNCTION_WORDS and word not in _QUESTION_WORDS)
+
+
+# personal pronouns: people whose roles a reordering can swap (*I owe my sister* / *my sister owes me*)
+# (subject and object forms are one person: *I owe her* / *she owes me*; a possessive is another word)
+_PERSONS = {"i": "1", "me": "1", "my": "1's", "mine": "1's", "we": "1pl", "us": "1pl", "our": "1pl's",
+            "ours": "1pl's", "he": "3m", "him": "3m", "his": "3m's", "she": "3f", "her": "3f", "hers": "3f's",
+            "they": "3pl", "them": "3pl", "their": "3pl's", "theirs": "3pl's"}
+_DO_FORMS = frozenset("do does did".split())
+_AUXILIARIES = frozenset("is are was were be am has have had will would shall should can could may might must".split())
+_SUBJECT_QUESTIONS = frozenset("who what which".split())
+
+
+def _asks_about(matches: list[re.Match[str]]) -> str:
+    """Whether the first *who*, *what* or *which* asks for a subject or, with *do* support, an object:
+    *which team beat X* / *which team did X beat* (a noun may stand after *what* and *which*)."""
+    words = [m.group(0).casefold() for m in matches]
+    k = next((i for i, w in enumerate(words) if w in _SUBJECT_QUESTIONS), None)
+    if k is None or k + 1 >= len(words):
+        return ""
+    j = k + 1
+
+    def plain(word: str) -> bool:  # a content word: not grammar, not punctuation, not a number
+        return (word[0].isalpha() and word not in _FUNCTION_WORDS and word not in _RELATIONAL
+                and word not in _QUESTION_WORDS and word not in _NEGATIONS)
+
+    if words[j] in _DO_FORMS:
+        return "object"
+    if words[k] != "who" and plain(words[j]) and j + 1 < len(words):
+        after = words[j + 1]  # *which team did*, *which team beat*, *what causes*, *what colour is*
+        if after in _DO_FORMS:
+            return "object"
+        return "" if after in _AUXILIARIES else "subject"
+    return "subject" if plain(words[j]) else ""
+
+
 def _is_phatic(segment: str) -> bool:
     words = _LETTERS.findall(segment.casefold())
     return (any(w in _PHATIC for w in words)
@@ -224,8 +277,9 @@ def _blank_phatic_ends(text: str) -> str:
     lo, hi = 0, len(segments)
     while lo < hi and _is_phatic(text[slice(*segments[lo])]):
         lo += 1
-    while hi > lo + 1 and _is_phatic(text[slice(*segments[hi - 1])]) and not text[:segments[hi - 1][0]].rstrip().endswith(":"):
-        hi -= 1
+    while (hi > lo + 1 and _is_phatic(text[slice(*segments[hi - 1])])
+           and not (text[segments[hi - 2][1] - 1] == ":" and segments[hi - 1][0] - segments[hi - 2][1] <= 2)):
+        hi -= 1  # (a blanked code span between a colon and the formula: the colon introduced the code)
     if lo == hi or (lo == 0 and hi == len(segments)):
         return text
     start, end = segments[lo][0], segments[hi - 1][1]
@@ -289,6 +343,7 @@ def extract_features(text: str) -> TextFeatures:
     names: set[str] = set()
     passive: set[str] = set()
     agented: set[str] = set()
+    persons: list[tuple[int, tuple[str, str]]] = []  # personal pronouns, for ``with_persons``
     since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
     copula_at, copula_end = -1, -1  # where the question's copula and its clause end (-1: none yet)
     matches = list(_TOKEN.finditer(text))
@@ -347,8 +402,12 @@ def extract_features(text: str) -> TextFeatures:
             negations += not interjection
         elif low in _QUESTION_WORDS:
             questions.add(_QUESTION_WORDS[low])
+        elif low == "s" and _is_possessive(text, matches, k):
+            placed.append((m.start(), ("r", POSSESSIVE)))
         elif low in _RELATIONAL:
             placed.append((m.start(), ("r", _TOPIC_RELATIONS.get(low, low))))
+        elif low in _PERSONS:
+            persons.append((m.start(), ("w", f"person:{_PERSONS[low]}")))
         elif low not in _FUNCTION_WORDS:
             placed.append((m.start(), ("w", low)))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
@@ -356,6 +415,7 @@ def extract_features(text: str) -> TextFeatures:
     positioned.sort(key=lambda item: item[0])
     placed.sort(key=lambda item: item[0])
     sequence = [entry for _, entry in placed]
+    with_persons = tuple(entry for _, entry in sorted(placed + persons, key=lambda item: item[0])) if persons else ()
     copula: list[str] = []
     for at, (kind, word) in placed if copula_at >= 0 else ():
         if at <= copula_at:
@@ -374,6 +434,8 @@ def extract_features(text: str) -> TextFeatures:
         agented=frozenset(agented),
         pictographs=pictographs,
         copula=tuple(copula),
+        asks_about=_asks_about(matches),
+        with_persons=with_persons,
     )
 
 

@@ -55,6 +55,8 @@ MAX_SUBSTITUTION_PAIRS = 256
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
 SLOT_WORDS = 3
+ONE_SLOT_WORDS = 6  # the words a side of a changed slot when it is the only change
+ADDED_CLAUSE_WORDS = 2  # content words inserted in one place that add a requirement
 # relational words that cannot mark roles (symmetric: *A and B* = *B and A*)
 _SYMMETRIC = frozenset("and or with between".split())
 # a question word and the noun kind it asks for: *when* = *what year*, *where* = *which city*;
@@ -107,9 +109,23 @@ def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
             return True
     ops = [op for op in SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes() if op[0] != "equal"]
     shared = len(a) - sum(i2 - i1 for _, i1, i2, _, _ in ops)
+    widest = ONE_SLOT_WORDS if len(ops) == 1 else SLOT_WORDS  # *in total* / *on average per day*
     return shared > 0 and len(ops) <= SLOT_EDITS and all(
-        max(i2 - i1, j2 - j1) <= SLOT_WORDS for _, i1, i2, j1, j2 in ops
+        max(i2 - i1, j2 - j1) <= widest for _, i1, i2, j1, j2 in ops
     )
+
+
+def _added_clause(a: list[tuple[str, str]], b: list[tuple[str, str]], only_a: Counter, only_b: Counter) -> bool:
+    """One text inserts, in one place, :data:`ADDED_CLAUSE_WORDS` or more content words the other lacks
+    (*... and name a historian for each point*, *... and it must be free to host*)."""
+    if len(a) + len(b) > MAX_DIFF_WORDS:
+        return False
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "delete" and sum(1 for kind, w in a[i1:i2] if kind == "w" and w in only_a) >= ADDED_CLAUSE_WORDS:
+            return True
+        if op == "insert" and sum(1 for kind, w in b[j1:j2] if kind == "w" and w in only_b) >= ADDED_CLAUSE_WORDS:
+            return True
+    return False
 
 
 def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: frozenset[str] | None = None,
@@ -191,6 +207,9 @@ def verify(
         return VerifyResult(False, "question word" if questions_differ else "changed words")
     elif not (words_q & Counter(mapping.get(w, w) for w in c.content)):
         return VerifyResult(False, "changed words")  # no content word in common: another topic
+    elif (not left_q or not left_c) and _added_clause(list(q.sequence), seq_c, left_q, Counter(left_c)):
+        # one text says all the other says, and more in one place: a requirement added, however long
+        return VerifyResult(False, "added words")
     else:
         # a rewording: it may change words, but never into their opposites, and it keeps the names
         if lex is not None and any(lex.antonyms(x, y) for x in left_q for y in left_c):
@@ -203,7 +222,9 @@ def verify(
     # included in X*; its arguments trading places there is the voice, not a role swap
     voice = q.passive ^ frozenset(mapping.get(w, w) for w in c.passive)
     agented = voice & (q.agented | frozenset(mapping.get(w, w) for w in c.agented))
-    if _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping):
+    if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
+            or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
+            or (roles_of is None and _persons_swapped(q, c, mapping))):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -263,6 +284,15 @@ def _drop_redundant_heads(f: TextFeatures, other: TextFeatures, lex: Lexicon) ->
         if any(b in shared and lex.is_a(b, word, top=3) for b in beside):
             return _without_word(f, word)
     return f
+
+
+def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """The role check again with the personal pronouns as words: *I paid the rent and my roommate paid
+    the bills* / *my roommate paid the rent and I paid the bills* reorder the same words."""
+    if not q.with_persons or not c.with_persons:
+        return False
+    seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.with_persons]
+    return _roles_swapped(list(q.with_persons), seq_c)
 
 
 def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

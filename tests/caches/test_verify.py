@@ -305,3 +305,59 @@ def test_references_to_the_code_shown_are_one_reference(code, frame_a, frame_b) 
     assert verify(frame_a + block, frame_b + block).ok
     changed = f"\n```python\n{text} + 1\n```"
     assert not verify(frame_a + block, frame_b + changed).ok
+
+
+_PEOPLE = st.sampled_from("mother father sister brother daughter son aunt uncle cousin".split())
+
+
+@FAST
+@given(_PEOPLE, _PEOPLE, _PEOPLE)
+def test_a_chain_of_possessives_read_in_another_order_is_another_person(a, b, c) -> None:
+    if len({a, b, c}) < 3:
+        return
+    assert not verify(f"What do you call your {a}'s {b}'s {c}?", f"What do you call your {b}'s {c}'s {a}?").ok
+    assert verify(f"What is the {b}'s name?", f"What is the name of the {b}?").ok  # one owner, reworded
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["succeed", "replace", "follow", "defeat", "visit"]),
+       st.sampled_from(["who", "which team", "what"]))
+def test_a_question_about_the_subject_is_not_one_about_the_object(topic, verb, asker) -> None:
+    past = f"{verb}d" if verb.endswith("e") else f"{verb}ed"
+    about_object = f"{asker.capitalize()} did the {topic} {verb} in 1901?"
+    about_subject = f"{asker.capitalize()} {past} the {topic} in 1901?"
+    assert not verify(about_object, about_subject).ok
+    assert verify(about_object, about_object.lower()).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["and name a source for each point", "and it must be free to host",
+                                 "with a worked example for every step", "then translate the summary into German"]))
+def test_a_requirement_added_in_one_place_is_a_miss_however_long(topic, clause) -> None:
+    base = f"Summarize the main problems of the {topic}"
+    assert not verify(f"{base}.", f"{base} {clause}.").ok
+    assert not verify(f"How far did the {topic} travel in total?", f"How far did the {topic} travel on average per day?").ok
+
+
+@FAST
+@given(_WORDS, _PEOPLE)
+def test_people_named_by_pronouns_keep_their_roles(thing, person) -> None:
+    assert not verify(f"Do I owe my {person} a {thing}?", f"Does my {person} owe me a {thing}?").ok
+    assert not verify(f"I paid the {thing} and my {person} paid the rent. Who owes whom?",
+                      f"My {person} paid the {thing} and I paid the rent. Who owes whom?").ok
+    assert verify(f"How do I repair the {thing}?", f"How can I repair the {thing}?").ok
+
+
+@FAST
+@given(_WORDS, _WORDS)
+def test_how_does_a_differ_from_b_asks_for_the_difference(a, b) -> None:
+    if a == b:
+        return
+    assert verify(f"How does a {a} differ from a {b}?", f"What is the difference between a {a} and a {b}?").ok
+    assert not verify(f"How does a {a} differ from a {b}?", f"What is the difference between a {a} and a market?").ok or b == "market"
+
+
+def test_thanks_after_a_code_span_that_a_colon_introduced_is_dropped() -> None:
+    code = "`UPDATE accounts SET balance = balance - 50 WHERE id = 7`"
+    assert verify(f"Check this SQL for mistakes: {code} Thanks so much.", f"Check this SQL for mistakes: {code}").ok
+    assert verify(f"Hi, hope you're doing well. Check this SQL: {code}", f"Check this SQL: {code}").ok
