@@ -68,7 +68,8 @@ _REWORDED_FRAMES = (
                 r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
     (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
-    (re.compile(r"\bwhat\s+(?:makes|made)\s+", re.I), "why is "),
+    (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
+    (re.compile(r"\bwhat\s+made\s+", re.I), "why was "),
     (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
      r"what is the difference between \1 and"),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
@@ -165,6 +166,8 @@ class TextFeatures:
     # the sequence with the personal pronouns in it (*I paid X and my roommate paid Y*), for the role check
     # of texts that only reorder their words; empty when the text has none
     with_persons: tuple[tuple[str, str], ...] = ()
+    tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
+    modality: frozenset[str] = frozenset()  # ``possible`` (*can*, *may*), ``advice``, ``obligation``, ``conditional``
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -261,6 +264,49 @@ def _asks_about(matches: list[re.Match[str]]) -> str:
             return "object"
         return "" if after in _AUXILIARIES else "subject"
     return "subject" if plain(words[j]) else ""
+
+
+_TENSES = {"is": "present", "are": "present", "am": "present", "do": "present", "does": "present",
+           "has": "present", "have": "present", "was": "past", "were": "past", "did": "past", "had": "past",
+           "will": "future", "shall": "future"}
+_MODALS = {"can": "possible", "could": "possible", "may": "possible", "might": "possible", "should": "advice",
+           "ought": "advice", "must": "obligation", "would": "conditional"}
+_OBLIGED = frozenset("have has had need needs required".split())  # before *to*: *do I have to*, *need to*
+
+
+def _question_words(words: list[str]) -> list[int]:
+    """Indices of the words in a text's questions: sentences that end with *?* or open with a question
+    word, an auxiliary or a modal. A statement's *should* or *must* is style as often as meaning."""
+    out: list[int] = []
+    start = 0
+    for k in range(len(words) + 1):
+        if k < len(words) and words[k][0] not in _SENTENCE_ENDS:
+            continue
+        sentence = range(start, k)
+        first = words[start] if start < k else ""
+        if (k < len(words) and "?" in words[k]) or first in _QUESTION_WORDS or first in _TENSES or first in _MODALS:
+            out.extend(sentence)
+        start = k + 1
+    return out
+
+
+def _tense_and_modality(words: list[str]) -> dict[str, frozenset[str]]:
+    """The tenses of the auxiliaries in a text's questions and the kinds of their modals: *what currency is used* / *was used*,
+    *can I* / *should I* / *do I have to*. A modal asking *you* (*can you*, *would you*) and *would like*
+    are requests, not modality; *have to* is an obligation, not a tense."""
+    tense: set[str] = set()
+    modality: set[str] = set()
+    for k in _question_words(words):
+        word = words[k]
+        after = words[k + 1] if k + 1 < len(words) else ""
+        if word in _OBLIGED and after == "to":
+            modality.add("obligation")
+        elif word in _MODALS:
+            if after not in ("you", "like"):
+                modality.add(_MODALS[word])
+        elif word in _TENSES and not (word in ("will", "shall") and after == "you"):
+            tense.add(_TENSES[word])
+    return {"tense": frozenset(tense), "modality": frozenset(modality)}
 
 
 def _is_phatic(segment: str) -> bool:
@@ -436,6 +482,7 @@ def extract_features(text: str) -> TextFeatures:
         copula=tuple(copula),
         asks_about=_asks_about(matches),
         with_persons=with_persons,
+        **_tense_and_modality([m.group(0).casefold() for m in matches]),
     )
 
 

@@ -184,6 +184,10 @@ def verify(
         return VerifyResult(False, "exact spans")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
+    if q.tense and c.tense and q.tense != c.tense:
+        return VerifyResult(False, "tense")  # *what currency is used* / *was used*
+    if q.modality and c.modality and q.modality != c.modality and not ("how" in q.questions and "how" in c.questions):
+        return VerifyResult(False, "modality")  # *can I* / *should I*; a *how* question asks for a way either way
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)

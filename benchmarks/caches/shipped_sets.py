@@ -59,7 +59,9 @@ FOURTH_SET = "heldout_generated_v4.json"
 # the fifth (make_heldout_v5.py), by a second helper who read neither the rules nor the other sets; frozen
 # in its own commit (cd37142) before it was first measured
 FIFTH_SET = "heldout_generated_v5.json"
-HELDOUT_SETS = (HELDOUT_SET, FOURTH_SET, FIFTH_SET, *OPENED_SETS)
+# the sixth (make_heldout_v6.py), by a third helper; frozen in its own commit (05e6b94) before it was measured
+SIXTH_SET = "heldout_generated_v6.json"
+HELDOUT_SETS = (HELDOUT_SET, FOURTH_SET, FIFTH_SET, SIXTH_SET, *OPENED_SETS)
 HELDOUT_TARGET_HIT_RATE = 0.70
 
 

@@ -361,3 +361,26 @@ def test_thanks_after_a_code_span_that_a_colon_introduced_is_dropped() -> None:
     code = "`UPDATE accounts SET balance = balance - 50 WHERE id = 7`"
     assert verify(f"Check this SQL for mistakes: {code} Thanks so much.", f"Check this SQL for mistakes: {code}").ok
     assert verify(f"Hi, hope you're doing well. Check this SQL: {code}", f"Check this SQL: {code}").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("is", "was"), ("are", "were"), ("does", "did"), ("has", "had"), ("is", "will be")]),
+       st.sampled_from(["What {} the price of the {}?", "Why {} the {} closed?", "{} the {} open on Sundays?"]))
+def test_a_question_in_another_tense_is_another_question(topic, forms, frame) -> None:
+    now, then = forms
+    first = frame.format(now, topic)
+    second = frame.format(then, topic)
+    assert not verify(first[0].upper() + first[1:], second[0].upper() + second[1:]).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["Can I", "Should I", "Must I", "Do I have to", "Would it"]),
+       st.sampled_from(["Can I", "Should I", "Must I", "Do I have to", "Would it"]))
+def test_a_yes_no_question_with_another_modal_asks_something_else(topic, first, second) -> None:
+    kinds = {"Can I": "possible", "Should I": "advice", "Must I": "obligation", "Do I have to": "obligation",
+             "Would it": "conditional"}
+    same = kinds[first] == kinds[second]
+    assert verify(f"{first} clean the {topic} with vinegar?", f"{second} clean the {topic} with vinegar?").ok == same
+    # a *how* question asks for a way, whatever the modal; a statement's modal is style
+    assert verify(f"How can I clean the {topic}?", f"How should I clean the {topic}?").ok
+    assert verify(f"You should clean the {topic} with vinegar.", f"You need to clean the {topic} with vinegar.").ok
