@@ -72,6 +72,15 @@ _REWORDED_FRAMES = (
     (re.compile(r"\bwhat\s+made\s+", re.I), "why was "),
     (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
      r"what is the difference between \1 and"),
+    (re.compile(r"\bhow\s+(?:do|are)\s+([^.?!\n]{1,120}?\s+and\s+[^.?!\n]{1,120}?)\s+differ(?:ent)?(?=\s*[.?!]|\s*$)", re.I),
+     r"what is the difference between \1"),
+    (re.compile(r"\bwalk\s+me\s+through\b", re.I), "explain"),
+    # *list the five largest X* and *name the longest X* ask *what are*, *which is*
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|name|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
+                r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
+    # *how do you say X in French* is *translate X into French*
+    (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
+                re.I), r"translate \1 into "),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
     (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
 )
@@ -79,7 +88,9 @@ _REWORDED_FRAMES = (
 # function*): one reference, so that only the words around it are compared
 _CODE_REFERENCE = re.compile(
     r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
-    r"(?:code|snippet|program|script|function|query|example|piece\s+of\s+code)(?:\s+(?:below|above|here))?\b", re.I)
+    r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|piece\s+of\s+code)"
+    r"(?:\s+(?:below|above|here))?\b", re.I)
+_CODE_FOLLOWS = re.compile(r"(?:\s+[a-z]+){0,2}\s*[:?.]?\s*`", re.I)
 # social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
 # words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)
 _PHATIC = frozenset(
@@ -113,7 +124,11 @@ _NUMBER_WORDS = {
 }
 _CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
                  (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
-                 (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"))
+                 (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"),
+                 # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
+                 (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),
+                 (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
+                 (re.compile(r"\bcant\b", re.I), "can not"))
 
 # --- span patterns --------------------------------------------------------------------------------
 
@@ -216,7 +231,10 @@ def _strip_request_frames(text: str) -> str:
     for pattern, repl in _REWORDED_FRAMES:
         text = pattern.sub(repl, text)
     if "`" in text:
-        text = _CODE_REFERENCE.sub(lambda m: f"this {m.group(1)}code", text)
+        # named right before the code (*the command `ls -l`*, *what this regex does: `...`*): only the code;
+        # elsewhere: one word for it
+        text = _CODE_REFERENCE.sub(lambda m: m.group(1) if _CODE_FOLLOWS.match(text, m.end()) else
+                                   f"{m.group(1)}code", text)
     about, means, meant = _REQUEST_FRAMES
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
@@ -320,6 +338,13 @@ def _blank_phatic_ends(text: str) -> str:
     length). A sentence after a colon is what the colon introduces (*translate: good morning*), and a
     text made only of formulas is kept whole."""
     segments = [m.span() for m in _SEGMENT.finditer(text)]
+    if segments:  # an opening clause of formulas before a comma (*Sorry to bother you, but ...*)
+        first = text[segments[0][0]:segments[0][1]]
+        comma = first.find(",")
+        if comma > 0 and _is_phatic(first[:comma]):
+            start = segments[0][0] + comma + 1
+            text = " " * start + text[start:]
+            segments[0] = (start, segments[0][1])
     lo, hi = 0, len(segments)
     while lo < hi and _is_phatic(text[slice(*segments[lo])]):
         lo += 1

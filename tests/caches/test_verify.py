@@ -384,3 +384,28 @@ def test_a_yes_no_question_with_another_modal_asks_something_else(topic, first, 
     # a *how* question asks for a way, whatever the modal; a statement's modal is style
     assert verify(f"How can I clean the {topic}?", f"How should I clean the {topic}?").ok
     assert verify(f"You should clean the {topic} with vinegar.", f"You need to clean the {topic} with vinegar.").ok
+
+
+@FAST
+@given(_WORDS, _WORDS)
+def test_more_question_forms_hit_and_keep_their_topic(a, b) -> None:
+    assert verify(f"whats the difference between a {a} and a {b}", f"What's the difference between a {a} and a {b}?").ok
+    assert verify(f"How do a {a} and a {b} differ?", f"What is the difference between a {a} and a {b}?").ok
+    assert verify(f"List the five largest {a}s in Europe.", f"What are the five largest {a}s in Europe?").ok
+    assert verify(f"Sorry to bother you, but how do I clean a {a}? Thank you so much.", f"How do I clean a {a}?").ok
+    assert verify(f'How do you say "{a}" in French?', f'Translate "{a}" into French.').ok
+    if a != b:
+        assert not verify(f"List the five largest {a}s in Europe.", f"What are the five largest {b}s in Europe?").ok
+        assert not verify(f'How do you say "{a}" in French?', f'Translate "{a}" into German.').ok
+        assert not verify(f"How do a {a} and a {b} differ?", f"What is the difference between a {a} and a market?").ok \
+            or b == "market"
+
+
+@FAST
+@given(_code(), st.sampled_from(["Could you walk me through what the command {} does?", "What does {} do?",
+                                 "Can you explain what this regex does: {}?"]))
+def test_a_command_named_or_not_is_the_same_question(code, frame) -> None:
+    text, _ = code
+    span = f"`{text}`"
+    assert verify(frame.format(span), f"What does {span} do?").ok
+    assert not verify(frame.format(span), f"What does `{text} + 1` do?").ok
