@@ -8,6 +8,7 @@ number words, irregular participles), never topic words.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -69,6 +70,8 @@ _REWORDED_FRAMES = (
     (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
     (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
+    (re.compile(r"\bwhat\s+causes\s+", re.I), "why "),
+    (re.compile(r"\b(?:explain|describe)\s+the\s+meaning\s+of\b", re.I), "explain"),
     (re.compile(r"\bwhat\s+made\s+", re.I), "why was "),
     (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
      r"what is the difference between \1 and"),
@@ -82,7 +85,8 @@ _REWORDED_FRAMES = (
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
                 re.I), r"translate \1 into "),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
-    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
+    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|what\s+are\s+(?:some|the)\s+ways|"
+                r"is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
 )
 # a text that shows code names it in many ways (*this code*, *the snippet below*, *the following Python
 # function*): one reference, so that only the words around it are compared
@@ -98,10 +102,11 @@ _PHATIC = frozenset(
     hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
     thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
     regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
-    help assistance question quick simple
+    help assistance question quick simple many time mind asking ask lol
     """.split()
 )
-_SEGMENT = re.compile(r"\S.*?(?:[.!?:]+(?=\s|$)|\n|$)", re.S)  # a sentence: its end is followed by a space
+_SEGMENT = re.compile(r"\S.*?(?:[.!?:]+(?=\s|$)|$)", re.S)  # a sentence: its end is followed by a space
+_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s|$)|$)", re.S)  # the same without colons: the identity's sentences
 _LETTERS = re.compile(r"[a-z]+")
 # the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
 _BE_FORMS = frozenset("is are was were be been being am".split())
@@ -128,7 +133,14 @@ _CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bc
                  # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
                  (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),
                  (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
-                 (re.compile(r"\bcant\b", re.I), "can not"))
+                 (re.compile(r"\bcant\b", re.I), "can not"),
+                 # chat spellings of function words (a closed class): *can u*, *pls*, *thx*, *gonna*
+                 (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.])", re.I), r"\1 you"), (re.compile(r"\bur\b", re.I), "your"),
+                 (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\b(?:thx|ty)\b", re.I), "thanks"),
+                 (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),
+                 (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bquick\s+q\b", re.I), "quick question"),
+                 # *a few* says *some*
+                 (re.compile(r"\ba\s+few\b", re.I), "some"))
 
 # --- span patterns --------------------------------------------------------------------------------
 
@@ -181,6 +193,9 @@ class TextFeatures:
     # the sequence with the personal pronouns in it (*I paid X and my roommate paid Y*), for the role check
     # of texts that only reorder their words; empty when the text has none
     with_persons: tuple[tuple[str, str], ...] = ()
+    # the text up to case, spacing and the order of its sentences: a digest of its sentences (each its
+    # prose and its verbatim spans in order), sorted, and its pictographs
+    identity: int = 0
     tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
     modality: frozenset[str] = frozenset()  # ``possible`` (*can*, *may*), ``advice``, ``obligation``, ``conditional``
 
@@ -239,6 +254,20 @@ def _strip_request_frames(text: str) -> str:
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
     return meant.sub("explain ", text)
+
+
+def _identity(prose: str, positioned: list[tuple[int, str]], pictographs: tuple[str, ...]) -> int:
+    """:attr:`TextFeatures.identity` of a text whose verbatim spans were blanked out of ``prose``: each span
+    belongs to the sentence it stands in (or the next one)."""
+    sentences = [m.span() for m in _SENTENCE.finditer(prose)] or [(0, len(prose))]
+    spans: list[list[str]] = [[] for _ in sentences]
+    for at, token in positioned:
+        if token.startswith(("code:", "quote:", "url:")):
+            k = next((i for i, (_, end) in enumerate(sentences) if at < end), len(sentences) - 1)
+            spans[k].append(token)
+    parts = sorted(repr((normalise(prose[start:end]), tuple(found))) for (start, end), found in zip(sentences, spans, strict=True))
+    digest = hashlib.blake2b(repr((parts, pictographs)).encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
 
 
 def _is_possessive(text: str, matches: list[re.Match[str]], k: int) -> bool:
@@ -329,8 +358,8 @@ def _tense_and_modality(words: list[str]) -> dict[str, frozenset[str]]:
 
 def _is_phatic(segment: str) -> bool:
     words = _LETTERS.findall(segment.casefold())
-    return (any(w in _PHATIC for w in words)
-            and all(w in _PHATIC or w in _FUNCTION_WORDS or w in _RELATIONAL for w in words))
+    return (any(w in _PHATIC for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
+            and all(w in _PHATIC or w in _FUNCTION_WORDS or w in _RELATIONAL or w in _NEGATIONS for w in words))
 
 
 def _blank_phatic_ends(text: str) -> str:
@@ -496,6 +525,7 @@ def extract_features(text: str) -> TextFeatures:
         copula.append(word)
     return TextFeatures(
         normalised=normalise(text),  # the prose; code, quotes and URLs are in ``exact``
+        identity=_identity(text, positioned, pictographs),
         exact=tuple(token for _, token in positioned),
         negations=negations,
         questions=frozenset(questions),

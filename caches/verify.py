@@ -109,8 +109,9 @@ def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
             return True
     ops = [op for op in SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes() if op[0] != "equal"]
     shared = len(a) - sum(i2 - i1 for _, i1, i2, _, _ in ops)
-    widest = ONE_SLOT_WORDS if len(ops) == 1 else SLOT_WORDS  # *in total* / *on average per day*
-    return shared > 0 and len(ops) <= SLOT_EDITS and all(
+    # *in total* / *on average per day*; in a long shared frame, slots of a quarter of its length
+    widest = max(ONE_SLOT_WORDS if len(ops) == 1 else SLOT_WORDS, shared // 4)
+    return shared > 0 and len(ops) <= max(SLOT_EDITS, shared // 8) and all(
         max(i2 - i1, j2 - j1) <= widest for _, i1, i2, j1, j2 in ops
     )
 
@@ -176,8 +177,8 @@ def verify(
     (default: the installed one; without it every replaced word is a different meaning)."""
     q = query if isinstance(query, TextFeatures) else extract_features(query)
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
-    if q.normalised == c.normalised and _verbatim(q.exact) == _verbatim(c.exact) and q.pictographs == c.pictographs:
-        return VerifyResult(True, close=True)  # only case or spacing changed outside code, quotes and URLs
+    if q.identity == c.identity:
+        return VerifyResult(True, close=True)  # only case, spacing or the order of sentences changed
     if _exact_key(q.exact) != _exact_key(c.exact) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
@@ -241,8 +242,8 @@ synonym of one (see :meth:`caches.lexicon.Lexicon.synonym_keys`)."""
 
 
 def identity_key(f: TextFeatures) -> tuple[object, ...]:
-    """Two texts with equal identity keys pass :func:`verify` at once (case and spacing only)."""
-    return f.normalised, _verbatim(f.exact), f.pictographs
+    """Two texts with equal identity keys pass :func:`verify` at once (case, spacing, sentence order)."""
+    return (f.identity,)
 
 
 def structure_key(f: TextFeatures) -> tuple[object, ...]:

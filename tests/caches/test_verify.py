@@ -409,3 +409,34 @@ def test_a_command_named_or_not_is_the_same_question(code, frame) -> None:
     span = f"`{text}`"
     assert verify(frame.format(span), f"What does {span} do?").ok
     assert not verify(frame.format(span), f"What does `{text} + 1` do?").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.integers(2, 9))
+def test_sentences_in_another_order_are_the_same_request(a, b, n) -> None:
+    first, second = f"I have {n} {a}s and a free weekend.", f"I want to build a {b}."
+    ask = "What's the simplest approach?"
+    assert verify(f"{first} {second} {ask}", f"{second} {first} {ask}").ok
+    # but what a sentence says stays with it: numbers and code do not move between sentences
+    assert not verify(f"I have {n} {a}s. I have {n + 1} {b}s.", f"I have {n + 1} {a}s. I have {n} {b}s.").ok or a == b
+    assert not verify(f"Use `{a}`. Avoid `{b}`.", f"Use `{b}`. Avoid `{a}`.").ok or a == b
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["street food and markets", "quiet beaches and long walks", "old churches and castles"]),
+       st.sampled_from(["art museums and galleries", "live music and late bars", "mountain views and hikes"]))
+def test_two_slots_changed_in_a_long_request_are_a_miss(topic, likes, other) -> None:
+    frame = ("I'm planning a week-long trip to Lisbon in April with my partner. We love {} but want to avoid "
+             "crowds. Could you suggest a rough day-by-day itinerary, a neighborhood to stay in, and one or two "
+             "places to eat each day near the {}?")
+    assert not verify(frame.format(likes, topic), frame.format(other, topic)).ok
+    assert verify(frame.format(likes, topic), "Hi! " + frame.format(likes, topic) + " Thanks a lot.").ok
+
+
+def test_chat_spellings_and_question_forms() -> None:
+    assert verify("can u explain what a mortgage is pls", "Can you explain what a mortgage is, please?").ok
+    assert verify("Could you recommend some podcasts about history?", "Could you recommend a few podcasts about history?").ok
+    assert verify("What are some ways to lower my cholesterol?", "How can I lower my cholesterol?").ok
+    assert verify("Hello there, I hope you don't mind me asking. Which planet has the most moons?",
+                  "Which planet has the most moons?").ok
+    assert not verify("What is a - u?", "What is u - a?").ok  # a single letter stays an operand
