@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["POSSESSIVE", "TextFeatures", "extract_features", "normalise"]
+__all__ = ["POSSESSIVE", "SIMPLE_PASTS", "TextFeatures", "extract_features", "misspelt_function_word", "normalise"]
 
 POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's sister*), not a relation to compare
 
@@ -33,6 +34,15 @@ _FUNCTION_WORDS = frozenset(
     e.g i.e etc viz cf
     """.split()
 )
+# irregular simple pasts that are not also participles (a closed class of English verbs): *I ate* is not
+# *I eat* or *I want to eat*, whatever auxiliaries the sentence has
+SIMPLE_PASTS = frozenset(
+    """
+    ate went saw gave took wrote ran began drank drove knew came became rose spoke broke chose froze stole woke
+    wore tore swore grew threw flew drew blew fell forgot forgave hid rode rang sang sank shook strove swam
+    """.split()
+)
+_LONG_FUNCTION_WORDS = tuple(sorted(w for w in _FUNCTION_WORDS if len(w) >= 4 and w.isalpha()))
 _NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
 # prepositions, comparison and coordination: kept in order; a replacement rejects
 _RELATIONAL = frozenset(
@@ -78,6 +88,9 @@ _REWORDED_FRAMES = (
     (re.compile(r"\bhow\s+(?:do|are)\s+([^.?!\n]{1,120}?\s+and\s+[^.?!\n]{1,120}?)\s+differ(?:ent)?(?=\s*[.?!]|\s*$)", re.I),
      r"what is the difference between \1"),
     (re.compile(r"\bwalk\s+me\s+through\b", re.I), "explain"),
+    # a whole request of *A vs B* asks for the difference
+    (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
+     r"what is the difference between \1 and \2"),
     # *list the five largest X* and *name the longest X* ask *what are*, *which is*
     (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|name|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
                 r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
@@ -167,6 +180,8 @@ _PRONOUN_ONE = re.compile(
 # pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop
 # (*🤗 Datasets* / *Datasets*), but two texts that both have some must have the same
 _PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u200d\ufe0f]")
+# emoticons typed as punctuation (*:)*, *;-)*, *:D*, *<3*): decoration, dropped
+_EMOTICON = re.compile(r"(?:(?<=\s)|^)(?:[:;=][-']?[)(DPp/|]+|<3+)(?=\s|$|[.,!?])")
 _SPACES = re.compile(r"\s+")
 _EDGE_PUNCT = ".,;:!?'\"()[]-–—… \t\n"
 
@@ -254,6 +269,14 @@ def _strip_request_frames(text: str) -> str:
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
     return meant.sub("explain ", text)
+
+
+def misspelt_function_word(word: str, slips: Callable[[str, str], int]) -> bool:
+    """``word`` is a typing slip from a function word of four letters or more (two from one of seven or
+    more: *explian*, *reccomend*);
+    ``slips`` counts the slips between two words."""
+    return len(word) >= 4 and any(abs(len(f) - len(word)) <= 2 and slips(f, word) <= (2 if len(f) >= 7 else 1)
+                                  for f in _LONG_FUNCTION_WORDS)
 
 
 def _identity(prose: str, positioned: list[tuple[int, str]], pictographs: tuple[str, ...]) -> int:
@@ -436,6 +459,7 @@ def extract_features(text: str) -> TextFeatures:
     placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
     pictographs = tuple(sorted(ch for ch in _PICTOGRAPHS.findall(text) if ch not in "\u200d\ufe0f"))
     text = _PICTOGRAPHS.sub(" ", text)
+    text = _EMOTICON.sub(lambda m: " " * len(m.group(0)), text)
     text = _PRONOUN_ONE.sub(lambda m: m.group(0)[: m.start(m.lastindex) - m.start()] + "   ", text)
 
     negations = 0

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.lexicon import Lexicon, default_lexicon
-from caches.text_features import TextFeatures, extract_features
+from caches.text_features import SIMPLE_PASTS, TextFeatures, extract_features, misspelt_function_word
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
@@ -88,6 +88,55 @@ def _match_synonyms(only_a: list[str], only_b: list[str], lexicon: Lexicon | Non
             free.remove(partner)
             mapping[word] = partner
     return mapping
+
+
+TYPO_MIN_LENGTH = 4
+
+
+def _match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[str, str]:
+    """Pair a word WordNet does not know with a known word of the other text one typing slip away
+    (two for words of seven letters or more: *reccomend* / *recommend*, *resturant* / *restaurant*):
+    ``{word of b: its partner in a}``. Two known words are never a typo of each other (*affect* /
+    *effect*), and neither are two unknown ones (names)."""
+    mapping: dict[str, str] = {}
+    if len(only_a) * len(only_b) > MAX_SUBSTITUTION_PAIRS:
+        return mapping
+    free = [w for w in only_a if len(w) >= TYPO_MIN_LENGTH and w.isalpha()]
+    for word in only_b:
+        if len(word) < TYPO_MIN_LENGTH or not word.isalpha():
+            continue
+        known = lexicon.known([word])
+        partner = next((a for a in free if lexicon.known([a]) != known
+                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 7 else 1)), None)
+        if partner is not None:
+            free.remove(partner)
+            mapping[word] = partner
+    return mapping
+
+
+def _without_misspelt_function_words(f: TextFeatures, lexicon: Lexicon) -> TextFeatures:
+    """``f`` without the words WordNet does not know that are a slip from a function word (*explian*)."""
+    for word in f.content:
+        if word.isalpha() and not lexicon.known([word]) and misspelt_function_word(word, _slips):
+            f = _without_word(f, word)
+    return f
+
+
+def _slips(a: str, b: str) -> int:
+    """Typing slips between two words (Damerau-Levenshtein: insert, delete, replace, swap two
+    neighbours), counted up to 3."""
+    if abs(len(a) - len(b)) > 2:
+        return 3
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        previous2, previous = previous, row
+    return min(previous[-1], 3)
 
 
 def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
@@ -198,6 +247,16 @@ def verify(
     only_q = list((words_q - words_c).elements())
     only_c = list((words_c - words_q).elements())
     mapping = _match_synonyms(only_q, only_c, lex) if only_q and only_c else {}
+    if lex is not None and words_q & words_c:  # (with a word in common, so the candidate gate's rule holds)
+        names = q.names | c.names
+        mapping.update(_match_typos([w for w in only_q if w not in mapping.values() and w not in names],
+                                    [w for w in only_c if w not in mapping and w not in names], lex))
+        q, c = _without_misspelt_function_words(q, lex), _without_misspelt_function_words(c, lex)
+        only_q = [w for w in only_q if w in q.content]
+        only_c = [w for w in only_c if w in c.content]
+    if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
+                               for b, a in mapping.items()):
+        return VerifyResult(False, "tense")  # *I just ate* / *I want to eat*
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
     left_q = Counter(only_q) - Counter(mapping.values())
     left_c = [w for w in only_c if w not in mapping]

@@ -440,3 +440,22 @@ def test_chat_spellings_and_question_forms() -> None:
     assert verify("Hello there, I hope you don't mind me asking. Which planet has the most moons?",
                   "Which planet has the most moons?").ok
     assert not verify("What is a - u?", "What is u - a?").ok  # a single letter stays an operand
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("ate", "eat"), ("drove", "drive"), ("took", "take"), ("wrote", "write")]))
+def test_a_simple_past_main_verb_is_another_time(thing, forms) -> None:
+    past, now = forms
+    assert not verify(f"I just {past} the {thing}, is that a problem?", f"I want to {now} the {thing}, is that a problem?").ok
+
+
+@FAST
+@given(st.sampled_from([("recommend", "reccomend"), ("explain", "explian"), ("restaurant", "resturant"),
+                        ("understand", "undrestand"), ("tomorrow", "tommorow")]), _WORDS)
+def test_typing_slips_hit_but_known_words_and_names_stay_apart(pair, topic) -> None:
+    right, slip = pair
+    assert verify(f"Can you {right} the {topic} near the {right} today?".replace(f"the {right} today", "the station today"),
+                  f"Can you {slip} the {topic} near the station today?").ok or right in ("restaurant", "tomorrow")
+    assert verify(f"What is a good {right} for the {topic}?", f"What is a good {slip} for the {topic}?").ok
+    assert not verify(f"What is the effect of the {topic}?", f"What is the affect of the {topic}?").ok  # both words
+    assert not verify(f"Is Java good for the {topic}?", f"Is Jawa good for the {topic}?").ok  # a name
