@@ -7,10 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.caches import shipped_sets
 from benchmarks.caches.evaluation import main
-from benchmarks.caches.shipped_sets import UNOPENED_SETS, heldout_negatives
+from benchmarks.caches.shipped_sets import (
+    GENERATED_SETS,
+    UNOPENED_SETS,
+    heldout_negatives,
+    load_hard_negatives,
+)
 from caches.config import CacheConfig
 from caches.embedder import SentenceTransformerEmbedder
+from caches.verify import verify
 
 PAIRS = [
     ("How do I reverse a list in Python?", "How can I reverse a list in Python?"),
@@ -99,6 +106,8 @@ def test_sets_only_runs_without_data_and_reports_both_sets(
     clone = tmp_path / "clone"  # no ../shared/data from here, whatever other tests left beside tmp_path
     clone.mkdir()
     monkeypatch.chdir(clone)
+    # two opened sets are enough to show the report's shape (every set's verification is tested below)
+    monkeypatch.setattr(shipped_sets, "OPENED_SETS", shipped_sets.OPENED_SETS[:2])
     rc = main(["--show-heldout-cases"], embedder=embedder)
     out = capsys.readouterr().out
     assert "## 2. Development set and scope checks" in out and "## 3. Held-out set" in out
@@ -108,3 +117,12 @@ def test_sets_only_runs_without_data_and_reports_both_sets(
     assert "0 false hits (met: zero)" in dev
     assert "false-hit rate 95% interval" in held and "paraphrase hit rate" in held
     assert rc == (0 if "NOT met" not in summary else 1)
+
+
+@pytest.mark.parametrize("name", [s for s in GENERATED_SETS if s not in UNOPENED_SETS])
+def test_verification_refuses_every_must_not_hit_pair_of_the_opened_sets(name: str) -> None:
+    """Whatever the threshold: no must-not-hit pair of a generated set passes verification (without the
+    embedder, so every set is checked on every run)."""
+    pairs = load_hard_negatives(name)["text_pairs"]
+    passed = [(p["category"], p["query"]) for p in pairs if verify(p["query"], p["stored"]).ok]
+    assert passed == []
