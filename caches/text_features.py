@@ -1,9 +1,11 @@
-"""Features of a question that :mod:`caches.verify` compares: its exact spans (numbers, symbols, code,
-quoted strings, URLs, identifiers), negations, question words, the sequence of content and relational
-words, names, passive participles and pictographs, extracted once per text by :func:`extract_features`.
+"""Features of a question that :mod:`caches.verify` compares, extracted once per text by
+:func:`extract_features`: its exact spans (numbers, symbols, code, quoted strings, URLs, identifiers),
+negations, question words, the sequence of content and relational words, names, passive participles,
+pictographs, the copula's clause, whether it asks about a subject or an object, the personal pronouns,
+the tense and modality of its questions, and an identity that ignores case, spacing and sentence order.
 
-The word classes here are closed classes of English grammar (function words, negations, prepositions,
-number words, irregular participles), never topic words.
+The word classes and phrase rewrites it reads are closed classes of English (:mod:`caches.english`),
+never topic words.
 """
 
 from __future__ import annotations
@@ -14,146 +16,40 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["POSSESSIVE", "SIMPLE_PASTS", "TextFeatures", "extract_features", "misspelt_function_word", "normalise"]
+from caches.english import (
+    AUXILIARIES,
+    BE_FORMS,
+    CODE_FOLLOWS,
+    CODE_REFERENCE,
+    CONTRACTIONS,
+    DO_FORMS,
+    FUNCTION_WORDS,
+    IRREGULAR_PARTICIPLES,
+    LONG_FUNCTION_WORDS,
+    MANNER_PHRASE,
+    MODALS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    OBLIGED,
+    PERSONS,
+    PHATIC,
+    QUESTION_WORDS,
+    RELATIONAL,
+    REQUEST_FRAMES,
+    REWORDED_FRAMES,
+    SENTENCE_ENDS,
+    SUBJECT_QUESTIONS,
+    TENSES,
+    TOPIC_RELATIONS,
+)
+
+__all__ = ["POSSESSIVE", "TextFeatures", "extract_features", "misspelt_function_word", "normalise"]
 
 POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's sister*), not a relation to compare
 
-# --- closed classes of English function words (grammar, not topics) -----------------------------
-
-_FUNCTION_WORDS = frozenset(
-    """
-    a an the this that these those some any such own same
-    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself
-    she her hers herself it its itself they them their theirs themselves one's
-    is are was were be been being am do does did doing done have has had having
-    will would shall should can could may might must ought
-    s t d ll re ve m
-    please kindly hi hello hey dear thanks thank ok okay yes just really actually also even so
-    tell give show explain describe help want wanted like need know let lets let's wonder recommend suggest
-    there here then now just very quite rather
-    e.g i.e etc viz cf
-    """.split()
-)
-# irregular simple pasts that are not also participles (a closed class of English verbs): *I ate* is not
-# *I eat* or *I want to eat*, whatever auxiliaries the sentence has
-SIMPLE_PASTS = frozenset(
-    """
-    ate went saw gave took wrote ran began drank drove knew came became rose spoke broke chose froze stole woke
-    wore tore swore grew threw flew drew blew fell forgot forgave hid rode rang sang sank shook strove swam
-    """.split()
-)
-_LONG_FUNCTION_WORDS = tuple(sorted(w for w in _FUNCTION_WORDS if len(w) >= 4 and w.isalpha()))
-_NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
-# prepositions, comparison and coordination: kept in order; a replacement rejects
-_RELATIONAL = frozenset(
-    """
-    to from into onto than before after above below over under against toward towards between
-    versus vs via within inside outside up down off out per by for with on in at of about across
-    through during since until behind beyond beside near and or but nor regarding concerning
-    """.split()
-)
-# prepositions that introduce a topic (*books on X* = *books about X*): compared as one
-_TOPIC_RELATIONS = {"on": "about", "regarding": "about", "concerning": "about"}
-# "in simple terms" / "in a clear way" says what the adverb says (*simply*, *clearly*)
-_MANNER_PHRASE = re.compile(r"\bin\s+(?:an?\s+)?([a-z]+)\s+(?:terms|words|language|way|manner|fashion)\b", re.I)
-_QUESTION_WORDS = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "whose",
-                   "when": "when", "where": "where", "why": "why", "how": "how"}
-# request frames that only introduce the topic: "tell me about X", "give me an overview of X",
-# "what does X mean"; removed before the words are compared (grammar, no topic words)
-_REQUEST_FRAMES = (
-    re.compile(
-        r"(?:^|(?<=[.!?:]\s))(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-        r"(?:(?:tell|give|show)\s+me|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+want\s+to\s+know|"
-        r"(?:what\s+)?do\s+you\s+know)\s+(?:(?:an?|the|some)\s+(?:overview|explanation|description|"
-        r"introduction|rundown)\s+)?(?:about|of|on|regarding)\s+",
-        re.I,
-    ),
-    re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
-    re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
-)
-# request frames that say "explain" in other words (*help me understand*, *explain to me*), and question
-# forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
-# of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
-_REWORDED_FRAMES = (
-    (re.compile(r"\b(?:help\s+me(?:\s+to)?|i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
-                r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
-    (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
-    (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
-    (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
-    (re.compile(r"\bwhat\s+causes\s+", re.I), "why "),
-    (re.compile(r"\b(?:explain|describe)\s+the\s+meaning\s+of\b", re.I), "explain"),
-    (re.compile(r"\bwhat\s+made\s+", re.I), "why was "),
-    (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
-     r"what is the difference between \1 and"),
-    (re.compile(r"\bhow\s+(?:do|are)\s+([^.?!\n]{1,120}?\s+and\s+[^.?!\n]{1,120}?)\s+differ(?:ent)?(?=\s*[.?!]|\s*$)", re.I),
-     r"what is the difference between \1"),
-    (re.compile(r"\bwalk\s+me\s+through\b", re.I), "explain"),
-    # a whole request of *A vs B* asks for the difference
-    (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
-     r"what is the difference between \1 and \2"),
-    # *list the five largest X* and *name the longest X* ask *what are*, *which is*
-    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|name|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
-                r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
-    # *how do you say X in French* is *translate X into French*
-    (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
-                re.I), r"translate \1 into "),
-    (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
-    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|what\s+are\s+(?:some|the)\s+ways|"
-                r"is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
-)
-# a text that shows code names it in many ways (*this code*, *the snippet below*, *the following Python
-# function*): one reference, so that only the words around it are compared
-_CODE_REFERENCE = re.compile(
-    r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
-    r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|piece\s+of\s+code)"
-    r"(?:\s+(?:below|above|here))?\b", re.I)
-_CODE_FOLLOWS = re.compile(r"(?:\s+[a-z]+){0,2}\s*[:?.]?\s*`", re.I)
-# social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
-# words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)
-_PHATIC = frozenset(
-    """
-    hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
-    thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
-    regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
-    help assistance question quick simple many time mind asking ask lol
-    """.split()
-)
 _SEGMENT = re.compile(r"\S.*?(?:[.!?:]+(?=\s|$)|$)", re.S)  # a sentence: its end is followed by a space
 _SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s|$)|$)", re.S)  # the same without colons: the identity's sentences
 _LETTERS = re.compile(r"[a-z]+")
-# the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
-_BE_FORMS = frozenset("is are was were be been being am".split())
-_SENTENCE_ENDS = frozenset(".!?;:")
-# participles that end neither in -ed nor in -en/-wn (a closed class of English irregular verbs)
-_IRREGULAR_PARTICIPLES = frozenset(
-    """
-    made done built sent set put kept held found told sold paid bought brought thought taught caught run read
-    left lost met led fed spent won hit cut split shut spread cast sung begun drunk swum stuck struck hung
-    dealt felt heard meant bent lent slept swept burnt learnt spelt spilt dug shot fought sought bound wound
-    """.split()
-)
-_NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-    "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12, "half": 0.5, "twice": 2,
-    "single": 1, "double": 2, "triple": 3,
-}
-_CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
-                 (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
-                 (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"),
-                 # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
-                 (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),
-                 (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
-                 (re.compile(r"\bcant\b", re.I), "can not"),
-                 # chat spellings of function words (a closed class): *can u*, *pls*, *thx*, *gonna*
-                 (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.])", re.I), r"\1 you"), (re.compile(r"\bur\b", re.I), "your"),
-                 (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\b(?:thx|ty)\b", re.I), "thanks"),
-                 (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),
-                 (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bquick\s+q\b", re.I), "quick question"),
-                 # *a few* says *some*
-                 (re.compile(r"\ba\s+few\b", re.I), "some"))
 
 # --- span patterns --------------------------------------------------------------------------------
 
@@ -211,6 +107,7 @@ class TextFeatures:
     # the text up to case, spacing and the order of its sentences: a digest of its sentences (each its
     # prose and its verbatim spans in order), sorted, and its pictographs
     identity: int = 0
+    bound: frozenset[tuple[str, str]] = frozenset()  # each number with the content word right after it: *12 miles*
     tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
     modality: frozenset[str] = frozenset()  # ``possible`` (*can*, *may*), ``advice``, ``obligation``, ``conditional``
 
@@ -256,16 +153,16 @@ def _number(token: str) -> str:
 
 
 def _strip_request_frames(text: str) -> str:
-    """``text`` without the request frames of :data:`_REQUEST_FRAMES` (the topic stays), with the frames
-    of :data:`_REWORDED_FRAMES` rewritten and, when it shows code, one reference to it."""
-    for pattern, repl in _REWORDED_FRAMES:
+    """``text`` without the request frames of :data:`REQUEST_FRAMES` (the topic stays), with the frames
+    of :data:`REWORDED_FRAMES` rewritten and, when it shows code, one reference to it."""
+    for pattern, repl in REWORDED_FRAMES:
         text = pattern.sub(repl, text)
     if "`" in text:
         # named right before the code (*the command `ls -l`*, *what this regex does: `...`*): only the code;
         # elsewhere: one word for it
-        text = _CODE_REFERENCE.sub(lambda m: m.group(1) if _CODE_FOLLOWS.match(text, m.end()) else
+        text = CODE_REFERENCE.sub(lambda m: m.group(1) if CODE_FOLLOWS.match(text, m.end()) else
                                    f"{m.group(1)}code", text)
-    about, means, meant = _REQUEST_FRAMES
+    about, means, meant = REQUEST_FRAMES
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
     return meant.sub("explain ", text)
@@ -276,7 +173,7 @@ def misspelt_function_word(word: str, slips: Callable[[str, str], int]) -> bool:
     more: *explian*, *reccomend*);
     ``slips`` counts the slips between two words."""
     return len(word) >= 4 and any(abs(len(f) - len(word)) <= 2 and slips(f, word) <= (2 if len(f) >= 7 else 1)
-                                  for f in _LONG_FUNCTION_WORDS)
+                                  for f in LONG_FUNCTION_WORDS)
 
 
 def _identity(prose: str, positioned: list[tuple[int, str]], pictographs: tuple[str, ...]) -> int:
@@ -293,6 +190,15 @@ def _identity(prose: str, positioned: list[tuple[int, str]], pictographs: tuple[
     return int.from_bytes(digest, "big")
 
 
+def _bind(bound: set[tuple[str, str]], number: str, matches: list[re.Match[str]], k: int) -> None:
+    """Record ``number`` (token ``k``) with the content word right after it, if there is one."""
+    if k + 1 < len(matches):
+        word = matches[k + 1].group(0).casefold()
+        if word.isalpha() and not (word in FUNCTION_WORDS or word in RELATIONAL or word in NEGATIONS
+                                   or word in QUESTION_WORDS or word in NUMBER_WORDS):
+            bound.add((number, word))
+
+
 def _is_possessive(text: str, matches: list[re.Match[str]], k: int) -> bool:
     """Token ``k``, an *s*, ends a possessive: *the daughter's*, not *what's* or *it's*."""
     if k < 2 or matches[k - 1].group(0) != "'":
@@ -300,48 +206,34 @@ def _is_possessive(text: str, matches: list[re.Match[str]], k: int) -> bool:
     owner, mark = matches[k - 2], matches[k - 1]
     word = owner.group(0).casefold()
     return (owner.end() == mark.start() and mark.end() == matches[k].start() and word[0].isalpha()
-            and word not in _FUNCTION_WORDS and word not in _QUESTION_WORDS)
+            and word not in FUNCTION_WORDS and word not in QUESTION_WORDS)
 
 
-# personal pronouns: people whose roles a reordering can swap (*I owe my sister* / *my sister owes me*)
-# (subject and object forms are one person: *I owe her* / *she owes me*; a possessive is another word)
-_PERSONS = {"i": "1", "me": "1", "my": "1's", "mine": "1's", "we": "1pl", "us": "1pl", "our": "1pl's",
-            "ours": "1pl's", "he": "3m", "him": "3m", "his": "3m's", "she": "3f", "her": "3f", "hers": "3f's",
-            "they": "3pl", "them": "3pl", "their": "3pl's", "theirs": "3pl's"}
-_DO_FORMS = frozenset("do does did".split())
-_AUXILIARIES = frozenset("is are was were be am has have had will would shall should can could may might must".split())
-_SUBJECT_QUESTIONS = frozenset("who what which".split())
 
 
 def _asks_about(matches: list[re.Match[str]]) -> str:
     """Whether the first *who*, *what* or *which* asks for a subject or, with *do* support, an object:
     *which team beat X* / *which team did X beat* (a noun may stand after *what* and *which*)."""
     words = [m.group(0).casefold() for m in matches]
-    k = next((i for i, w in enumerate(words) if w in _SUBJECT_QUESTIONS), None)
+    k = next((i for i, w in enumerate(words) if w in SUBJECT_QUESTIONS), None)
     if k is None or k + 1 >= len(words):
         return ""
     j = k + 1
 
     def plain(word: str) -> bool:  # a content word: not grammar, not punctuation, not a number
-        return (word[0].isalpha() and word not in _FUNCTION_WORDS and word not in _RELATIONAL
-                and word not in _QUESTION_WORDS and word not in _NEGATIONS)
+        return (word[0].isalpha() and word not in FUNCTION_WORDS and word not in RELATIONAL
+                and word not in QUESTION_WORDS and word not in NEGATIONS)
 
-    if words[j] in _DO_FORMS:
+    if words[j] in DO_FORMS:
         return "object"
     if words[k] != "who" and plain(words[j]) and j + 1 < len(words):
         after = words[j + 1]  # *which team did*, *which team beat*, *what causes*, *what colour is*
-        if after in _DO_FORMS:
+        if after in DO_FORMS:
             return "object"
-        return "" if after in _AUXILIARIES else "subject"
+        return "" if after in AUXILIARIES else "subject"
     return "subject" if plain(words[j]) else ""
 
 
-_TENSES = {"is": "present", "are": "present", "am": "present", "do": "present", "does": "present",
-           "has": "present", "have": "present", "was": "past", "were": "past", "did": "past", "had": "past",
-           "will": "future", "shall": "future"}
-_MODALS = {"can": "possible", "could": "possible", "may": "possible", "might": "possible", "should": "advice",
-           "ought": "advice", "must": "obligation", "would": "conditional"}
-_OBLIGED = frozenset("have has had need needs required".split())  # before *to*: *do I have to*, *need to*
 
 
 def _question_words(words: list[str]) -> list[int]:
@@ -350,11 +242,11 @@ def _question_words(words: list[str]) -> list[int]:
     out: list[int] = []
     start = 0
     for k in range(len(words) + 1):
-        if k < len(words) and words[k][0] not in _SENTENCE_ENDS:
+        if k < len(words) and words[k][0] not in SENTENCE_ENDS:
             continue
         sentence = range(start, k)
         first = words[start] if start < k else ""
-        if (k < len(words) and "?" in words[k]) or first in _QUESTION_WORDS or first in _TENSES or first in _MODALS:
+        if (k < len(words) and "?" in words[k]) or first in QUESTION_WORDS or first in TENSES or first in MODALS:
             out.extend(sentence)
         start = k + 1
     return out
@@ -369,24 +261,24 @@ def _tense_and_modality(words: list[str]) -> dict[str, frozenset[str]]:
     for k in _question_words(words):
         word = words[k]
         after = words[k + 1] if k + 1 < len(words) else ""
-        if word in _OBLIGED and after == "to":
+        if word in OBLIGED and after == "to":
             modality.add("obligation")
-        elif word in _MODALS:
+        elif word in MODALS:
             if after not in ("you", "like"):
-                modality.add(_MODALS[word])
-        elif word in _TENSES and not (word in ("will", "shall") and after == "you"):
-            tense.add(_TENSES[word])
+                modality.add(MODALS[word])
+        elif word in TENSES and not (word in ("will", "shall") and after == "you"):
+            tense.add(TENSES[word])
     return {"tense": frozenset(tense), "modality": frozenset(modality)}
 
 
 def _is_phatic(segment: str) -> bool:
     words = _LETTERS.findall(segment.casefold())
-    return (any(w in _PHATIC for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
-            and all(w in _PHATIC or w in _FUNCTION_WORDS or w in _RELATIONAL or w in _NEGATIONS for w in words))
+    return (any(w in PHATIC for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
+            and all(w in PHATIC or w in FUNCTION_WORDS or w in RELATIONAL or w in NEGATIONS for w in words))
 
 
 def _blank_phatic_ends(text: str) -> str:
-    """``text`` with the sentences of :data:`_PHATIC` formulas at its start and end blanked out (same
+    """``text`` with the sentences of :data:`PHATIC` formulas at its start and end blanked out (same
     length). A sentence after a colon is what the colon introduces (*translate: good morning*), and a
     text made only of formulas is kept whole."""
     segments = [m.span() for m in _SEGMENT.finditer(text)]
@@ -417,7 +309,7 @@ def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
 
 
 def _is_participle(word: str) -> bool:
-    return (len(word) > 3 and word.endswith(("ed", "en", "wn"))) or word in _IRREGULAR_PARTICIPLES
+    return (len(word) > 3 and word.endswith(("ed", "en", "wn"))) or word in IRREGULAR_PARTICIPLES
 
 
 def _modifies_verb(word: str) -> bool:
@@ -435,9 +327,9 @@ def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
-    for pattern, repl in _CONTRACTIONS:
+    for pattern, repl in CONTRACTIONS:
         text = pattern.sub(repl, text)
-    text = _MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(text))
+    text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(text))
     positioned: list[tuple[int, str]] = []  # (position, exact token)
 
     def cut(pattern: re.Pattern[str], kind: str, value) -> None:
@@ -468,6 +360,7 @@ def extract_features(text: str) -> TextFeatures:
     passive: set[str] = set()
     agented: set[str] = set()
     persons: list[tuple[int, tuple[str, str]]] = []  # personal pronouns, for ``with_persons``
+    bound: set[tuple[str, str]] = set()
     since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
     copula_at, copula_end = -1, -1  # where the question's copula and its clause end (-1: none yet)
     matches = list(_TOKEN.finditer(text))
@@ -480,17 +373,17 @@ def extract_features(text: str) -> TextFeatures:
         low = raw.casefold()
         # a letter right after a backslash is an escape (*\\s+*), whatever the tokens around it
         escaped = k > 0 and matches[k - 1].end() == m.start() and matches[k - 1].group(0).endswith("\\")
-        if low in _BE_FORMS:
+        if low in BE_FORMS:
             since_be = 0
             # a question opens with *be* and its subject comes next (*are children ...*, *is the lexer called*)
             be_opens = _sentence_start(text, m.start())
-            if copula_at < 0 and (be_opens or (k > 0 and matches[k - 1].group(0).casefold() in _QUESTION_WORDS)):
+            if copula_at < 0 and (be_opens or (k > 0 and matches[k - 1].group(0).casefold() in QUESTION_WORDS)):
                 copula_at = m.start()
             elif copula_at >= 0 and copula_end < 0:
                 copula_end = m.start()
         else:
-            since_be = 99 if low in _SENTENCE_ENDS else since_be + 1
-            if copula_at >= 0 and copula_end < 0 and low[0] in _SENTENCE_ENDS:
+            since_be = 99 if low in SENTENCE_ENDS else since_be + 1
+            if copula_at >= 0 and copula_end < 0 and low[0] in SENTENCE_ENDS:
                 copula_end = m.start()
         by_follows = k + 1 < len(matches) and matches[k + 1].group(0).casefold() == "by"
         if _is_participle(low) and (
@@ -507,6 +400,7 @@ def extract_features(text: str) -> TextFeatures:
             placed.append((m.start(), ("w", "version")))
         elif raw[0].isdigit():
             positioned.append((m.start(), f"num:{_number(raw)}"))
+            _bind(bound, f"num:{_number(raw)}", matches, k)
         elif not (raw[0].isalpha() or raw[0] == "_"):
             symbols = raw.rstrip(".,;!?")  # "]." ends a sentence after a bracket
             if symbols and (not _SENTENCE_PUNCT.match(symbols) or _is_minus(matches, k)):
@@ -518,21 +412,24 @@ def extract_features(text: str) -> TextFeatures:
             word = _cased(raw, escaped)
             positioned.append((m.start(), f"id:{word}"))
             placed.append((m.start(), ("w", word)))  # also a word, whose role can change
-        elif low in _NUMBER_WORDS:
-            positioned.append((m.start(), f"num:{_number(str(_NUMBER_WORDS[low]))}"))
-        elif low in _NEGATIONS:
+        elif low in NUMBER_WORDS:
+            positioned.append((m.start(), f"num:{_number(str(NUMBER_WORDS[low]))}"))
+            _bind(bound, f"num:{_number(str(NUMBER_WORDS[low]))}", matches, k)
+        elif low in NEGATIONS:
             # a sentence-opening "No," answers; it does not negate what follows
             interjection = low == "no" and _sentence_start(text, m.start()) and text[m.end():m.end() + 1] == ","
             negations += not interjection
-        elif low in _QUESTION_WORDS:
-            questions.add(_QUESTION_WORDS[low])
+        elif low in QUESTION_WORDS:
+            questions.add(QUESTION_WORDS[low])
+        elif low in ("many", "much") and k > 0 and matches[k - 1].group(0).casefold() == "how":
+            pass  # part of the question word: *how many calories* asks what *calories in X* asks
         elif low == "s" and _is_possessive(text, matches, k):
             placed.append((m.start(), ("r", POSSESSIVE)))
-        elif low in _RELATIONAL:
-            placed.append((m.start(), ("r", _TOPIC_RELATIONS.get(low, low))))
-        elif low in _PERSONS:
-            persons.append((m.start(), ("w", f"person:{_PERSONS[low]}")))
-        elif low not in _FUNCTION_WORDS:
+        elif low in RELATIONAL:
+            placed.append((m.start(), ("r", TOPIC_RELATIONS.get(low, low))))
+        elif low in PERSONS:
+            persons.append((m.start(), ("w", f"person:{PERSONS[low]}")))
+        elif low not in FUNCTION_WORDS:
             placed.append((m.start(), ("w", low)))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
                 names.add(low)
@@ -561,6 +458,7 @@ def extract_features(text: str) -> TextFeatures:
         copula=tuple(copula),
         asks_about=_asks_about(matches),
         with_persons=with_persons,
+        bound=frozenset(bound),
         **_tense_and_modality([m.group(0).casefold() for m in matches]),
     )
 

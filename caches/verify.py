@@ -44,8 +44,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
+from caches.english import SIMPLE_PASTS
 from caches.lexicon import Lexicon, default_lexicon
-from caches.text_features import SIMPLE_PASTS, TextFeatures, extract_features, misspelt_function_word
+from caches.text_features import TextFeatures, extract_features, misspelt_function_word
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
@@ -288,7 +289,7 @@ def verify(
     agented = voice & (q.agented | frozenset(mapping.get(w, w) for w in c.agented))
     if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
-            or (roles_of is None and _persons_swapped(q, c, mapping))):
+            or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -357,6 +358,15 @@ def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
         return False
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.with_persons]
     return _roles_swapped(list(q.with_persons), seq_c)
+
+
+def _numbers_rebound(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """The same number bound to another word both texts have: *how many kilometers is 12 miles* / *12 km
+    to miles*."""
+    bound_c = {(num, mapping.get(word, word)) for num, word in c.bound}
+    moved = q.bound ^ bound_c
+    words = set(q.content) & {mapping.get(w, w) for w in c.content}
+    return bool(moved) and all(word in words for _, word in moved)
 
 
 def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

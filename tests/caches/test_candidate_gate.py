@@ -141,7 +141,7 @@ def test_pending_matches_rank_by_shared_words_and_respect_the_limit() -> None:
               "What is the hottest planet?", "How big is the planet Jupiter?"]
     for i, text in enumerate(stored):
         gate.add("s", i, _keys(text), pending_text=text)
-    found = gate.pending_matches("s", _keys("How many moons does Jupiter have?"), 2)
+    found = gate.pending_matches("s", _keys("How many moons does distant Jupiter have?"), 2)
     assert [entry_id for entry_id, _ in found] == [1, 3]  # most shared words first, then the newest
     assert len(gate.pending_matches("s", _keys("Tell me about planets."), 10)) == 4
     assert gate.pending_matches("s", _keys("How many moons does Jupiter have?"), 0) == []

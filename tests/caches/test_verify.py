@@ -459,3 +459,20 @@ def test_typing_slips_hit_but_known_words_and_names_stay_apart(pair, topic) -> N
     assert verify(f"What is a good {right} for the {topic}?", f"What is a good {slip} for the {topic}?").ok
     assert not verify(f"What is the effect of the {topic}?", f"What is the affect of the {topic}?").ok  # both words
     assert not verify(f"Is Java good for the {topic}?", f"Is Jawa good for the {topic}?").ok  # a name
+
+
+_UNITS = st.sampled_from([("kilometers", "km"), ("miles", "mi"), ("kilograms", "kg"), ("pounds", "lb"),
+                          ("feet", "ft"), ("meters", "m")])
+
+
+@FAST
+@given(_UNITS, _UNITS, st.integers(2, 500))
+def test_a_number_bound_to_another_unit_is_another_conversion(a, b, n) -> None:
+    (long_a, short_a), (long_b, short_b) = a, b
+    if long_a == long_b:
+        return
+    asked = f"How many {long_a} is {n} {long_b}?"
+    assert verify(asked, f"{n} {long_b} to {long_a}").ok  # a terse form of the same conversion
+    assert not verify(asked, f"How many {long_b} is {n} {long_a}?").ok  # the converse
+    assert not verify(asked, f"{n} {long_a} to {long_b}").ok
+    assert verify(f"How many calories are in {n} {long_a} of rice?", f"calories in {n} {long_a} of rice").ok

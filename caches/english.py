@@ -1,0 +1,188 @@
+"""Closed classes of English that verification reads (function words, negations, relational words, question
+words, auxiliaries and modals, personal pronouns, number words, irregular verb forms, social formulas) and the
+phrase rewrites applied before words are compared (contractions, chat spellings, request frames, question
+forms). Grammar, never topic words: see :mod:`caches.text_features` for how they are used.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "AUXILIARIES",
+    "BE_FORMS",
+    "CODE_FOLLOWS",
+    "CODE_REFERENCE",
+    "CONTRACTIONS",
+    "DO_FORMS",
+    "FUNCTION_WORDS",
+    "IRREGULAR_PARTICIPLES",
+    "LONG_FUNCTION_WORDS",
+    "MANNER_PHRASE",
+    "MODALS",
+    "NEGATIONS",
+    "NUMBER_WORDS",
+    "OBLIGED",
+    "PERSONS",
+    "PHATIC",
+    "QUESTION_WORDS",
+    "RELATIONAL",
+    "REQUEST_FRAMES",
+    "REWORDED_FRAMES",
+    "SENTENCE_ENDS",
+    "SIMPLE_PASTS",
+    "SUBJECT_QUESTIONS",
+    "TENSES",
+    "TOPIC_RELATIONS",
+]
+
+# --- closed classes of English function words (grammar, not topics) -----------------------------
+
+FUNCTION_WORDS = frozenset(
+    """
+    a an the this that these those some any such own same
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves one's
+    is are was were be been being am do does did doing done have has had having
+    will would shall should can could may might must ought
+    s t d ll re ve m
+    please kindly hi hello hey dear thanks thank ok okay yes just really actually also even so
+    tell give show explain describe help want wanted like need know let lets let's wonder recommend suggest
+    there here then now just very quite rather
+    e.g i.e etc viz cf
+    """.split()
+)
+# irregular simple pasts that are not also participles (a closed class of English verbs): *I ate* is not
+# *I eat* or *I want to eat*, whatever auxiliaries the sentence has
+SIMPLE_PASTS = frozenset(
+    """
+    ate went saw gave took wrote ran began drank drove knew came became rose spoke broke chose froze stole woke
+    wore tore swore grew threw flew drew blew fell forgot forgave hid rode rang sang sank shook strove swam
+    """.split()
+)
+LONG_FUNCTION_WORDS = tuple(sorted(w for w in FUNCTION_WORDS if len(w) >= 4 and w.isalpha()))
+NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
+# prepositions, comparison and coordination: kept in order; a replacement rejects
+RELATIONAL = frozenset(
+    """
+    to from into onto than before after above below over under against toward towards between
+    versus vs via within inside outside up down off out per by for with on in at of about across
+    through during since until behind beyond beside near and or but nor regarding concerning
+    """.split()
+)
+# prepositions that introduce a topic (*books on X* = *books about X*): compared as one
+TOPIC_RELATIONS = {"on": "about", "regarding": "about", "concerning": "about"}
+# "in simple terms" / "in a clear way" says what the adverb says (*simply*, *clearly*)
+MANNER_PHRASE = re.compile(r"\bin\s+(?:an?\s+)?([a-z]+)\s+(?:terms|words|language|way|manner|fashion)\b", re.I)
+QUESTION_WORDS = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "whose",
+                   "when": "when", "where": "where", "why": "why", "how": "how"}
+# request frames that only introduce the topic: "tell me about X", "give me an overview of X",
+# "what does X mean"; removed before the words are compared (grammar, no topic words)
+REQUEST_FRAMES = (
+    re.compile(
+        r"(?:^|(?<=[.!?:]\s))(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+        r"(?:(?:tell|give|show)\s+me|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+want\s+to\s+know|"
+        r"(?:what\s+)?do\s+you\s+know)\s+(?:(?:an?|the|some)\s+(?:overview|explanation|description|"
+        r"introduction|rundown)\s+)?(?:about|of|on|regarding)\s+",
+        re.I,
+    ),
+    re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
+    re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
+)
+# request frames that say "explain" in other words (*help me understand*, *explain to me*), and question
+# forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
+# of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
+REWORDED_FRAMES = (
+    (re.compile(r"\b(?:help\s+me(?:\s+to)?|i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
+                r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
+    (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
+    (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
+    (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
+    (re.compile(r"\bwhat\s+causes\s+", re.I), "why "),
+    (re.compile(r"\b(?:explain|describe)\s+the\s+meaning\s+of\b", re.I), "explain"),
+    (re.compile(r"\bwhat\s+made\s+", re.I), "why was "),
+    (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
+     r"what is the difference between \1 and"),
+    (re.compile(r"\bhow\s+(?:do|are)\s+([^.?!\n]{1,120}?\s+and\s+[^.?!\n]{1,120}?)\s+differ(?:ent)?(?=\s*[.?!]|\s*$)", re.I),
+     r"what is the difference between \1"),
+    (re.compile(r"\bwalk\s+me\s+through\b", re.I), "explain"),
+    # a whole request of *A vs B* asks for the difference
+    (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
+     r"what is the difference between \1 and \2"),
+    # *list the five largest X* and *name the longest X* ask *what are*, *which is*
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|name|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
+                r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
+    # *how do you say X in French* is *translate X into French*
+    (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
+                re.I), r"translate \1 into "),
+    (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
+    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|what\s+are\s+(?:some|the)\s+ways|"
+                r"is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
+)
+# a text that shows code names it in many ways (*this code*, *the snippet below*, *the following Python
+# function*): one reference, so that only the words around it are compared
+CODE_REFERENCE = re.compile(
+    r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
+    r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|piece\s+of\s+code)"
+    r"(?:\s+(?:below|above|here))?\b", re.I)
+CODE_FOLLOWS = re.compile(r"(?:\s+[a-z]+){0,2}\s*[:?.]?\s*`", re.I)
+# social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
+# words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)
+PHATIC = frozenset(
+    """
+    hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
+    thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
+    regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
+    help assistance question quick simple many time mind asking ask lol
+    """.split()
+)
+# the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
+BE_FORMS = frozenset("is are was were be been being am".split())
+SENTENCE_ENDS = frozenset(".!?;:")
+# participles that end neither in -ed nor in -en/-wn (a closed class of English irregular verbs)
+IRREGULAR_PARTICIPLES = frozenset(
+    """
+    made done built sent set put kept held found told sold paid bought brought thought taught caught run read
+    left lost met led fed spent won hit cut split shut spread cast sung begun drunk swum stuck struck hung
+    dealt felt heard meant bent lent slept swept burnt learnt spelt spilt dug shot fought sought bound wound
+    """.split()
+)
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12, "half": 0.5, "twice": 2,
+    "single": 1, "double": 2, "triple": 3,
+}
+CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
+                 (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
+                 (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"),
+                 # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
+                 (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),
+                 (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
+                 (re.compile(r"\bcant\b", re.I), "can not"),
+                 # chat spellings of function words (a closed class): *can u*, *pls*, *thx*, *gonna*
+                 (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.])", re.I), r"\1 you"), (re.compile(r"\bur\b", re.I), "your"),
+                 (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\b(?:thx|ty)\b", re.I), "thanks"),
+                 (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),
+                 (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bquick\s+q\b", re.I), "quick question"),
+                 # *a few* says *some*
+                 (re.compile(r"\ba\s+few\b", re.I), "some"))
+
+# --- the grammar of questions -----------------------------------------------------------------
+
+# personal pronouns: people whose roles a reordering can swap (*I owe my sister* / *my sister owes me*)
+# (subject and object forms are one person: *I owe her* / *she owes me*; a possessive is another word)
+PERSONS = {"i": "1", "me": "1", "my": "1's", "mine": "1's", "we": "1pl", "us": "1pl", "our": "1pl's",
+            "ours": "1pl's", "he": "3m", "him": "3m", "his": "3m's", "she": "3f", "her": "3f", "hers": "3f's",
+            "they": "3pl", "them": "3pl", "their": "3pl's", "theirs": "3pl's"}
+DO_FORMS = frozenset("do does did".split())
+AUXILIARIES = frozenset("is are was were be am has have had will would shall should can could may might must".split())
+SUBJECT_QUESTIONS = frozenset("who what which".split())
+TENSES = {"is": "present", "are": "present", "am": "present", "do": "present", "does": "present",
+           "has": "present", "have": "present", "was": "past", "were": "past", "did": "past", "had": "past",
+           "will": "future", "shall": "future"}
+MODALS = {"can": "possible", "could": "possible", "may": "possible", "might": "possible", "should": "advice",
+           "ought": "advice", "must": "obligation", "would": "conditional"}
+OBLIGED = frozenset("have has had need needs required".split())  # before *to*: *do I have to*, *need to*
