@@ -25,6 +25,7 @@ __all__ = [
     "OBLIGED",
     "PERSONS",
     "PHATIC",
+    "PHATIC_CORE",
     "QUESTION_WORDS",
     "RELATIONAL",
     "REQUEST_FRAMES",
@@ -110,7 +111,7 @@ REWORDED_FRAMES = (
     (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
      r"what is the difference between \1 and \2"),
     # *list the five largest X* and *name the longest X* ask *what are*, *which is*
-    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|name|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
                 r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
     # *how do you say X in French* is *translate X into French*
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
@@ -125,7 +126,7 @@ CODE_REFERENCE = re.compile(
     r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
     r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|piece\s+of\s+code)"
     r"(?:\s+(?:below|above|here))?\b", re.I)
-CODE_FOLLOWS = re.compile(r"(?:\s+[a-z]+){0,2}\s*[:?.]?\s*`", re.I)
+CODE_FOLLOWS = re.compile(r"\s*[:?.]?\s*`|\s+[a-z]+\s*[:?.]\s*`", re.I)  # *the command `ls`*, *this regex does: `x`*
 # social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
 # words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)
 PHATIC = frozenset(
@@ -133,8 +134,13 @@ PHATIC = frozenset(
     hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
     thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
     regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
-    help assistance question quick simple many time mind asking ask lol
+    help assistance question quick many time mind asking ask lol
     """.split()
+)
+# a sentence is a formula only with one of these (*Good night.* and *Not well.* are not formulas)
+PHATIC_CORE = frozenset(
+    "hi hello hey greetings morning afternoon evening thanks thank thx appreciate appreciated grateful regards "
+    "cheers sincerely sorry apologies question asking".split()
 )
 # the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
 BE_FORMS = frozenset("is are was were be been being am".split())
@@ -163,8 +169,9 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
                  (re.compile(r"\bcant\b", re.I), "can not"),
                  # chat spellings of function words (a closed class): *can u*, *pls*, *thx*, *gonna*
-                 (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.])", re.I), r"\1 you"), (re.compile(r"\bur\b", re.I), "your"),
-                 (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\b(?:thx|ty)\b", re.I), "thanks"),
+                 (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.,])(?!\s+(?:and|or)\b)", re.I),
+                  r"\1 you"), (re.compile(r"\bur\b"), "your"),
+                 (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\bthx\b", re.I), "thanks"),
                  (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),
                  (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bquick\s+q\b", re.I), "quick question"),
                  # *a few* says *some*

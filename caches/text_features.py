@@ -33,6 +33,7 @@ from caches.english import (
     OBLIGED,
     PERSONS,
     PHATIC,
+    PHATIC_CORE,
     QUESTION_WORDS,
     RELATIONAL,
     REQUEST_FRAMES,
@@ -47,8 +48,8 @@ __all__ = ["POSSESSIVE", "TextFeatures", "extract_features", "misspelt_function_
 
 POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's sister*), not a relation to compare
 
-_SEGMENT = re.compile(r"\S.*?(?:[.!?:]+(?=\s|$)|$)", re.S)  # a sentence: its end is followed by a space
-_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s|$)|$)", re.S)  # the same without colons: the identity's sentences
+# where a sentence ends: a run of its punctuation (taken whole, from its first mark) before a space or the end
+_SENTENCE_END = re.compile(r"(?<![.!?:])[.!?:]++(?=\s|$)")
 _LETTERS = re.compile(r"[a-z]+")
 
 # --- span patterns --------------------------------------------------------------------------------
@@ -152,16 +153,33 @@ def _number(token: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
+MAX_FRAME_CHARS = 400  # whole-text rewrites (*A vs B*, *how do you say X in L*) apply to texts this short
+_VERBATIM = re.compile(r"```.*?(?:```|$)|`[^`\n]+`|(?:https?://|ftp://|www\.)[^\s<>\"'`]+|"
+                       r"\"[^\"\n]{1,200}\"|(?<![\w'])'[^'\n]{1,200}'(?![\w'])", re.S | re.I)
+
+
+def _outside_spans(text: str, rewrite: Callable[[str], str]) -> str:
+    """``rewrite`` applied to the prose between code, URLs and quoted strings, which keep their text."""
+    out, last = [], 0
+    for m in _VERBATIM.finditer(text):
+        out += [rewrite(text[last:m.start()]), m.group(0)]
+        last = m.end()
+    return "".join(out) + rewrite(text[last:])
+
+
 def _strip_request_frames(text: str) -> str:
     """``text`` without the request frames of :data:`REQUEST_FRAMES` (the topic stays), with the frames
     of :data:`REWORDED_FRAMES` rewritten and, when it shows code, one reference to it."""
     for pattern, repl in REWORDED_FRAMES:
-        text = pattern.sub(repl, text)
+        if "\\" in repl:  # re-emits what it captured (a quoted phrase may stand inside): the whole text
+            if len(text) <= MAX_FRAME_CHARS:
+                text = pattern.sub(repl, text)
+        else:
+            text = _outside_spans(text, lambda gap, pattern=pattern, repl=repl: pattern.sub(repl, gap))
     if "`" in text:
         # named right before the code (*the command `ls -l`*, *what this regex does: `...`*): only the code;
         # elsewhere: one word for it
-        text = CODE_REFERENCE.sub(lambda m: m.group(1) if CODE_FOLLOWS.match(text, m.end()) else
-                                   f"{m.group(1)}code", text)
+        text = CODE_REFERENCE.sub(lambda m: m.group(1) if CODE_FOLLOWS.match(text, m.end()) else m.group(0), text)
     about, means, meant = REQUEST_FRAMES
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
@@ -177,17 +195,32 @@ def misspelt_function_word(word: str, slips: Callable[[str, str], int]) -> bool:
 
 
 def _identity(prose: str, positioned: list[tuple[int, str]], pictographs: tuple[str, ...]) -> int:
-    """:attr:`TextFeatures.identity` of a text whose verbatim spans were blanked out of ``prose``: each span
-    belongs to the sentence it stands in (or the next one)."""
-    sentences = [m.span() for m in _SENTENCE.finditer(prose)] or [(0, len(prose))]
-    spans: list[list[str]] = [[] for _ in sentences]
-    for at, token in positioned:
-        if token.startswith(("code:", "quote:", "url:")):
-            k = next((i for i, (_, end) in enumerate(sentences) if at < end), len(sentences) - 1)
-            spans[k].append(token)
-    parts = sorted(repr((normalise(prose[start:end]), tuple(found))) for (start, end), found in zip(sentences, spans, strict=True))
-    digest = hashlib.blake2b(repr((parts, pictographs)).encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    """:attr:`TextFeatures.identity` of a text whose verbatim spans were blanked out of ``prose``: a digest of
+    its normalised prose, its verbatim spans in order and its pictographs."""
+    spans = tuple(token for _, token in sorted(positioned) if token.startswith(("code:", "quote:", "url:")))
+    digest = hashlib.blake2b(repr((normalise(prose), spans, pictographs)).encode("utf-8", "surrogatepass"),
+                             digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` as ``(start, end)``: each from its first non-space character to the end of
+    its closing punctuation (before a space or the text's end), or to the text's end. Linear in the text."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    for m in _SENTENCE_END.finditer(text):
+        start = at
+        while start < m.start() and text[start].isspace():
+            start += 1
+        if start < m.end() and not text[start].isspace():
+            out.append((start, m.end()))
+        at = m.end()
+    rest = at
+    while rest < len(text) and text[rest].isspace():
+        rest += 1
+    if rest < len(text):
+        out.append((rest, len(text)))
+    return out
 
 
 def _bind(bound: set[tuple[str, str]], number: str, matches: list[re.Match[str]], k: int) -> None:
@@ -273,7 +306,7 @@ def _tense_and_modality(words: list[str]) -> dict[str, frozenset[str]]:
 
 def _is_phatic(segment: str) -> bool:
     words = _LETTERS.findall(segment.casefold())
-    return (any(w in PHATIC for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
+    return (any(w in PHATIC_CORE for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
             and all(w in PHATIC or w in FUNCTION_WORDS or w in RELATIONAL or w in NEGATIONS for w in words))
 
 
@@ -281,8 +314,8 @@ def _blank_phatic_ends(text: str) -> str:
     """``text`` with the sentences of :data:`PHATIC` formulas at its start and end blanked out (same
     length). A sentence after a colon is what the colon introduces (*translate: good morning*), and a
     text made only of formulas is kept whole."""
-    segments = [m.span() for m in _SEGMENT.finditer(text)]
-    if segments:  # an opening clause of formulas before a comma (*Sorry to bother you, but ...*)
+    segments = _segments(text)
+    if segments and not _is_phatic(text[slice(*segments[0])]):  # formulas before a comma: *Sorry to bother you, but*
         first = text[segments[0][0]:segments[0][1]]
         comma = first.find(",")
         if comma > 0 and _is_phatic(first[:comma]):
@@ -327,8 +360,12 @@ def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
-    for pattern, repl in CONTRACTIONS:
-        text = pattern.sub(repl, text)
+    def contract(gap: str) -> str:
+        for pattern, repl in CONTRACTIONS:
+            gap = pattern.sub(repl, gap)
+        return gap
+
+    text = _outside_spans(text, contract)
     text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(text))
     positioned: list[tuple[int, str]] = []  # (position, exact token)
 
@@ -422,7 +459,7 @@ def extract_features(text: str) -> TextFeatures:
         elif low in QUESTION_WORDS:
             questions.add(QUESTION_WORDS[low])
         elif low in ("many", "much") and k > 0 and matches[k - 1].group(0).casefold() == "how":
-            pass  # part of the question word: *how many calories* asks what *calories in X* asks
+            questions.add("how much")  # *how many calories* asks what *calories in X* asks, not what *how* asks
         elif low == "s" and _is_possessive(text, matches, k):
             placed.append((m.start(), ("r", POSSESSIVE)))
         elif low in RELATIONAL:

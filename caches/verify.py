@@ -91,12 +91,12 @@ def _match_synonyms(only_a: list[str], only_b: list[str], lexicon: Lexicon | Non
     return mapping
 
 
-TYPO_MIN_LENGTH = 4
+TYPO_MIN_LENGTH = 6  # shorter unknown words are as often names of things (*ipad*, *lyft*, *vlog*) as slips
 
 
 def _match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[str, str]:
     """Pair a word WordNet does not know with a known word of the other text one typing slip away
-    (two for words of seven letters or more: *reccomend* / *recommend*, *resturant* / *restaurant*):
+    (two for words of eight letters or more: *reccomend* / *recommend*, *resturant* / *restaurant*):
     ``{word of b: its partner in a}``. Two known words are never a typo of each other (*affect* /
     *effect*), and neither are two unknown ones (names)."""
     mapping: dict[str, str] = {}
@@ -108,17 +108,24 @@ def _match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict
             continue
         known = lexicon.known([word])
         partner = next((a for a in free if lexicon.known([a]) != known
-                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 7 else 1)), None)
+                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 8 else 1)), None)
         if partner is not None:
             free.remove(partner)
             mapping[word] = partner
     return mapping
 
 
-def _without_misspelt_function_words(f: TextFeatures, lexicon: Lexicon) -> TextFeatures:
-    """``f`` without the words WordNet does not know that are a slip from a function word (*explian*)."""
-    for word in f.content:
-        if word.isalpha() and not lexicon.known([word]) and misspelt_function_word(word, _slips):
+MAX_SLIP_CHECKS = 8  # unmatched words a text may have tested against the function words
+
+
+def _without_misspelt_function_words(f: TextFeatures, unmatched: list[str], names: frozenset[str],
+                                     lexicon: Lexicon) -> TextFeatures:
+    """``f`` without those of its ``unmatched`` words (not names, five letters or more, at most
+    :data:`MAX_SLIP_CHECKS` of them) that WordNet does not know and that are a slip from a function word
+    (*explian*, *reccomend*)."""
+    checked = [w for w in unmatched if w.isalpha() and len(w) >= 5 and w not in names][:MAX_SLIP_CHECKS]
+    for word in checked:
+        if word in f.content and not lexicon.known([word]) and misspelt_function_word(word, _slips):
             f = _without_word(f, word)
     return f
 
@@ -252,7 +259,8 @@ def verify(
         names = q.names | c.names
         mapping.update(_match_typos([w for w in only_q if w not in mapping.values() and w not in names],
                                     [w for w in only_c if w not in mapping and w not in names], lex))
-        q, c = _without_misspelt_function_words(q, lex), _without_misspelt_function_words(c, lex)
+        q = _without_misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex)
+        c = _without_misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex)
         only_q = [w for w in only_q if w in q.content]
         only_c = [w for w in only_c if w in c.content]
     if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
@@ -375,11 +383,6 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
     words in another order there ask the converse question."""
     words_c = tuple(mapping.get(w, w) for w in c.copula)
     return len(set(q.copula)) > 1 and Counter(q.copula) == Counter(words_c) and q.copula != words_c
-
-
-def _verbatim(exact: tuple[str, ...]) -> tuple[str, ...]:
-    """The spans cut out of the prose before normalisation: code, quoted strings, URLs."""
-    return tuple(t for t in exact if t.startswith(_SPAN_KINDS))
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:
