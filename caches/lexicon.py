@@ -82,7 +82,10 @@ class _SortedLines:
 
     def find(self, key: str) -> list[str] | None:
         """The fields of the line whose first field is ``key`` (``None``: no such line)."""
-        target = key.encode("utf-8")
+        try:
+            target = key.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (from a code span, say): no English word has one
+            return None
         lo = bisect.bisect_left(range(len(self.starts)), target, key=self._key)
         if lo >= len(self.starts) or self._key(lo) != target:
             return None

@@ -35,3 +35,9 @@ def test_synonym_keys_meet_wherever_synonyms_hold(lexicon) -> None:
     for a, b in itertools.product(words, repeat=2):
         if lexicon.synonyms(a, b):
             assert lexicon.synonym_keys(a) & lexicon.synonym_keys(b), (a, b)
+
+
+def test_a_word_with_a_lone_surrogate_has_no_reading(lexicon) -> None:
+    # a code span may carry one (JSON allows escaped lone surrogates); the gate registers its words
+    assert lexicon.lemmas("x\ud800") == [] or not lexicon.lemmas("x\ud800")
+    assert lexicon.synonym_keys("x\ud800")
