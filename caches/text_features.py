@@ -2,7 +2,7 @@
 :func:`extract_features`: its exact spans (numbers, symbols, code, quoted strings, URLs, identifiers),
 negations, question words, the sequence of content and relational words, names, passive participles,
 pictographs, the copula's clause, whether it asks about a subject or an object, the personal pronouns,
-the tense and modality of its questions, and an identity that ignores case, spacing and sentence order.
+the tense and modality of its questions, and an identity that ignores case and spacing.
 
 The word classes and phrase rewrites it reads are closed classes of English (:mod:`caches.english`),
 never topic words.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from caches.english import (
@@ -25,7 +24,6 @@ from caches.english import (
     DO_FORMS,
     FUNCTION_WORDS,
     IRREGULAR_PARTICIPLES,
-    LONG_FUNCTION_WORDS,
     MANNER_PHRASE,
     MODALS,
     NEGATIONS,
@@ -44,7 +42,7 @@ from caches.english import (
     TOPIC_RELATIONS,
 )
 
-__all__ = ["POSSESSIVE", "TextFeatures", "extract_features", "misspelt_function_word", "normalise"]
+__all__ = ["POSSESSIVE", "TextFeatures", "extract_features", "normalise"]
 
 POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's sister*), not a relation to compare
 
@@ -56,7 +54,8 @@ _LETTERS = re.compile(r"[a-z]+")
 
 _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
-_URL = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
+_URL_ADDRESS = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+", re.I)
+_URL = re.compile(_URL_ADDRESS.pattern + r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
 _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])")
 # *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
@@ -105,8 +104,7 @@ class TextFeatures:
     # the sequence with the personal pronouns in it (*I paid X and my roommate paid Y*), for the role check
     # of texts that only reorder their words; empty when the text has none
     with_persons: tuple[tuple[str, str], ...] = ()
-    # the text up to case, spacing and the order of its sentences: a digest of its sentences (each its
-    # prose and its verbatim spans in order), sorted, and its pictographs
+    # the text up to case and spacing: a digest of its prose, its verbatim spans in order and its pictographs
     identity: int = 0
     bound: frozenset[tuple[str, str]] = frozenset()  # each number with the content word right after it: *12 miles*
     tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
@@ -154,12 +152,24 @@ def _number(token: str) -> str:
 
 
 MAX_FRAME_CHARS = 400  # whole-text rewrites (*A vs B*, *how do you say X in L*) apply to texts this short
-_VERBATIM = re.compile(r"```.*?(?:```|$)|`[^`\n]+`|(?:https?://|ftp://|www\.)[^\s<>\"'`]+|"
-                       r"\"[^\"\n]{1,200}\"|(?<![\w'])'[^'\n]{1,200}'(?![\w'])", re.S | re.I)
+# the spans the rewrites leave alone: code, web addresses and quoted strings (the patterns cut below)
+_VERBATIM = re.compile("|".join(p.pattern for p in (_FENCED, _INLINE_CODE, _URL_ADDRESS, _QUOTED)), re.S | re.I)
 
 
-def _outside_spans(text: str, rewrite: Callable[[str], str]) -> str:
-    """``rewrite`` applied to the prose between code, URLs and quoted strings, which keep their text."""
+Rewrite = tuple[re.Pattern[str], str]
+
+
+def _outside_spans(text: str, rewrites: list[Rewrite]) -> str:
+    """``rewrites``, in order, applied to the prose between code, URLs and quoted strings, which keep their
+    text (no replacement makes or breaks such a span, so the spans are found once for all of them)."""
+    if not rewrites:
+        return text
+
+    def rewrite(gap: str) -> str:
+        for pattern, repl in rewrites:
+            gap = pattern.sub(repl, gap)
+        return gap
+
     out, last = [], 0
     for m in _VERBATIM.finditer(text):
         out += [rewrite(text[last:m.start()]), m.group(0)]
@@ -167,15 +177,24 @@ def _outside_spans(text: str, rewrite: Callable[[str], str]) -> str:
     return "".join(out) + rewrite(text[last:])
 
 
-def _strip_request_frames(text: str) -> str:
-    """``text`` without the request frames of :data:`REQUEST_FRAMES` (the topic stays), with the frames
-    of :data:`REWORDED_FRAMES` rewritten and, when it shows code, one reference to it."""
+def _rewrite(text: str) -> str:
+    """``text`` with :data:`CONTRACTIONS` and :data:`REWORDED_FRAMES` applied in order: those that replace
+    words only between verbatim spans, those that re-emit what they captured (a quoted phrase may stand
+    inside) on the whole text, if it is at most :data:`MAX_FRAME_CHARS` long."""
+    pending: list[Rewrite] = list(CONTRACTIONS)
     for pattern, repl in REWORDED_FRAMES:
-        if "\\" in repl:  # re-emits what it captured (a quoted phrase may stand inside): the whole text
+        if "\\" in repl:
+            text, pending = _outside_spans(text, pending), []
             if len(text) <= MAX_FRAME_CHARS:
                 text = pattern.sub(repl, text)
         else:
-            text = _outside_spans(text, lambda gap, pattern=pattern, repl=repl: pattern.sub(repl, gap))
+            pending.append((pattern, repl))
+    return _outside_spans(text, pending)
+
+
+def _strip_request_frames(text: str) -> str:
+    """``text`` without the request frames of :data:`REQUEST_FRAMES` (the topic stays) and, when it shows
+    code, with one reference to it (after :func:`_rewrite`)."""
     if "`" in text:
         # named right before the code (*the command `ls -l`*, *what this regex does: `...`*): only the code;
         # elsewhere: one word for it
@@ -186,19 +205,11 @@ def _strip_request_frames(text: str) -> str:
     return meant.sub("explain ", text)
 
 
-def misspelt_function_word(word: str, slips: Callable[[str, str], int]) -> bool:
-    """``word`` is a typing slip from a function word of four letters or more (two from one of seven or
-    more: *explian*, *reccomend*);
-    ``slips`` counts the slips between two words."""
-    return len(word) >= 4 and any(abs(len(f) - len(word)) <= 2 and slips(f, word) <= (2 if len(f) >= 7 else 1)
-                                  for f in LONG_FUNCTION_WORDS)
-
-
-def _identity(prose: str, positioned: list[tuple[int, str]], pictographs: tuple[str, ...]) -> int:
-    """:attr:`TextFeatures.identity` of a text whose verbatim spans were blanked out of ``prose``: a digest of
-    its normalised prose, its verbatim spans in order and its pictographs."""
-    spans = tuple(token for _, token in sorted(positioned) if token.startswith(("code:", "quote:", "url:")))
-    digest = hashlib.blake2b(repr((normalise(prose), spans, pictographs)).encode("utf-8", "surrogatepass"),
+def _identity(normalised: str, exact: tuple[str, ...], pictographs: tuple[str, ...]) -> int:
+    """:attr:`TextFeatures.identity`: a digest of a text's normalised prose (its verbatim spans blanked out),
+    those spans in order (from ``exact``) and its pictographs."""
+    spans = tuple(token for token in exact if token.startswith(("code:", "quote:", "url:")))
+    digest = hashlib.blake2b(repr((normalised, spans, pictographs)).encode("utf-8", "surrogatepass"),
                              digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -242,12 +253,10 @@ def _is_possessive(text: str, matches: list[re.Match[str]], k: int) -> bool:
             and word not in FUNCTION_WORDS and word not in QUESTION_WORDS)
 
 
-
-
-def _asks_about(matches: list[re.Match[str]]) -> str:
+def _asks_about(words: list[str]) -> str:
     """Whether the first *who*, *what* or *which* asks for a subject or, with *do* support, an object:
-    *which team beat X* / *which team did X beat* (a noun may stand after *what* and *which*)."""
-    words = [m.group(0).casefold() for m in matches]
+    *which team beat X* / *which team did X beat* (a noun may stand after *what* and *which*); ``words``: the
+    text's tokens, case-folded."""
     k = next((i for i, w in enumerate(words) if w in SUBJECT_QUESTIONS), None)
     if k is None or k + 1 >= len(words):
         return ""
@@ -265,8 +274,6 @@ def _asks_about(matches: list[re.Match[str]]) -> str:
             return "object"
         return "" if after in AUXILIARIES else "subject"
     return "subject" if plain(words[j]) else ""
-
-
 
 
 def _question_words(words: list[str]) -> list[int]:
@@ -305,6 +312,8 @@ def _tense_and_modality(words: list[str]) -> dict[str, frozenset[str]]:
 
 
 def _is_phatic(segment: str) -> bool:
+    """``segment`` is a social formula: a greeting, thanks or apology word, and nothing but formula and
+    function words."""
     words = _LETTERS.findall(segment.casefold())
     return (any(w in PHATIC_CORE for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
             and all(w in PHATIC or w in FUNCTION_WORDS or w in RELATIONAL or w in NEGATIONS for w in words))
@@ -360,13 +369,7 @@ def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
-    def contract(gap: str) -> str:
-        for pattern, repl in CONTRACTIONS:
-            gap = pattern.sub(repl, gap)
-        return gap
-
-    text = _outside_spans(text, contract)
-    text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(text))
+    text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(_rewrite(text)))
     positioned: list[tuple[int, str]] = []  # (position, exact token)
 
     def cut(pattern: re.Pattern[str], kind: str, value) -> None:
@@ -481,10 +484,13 @@ def extract_features(text: str) -> TextFeatures:
         if kind != "w" or 0 <= copula_end <= at:
             break
         copula.append(word)
+    prose = normalise(text)  # code, quotes and URLs are in ``exact``
+    exact = tuple(token for _, token in positioned)
+    words = [m.group(0).casefold() for m in matches]
     return TextFeatures(
-        normalised=normalise(text),  # the prose; code, quotes and URLs are in ``exact``
-        identity=_identity(text, positioned, pictographs),
-        exact=tuple(token for _, token in positioned),
+        normalised=prose,
+        identity=_identity(prose, exact, pictographs),
+        exact=exact,
         negations=negations,
         questions=frozenset(questions),
         sequence=tuple(sequence),
@@ -493,10 +499,10 @@ def extract_features(text: str) -> TextFeatures:
         agented=frozenset(agented),
         pictographs=pictographs,
         copula=tuple(copula),
-        asks_about=_asks_about(matches),
+        asks_about=_asks_about(words),
         with_persons=with_persons,
         bound=frozenset(bound),
-        **_tense_and_modality([m.group(0).casefold() for m in matches]),
+        **_tense_and_modality(words),
     )
 
 

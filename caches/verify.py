@@ -44,9 +44,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.english import SIMPLE_PASTS
+from caches.english import LONG_FUNCTION_WORDS, SIMPLE_PASTS
 from caches.lexicon import Lexicon, default_lexicon
-from caches.text_features import TextFeatures, extract_features, misspelt_function_word
+from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
@@ -125,9 +125,16 @@ def _without_misspelt_function_words(f: TextFeatures, unmatched: list[str], name
     (*explian*, *reccomend*)."""
     checked = [w for w in unmatched if w.isalpha() and len(w) >= 5 and w not in names][:MAX_SLIP_CHECKS]
     for word in checked:
-        if word in f.content and not lexicon.known([word]) and misspelt_function_word(word, _slips):
+        if word in f.content and not lexicon.known([word]) and _misspelt_function_word(word):
             f = _without_word(f, word)
     return f
+
+
+def _misspelt_function_word(word: str) -> bool:
+    """``word`` is a typing slip from a function word of four letters or more (two from one of seven or more:
+    *explian*, *reccomend*)."""
+    return len(word) >= 4 and any(abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)
+                                  for f in LONG_FUNCTION_WORDS)
 
 
 def _slips(a: str, b: str) -> int:
