@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,7 +182,9 @@ def _source_file(path: Path, source: str) -> Path:
             return path
     except (OSError, UnicodeDecodeError):
         pass
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    # one temporary file per writer: the start-up loads one extension's parts on several threads at once
+    # (backend.native_prebuild), and on a machine's first start each of them writes the source
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         temporary.write_text(source, encoding="utf-8")
         os.replace(temporary, path)

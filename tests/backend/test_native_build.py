@@ -75,3 +75,32 @@ def _part_text(part: str) -> str:
     import backend.native_build
 
     return (Path(backend.native_build.__file__).with_name("native") / f"{part}.cpp").read_text()
+
+
+def test_threads_of_one_process_write_the_same_source_at_once_without_failing(builds) -> None:
+    """The start-up loads an extension's parts on several threads at once (:mod:`backend.native_prebuild`), and on
+    a machine's first start each finds the source file missing and writes it: no writer may lose its temporary file
+    to another (that made the first start fall back to the slow kernels), and the file ends whole."""
+    import threading
+
+    source = "// a long translation unit\n" * 20_000
+    failures: list[BaseException] = []
+    for round_ in range(20):
+        start = threading.Barrier(6)
+
+        def write(name: str = f"probe_ext{round_}", barrier: threading.Barrier = start) -> None:
+            barrier.wait()
+            try:
+                build_cpu_extension(name, source, "THRIFTY_PROBE", "a probe", "nothing", cflags=("-O3",))
+            except BaseException as exc:  # noqa: BLE001 - collected for the assertion below
+                failures.append(exc)
+
+        threads = [threading.Thread(target=write) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert not failures
+    assert len(builds) == 20 * 6  # every thread went on to the (recorded) build: none fell back
+    written = {Path(call["sources"][0]) for call in builds}
+    assert all(path.read_text(encoding="utf-8") == source for path in written)
