@@ -30,7 +30,38 @@ namespace {
 
 constexpr int64_t kBlock = 32;
 constexpr int64_t kPanel = 16;
-constexpr int kTile = 4;  // activation rows that share one unpacking of a panel's block
+// Blocks ahead whose weights a tile prefetches while it multiplies (past a panel's end: the next panel's, which
+// follow in memory). Without it a tile of several rows computed and then waited on memory in turn: a forward
+// verifying 4 drafts (5 rows) cost 1.6-2.0x a plain one on an AVX-512 EPYC, 1.4-1.6x with it (BENCHMARKS, issue 35).
+constexpr int64_t kPrefetchBlocks = 16;
+// Activation rows that share one unpacking of a panel's block: 8 with AVX-512's 32 vector registers, 4 with AVX2's
+// 16 (a tile's accumulators and the block's 8 weight vectors must fit). A verification's 5 rows then run as one
+// tile, not as a tile of 4 and one of 1. The integer dots are exact, so the tiling never changes the bits.
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+constexpr int kTile = 8;
+#else
+constexpr int kTile = 4;
+#endif
+
+// rows per tile for M rows: as few tiles as kTile allows, of near-equal sizes (9 rows on AVX-512 are tiles of 5 and
+// 4, not of 8 and 1); the last tile takes what is left
+inline int64_t tile_size(int64_t M) {
+  const int64_t tiles = (M + kTile - 1) / kTile;
+  return (M + tiles - 1) / tiles;
+}
+
+#if defined(__AVX2__)
+// into L1: block b of a 4-bit panel weight (256 bytes of codes, 64 of scales), of an 8-bit one (512 and 32)
+inline void prefetch_block(const uint8_t* codes, const uint16_t* scales, int64_t b) {
+  for (int j = 0; j < 4; ++j) _mm_prefetch(reinterpret_cast<const char*>(codes + b * 256 + 64 * j), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(scales + b * 32), _MM_HINT_T0);
+}
+
+inline void prefetch_block8(const uint8_t* codes, const uint16_t* scales, int64_t b) {
+  for (int g = 0; g < 8; ++g) _mm_prefetch(reinterpret_cast<const char*>(codes + b * 512 + 64 * g), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(scales + b * 16), _MM_HINT_T0);
+}
+#endif
 
 inline float half_to_float(uint16_t h) { return static_cast<float>(c10::Half(h, c10::Half::from_bits())); }
 
@@ -132,6 +163,7 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
   __m512 acc[T];
   for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
   for (int64_t b = 0; b < B; ++b) {
+    prefetch_block(codes, scales, b + kPrefetchBlocks);
     __m512i w[8];
     unpack_block(codes + b * 256, w);
     __m512 d, mn;
@@ -294,6 +326,7 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
   for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   for (int64_t b = 0; b < B; ++b) {
+    prefetch_block(codes, scales, b + kPrefetchBlocks);
     const uint8_t* c = codes + b * 256;
     for (int h = 0; h < 2; ++h) {  // outputs 0-7, then 8-15 of the panel
       __m256i w[8];
@@ -376,6 +409,7 @@ void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const 
   for (int t = 0; t < T; ++t) acc[t] = _mm512_setzero_ps();
   for (int64_t b = 0; b < B; ++b) {
     const uint8_t* c = codes + b * 512;
+    prefetch_block8(codes, scales, b + kPrefetchBlocks);
     __m512i w[8];
     for (int g = 0; g < 8; ++g) w[g] = _mm512_loadu_si512(c + 64 * g);
     const __m512 d = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(scales + b * 16)));
@@ -415,6 +449,7 @@ void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const 
   for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
   const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
   for (int64_t b = 0; b < B; ++b) {
+    prefetch_block8(codes, scales, b + kPrefetchBlocks);
     const uint8_t* c = codes + b * 512;
     for (int h = 0; h < 2; ++h) {
       __m256i w[8];
@@ -471,7 +506,15 @@ void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t
     case 1: return panel8_rows<1>(codes, scales, B, q, r, dx, qs, K, out, N);
     case 2: return panel8_rows<2>(codes, scales, B, q, r, dx, qs, K, out, N);
     case 3: return panel8_rows<3>(codes, scales, B, q, r, dx, qs, K, out, N);
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    case 4: return panel8_rows<4>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 5: return panel8_rows<5>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 6: return panel8_rows<6>(codes, scales, B, q, r, dx, qs, K, out, N);
+    case 7: return panel8_rows<7>(codes, scales, B, q, r, dx, qs, K, out, N);
+    default: return panel8_rows<8>(codes, scales, B, q, r, dx, qs, K, out, N);
+#else
     default: return panel8_rows<4>(codes, scales, B, q, r, dx, qs, K, out, N);
+#endif
   }
 }
 
@@ -482,7 +525,15 @@ void tile_rows(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, c
     case 1: return panel_rows<1, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
     case 2: return panel_rows<2, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
     case 3: return panel_rows<3, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    case 4: return panel_rows<4, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 5: return panel_rows<5, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 6: return panel_rows<6, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    case 7: return panel_rows<7, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+    default: return panel_rows<8, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+#else
     default: return panel_rows<4, Two>(codes, scales, B, q, r, dx, sx, K, out, N);
+#endif
   }
 }
 
@@ -492,7 +543,7 @@ void tile_dispatch(int T, bool two, const uint8_t* codes, const uint16_t* scales
   return tile_rows<false>(T, codes, scales, B, q, r, dx, sx, K, out, N);
 }
 
-// panels [p0, p1) of a 4-bit panel weight against M quantized rows, tiles of kTile rows: the serial kernel of
+// panels [p0, p1) of a 4-bit panel weight against M quantized rows, in tiles of up to kTile rows: the serial kernel of
 // q4_panel_mm, shared with the fused layers (native_kernel_abi)
 __attribute__((noinline)) void q4_panels(const uint8_t* codes, const uint16_t* scales, int64_t B, int64_t K, int64_t N,
                                          int64_t M, bool two, const int8_t* q, const int8_t* r, const float* dx,
@@ -504,9 +555,10 @@ __attribute__((noinline)) void q4_panels(const uint8_t* codes, const uint16_t* s
     q4_panels_amx(codes, scales, B, K, N, two, q, r, dx, sx, out, p0, p1, 0, tiled);
   }
 #endif
+  const int64_t size = tile_size(M - tiled);
   for (int64_t p = p0; p < p1; ++p) {
-    for (int64_t m0 = tiled; m0 < M; m0 += kTile) {
-      const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
+    for (int64_t m0 = tiled; m0 < M; m0 += size) {
+      const int T = static_cast<int>(std::min<int64_t>(size, M - m0));
       tile_dispatch(T, two, codes + p * B * 256, scales + p * B * 32, B, q + m0 * K, r + m0 * K, dx + m0 * B,
                     sx + m0 * B, K, out + m0 * N + p * kPanel, N);
     }
@@ -547,9 +599,10 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
       q4_panels(cp, sp, B, K, N, M, two, qp, rp, dxp, sxp, op, p0, p1);
       return;
     }
+    const int64_t size = tile_size(M);
     for (int64_t p = p0; p < p1; ++p) {
-      for (int64_t m0 = 0; m0 < M; m0 += kTile) {
-        const int T = static_cast<int>(std::min<int64_t>(kTile, M - m0));
+      for (int64_t m0 = 0; m0 < M; m0 += size) {
+        const int T = static_cast<int>(std::min<int64_t>(size, M - m0));
         tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
                        qsp + m0 * B, K, op + m0 * N + p * kPanel, N);
       }

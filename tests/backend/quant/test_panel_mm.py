@@ -79,7 +79,7 @@ def _model(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor, levels: i
 
 @pytest.mark.parametrize("levels", [1, 2])
 @pytest.mark.parametrize("k", [32, 96, 576])
-@pytest.mark.parametrize("rows", [1, 3, 4, 9, 16, 37])  # 16 and 37: AMX tiles of 16 rows where the CPU has them
+@pytest.mark.parametrize("rows", [1, 3, 4, 7, 9, 16, 37])  # 16 and 37: AMX tiles of 16 rows where the CPU has them
 def test_the_kernel_computes_its_formula_with_the_same_bits_on_every_build(builds, rows: int, k: int,
                                                                            levels: int) -> None:
     q, codes, scales = _weight(48, k, seed=rows * 100 + k)
@@ -206,7 +206,7 @@ def _model8(x: torch.Tensor, codes: torch.Tensor, scales: torch.Tensor) -> torch
     return acc
 
 
-@pytest.mark.parametrize("rows", [1, 4, 6])
+@pytest.mark.parametrize("rows", [1, 4, 6, 9])
 def test_the_8bit_panels_compute_their_formula_with_the_same_bits_on_every_build(builds, rows: int) -> None:
     torch.manual_seed(rows)
     values, scale = quantize_q8_blocks(torch.randn(48, 96) * 0.1)
