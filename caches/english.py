@@ -13,12 +13,15 @@ __all__ = [
     "BE_FORMS",
     "CODE_FOLLOWS",
     "CODE_REFERENCE",
+    "CLITICS",
+    "CONDITIONALS",
     "CONTRACTIONS",
     "DO_FORMS",
     "FUNCTION_WORDS",
     "IRREGULAR_PARTICIPLES",
     "LONG_FUNCTION_WORDS",
     "MANNER_PHRASE",
+    "MID_ADVERBS",
     "MODALS",
     "NEGATIONS",
     "NUMBER_WORDS",
@@ -32,6 +35,8 @@ __all__ = [
     "REWORDED_FRAMES",
     "SENTENCE_ENDS",
     "SIMPLE_PASTS",
+    "STANCE_VERBS",
+    "SUBJECT_PRONOUNS",
     "SUBJECT_QUESTIONS",
     "TENSES",
     "TOPIC_RELATIONS",
@@ -193,3 +198,18 @@ TENSES = {"is": "present", "are": "present", "am": "present", "do": "present", "
 MODALS = {"can": "possible", "could": "possible", "may": "possible", "might": "possible", "should": "advice",
            "ought": "advice", "must": "obligation", "would": "conditional"}
 OBLIGED = frozenset("have has had need needs required".split())  # before *to*: *do I have to*, *need to*
+
+# --- the tense of statements (*I lost my job* / *I will lose my job*) ------------------------------
+
+# personal pronouns in subject form: the finite verb after one carries the statement's tense
+SUBJECT_PRONOUNS = frozenset("i we you he she they".split())
+# a clitic after an apostrophe, as the auxiliary it stands for (*I'm*, *we'll*, *they've*; *'s* and *'d*
+# are two auxiliaries each, so they read as the one that marks no tense here)
+CLITICS = {"m": "am", "ll": "will", "ve": "have", "re": "are", "s": "is", "d": "would"}
+# adverbs that stand between a subject and its verb (*I just lost*, *we already paid*)
+MID_ADVERBS = frozenset("just already recently also really actually finally accidentally still probably definitely "
+                        "soon ever only even never not".split())
+# openers of a clause whose tense is hypothetical, not a time (*if I lost it*, *when I leave*)
+CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing case".split())
+# verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
+STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

@@ -168,6 +168,18 @@ class Lexicon:
         la, lb = {x[1] for x in self.lemmas(a)}, {x[1] for x in self.lemmas(b)}
         return bool(la & lb)
 
+    @lru_cache(maxsize=16384)  # noqa: B019 - one Lexicon per process, its cache lives as long
+    def past_form(self, word: str) -> bool:
+        """``word`` is a past form of a verb: an irregular one in WordNet's verb exceptions other than their -ing
+        and -s forms (*lost*, *ate*, *paid*), or a regular *-ed* form of a verb lemma that is not itself one."""
+        word = word.lower()
+        irregular = self._exceptions["v"].get(word)
+        if irregular:
+            return not word.endswith(("ing", "s")) and word not in irregular
+        if not word.endswith("ed") or len(word) < 5 or self._offsets(word, "v"):
+            return False
+        return bool(self._offsets(word[:-2], "v") or self._offsets(word[:-1], "v"))
+
     # --- synsets --------------------------------------------------------------------------------
 
     def _pointers(self, pos: str, offset: int) -> tuple[tuple[str, str, int], ...]:

@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from caches.english import (
     AUXILIARIES,
     BE_FORMS,
+    CLITICS,
     CODE_FOLLOWS,
     CODE_REFERENCE,
+    CONDITIONALS,
     CONTRACTIONS,
     DO_FORMS,
     FUNCTION_WORDS,
     IRREGULAR_PARTICIPLES,
     MANNER_PHRASE,
+    MID_ADVERBS,
     MODALS,
     NEGATIONS,
     NUMBER_WORDS,
@@ -37,6 +40,7 @@ from caches.english import (
     REQUEST_FRAMES,
     REWORDED_FRAMES,
     SENTENCE_ENDS,
+    SUBJECT_PRONOUNS,
     SUBJECT_QUESTIONS,
     TENSES,
     TOPIC_RELATIONS,
@@ -109,6 +113,9 @@ class TextFeatures:
     bound: frozenset[tuple[str, str]] = frozenset()  # each number with the content word right after it: *12 miles*
     tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
     modality: frozenset[str] = frozenset()  # ``possible`` (*can*, *may*), ``advice``, ``obligation``, ``conditional``
+    # each finite verb after a subject pronoun, outside conditional clauses, with the tense its auxiliary marks
+    # (``past``, ``present``, ``future``; ``""``: the verb's own form decides, *I lost* / *I lose*)
+    finite: tuple[tuple[str, str], ...] = ()
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -311,6 +318,65 @@ def _tense_and_modality(words: list[str]) -> dict[str, frozenset[str]]:
     return {"tense": frozenset(tense), "modality": frozenset(modality)}
 
 
+_INVERTED = {"did": "past", "do": "present", "does": "present", "will": "future", "shall": "future", "have": "past",
+             "has": "past", "had": "past"}  # an auxiliary before the subject (*did I lose*): its tense
+
+
+def _after_subject(words: list[str], k: int) -> list[str]:
+    """Up to four words after position ``k``, within the clause: apostrophes dropped, a clitic right after one read
+    as its auxiliary (*'ll* = *will*), the adverbs that stand before a verb (and *not*) left out."""
+    out: list[str] = []
+    apostrophe = False
+    for word in words[k:k + 8]:
+        if word == "'":
+            apostrophe = True
+            continue
+        if not word[0].isalnum():
+            break
+        word = CLITICS.get(word, word) if apostrophe else word
+        apostrophe = False
+        if word not in MID_ADVERBS:
+            out.append(word)
+        if len(out) == 4:
+            break
+    return out
+
+
+def _finite_verbs(words: list[str]) -> tuple[tuple[str, str], ...]:
+    """The finite verbs of a text's statements and questions, each after its subject pronoun, with the tense its
+    auxiliary marks: *I lost* (``""``: the verb's form decides), *I will lose* / *I'm going to lose*
+    (``future``), *I did lose* / *did I lose* / *I've lost* (``past``), *do I lose* (``present``). Left out: clauses
+    opened by *if*, *when* or *unless* (their tense is hypothetical), progressives (*I was trying* is narrative), a
+    copula, and a modal (modality is not time)."""
+    out: list[tuple[str, str]] = []
+    conditional = False
+    for k, word in enumerate(words):
+        if word in CONDITIONALS:
+            conditional = True
+        elif not word[0].isalnum() and word != "'":
+            conditional = False  # a clause ends at its punctuation
+        elif word in SUBJECT_PRONOUNS and not conditional:
+            rest = _after_subject(words, k + 1)
+            before = words[k - 1] if k else ""
+            if not rest or not rest[0].isalpha():
+                continue
+            first, second = rest[0], rest[1] if len(rest) > 1 else ""
+            if before in _INVERTED:
+                out.append((_INVERTED[before], first))
+            elif before in MODALS or before in BE_FORMS or first in MODALS or first in BE_FORMS and first not in (
+                    "am", "is", "are"):
+                continue
+            elif first in ("am", "is", "are"):
+                if second == "going" and len(rest) == 4 and rest[2] == "to":
+                    out.append(("future", rest[3]))
+            elif first in _INVERTED:
+                if second and second.isalpha() and second not in FUNCTION_WORDS and second != "to":
+                    out.append((_INVERTED[first], second))
+            elif first not in FUNCTION_WORDS:
+                out.append(("", first))
+    return tuple(out)
+
+
 def _is_phatic(segment: str) -> bool:
     """``segment`` is a social formula: a greeting, thanks or apology word, and nothing but formula and
     function words."""
@@ -476,7 +542,10 @@ def extract_features(text: str) -> TextFeatures:
     positioned.sort(key=lambda item: item[0])
     placed.sort(key=lambda item: item[0])
     sequence = [entry for _, entry in placed]
-    with_persons = tuple(entry for _, entry in sorted(placed + persons, key=lambda item: item[0])) if persons else ()
+    # (a sentence's start is marked, for the role check sentence by sentence: *X is lending me ... for me?*)
+    starts = [(start, ("s", "")) for start, _ in _segments(text)[1:]]
+    ordered = sorted(placed + persons + starts, key=lambda item: (item[0], item[1][0] != "s"))  # a mark before its word
+    with_persons = tuple(entry for _, entry in ordered) if persons else ()
     copula: list[str] = []
     for at, (kind, word) in placed if copula_at >= 0 else ():
         if at <= copula_at:
@@ -503,6 +572,7 @@ def extract_features(text: str) -> TextFeatures:
         with_persons=with_persons,
         bound=frozenset(bound),
         **_tense_and_modality(words),
+        finite=_finite_verbs(words),
     )
 
 

@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.english import LONG_FUNCTION_WORDS, SIMPLE_PASTS
+from caches.english import LONG_FUNCTION_WORDS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.text_features import TextFeatures, extract_features
 
@@ -273,6 +273,8 @@ def verify(
     if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
                                for b, a in mapping.items()):
         return VerifyResult(False, "tense")  # *I just ate* / *I want to eat*
+    if lex is not None and _statement_tense_changed(q, c, lex):
+        return VerifyResult(False, "tense")  # *I lost my job* / *I will lose my job*
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
     left_q = Counter(only_q) - Counter(mapping.values())
     left_c = [w for w in only_c if w not in mapping]
@@ -366,13 +368,54 @@ def _drop_redundant_heads(f: TextFeatures, other: TextFeatures, lex: Lexicon) ->
     return f
 
 
+def _statement_tense_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
+    """A verb both texts say after a subject pronoun (one lemma) is past in one and not in the other: *I lost my
+    job* / *I will lose my job*, *we paid* / *we pay*. Verbs of stance are left out: *I wanted to ask* / *I want
+    to ask* is politeness."""
+    def past(tense: str, verb: str) -> bool:
+        return tense == "past" or (not tense and lex.past_form(verb))
+
+    for tense_q, verb_q in q.finite:
+        for tense_c, verb_c in c.finite:
+            if (lex.same_lemma(verb_q, verb_c) and past(tense_q, verb_q) != past(tense_c, verb_c)
+                    and not any(lemma in STANCE_VERBS for _, lemma in lex.lemmas(verb_q) + lex.lemmas(verb_c))
+                    and verb_q not in STANCE_VERBS):
+                return True
+    return False
+
+
 def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
     """The role check again with the personal pronouns as words: *I paid the rent and my roommate paid
-    the bills* / *my roommate paid the rent and I paid the bills* reorder the same words."""
+    the bills* / *my roommate paid the rent and I paid the bills* reorder the same words. Then sentence by
+    sentence, for two sentences with the same words: a pronoun repeated in another sentence (*My roommate is
+    lending me X. How is it taxed for me?* / *I'm lending my roommate X. ...*) hides a swap from the whole text."""
     if not q.with_persons or not c.with_persons:
         return False
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.with_persons]
-    return _roles_swapped(list(q.with_persons), seq_c)
+    sentences_q, sentences_c = _sentences(list(q.with_persons)), _sentences(seq_c)
+    if sorted(map(tuple, sentences_q)) == sorted(map(tuple, sentences_c)):
+        return False  # the same sentences in another order
+    whole_q = [entry for entry in q.with_persons if entry[0] != "s"]
+    if _roles_swapped(whole_q, [entry for entry in seq_c if entry[0] != "s"]):
+        return True
+    for sentence_q in sentences_q:
+        if len(sentence_q) < 3 or not any(text.startswith("person:") for _, text in sentence_q):
+            continue
+        words_q = Counter(sentence_q)
+        if any(Counter(sentence_c) == words_q and _roles_swapped(sentence_q, sentence_c) for sentence_c in sentences_c):
+            return True
+    return False
+
+
+def _sentences(seq: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """``seq`` cut at its sentence marks (``("s", "")``)."""
+    out: list[list[tuple[str, str]]] = [[]]
+    for entry in seq:
+        if entry[0] == "s":
+            out.append([])
+        else:
+            out[-1].append(entry)
+    return [sentence for sentence in out if sentence]
 
 
 def _numbers_rebound(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

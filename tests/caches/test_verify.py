@@ -501,3 +501,30 @@ def test_the_reviews_near_misses_stay_misses() -> None:
     for query, stored in pairs:
         assert not verify(query, stored).ok, (query, stored)
 
+
+
+_PAST_AND_BASE = st.sampled_from([("lost", "lose"), ("paid", "pay"), ("sent", "send"), ("booked", "book"),
+                                  ("cancelled", "cancel"), ("signed", "sign"), ("sold", "sell"), ("renewed", "renew")])
+
+
+@FAST
+@given(_WORDS, _PAST_AND_BASE, st.sampled_from(["I will {}", "I'm going to {}", "I {}", "I'll {}", "Will I {}"]))
+def test_a_statement_in_another_tense_is_another_request(thing, forms, later) -> None:
+    past, base = forms
+    rest = f" my {thing} in March; how do I handle the paperwork?"
+    assert not verify(f"I {past}{rest}", later.format(base) + rest).ok
+    # the same time told another way, a hypothetical clause, and a verb of stance's polite past still hit
+    assert verify(f"I've {past}{rest}", f"I {past}{rest}").ok
+    assert verify(f"What should I do if I {past} my {thing}?", f"What should I do if I {base} my {thing}?").ok
+    assert verify(f"I wanted to ask about the {thing}, how do I handle it?",
+                  f"I want to ask about the {thing}, how do I handle it?").ok
+
+
+@FAST
+@given(_WORDS, _PEOPLE, st.sampled_from(["lending", "selling", "renting", "giving"]))
+def test_pronoun_roles_are_checked_sentence_by_sentence(thing, person, verb) -> None:
+    """A pronoun repeated in another sentence (*... for me?*) does not hide a swap in the first one."""
+    stored = f"My {person} is {verb} me the {thing}. How is that taxed for me?"
+    assert not verify(stored, f"I'm {verb} my {person} the {thing}. How is that taxed for me?").ok
+    assert verify(stored, f"How is that taxed for me? My {person} is {verb} me the {thing}.").ok
+    assert verify(stored, f"my {person} is {verb} me the {thing}.  how is that taxed for me").ok
