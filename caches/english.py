@@ -168,6 +168,7 @@ NUMBER_WORDS = {
 }
 CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
                  (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
+                 (re.compile(r"(?<=\d)\s*per\s?cent(?:age)?\b", re.I), "%"),  # *15 percent* = *15%*, glued
                  (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"),
                  # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
                  (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),

@@ -416,6 +416,18 @@ def _is_minus(matches: list[re.Match[str]], k: int) -> bool:
     return all(len(matches[j].group(0)) <= 2 and matches[j].group(0).isalnum() for j in (k - 1, k + 1))
 
 
+def _operand_of(matches: list[re.Match[str]], op: int, k: int) -> bool:
+    """Whether the operator token ``op`` takes its neighbour ``k`` as an operand: not where a space parts them and
+    the operator is glued to the token on its other side, whose prefix or suffix it is (*the regex ^\\d+*, *does
+    =SUM(A1)*, *at 9% for*)."""
+    other = op + (op - k)
+    if not 0 <= other < len(matches):
+        return True
+    spaced = matches[max(op, k)].start() > matches[min(op, k)].end()
+    glued = matches[max(op, other)].start() == matches[min(op, other)].end()
+    return not (spaced and glued)
+
+
 def _is_participle(word: str) -> bool:
     return (len(word) > 3 and word.endswith(("ed", "en", "wn"))) or word in IRREGULAR_PARTICIPLES
 
@@ -512,7 +524,8 @@ def extract_features(text: str) -> TextFeatures:
             if symbols and (not _SENTENCE_PUNCT.match(symbols) or _is_minus(matches, k)):
                 positioned.append((m.start(), f"sym:{symbols}"))
                 placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
-        elif ((k > 0 and operator[k - 1]) or (k < last and operator[k + 1]) or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
+        elif ((k > 0 and operator[k - 1] and _operand_of(matches, k - 1, k))
+              or (k < last and operator[k + 1] and _operand_of(matches, k + 1, k)) or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))
               or escaped or _CASED.fullmatch(raw)):
             word = _cased(raw, escaped)

@@ -528,3 +528,15 @@ def test_pronoun_roles_are_checked_sentence_by_sentence(thing, person, verb) -> 
     assert not verify(stored, f"I'm {verb} my {person} the {thing}. How is that taxed for me?").ok
     assert verify(stored, f"How is that taxed for me? My {person} is {verb} me the {thing}.").ok
     assert verify(stored, f"my {person} is {verb} me the {thing}.  how is that taxed for me").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["^", "=", "~", "<", "+"]), _IDENT, st.integers(1, 99), st.integers(100, 999))
+def test_a_prose_word_beside_a_prefix_or_suffix_operator_is_no_operand(word, op, ident, n, m) -> None:
+    """An operator glued to the token on its other side is that token's prefix or suffix (*the regex ^\\d+*,
+    *at 9% for*): the prose word across the space from it stays a word, not a code identifier."""
+    assert f"id:{word}" not in extract_features(f"What does the {word} {op}{ident} do?").exact
+    assert f"id:{word}" not in extract_features(f"It costs {n}% {word} the year").exact
+    assert f"id:v{ident}" in extract_features(f"What is v{ident} {op} {word}?").exact  # spaced on both sides: an operand
+    assert verify(f"What is {n} percent of {m}?", f"What is {n}% of {m}?").ok
+    assert not verify(f"What is {n} percent of {m}?", f"What is {n}% of {m + 1}?").ok
