@@ -163,7 +163,44 @@ MAX_FRAME_CHARS = 400  # whole-text rewrites (*A vs B*, *how do you say X in L*)
 _VERBATIM = re.compile("|".join(p.pattern for p in (_FENCED, _INLINE_CODE, _URL_ADDRESS, _QUOTED)), re.S | re.I)
 
 
-Rewrite = tuple[re.Pattern[str], str]
+Rewrite = tuple[re.Pattern[str], str, str | None]  # (pattern, replacement, a literal every match contains)
+
+
+def _required_literal(pattern: re.Pattern[str]) -> str | None:
+    """The longest run of literal characters at the top level of ``pattern`` (every match contains it), lower-cased,
+    or None where it has none (a top-level alternation) or cannot be read. A text without it cannot match, so its
+    ``sub`` is skipped: most rewrites match few texts, and their searches were half of a feature extraction."""
+    try:
+        from re import _constants, _parser  # the compiler's own reading of the pattern (CPython 3.11+)
+
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+    except (ImportError, AttributeError, re.error):
+        return None
+    best, run = "", ""
+    for op, value in tree:
+        if op is _constants.LITERAL:
+            run += chr(value)
+            continue
+        best, run = max(best, run, key=len), ""
+    best = max(best, run, key=len)
+    return best.lower() if best else None
+
+
+def _rewrites(pairs: tuple[tuple[re.Pattern[str], str], ...]) -> tuple[Rewrite, ...]:
+    return tuple((pattern, repl, _required_literal(pattern)) for pattern, repl in pairs)
+
+
+_CONTRACTIONS = _rewrites(tuple(CONTRACTIONS))
+_REWORDED_FRAMES = _rewrites(tuple(REWORDED_FRAMES))
+
+
+def _apply(text: str, rewrite: Rewrite, lowered: str | None) -> str:
+    """One rewrite on ``text``; skipped where ``lowered`` (``text`` lower-cased, given for ASCII texts only, where
+    lower-casing matches the patterns' case folding) lacks its literal."""
+    pattern, repl, literal = rewrite
+    if literal is not None and lowered is not None and literal not in lowered:
+        return text
+    return pattern.sub(repl, text)
 
 
 def _outside_spans(text: str, rewrites: list[Rewrite]) -> str:
@@ -173,8 +210,13 @@ def _outside_spans(text: str, rewrites: list[Rewrite]) -> str:
         return text
 
     def rewrite(gap: str) -> str:
-        for pattern, repl in rewrites:
-            gap = pattern.sub(repl, gap)
+        ascii_gap = gap.isascii()
+        lowered = gap.lower() if ascii_gap else None
+        for one in rewrites:
+            changed = _apply(gap, one, lowered)
+            if changed != gap:
+                gap = changed
+                lowered = gap.lower() if ascii_gap else None
         return gap
 
     out, last = [], 0
@@ -188,14 +230,14 @@ def _rewrite(text: str) -> str:
     """``text`` with :data:`CONTRACTIONS` and :data:`REWORDED_FRAMES` applied in order: those that replace
     words only between verbatim spans, those that re-emit what they captured (a quoted phrase may stand
     inside) on the whole text, if it is at most :data:`MAX_FRAME_CHARS` long."""
-    pending: list[Rewrite] = list(CONTRACTIONS)
-    for pattern, repl in REWORDED_FRAMES:
-        if "\\" in repl:
+    pending: list[Rewrite] = list(_CONTRACTIONS)
+    for one in _REWORDED_FRAMES:
+        if "\\" in one[1]:
             text, pending = _outside_spans(text, pending), []
             if len(text) <= MAX_FRAME_CHARS:
-                text = pattern.sub(repl, text)
+                text = _apply(text, one, text.lower() if text.isascii() else None)
         else:
-            pending.append((pattern, repl))
+            pending.append(one)
     return _outside_spans(text, pending)
 
 
