@@ -540,3 +540,23 @@ def test_a_prose_word_beside_a_prefix_or_suffix_operator_is_no_operand(word, op,
     assert f"id:v{ident}" in extract_features(f"What is v{ident} {op} {word}?").exact  # spaced on both sides: an operand
     assert verify(f"What is {n} percent of {m}?", f"What is {n}% of {m}?").ok
     assert not verify(f"What is {n} percent of {m}?", f"What is {n}% of {m + 1}?").ok
+
+
+_REWRITE_WORDS = st.sampled_from(
+    "what how who is are do does did won't can't cannot isn't dont whats cant u ur pls thx thru gonna wanna quick q "
+    "a few help me to understand explain walk through makes causes made meaning of differ different from vs versus "
+    "list identify the say in number way 15 percent per cent Percentage I'd like want need WON'T ſ K".split())
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(_REWRITE_WORDS, st.sampled_from([" ", " ", ", ", "? ", ". ", "  ", "'"])), max_size=14))
+def test_skipping_a_rewrite_whose_literal_is_absent_changes_nothing(parts) -> None:
+    """The phrase rewrites skip a pattern when the text lacks the literal every match of it contains: the text
+    rewritten with and without that shortcut is the same."""
+    from caches import text_features as tf
+
+    text = "".join(word + gap for word, gap in parts)
+    plain = [(pattern, repl, None) for pattern, repl, _ in tf._CONTRACTIONS + tf._REWORDED_FRAMES if "\\" not in repl]
+    fast = [one for one in tf._CONTRACTIONS + tf._REWORDED_FRAMES if "\\" not in one[1]]
+    assert any(literal for _, _, literal in fast)
+    assert tf._outside_spans(text, fast) == tf._outside_spans(text, plain)
