@@ -598,9 +598,11 @@ def extract_features(text: str) -> TextFeatures:
     placed.sort(key=lambda item: item[0])
     sequence = [entry for _, entry in placed]
     # (a sentence's start is marked, for the role check sentence by sentence: *X is lending me ... for me?*)
-    starts = [(start, ("s", "")) for start, _ in _segments(text)[1:]]
-    ordered = sorted(placed + persons + starts, key=lambda item: (item[0], item[1][0] != "s"))  # a mark before its word
-    with_persons = tuple(entry for _, entry in ordered) if persons else ()
+    with_persons: tuple[tuple[str, str], ...] = ()
+    if persons:
+        starts = [(start, ("s", "")) for start, _ in _segments(text)[1:]]
+        ordered = sorted(placed + persons + starts, key=lambda item: (item[0], item[1][0] != "s"))  # mark, then word
+        with_persons = tuple(entry for _, entry in ordered)
     copula: list[str] = []
     for at, (kind, word) in placed if copula_at >= 0 else ():
         if at <= copula_at:
