@@ -567,7 +567,7 @@ def extract_features(text: str) -> TextFeatures:
                 positioned.append((m.start(), f"sym:{symbols}"))
                 placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
         elif ((k > 0 and operator[k - 1] and _operand_of(matches, k - 1, k))
-              or (k < last and operator[k + 1] and _operand_of(matches, k + 1, k)) or "." in raw or "_" in raw or _CAMEL.search(raw) or any(c.isdigit() for c in raw)
+              or (k < last and operator[k + 1] and _operand_of(matches, k + 1, k)) or "." in raw or "_" in raw or _CAMEL.search(raw) or (not raw.isalpha() and any(c.isdigit() for c in raw))
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))
               or escaped or _CASED.fullmatch(raw)):
             word = _cased(raw, escaped)
