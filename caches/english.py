@@ -101,6 +101,9 @@ REQUEST_FRAMES = (
 REWORDED_FRAMES = (
     (re.compile(r"\b(?:help\s+me(?:\s+to)?|i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
                 r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
+    # an indirect question's frame (*I was wondering if you could explain X*, *I'm curious how X works*)
+    (re.compile(r"(?:^|(?<=[.!?:,]\s))i(?:'m|\s+am|\s+was|)\s+(?:just\s+|really\s+|also\s+)?(?:wondering|curious)"
+                r"(?:\s+(?:to\s+know\s+)?(?:if|whether|about)\b)?(?:\s+you\s+(?:could|can|would|might)\b)?", re.I), ""),
     (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
     (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
@@ -178,6 +181,7 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.,])(?!\s+(?:and|or)\b)", re.I),
                   r"\1 you"), (re.compile(r"\bur\b"), "your"),
                  (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\bthx\b", re.I), "thanks"),
+                 (re.compile(r"\bty(?:sm|vm)?\b"), "thanks"),  # lower case only: *Ty* is a name
                  (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),
                  (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bquick\s+q\b", re.I), "quick question"),
                  # *a few* says *some*

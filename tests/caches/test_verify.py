@@ -560,3 +560,15 @@ def test_skipping_a_rewrite_whose_literal_is_absent_changes_nothing(parts) -> No
     plain = [(pattern, repl, None) for pattern, repl, _ in fast]
     assert any(literal for _, _, literal in fast)
     assert tf._outside_spans(text, fast) == tf._outside_spans(text, plain)
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["I was wondering", "I'm curious", "I am just curious", "i was wondering"]),
+       st.sampled_from(["", " if you could explain", " whether"]))
+def test_an_indirect_questions_frame_is_dropped(thing, opener, link) -> None:
+    """*I was wondering if you could explain X* asks what *can you explain X* asks; the frame carries no topic, and
+    what follows it keeps its negations and words."""
+    assert verify(f"{opener}{link} how the {thing} works", f"How does the {thing} work?").ok
+    assert not verify(f"{opener}{link} how the {thing} works", f"How does the {thing} not work?").ok
+    assert not verify(f"{opener}{link} how the {thing} works", f"Why does the {thing} work?").ok
+    assert verify(f"How does the {thing} work? ty!", f"How does the {thing} work?").ok
