@@ -298,6 +298,8 @@ def verify(
             return VerifyResult(False, "antonym")
         if not _names_kept(q, c):
             return VerifyResult(False, "names")
+        if questions_differ and not (q.questions & c.questions) and "what" not in q.questions | c.questions:
+            return VerifyResult(False, "question word")  # reworded *who approves X* / *how do I request X*
     # roles: among all words when only the order changed; among names in a rewording
     roles_of = None if not left_q and not left_c else (q.names | c.names)
     # a verb passive in one text only turns the sentence around it: *X should include Y* / *Y should be
@@ -306,7 +308,8 @@ def verify(
     agented = voice & (q.agented | frozenset(mapping.get(w, w) for w in c.agented))
     if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
-            or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)):
+            or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
+            or _neighbours_swapped(q, c, mapping, voice)):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -403,6 +406,29 @@ def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
             continue
         words_q = Counter(sentence_q)
         if any(Counter(sentence_c) == words_q and _roles_swapped(sentence_q, sentence_c) for sentence_c in sentences_c):
+            return True
+    return False
+
+
+def _neighbours_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], voice: frozenset[str]) -> bool:
+    """Around a word both texts say once (*owes*), its two neighbours trade places, one of them a personal pronoun:
+    *my mom owes me* / *I owe my mom*. Checked in rewordings too, where the role check reads only names. A possessive
+    belongs to the noun after it, and a verb whose voice changed turns its neighbours by right."""
+    if not q.with_persons or not c.with_persons:
+        return False
+    words_q = [text for kind, text in q.with_persons if kind == "w" and not text.endswith("'s")]
+    words_c = [mapping.get(text, text) for kind, text in c.with_persons if kind == "w" and not text.endswith("'s")]
+    count_q, count_c = Counter(words_q), Counter(words_c)
+    for i in range(1, len(words_q) - 1):
+        word = words_q[i]
+        if count_q[word] != 1 or count_c[word] != 1 or word in voice or word.startswith("person:"):
+            continue
+        j = words_c.index(word)
+        if not 0 < j < len(words_c) - 1:
+            continue
+        left, right = words_q[i - 1], words_q[i + 1]
+        if (left != right and (left, right) == (words_c[j + 1], words_c[j - 1])
+                and (left.startswith("person:") or right.startswith("person:"))):
             return True
     return False
 

@@ -572,3 +572,27 @@ def test_an_indirect_questions_frame_is_dropped(thing, opener, link) -> None:
     assert not verify(f"{opener}{link} how the {thing} works", f"How does the {thing} not work?").ok
     assert not verify(f"{opener}{link} how the {thing} works", f"Why does the {thing} work?").ok
     assert verify(f"How does the {thing} work? ty!", f"How does the {thing} work?").ok
+
+
+@FAST
+@given(_PEOPLE, st.integers(100, 99_999), st.sampled_from([("owes", "owe"), ("pays", "pay"), ("lends", "lend")]))
+def test_a_pronoun_and_a_person_trading_places_around_a_verb_is_a_miss_in_a_rewording(person, amount, verb) -> None:
+    """*my mom owes me X and keeps dodging it* / *I owe my mom X and keep putting it off*: the rest is reworded,
+    so the role check reads only names there; the verb's neighbours still tell who owes whom."""
+    third, first = verb
+    stored = f"my {person} {third} me ${amount} and keeps dodging it, how do i bring it up"
+    assert not verify(f"i {first} my {person} ${amount} and keep putting it off, how do i bring it up", stored).ok
+    assert verify(f"my {person} {third} me ${amount} and keeps avoiding it, how do i bring it up", stored).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("Who", "How"), ("Why", "Where"), ("When", "Why"), ("Where", "Who")]))
+def test_reworded_questions_with_unrelated_question_words_are_a_miss(thing, words) -> None:
+    """Two question words that share no kind (*who* / *how*, *why* / *where*) ask for different answers even where
+    the rest is reworded; *what* may stand for any of them, so a *what* question is left to the other checks."""
+    first, second = words
+    assert not verify(f"{first} approves parental {thing} leave at most companies?",
+                      f"{second} far in advance should I request parental {thing} leave?").ok
+    assert not verify(f"{first} do recipes say to rest the {thing} chops?",
+                      f"{second} should I rest the {thing} chops, on the board or in the pan?").ok
+    assert verify(f"How should I request the {thing}?", f"What is the way to request the {thing}?").ok
