@@ -12,6 +12,8 @@ __all__ = [
     "AUXILIARIES",
     "BE_FORMS",
     "CODE_FOLLOWS",
+    "CODE_KIND",
+    "CODE_MARKS",
     "CODE_REFERENCE",
     "CLITICS",
     "CONDITIONALS",
@@ -134,6 +136,11 @@ CODE_REFERENCE = re.compile(
     r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
     r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|piece\s+of\s+code)"
     r"(?:\s+(?:below|above|here))?\b", re.I)
+# the kind of code a text pastes without quotes, named after a determiner (*this SQL*, *the query*, *this regex*):
+# one word for it where the text shows code, so that *explain this SQL: X* and *what does this query do? X* compare
+CODE_KIND = re.compile(r"\b(this|that|the|these|those|my)\s+(?:sql|query|statement|command|regex|regular\s+expression|"
+                       r"pattern|formula|snippet|script|code|expression|one-liner)\b", re.I)
+CODE_MARKS = frozenset("=();{}[]^$\\|<>*")  # characters of code, not of prose
 CODE_FOLLOWS = re.compile(r"\s*[:?.]?\s*`|\s+[a-z]+\s*[:?.]\s*`", re.I)  # *the command `ls`*, *this regex does: `x`*
 # social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
 # words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)

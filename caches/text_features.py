@@ -20,6 +20,8 @@ from caches.english import (
     BE_FORMS,
     CLITICS,
     CODE_FOLLOWS,
+    CODE_KIND,
+    CODE_MARKS,
     CODE_REFERENCE,
     CONDITIONALS,
     CONTRACTIONS,
@@ -248,6 +250,8 @@ def _strip_request_frames(text: str) -> str:
         # named right before the code (*the command `ls -l`*, *what this regex does: `...`*): only the code;
         # elsewhere: one word for it
         text = CODE_REFERENCE.sub(lambda m: m.group(1) if CODE_FOLLOWS.match(text, m.end()) else m.group(0), text)
+    elif sum(ch in CODE_MARKS for ch in text) >= 3:  # code pasted without quotes: one name for its kind
+        text = CODE_KIND.sub(r"\1 code", text)
     about, means, meant = REQUEST_FRAMES
     text = about.sub("", text)
     text = means.sub(lambda m: "explain " + m.group(1), text)
@@ -524,6 +528,7 @@ def extract_features(text: str) -> TextFeatures:
     since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
     copula_at, copula_end = -1, -1  # where the question's copula and its clause end (-1: none yet)
     matches = list(_TOKEN.finditer(text))
+    shows_code = sum(ch in CODE_MARKS for ch in text) >= 3  # code pasted without quotes
     # which tokens are operators (read for the neighbours of a word that may be an operand)
     operator = [not _OPERATOR_CHARS.isdisjoint(m.group(0)) or _is_minus(matches, k) for k, m in enumerate(matches)]
     last = len(matches) - 1
@@ -580,8 +585,8 @@ def extract_features(text: str) -> TextFeatures:
             # a sentence-opening "No," answers; it does not negate what follows
             interjection = low == "no" and _sentence_start(text, m.start()) and text[m.end():m.end() + 1] == ","
             negations += not interjection
-        elif low in QUESTION_WORDS:
-            questions.add(QUESTION_WORDS[low])
+        elif low in QUESTION_WORDS and not (shows_code and raw.isupper() and len(raw) > 2):
+            questions.add(QUESTION_WORDS[low])  # (a capital *WHERE* among code is SQL's keyword)
         elif low in ("many", "much") and k > 0 and matches[k - 1].group(0).casefold() == "how":
             questions.add("how much")  # *how many calories* asks what *calories in X* asks, not what *how* asks
         elif low == "s" and _is_possessive(text, matches, k):

@@ -596,3 +596,16 @@ def test_reworded_questions_with_unrelated_question_words_are_a_miss(thing, word
     assert not verify(f"{first} do recipes say to rest the {thing} chops?",
                       f"{second} should I rest the {thing} chops, on the board or in the pan?").ok
     assert verify(f"How should I request the {thing}?", f"What is the way to request the {thing}?").ok
+
+
+@FAST
+@given(st.sampled_from(["SQL", "query", "statement"]), st.sampled_from(["SQL", "query"]), _IDENT, st.integers(1, 99))
+def test_pasted_code_named_by_another_kind_word_is_the_same_request(kind_a, kind_b, column, n) -> None:
+    """*Explain this SQL to me: X* and *What does this query do? X*, with the same code pasted without quotes, ask the
+    same; SQL's capital WHERE is a keyword there, not a question word. Another request or other code stays apart."""
+    code = f"SELECT * FROM orders WHERE {column}_id < {n};"
+    stored = f"Explain this {kind_a} to me: {code}"
+    assert verify(f"What does this {kind_b} do? {code}", stored).ok
+    assert not verify(f"Optimize this {kind_b}: {code}", stored).ok
+    assert not verify(f"What does this {kind_b} do? {code.replace('<', '>')}", stored).ok
+    assert not verify("WHERE is my order?", "When is my order?").ok  # capitals in prose still ask
