@@ -44,8 +44,10 @@ constexpr int kTile = 4;
 #endif
 
 // rows per tile for M rows: as few tiles as kTile allows, of near-equal sizes (9 rows on AVX-512 are tiles of 5 and
-// 4, not of 8 and 1); the last tile takes what is left
+// 4, not of 8 and 1); the last tile takes what is left. No rows (all of them went to AMX tiles): 1, never a division
+// by zero
 inline int64_t tile_size(int64_t M) {
+  if (M <= 0) return 1;
   const int64_t tiles = (M + kTile - 1) / kTile;
   return (M + tiles - 1) / tiles;
 }
