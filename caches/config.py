@@ -43,6 +43,11 @@ class ExactCacheConfig:
     answer or an admin invalidation there); changes made through this replica, expiry (TTL) and
     model-version changes take effect at once.
 
+    ``key_filter``: keep a Bloom filter of the stored keys in memory, so that a lookup of a key never
+    stored is a miss without a database read (:mod:`caches.stored_keys`); the keys other replicas
+    store are read every ``memo_ttl_s`` too, and until then their entries miss here (with
+    ``memo_ttl_s = 0`` the filter is off: every lookup reads the database).
+
     Stores share commits (see :mod:`caches.writes`): ``write_window_s``, how long the first store
     of an idle writer waits for others; ``max_write_batch``: rows per transaction;
     ``max_queued_writes``: rows waiting to be written, beyond which stores are shed.
@@ -58,6 +63,7 @@ class ExactCacheConfig:
     memo_entries: int = 4096
     memo_max_bytes: int = 64 * 1024 * 1024
     memo_ttl_s: float = 2.0
+    key_filter: bool = True
     write_window_s: float = 0.002
     max_write_batch: int = 64
     max_queued_writes: int = 1024

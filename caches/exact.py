@@ -42,6 +42,7 @@ from caches.keys import RequestKeys
 from caches.memo import HitMemo
 from caches.models import ExactCacheEntry
 from caches.row_upkeep import RowUpkeep
+from caches.stored_keys import StoredKeys
 from caches.types import CacheError, CacheHit
 from caches.writes import WriteBatcher, WriteQueueFull
 
@@ -96,6 +97,11 @@ class ExactCache(RowUpkeep):
         )
         self._upserts: dict[str, Any] = {}  # dialect name -> the prebuilt upsert
         self._shed = 0
+        # misses proved without a read (None: off); other processes' stores are read every memo_ttl_s
+        self._stored: StoredKeys | None = StoredKeys(
+            self._engine, _T.__table__, key_column="key", time_column="last_access_at",
+            capacity=2 * cfg.max_entries, sync_interval_s=cfg.memo_ttl_s, clock=clock,
+        ) if cfg.key_filter and cfg.memo_ttl_s > 0 else None
 
     @property
     def config(self) -> ExactCacheConfig:
@@ -111,6 +117,11 @@ class ExactCache(RowUpkeep):
         """Stores refused because too many rows already waited to be written."""
         return self._shed
 
+    @property
+    def stored_keys(self) -> StoredKeys | None:
+        """The filter of stored keys that answers most misses without a read (``None``: off)."""
+        return self._stored
+
     # --- lookup / store --------------------------------------------------------------------
 
     async def get(self, key: str, *, model_version: str) -> CacheHit | None:
@@ -122,6 +133,11 @@ class ExactCache(RowUpkeep):
             if memoised is not None:
                 self._touches.record(key, now)
                 return memoised
+            stored = self._stored
+            if stored is not None:
+                stored.refresh_if_due()
+                if not stored.may_hold(key):
+                    return None
             generation = self._memo.generation
             async with self._engine.connect() as conn:
                 row = (await conn.execute(_LOOKUP, {"key": key})).one_or_none()
@@ -194,6 +210,8 @@ class ExactCache(RowUpkeep):
                 "hits": 0,
             }
             self._memo.discard((keys.exact,))
+            if self._stored is not None:
+                self._stored.add(keys.exact)  # before the write: a lookup after the store reads the row
             try:
                 await self._writer.submit(values)
             except WriteQueueFull:
@@ -222,7 +240,9 @@ class ExactCache(RowUpkeep):
         return [True] * len(rows)
 
     async def aclose(self) -> None:
-        """Write the stores still queued and flush buffered hit counts."""
+        """Write the stores still queued, flush buffered hit counts and stop reading stored keys."""
+        if self._stored is not None:
+            await self._stored.aclose()
         await self._writer.aclose()
         await self.flush_touches()
 

@@ -96,7 +96,10 @@ class ResponseCache:
         return self._config
 
     async def start(self) -> None:
-        """Rebuild the semantic index from the database (call once at start-up). Never raises."""
+        """Rebuild the semantic index from the database and start reading the exact cache's stored
+        keys (call once at start-up). Never raises."""
+        if self.exact is not None and self.exact.stored_keys is not None:
+            self.exact.stored_keys.refresh_if_due()
         if self.semantic is not None:
             try:
                 await self.semantic.start()

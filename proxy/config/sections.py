@@ -150,7 +150,8 @@ class CacheSettings:
     maintenance_interval_s: float = 60.0
     embed_dtype: str = "auto"  # embedder dtype: auto (bf16 on CPUs with native bf16) | float32 | bfloat16 | float16
     # how long a replica trusts its in-process memo of exact hits before re-reading the database:
-    # the bound on staleness about other replicas' changes (0 turns the memo off)
+    # the bound on staleness about other replicas' changes; also how often the filter of stored keys
+    # (misses without a database read) reads the keys other replicas stored (0 turns both off)
     memo_ttl_s: float = 2.0
     # answer sampled requests (temperature > 0 or absent, without a seed) from the cache? Off: a
     # caller who samples gets a fresh sample (per key: [cache.keys.<name>] replay_sampled)

@@ -1,0 +1,216 @@
+"""Which keys the exact cache's table may hold, in memory: a miss without a database read.
+
+Most requests are exact-cache misses, and each miss used to cost a ``SELECT`` on a pooled
+connection (on SQLite, round trips to the driver's thread), about a third of the exact cache's CPU
+per request under load. :class:`StoredKeys` is a Bloom filter over the stored keys: when it says a
+key was never stored, the lookup is a miss at once; when it says "maybe", the database is read as
+before. A wrong "maybe" (about 1 % of absent keys while the filter is within its capacity) costs
+only that read, so answers never change; only a key stored where this process cannot see it could
+be missed, and the filter bounds that:
+
+- Stores made through this process are added before their write is queued, so a lookup that
+  follows a store always reads the row.
+- Stores made by other processes on the same database (replicas on one PostgreSQL, or a second
+  proxy on one SQLite file) are read every ``sync_interval_s``: the keys whose rows were written or
+  used since the last read, less a margin for commit delay and clock skew. Until then a lookup of
+  such a key is a miss, as if it came a little earlier; the answer it forwards is stored again.
+- Until the first full read of the table has finished (at start-up, or after a rebuild) every key
+  is "maybe".
+
+Deleted and evicted keys stay in the filter (they only cost a read); when more keys were added than
+the filter holds, it is rebuilt from the table in the background.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections import deque
+from collections.abc import Callable
+
+from sqlalchemy import Table, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+__all__ = ["BloomFilter", "StoredKeys"]
+
+logger = logging.getLogger(__name__)
+
+_PAGE = 5000  # keys read per query while loading the table
+_MARGIN_S = 10.0  # how far back each sync reads: commit delay and clock skew between processes
+
+
+class BloomFilter:
+    """A Bloom filter of strings: :meth:`__contains__` is ``False`` only for strings never added.
+
+    ``capacity``: how many strings it holds at about 1 % false positives (10 bits and 7 probes
+    each); beyond it the rate grows (it is 5 % at twice the capacity).
+    """
+
+    _BITS_PER_KEY = 10
+    _PROBES = 7
+
+    def __init__(self, capacity: int) -> None:
+        if capacity < 1:
+            raise ValueError("a Bloom filter needs a capacity of at least 1")
+        self.capacity = capacity
+        self._bits = max(64, capacity * self._BITS_PER_KEY)
+        self._array = bytearray((self._bits + 7) // 8)
+        self.added = 0
+
+    def _positions(self, key: str) -> list[int]:
+        # double hashing over a 128-bit digest: probe i is (h1 + i * h2) mod bits
+        digest = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=16).digest(), "little")
+        h1, h2 = digest & 0xFFFFFFFFFFFFFFFF, (digest >> 64) | 1
+        bits = self._bits
+        return [(h1 + i * h2) % bits for i in range(self._PROBES)]
+
+    def add(self, key: str) -> None:
+        array = self._array
+        for bit in self._positions(key):
+            array[bit >> 3] |= 1 << (bit & 7)
+        self.added += 1
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        array = self._array
+        return all(array[bit >> 3] & (1 << (bit & 7)) for bit in self._positions(key))
+
+    @property
+    def full(self) -> bool:
+        """More strings were added than the capacity (false positives above ~1 %)."""
+        return self.added > self.capacity
+
+
+class StoredKeys:
+    """The keys a cache table may hold (see the module docstring).
+
+    ``engine``: the database; ``table`` and ``key_column``: where the keys are; ``time_column``: a
+    column every write sets to the writer's clock (the exact cache's ``last_access_at``), read by
+    each sync; ``capacity``: keys held at ~1 % false positives (rebuilt beyond it);
+    ``sync_interval_s``: how often other processes' writes are read; ``clock``: epoch seconds.
+
+    Lives on one event loop: :meth:`refresh_if_due` starts the load and the syncs as tasks there.
+    """
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        table: Table,
+        *,
+        key_column: str,
+        time_column: str,
+        capacity: int,
+        sync_interval_s: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self._engine = engine
+        self._table = table
+        self._key = table.c[key_column]
+        self._time = table.c[time_column]
+        self._capacity = max(1024, capacity)
+        self._sync_interval_s = sync_interval_s
+        self._clock = clock
+        self._filter = BloomFilter(self._capacity)
+        self._building: BloomFilter | None = None  # the filter a load fills, swapped in when done
+        # this process's adds of the last _MARGIN_S: a load's read of the table may have passed a row
+        # that was still being written, so they are added to its filter again before it is swapped in
+        self._recent: deque[tuple[float, str]] = deque()
+        self._complete = False
+        self._synced_at: float | None = None  # the clock when the last read of the table began
+        self._task: asyncio.Task | None = None
+        self.proved_misses = 0  # lookups answered "never stored"
+
+    @property
+    def complete(self) -> bool:
+        """The whole table has been read: :meth:`may_hold` can say ``False``."""
+        return self._complete
+
+    def may_hold(self, key: str) -> bool:
+        """``False`` only when ``key`` was never stored (up to the last sync of other writers)."""
+        if not self._complete or key in self._filter:
+            return True
+        self.proved_misses += 1
+        return False
+
+    def add(self, key: str) -> None:
+        """Record a key about to be stored by this process (before its write is queued)."""
+        self._filter.add(key)
+        if self._building is not None:
+            self._building.add(key)
+        now, recent = self._clock(), self._recent
+        recent.append((now, key))
+        while recent[0][0] < now - _MARGIN_S:
+            recent.popleft()
+
+    def refresh_if_due(self) -> None:
+        """Start the table's first read, a rebuild or a sync when one is due (as a task; returns at once)."""
+        if self._task is not None and not self._task.done():
+            return
+        now = self._clock()
+        if self._complete and not self._filter.full and self._synced_at is not None \
+                and now - self._synced_at < self._sync_interval_s:
+            return
+        self._task = asyncio.get_running_loop().create_task(self.refresh())
+
+    async def refresh(self) -> None:
+        """Read the whole table when the filter is incomplete or full, else the keys written since the
+        last read (less a margin). Never raises: a failure leaves the filter as it was."""
+        started = self._clock()
+        try:
+            if not self._complete or self._filter.full:
+                await self._load(started)
+            else:
+                await self._sync(started)
+        except Exception as exc:  # a broken database: lookups read it (and fail there) as before
+            logger.warning("exact cache: reading the stored keys failed: %r", exc)
+
+    async def _load(self, started: float) -> None:
+        building = self._building = BloomFilter(self._capacity)
+        try:
+            after: str | None = None
+            while True:
+                query = select(self._key).order_by(self._key).limit(_PAGE)
+                if after is not None:
+                    query = query.where(self._key > after)
+                async with self._engine.connect() as conn:
+                    keys = (await conn.execute(query)).scalars().all()
+                for key in keys:
+                    building.add(key)
+                if len(keys) < _PAGE:
+                    break
+                after = keys[-1]
+                await asyncio.sleep(0)  # let requests run between pages
+            if building.full:  # more rows than the capacity: grow instead of saturating
+                self._capacity = 2 * building.added
+                logger.info("exact cache: %d stored keys; the key filter grows to %d", building.added,
+                            self._capacity)
+                self._building = None
+                self._filter = BloomFilter(self._capacity)  # still incomplete: reloaded on the next refresh
+                self._complete = False
+                return
+            for _, key in self._recent:
+                building.add(key)
+            self._filter, self._complete, self._synced_at = building, True, started
+        finally:
+            self._building = None
+
+    async def _sync(self, started: float) -> None:
+        since = (self._synced_at or started) - _MARGIN_S
+        async with self._engine.connect() as conn:
+            keys = (await conn.execute(select(self._key).where(self._time >= since))).scalars().all()
+        for key in keys:
+            if key not in self._filter:  # (most are this process's own recent stores: not counted again)
+                self._filter.add(key)
+        self._synced_at = started
+
+    async def aclose(self) -> None:
+        """Stop a load or sync in progress."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
