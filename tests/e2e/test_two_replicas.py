@@ -139,8 +139,13 @@ def test_two_replicas_share_caches_budget_keys_sessions_and_the_batch_queue(tmp_
             first = httpx.post(a.url + "/v1/chat/completions", json=chat, headers=user, timeout=60)
             assert first.status_code == 200 and first.headers["x-thrifty-cache"] == "miss"
             _until(lambda: all(_cache_entries(a)[kind]["entries"] for kind in ("exact", "semantic")), "write-back")
-            exact = httpx.post(b.url + "/v1/chat/completions", json=chat, headers=user, timeout=60)
-            assert exact.headers["x-thrifty-cache"] == "exact"
+            # b reads the keys a stored within [cache] memo_ttl_s (its filter of stored keys); the probe looks
+            # up without storing, so only a's entry can answer it
+            probe = {**chat, "thrifty": {"cache": {"lookup": True, "store": False}}}
+            exact = _until(lambda: (got := httpx.post(b.url + "/v1/chat/completions", json=probe, headers=user,
+                                                      timeout=60)).headers["x-thrifty-cache"] == "exact" and got,
+                           "an exact hit on the other replica", timeout_s=30)
+            assert exact.json()["choices"][0]["message"]["content"] == "Paris."
             # b's semantic index takes a's entry at its next sync ([cache] maintenance_interval_s); the
             # probe looks up without storing, so only a's entry can answer it
             paraphrase = {**chat, "messages": [{"role": "user", "content": "What's the capital city of France?"}],
