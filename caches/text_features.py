@@ -205,9 +205,10 @@ def _apply(text: str, rewrite: Rewrite, lowered: str | None) -> str:
     return pattern.sub(repl, text)
 
 
-def _outside_spans(text: str, rewrites: list[Rewrite]) -> str:
+def _outside_spans(text: str, rewrites: list[Rewrite], *, whole: bool = False) -> str:
     """``rewrites``, in order, applied to the prose between code, URLs and quoted strings, which keep their
-    text (no replacement makes or breaks such a span, so the spans are found once for all of them)."""
+    text (no replacement makes or breaks such a span, so the spans are found once for all of them).
+    ``whole``: the caller knows ``text`` holds no such span (it is all prose)."""
     if not rewrites:
         return text
 
@@ -221,6 +222,8 @@ def _outside_spans(text: str, rewrites: list[Rewrite]) -> str:
                 lowered = gap.lower() if ascii_gap else None
         return gap
 
+    if whole:
+        return rewrite(text)
     out, last = [], 0
     for m in _VERBATIM.finditer(text):
         out += [rewrite(text[last:m.start()]), m.group(0)]
@@ -228,19 +231,36 @@ def _outside_spans(text: str, rewrites: list[Rewrite]) -> str:
     return "".join(out) + rewrite(text[last:])
 
 
+def _quote_marks(text: str) -> int:
+    return text.count("'") + text.count('"') + text.count("`")
+
+
 def _rewrite(text: str) -> str:
     """``text`` with :data:`CONTRACTIONS` and :data:`REWORDED_FRAMES` applied in order: those that replace
     words only between verbatim spans, those that re-emit what they captured (a quoted phrase may stand
-    inside) on the whole text, if it is at most :data:`MAX_FRAME_CHARS` long."""
+    inside) on the whole text, if it is at most :data:`MAX_FRAME_CHARS` long.
+
+    Most texts hold no verbatim span, and then the rewrites run on the whole text without looking for
+    spans again: no replacement adds a quote mark, backtick or address, so a text gains a span only where
+    a rewrite removed a quote mark (*'we can't go'* becomes the quoted *'we can not go'*), and only then
+    is it searched again."""
     pending: list[Rewrite] = list(_CONTRACTIONS)
+    spans, marks = _VERBATIM.search(text) is not None, _quote_marks(text)
+
+    def between(text: str, rewrites: list[Rewrite]) -> str:
+        nonlocal spans, marks
+        if not spans and _quote_marks(text) != marks:
+            spans, marks = _VERBATIM.search(text) is not None, _quote_marks(text)
+        return _outside_spans(text, rewrites) if spans else _outside_spans(text, rewrites, whole=True)
+
     for one in _REWORDED_FRAMES:
         if "\\" in one[1]:
-            text, pending = _outside_spans(text, pending), []
+            text, pending = between(text, pending), []
             if len(text) <= MAX_FRAME_CHARS:
                 text = _apply(text, one, text.lower() if text.isascii() else None)
         else:
             pending.append(one)
-    return _outside_spans(text, pending)
+    return between(text, pending)
 
 
 _WITHOUT_CODE_MARKS = str.maketrans("", "", "".join(CODE_MARKS))
@@ -494,8 +514,11 @@ def _modifies_verb(word: str) -> bool:
 
 
 def _sentence_start(text: str, at: int) -> bool:
-    before = text[:at].rstrip()
-    return not before or before[-1] in ".!?:\n"
+    """Whether position ``at`` opens a sentence: only spaces, or the end of one, before it."""
+    i = at - 1
+    while i >= 0 and text[i].isspace():  # (not ``text[:at].rstrip()``: that copies the text before ``at``)
+        i -= 1
+    return i < 0 or text[i] in ".!?:\n"
 
 
 def extract_features(text: str) -> TextFeatures:
@@ -537,21 +560,23 @@ def extract_features(text: str) -> TextFeatures:
     since_be, be_opens = 99, False  # tokens since the last form of *be*; whether it opened its sentence
     copula_at, copula_end = -1, -1  # where the question's copula and its clause end (-1: none yet)
     matches = list(_TOKEN.finditer(text))
+    tokens = [m.group(0) for m in matches]
+    lows = [raw.casefold() for raw in tokens]
     shows_code = _shows_code(text)
-    # which tokens are operators (read for the neighbours of a word that may be an operand)
-    operator = [not _OPERATOR_CHARS.isdisjoint(m.group(0)) or _is_minus(matches, k) for k, m in enumerate(matches)]
+    # which tokens are operators (read for the neighbours of a word that may be an operand; a word or number is none)
+    operator = [not raw.isalnum() and (not _OPERATOR_CHARS.isdisjoint(raw) or _is_minus(matches, k))
+                for k, raw in enumerate(tokens)]
     last = len(matches) - 1
 
     for k, m in enumerate(matches):
-        raw = m.group(0)
-        low = raw.casefold()
+        raw, low = tokens[k], lows[k]
         # a letter right after a backslash is an escape (*\\s+*), whatever the tokens around it
-        escaped = k > 0 and matches[k - 1].end() == m.start() and matches[k - 1].group(0).endswith("\\")
+        escaped = k > 0 and tokens[k - 1].endswith("\\") and matches[k - 1].end() == m.start()
         if low in BE_FORMS:
             since_be = 0
             # a question opens with *be* and its subject comes next (*are children ...*, *is the lexer called*)
             be_opens = _sentence_start(text, m.start())
-            if copula_at < 0 and (be_opens or (k > 0 and matches[k - 1].group(0).casefold() in QUESTION_WORDS)):
+            if copula_at < 0 and (be_opens or (k > 0 and lows[k - 1] in QUESTION_WORDS)):
                 copula_at = m.start()
             elif copula_at >= 0 and copula_end < 0:
                 copula_end = m.start()
@@ -559,9 +584,9 @@ def extract_features(text: str) -> TextFeatures:
             since_be = 99 if low in SENTENCE_ENDS else since_be + 1
             if copula_at >= 0 and copula_end < 0 and low[0] in SENTENCE_ENDS:
                 copula_end = m.start()
-        by_follows = k + 1 < len(matches) and matches[k + 1].group(0).casefold() == "by"
+        by_follows = k < last and lows[k + 1] == "by"
         if _is_participle(low) and (
-            (not be_opens and (since_be == 1 or (since_be == 2 and _modifies_verb(matches[k - 1].group(0)))))
+            (not be_opens and (since_be == 1 or (since_be == 2 and _modifies_verb(tokens[k - 1]))))
             # a question puts *be* before the subject: *is the lexer called by the parser*
             or (since_be < 99 and by_follows)
         ):
@@ -596,7 +621,7 @@ def extract_features(text: str) -> TextFeatures:
             negations += not interjection
         elif low in QUESTION_WORDS and not (shows_code and raw.isupper() and len(raw) > 2):
             questions.add(QUESTION_WORDS[low])  # (a capital *WHERE* among code is SQL's keyword)
-        elif low in ("many", "much") and k > 0 and matches[k - 1].group(0).casefold() == "how":
+        elif low in ("many", "much") and k > 0 and lows[k - 1] == "how":
             questions.add("how much")  # *how many calories* asks what *calories in X* asks, not what *how* asks
         elif low == "s" and _is_possessive(text, matches, k):
             placed.append((m.start(), ("r", POSSESSIVE)))
@@ -626,7 +651,7 @@ def extract_features(text: str) -> TextFeatures:
         copula.append(word)
     prose = normalise(text)  # code, quotes and URLs are in ``exact``
     exact = tuple(token for _, token in positioned)
-    words = [m.group(0).casefold() for m in matches]
+    words = lows
     return TextFeatures(
         normalised=prose,
         identity=_identity(prose, exact, pictographs),
