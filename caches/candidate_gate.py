@@ -85,7 +85,8 @@ class CandidateGate:
         self._identities: Counter[int] = Counter()  # hash((scope, identity))
         self._structures: Counter[int] = Counter()  # hash((scope, structure))
         self._words: Counter[int] = Counter()  # hash((scope, structure, word))
-        self._key_words: dict[object, Counter[str]] = {}  # synonym key -> the held words that have it
+        self._holders: Counter[str] = Counter()  # word -> entries that hold it
+        self._key_words: dict[object, set[str]] = {}  # synonym key -> the held words that have it
         self._pending: dict[str, dict[int, None]] = {}  # scope -> pending ids, oldest first
         # hash of an identity, structure or (structure, word) count -> the pending ids that have it: one id
         # as an int (most words of most entries), several as a dict in insertion order
@@ -128,7 +129,10 @@ class CandidateGate:
     def add(self, scope: str, entry_id: int, keys: GateKeys, *, pending_text: str | None = None) -> None:
         """Register an entry (replacing one of the same id). ``pending_text``: the question of an
         entry stored without a vector; ``None`` for an entry whose vector is in the index."""
-        synonyms = [(word, self._synonym_keys(word)) for word in keys.words]  # outside the lock: reads WordNet
+        # the synonym keys of words no entry holds yet, read outside the lock (WordNet); a held word's keys are
+        # already listed, so most entries of a steady vocabulary cost one count per word
+        holders = self._holders
+        synonyms = {word: self._synonym_keys(word) for word in keys.words if not holders.get(word)}
         with self._lock:
             self._remove_locked(entry_id)
             self._entries[entry_id] = _Entry(scope, keys, pending_text)
@@ -137,12 +141,16 @@ class CandidateGate:
             self._identities[identity] += 1
             self._structures[structure] += 1
             self._words.update(words)
-            for word, word_keys in synonyms:
-                for key in word_keys:
-                    have = self._key_words.get(key)
-                    if have is None:
-                        have = self._key_words[key] = Counter()
-                    have[word] += 1
+            for word in keys.words:
+                held = holders[word]
+                holders[word] = held + 1
+                if not held:
+                    word_keys = synonyms.get(word)
+                    for key in self._synonym_keys(word) if word_keys is None else word_keys:
+                        have = self._key_words.get(key)
+                        if have is None:
+                            have = self._key_words[key] = set()
+                        have.add(word)
             if pending_text is not None:
                 self._post(scope, entry_id, counts)
 
@@ -208,10 +216,13 @@ class CandidateGate:
         for word_count in words:
             _decrement(self._words, word_count)
         for word in keys.words:
-            for key in self._synonym_keys(word):
+            _decrement(self._holders, word)
+            if self._holders.get(word):
+                continue
+            for key in self._synonym_keys(word):  # no entry holds it any more
                 have = self._key_words.get(key)
                 if have is not None:
-                    _decrement(have, word)
+                    have.discard(word)
                     if not have:
                         del self._key_words[key]
         if entry.text is not None:
@@ -232,6 +243,7 @@ class CandidateGate:
             self._identities.clear()
             self._structures.clear()
             self._words.clear()
+            self._holders.clear()
             self._key_words.clear()
             self._pending.clear()
             self._postings.clear()

@@ -178,7 +178,8 @@ class SemanticStores:
         try:
             # the gate first: an indexed vector whose keys the gate lacks could make it prove a wrong miss
             self._register(index, [(ids[v["entry_key"]], v) for v in latest.values()])
-            await self._run(add_to_index, index, by_scope)
+            if by_scope:  # (rows stored without a vector add none: no hop to the index's thread)
+                await self._run(add_to_index, index, by_scope)
         except Exception as exc:  # committed, not searchable: each store fails (maintenance's sync adds it later)
             return [exc] * len(rows)
         return [ids[values["entry_key"]] for values in rows]

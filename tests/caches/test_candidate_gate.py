@@ -132,7 +132,30 @@ def test_removal_by_id_scope_and_clear_leaves_nothing_behind() -> None:
     gate.remove(range(50))
     # the bookkeeping itself is under test: no count, key or posting is left behind
     assert not (gate._identities or gate._structures or gate._words or gate._key_words  # noqa: SLF001
-                or gate._pending or gate._postings)  # noqa: SLF001
+                or gate._holders or gate._pending or gate._postings)  # noqa: SLF001
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 7), st.one_of(st.none(), _text())), min_size=1, max_size=30),
+       st.lists(_text(), min_size=1, max_size=5))
+def test_after_adds_replacements_and_removals_the_gate_answers_as_one_built_fresh(steps, queries) -> None:
+    """Entries added, replaced under their id and removed in any order: the gate answers every query as a gate
+    holding only the entries left does (a word's synonym keys are listed while some entry holds it)."""
+    gate, held = _gate(), {}
+    for entry_id, text in steps:
+        if text is None:
+            gate.remove([entry_id])
+            held.pop(entry_id, None)
+        else:
+            gate.add("s", entry_id, _keys(text), pending_text=text)
+            held[entry_id] = text
+    fresh = _gate()
+    for entry_id, text in held.items():
+        fresh.add("s", entry_id, _keys(text), pending_text=text)
+    for query in queries:
+        assert gate.may_match("s", _keys(query)) == fresh.may_match("s", _keys(query))
+        assert sorted(gate.pending_matches("s", _keys(query), 8)) == sorted(fresh.pending_matches("s", _keys(query), 8))
+    assert gate._key_words == fresh._key_words  # noqa: SLF001
 
 
 def test_pending_matches_rank_by_shared_words_and_respect_the_limit() -> None:
