@@ -101,6 +101,16 @@ REQUEST_FRAMES = (
 # forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
 # of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
 REWORDED_FRAMES = (
+    # asking for a definition is asking to explain a term: *define X*, *what is the definition of X*, *explain
+    # what X means* (as *what does X mean* is, below); *define* opening a short request whose term is no
+    # programming construct (*define a function that ...* asks for code)
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+                r"define\s+(?!(?:an?\s+|the\s+|my\s+)?(?:function|method|class|variable|constant|macro|type|struct|"
+                r"interface|enum|route|endpoint|schema|table|column|field|property|object|rule|alias)s?\b)"
+                r"(?=(?:[^\s.?!]+\s+){0,4}[^\s.?!]+(?:\s+for\s+me)?\s*(?:[.?!]|$))", re.I), "explain "),
+    (re.compile(r"\b(?:what\s+is|give\s+me|tell\s+me)\s+the\s+definition\s+of\b", re.I), "explain"),
+    (re.compile(r"\bexplain\s+what\s+([^.?!\n]{1,120}?)\s+means\b", re.I), r"explain \1"),
+    (re.compile(r"\bexplain\s+the\s+(?:term|word|phrase|expression)\s+(?=\S)", re.I), "explain "),
     (re.compile(r"\b(?:help\s+me(?:\s+to)?|i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
                 r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
     # an indirect question's frame (*I was wondering if you could explain X*, *I'm curious how X works*)

@@ -634,3 +634,26 @@ def test_pasted_code_named_by_another_kind_word_is_the_same_request(kind_a, kind
     assert not verify(f"Optimize this {kind_b}: {code}", stored).ok
     assert not verify(f"What does this {kind_b} do? {code.replace('<', '>')}", stored).ok
     assert not verify("WHERE is my order?", "When is my order?").ok  # capitals in prose still ask
+
+
+_TERM_HEADS = st.sampled_from("tax rate loan term risk yield index credit policy margin".split())
+
+
+@FAST
+@given(_WORDS, _TERM_HEADS, _TERM_HEADS, st.integers(1, 9))
+def test_asking_for_a_definition_is_one_request_in_its_forms(word, head, other, n) -> None:
+    """*Define X*, *what does X mean*, *what is meant by X*, *what is the definition of X* and *explain what X
+    means* ask one thing; another term, an added constraint or a programming construct after *define* do not."""
+    term = f"{word} {head}"
+    forms = [f"Define {term}.", f"What does {term} mean?", f"What is meant by {term}?", f"Can you define {term}?",
+             f"What is the definition of {term}?", f"Explain what {term} means.", f"define {term} for me",
+             f"Define the term {term}."]
+    for query in forms[1:]:
+        assert verify(query, forms[0]).ok, query
+    if other != head:
+        assert not verify(f"Define {word} {other}.", forms[0]).ok
+    assert not verify(f"Define {term} in {n} words.", forms[0]).ok
+    assert not verify(f"Define {term} for a {word} expert.", forms[0]).ok
+    assert not verify(f"Why does {term} change?", forms[0]).ok
+    code = f"a function that returns the {word} {head}"
+    assert not verify(f"What does {code} mean?", f"Define {code}.").ok
