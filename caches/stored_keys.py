@@ -146,8 +146,11 @@ class StoredKeys:
 
     def refresh_if_due(self) -> None:
         """Start the table's first read, a rebuild or a sync when one is due (as a task; returns at once)."""
-        if self._task is not None and not self._task.done():
-            return
+        task = self._task
+        if task is not None and not task.done():
+            if not task.get_loop().is_closed():
+                return
+            self._task = None  # stranded by an event loop that closed under it
         now = self._clock()
         if self._complete and not self._filter.full and self._synced_at is not None \
                 and now - self._synced_at < self._sync_interval_s:
@@ -156,7 +159,12 @@ class StoredKeys:
 
     async def refresh(self) -> None:
         """Read the whole table when the filter is incomplete or full, else the keys written since the
-        last read (less a margin). Never raises: a failure leaves the filter as it was."""
+        last read (less a margin), after a read already under way. Never raises: a failure leaves the filter
+        as it was."""
+        running = self._task
+        if running is not None and running is not asyncio.current_task() and not running.done() \
+                and running.get_loop() is asyncio.get_running_loop():
+            await asyncio.wait({running})
         started = self._clock()
         try:
             if not self._complete or self._filter.full:
