@@ -135,6 +135,9 @@ class CandidateGate:
         synonyms = {word: self._synonym_keys(word) for word in keys.words if not holders.get(word)}
         with self._lock:
             self._remove_locked(entry_id)
+            for word in keys.words:  # every key read before any count changes (a failed read leaves nothing half done)
+                if not holders.get(word) and word not in synonyms:
+                    synonyms[word] = self._synonym_keys(word)
             self._entries[entry_id] = _Entry(scope, keys, pending_text)
             counts = self._count_keys(scope, keys)
             identity, structure, *words = counts
@@ -145,8 +148,7 @@ class CandidateGate:
                 held = holders[word]
                 holders[word] = held + 1
                 if not held:
-                    word_keys = synonyms.get(word)
-                    for key in self._synonym_keys(word) if word_keys is None else word_keys:
+                    for key in synonyms[word]:
                         have = self._key_words.get(key)
                         if have is None:
                             have = self._key_words[key] = set()

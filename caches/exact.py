@@ -218,6 +218,9 @@ class ExactCache(RowUpkeep):
                 self._shed += 1
                 logger.debug("exact cache: write-back shed (too many rows waiting to be written)")
                 return False
+            finally:
+                if self._stored is not None:
+                    self._stored.written(keys.exact)
             self._memo.discard((keys.exact,))  # again: a read racing the write may have memoised the old row
             self._size.add(len(body))
         except Exception as exc:

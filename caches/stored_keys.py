@@ -9,16 +9,20 @@ only that read, so answers never change; only a key stored where this process ca
 be missed, and the filter bounds that:
 
 - Stores made through this process are added before their write is queued, so a lookup that
-  follows a store always reads the row.
+  follows a store always reads the row; a load of the table adds the writes still in flight when it
+  began or ended, whose rows it may have passed before they were committed.
 - Stores made by other processes on the same database (replicas on one PostgreSQL, or a second
   proxy on one SQLite file) are read every ``sync_interval_s``: the keys whose rows were written or
   used since the last read, less a margin for commit delay and clock skew. Until then a lookup of
-  such a key is a miss, as if it came a little earlier; the answer it forwards is stored again.
+  such a key is a miss, as if it came a little earlier; the answer it forwards is stored again. Rows
+  written with a timestamp older than that margin (a writer whose clock is behind, imported rows)
+  are seen at the next full read of the table, at least every ten minutes.
 - Until the first full read of the table has finished (at start-up, or after a rebuild) every key
   is "maybe".
 
-Deleted and evicted keys stay in the filter (they only cost a read); when more keys were added than
-the filter holds, it is rebuilt from the table in the background.
+Deleted and evicted keys stay in the filter (they only cost a read) until the next full read; when
+more keys were added than the filter holds, it is rebuilt from the table in the background. A read
+that fails is tried again after a few seconds; meanwhile the filter answers as before.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections import deque
+from collections import Counter
 from collections.abc import Callable
 
 from sqlalchemy import Table, select
@@ -38,6 +42,8 @@ logger = logging.getLogger(__name__)
 
 _PAGE = 5000  # keys read per query while loading the table
 _MARGIN_S = 10.0  # how far back each sync reads: commit delay and clock skew between processes
+_RELOAD_S = 600.0  # a full read at least this often (rows written with older timestamps: clock skew, imports)
+_RETRY_S = 5.0  # after a failed read, the next one waits this long
 
 
 class BloomFilter:
@@ -114,12 +120,15 @@ class StoredKeys:
         self._clock = clock
         self._filter = BloomFilter(self._capacity)
         self._building: BloomFilter | None = None  # the filter a load fills, swapped in when done
-        # this process's adds of the last _MARGIN_S: a load's read of the table may have passed a row
-        # that was still being written, so they are added to its filter again before it is swapped in
-        self._recent: deque[tuple[float, str]] = deque()
+        # keys whose write this process has queued and not yet seen finish: a load's read of the table may
+        # pass such a row before it is committed, so they go into its filter before it is swapped in
+        self._in_flight: Counter[str] = Counter()
         self._complete = False
         self._synced_at: float | None = None  # the clock when the last read of the table began
+        self._loaded_at: float | None = None  # ... and the last full read
+        self._retry_at: float | None = None  # after a failed read: not before this
         self._task: asyncio.Task | None = None
+        self._closed = False
         self.proved_misses = 0  # lookups answered "never stored"
 
     @property
@@ -135,47 +144,75 @@ class StoredKeys:
         return False
 
     def add(self, key: str) -> None:
-        """Record a key about to be stored by this process (before its write is queued)."""
-        self._filter.add(key)
-        if self._building is not None:
+        """Record a key about to be stored by this process, before its write is queued; call
+        :meth:`written` when the write has finished (committed or failed)."""
+        self._in_flight[key] += 1
+        self._remember(key)
+
+    def written(self, key: str) -> None:
+        """The write of a key given to :meth:`add` has finished."""
+        left = self._in_flight[key] - 1
+        if left > 0:
+            self._in_flight[key] = left
+        else:
+            self._in_flight.pop(key, None)
+
+    def _remember(self, key: str) -> None:
+        if key not in self._filter:  # (a key stored again is not counted again towards the capacity)
+            self._filter.add(key)
+        if self._building is not None and key not in self._building:
             self._building.add(key)
-        now, recent = self._clock(), self._recent
-        recent.append((now, key))
-        while recent[0][0] < now - _MARGIN_S:
-            recent.popleft()
+
+    def _due(self, now: float) -> bool:
+        if self._retry_at is not None and self._retry_at > now >= self._retry_at - _RETRY_S:
+            return False  # a read failed a moment ago
+        if not self._complete or self._filter.full or self._synced_at is None:
+            return True
+        if self._loaded_at is None or not 0 <= now - self._loaded_at < _RELOAD_S:
+            return True  # a full read now and then: rows written with old timestamps are seen too
+        return not 0 <= now - self._synced_at < self._sync_interval_s  # (a clock stepped back: due)
 
     def refresh_if_due(self) -> None:
         """Start the table's first read, a rebuild or a sync when one is due (as a task; returns at once)."""
+        if self._closed:
+            return
         task = self._task
         if task is not None and not task.done():
             if not task.get_loop().is_closed():
                 return
             self._task = None  # stranded by an event loop that closed under it
-        now = self._clock()
-        if self._complete and not self._filter.full and self._synced_at is not None \
-                and now - self._synced_at < self._sync_interval_s:
-            return
-        self._task = asyncio.get_running_loop().create_task(self.refresh())
+        if self._due(self._clock()):
+            self._task = asyncio.get_running_loop().create_task(self._refresh())
 
     async def refresh(self) -> None:
-        """Read the whole table when the filter is incomplete or full, else the keys written since the
-        last read (less a margin), after a read already under way. Never raises: a failure leaves the filter
-        as it was."""
+        """Read the table now (see :meth:`refresh_if_due`), after a read already under way. Never raises."""
         running = self._task
-        if running is not None and running is not asyncio.current_task() and not running.done() \
-                and running.get_loop() is asyncio.get_running_loop():
+        if running is not None and not running.done() and running.get_loop() is asyncio.get_running_loop():
             await asyncio.wait({running})
+        if self._closed:
+            return
+        self._task = asyncio.get_running_loop().create_task(self._refresh())
+        await asyncio.wait({self._task})
+
+    async def _refresh(self) -> None:
+        """Read the whole table when the filter is incomplete, full or due a full read, else the keys
+        written since the last read (less a margin). A failure leaves the filter as it was and delays the
+        next read by a few seconds."""
         started = self._clock()
         try:
-            if not self._complete or self._filter.full:
+            if (not self._complete or self._filter.full or self._loaded_at is None
+                    or not 0 <= started - self._loaded_at < _RELOAD_S):
                 await self._load(started)
             else:
                 await self._sync(started)
+            self._retry_at = None
         except Exception as exc:  # a broken database: lookups read it (and fail there) as before
-            logger.warning("exact cache: reading the stored keys failed: %r", exc)
+            self._retry_at = self._clock() + _RETRY_S
+            logger.warning("exact cache: reading the stored keys failed (again in %.0f s): %r", _RETRY_S, exc)
 
     async def _load(self, started: float) -> None:
         building = self._building = BloomFilter(self._capacity)
+        pending = list(self._in_flight)  # writes that may commit after the page holding them is read
         try:
             after: str | None = None
             while True:
@@ -194,27 +231,28 @@ class StoredKeys:
                 self._capacity = 2 * building.added
                 logger.info("exact cache: %d stored keys; the key filter grows to %d", building.added,
                             self._capacity)
-                self._building = None
-                self._filter = BloomFilter(self._capacity)  # still incomplete: reloaded on the next refresh
+                self._filter = BloomFilter(self._capacity)  # incomplete: every key "maybe" until the next load
                 self._complete = False
                 return
-            for _, key in self._recent:
-                building.add(key)
-            self._filter, self._complete, self._synced_at = building, True, started
+            for key in (*pending, *self._in_flight):
+                if key not in building:
+                    building.add(key)
+            self._filter, self._complete = building, True
+            self._synced_at = self._loaded_at = started
         finally:
             self._building = None
 
     async def _sync(self, started: float) -> None:
-        since = (self._synced_at or started) - _MARGIN_S
+        since = (started if self._synced_at is None else self._synced_at) - _MARGIN_S
         async with self._engine.connect() as conn:
             keys = (await conn.execute(select(self._key).where(self._time >= since))).scalars().all()
         for key in keys:
-            if key not in self._filter:  # (most are this process's own recent stores: not counted again)
-                self._filter.add(key)
+            self._remember(key)
         self._synced_at = started
 
     async def aclose(self) -> None:
-        """Stop a load or sync in progress."""
+        """Stop a load or sync in progress; no later one starts."""
+        self._closed = True
         task, self._task = self._task, None
         if task is not None and not task.done():
             task.cancel()

@@ -231,8 +231,8 @@ def _outside_spans(text: str, rewrites: list[Rewrite], *, whole: bool = False) -
     return "".join(out) + rewrite(text[last:])
 
 
-def _quote_marks(text: str) -> int:
-    return text.count("'") + text.count('"') + text.count("`")
+def _has_quote_marks(text: str) -> bool:
+    return "'" in text or '"' in text or "`" in text
 
 
 def _rewrite(text: str) -> str:
@@ -241,16 +241,17 @@ def _rewrite(text: str) -> str:
     inside) on the whole text, if it is at most :data:`MAX_FRAME_CHARS` long.
 
     Most texts hold no verbatim span, and then the rewrites run on the whole text without looking for
-    spans again: no replacement adds a quote mark, backtick or address, so a text gains a span only where
-    a rewrite removed a quote mark (*'we can't go'* becomes the quoted *'we can not go'*), and only then
-    is it searched again."""
+    spans again where they cannot have made one: no replacement adds a quote mark, backtick or address,
+    so a text without quote marks stays without spans. A text with quote marks but no span is searched
+    again whenever a rewrite changed it (*'we can't go'* becomes the quoted *'we can not go'*; a newline
+    or a long run removed between two quotes makes them a span)."""
     pending: list[Rewrite] = list(_CONTRACTIONS)
-    spans, marks = _VERBATIM.search(text) is not None, _quote_marks(text)
+    spans, searched = _VERBATIM.search(text) is not None, text
 
     def between(text: str, rewrites: list[Rewrite]) -> str:
-        nonlocal spans, marks
-        if not spans and _quote_marks(text) != marks:
-            spans, marks = _VERBATIM.search(text) is not None, _quote_marks(text)
+        nonlocal spans, searched
+        if not spans and text != searched and _has_quote_marks(text):
+            spans, searched = _VERBATIM.search(text) is not None, text
         return _outside_spans(text, rewrites) if spans else _outside_spans(text, rewrites, whole=True)
 
     for one in _REWORDED_FRAMES:

@@ -137,3 +137,37 @@ def test_memo_ttl_zero_turns_the_filter_off(tmp_path) -> None:
     assert ExactCache(engine, ExactCacheConfig(memo_ttl_s=0)).stored_keys is None
     assert ExactCache(engine, ExactCacheConfig(key_filter=False)).stored_keys is None
     assert ExactCache(engine).stored_keys is not None
+
+
+async def test_a_write_still_in_flight_during_a_load_is_kept(engine: AsyncEngine, clock: FakeClock) -> None:
+    """A key whose write was queued before a load began and commits after the load passed its page stays
+    "maybe": the load adds the writes in flight to its filter."""
+    cache = ExactCache(engine, clock=clock)
+    keys = cache.stored_keys
+    assert keys is not None
+    keys.add("in-flight key")  # queued, not yet committed: the table lacks it
+    await keys.refresh()
+    assert keys.complete and keys.may_hold("in-flight key")
+    keys.written("in-flight key")
+    assert not keys.may_hold("never stored")
+    await cache.aclose()
+
+
+async def test_a_failed_read_is_retried_after_a_pause_not_on_every_lookup(tmp_path, clock: FakeClock,
+                                                                        caplog: pytest.LogCaptureFixture) -> None:
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'no-tables.db'}")  # no cache table
+    cache = ExactCache(engine, clock=clock)
+    keys = cache.stored_keys
+    assert keys is not None
+    await keys.refresh()
+    assert not keys.complete and "reading the stored keys failed" in caplog.text
+    for _ in range(5):  # lookups right after the failure start no read
+        keys.refresh_if_due()
+        assert keys._task is None or keys._task.done()  # noqa: SLF001
+    clock.advance(6.0)
+    keys.refresh_if_due()
+    assert keys._task is not None  # noqa: SLF001
+    await cache.aclose()
+    await engine.dispose()

@@ -567,6 +567,7 @@ def test_skipping_a_rewrite_whose_literal_is_absent_changes_nothing(parts) -> No
                                                                      "'we can't go'", '"x"', "`ls -l`", "it's"])),
                           st.sampled_from([" ", ", ", "? ", ". ", "'", ": "])), max_size=14))
 @example([("He said", " "), ("'we can't say what makes it'", " ")])  # a contraction opens a span
+@example([('"can\nu help me understand recursion"', " "), ("ok", " ")])  # a joined line opens one
 def test_the_rewrites_of_a_text_without_spans_equal_those_that_look_for_spans_each_time(parts) -> None:
     """A text without code, quotes or addresses is rewritten whole, searched for such spans again only when a
     rewrite removed a quote mark: the result equals the reading that looks for spans before every rewrite."""
