@@ -72,16 +72,27 @@ class BloomFilter:
         return [(h1 + i * h2) % bits for i in range(self._PROBES)]
 
     def add(self, key: str) -> None:
+        self._set(self._positions(key))
+
+    def add_new(self, key: str) -> None:
+        """Add ``key`` unless it is (or looks) already held, so that a string added again is not counted
+        again towards the capacity (one hashing for the test and the add)."""
+        positions = self._positions(key)
+        if not self._holds(positions):
+            self._set(positions)
+
+    def _set(self, positions: list[int]) -> None:
         array = self._array
-        for bit in self._positions(key):
+        for bit in positions:
             array[bit >> 3] |= 1 << (bit & 7)
         self.added += 1
 
-    def __contains__(self, key: object) -> bool:
-        if not isinstance(key, str):
-            return False
+    def _holds(self, positions: list[int]) -> bool:
         array = self._array
-        return all(array[bit >> 3] & (1 << (bit & 7)) for bit in self._positions(key))
+        return all(array[bit >> 3] & (1 << (bit & 7)) for bit in positions)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._holds(self._positions(key))
 
     @property
     def full(self) -> bool:
@@ -158,18 +169,21 @@ class StoredKeys:
             self._in_flight.pop(key, None)
 
     def _remember(self, key: str) -> None:
-        if key not in self._filter:  # (a key stored again is not counted again towards the capacity)
-            self._filter.add(key)
-        if self._building is not None and key not in self._building:
-            self._building.add(key)
+        self._filter.add_new(key)  # (a key stored again is not counted again towards the capacity)
+        if self._building is not None:
+            self._building.add_new(key)
+
+    def _needs_load(self, now: float) -> bool:
+        """The next read is of the whole table: the filter is incomplete or full, or the last full read is old
+        (rows written with old timestamps are seen then too)."""
+        return (not self._complete or self._filter.full or self._loaded_at is None
+                or not 0 <= now - self._loaded_at < _RELOAD_S)  # (a clock stepped back: due)
 
     def _due(self, now: float) -> bool:
         if self._retry_at is not None and self._retry_at > now >= self._retry_at - _RETRY_S:
             return False  # a read failed a moment ago
-        if not self._complete or self._filter.full or self._synced_at is None:
+        if self._needs_load(now) or self._synced_at is None:
             return True
-        if self._loaded_at is None or not 0 <= now - self._loaded_at < _RELOAD_S:
-            return True  # a full read now and then: rows written with old timestamps are seen too
         return not 0 <= now - self._synced_at < self._sync_interval_s  # (a clock stepped back: due)
 
     def refresh_if_due(self) -> None:
@@ -200,8 +214,7 @@ class StoredKeys:
         next read by a few seconds."""
         started = self._clock()
         try:
-            if (not self._complete or self._filter.full or self._loaded_at is None
-                    or not 0 <= started - self._loaded_at < _RELOAD_S):
+            if self._needs_load(started):
                 await self._load(started)
             else:
                 await self._sync(started)
@@ -235,8 +248,7 @@ class StoredKeys:
                 self._complete = False
                 return
             for key in (*pending, *self._in_flight):
-                if key not in building:
-                    building.add(key)
+                building.add_new(key)
             self._filter, self._complete = building, True
             self._synced_at = self._loaded_at = started
         finally:

@@ -252,7 +252,7 @@ def _rewrite(text: str) -> str:
         nonlocal spans, searched
         if not spans and text != searched and _has_quote_marks(text):
             spans, searched = _VERBATIM.search(text) is not None, text
-        return _outside_spans(text, rewrites) if spans else _outside_spans(text, rewrites, whole=True)
+        return _outside_spans(text, rewrites, whole=not spans)
 
     for one in _REWORDED_FRAMES:
         if "\\" in one[1]:
