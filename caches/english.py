@@ -38,6 +38,7 @@ __all__ = [
     "SENTENCE_ENDS",
     "SIMPLE_PASTS",
     "STANCE_VERBS",
+    "SUBORDINATORS",
     "SUBJECT_PRONOUNS",
     "SUBJECT_QUESTIONS",
     "TENSES",
@@ -233,5 +234,8 @@ MID_ADVERBS = frozenset("just already recently also really actually finally acci
                         "soon ever only even never not".split())
 # openers of a clause whose tense is hypothetical, not a time (*if I lost it*, *when I leave*)
 CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing case".split())
+# openers of a subordinate clause that sets a condition or a reason for the main one (*if A, B* is not *if B, A*);
+# words that are also prepositions or question words (*after*, *when*) are left out
+SUBORDINATORS = frozenset("if unless because although though whenever whereas provided".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

@@ -44,6 +44,7 @@ from caches.english import (
     SENTENCE_ENDS,
     SUBJECT_PRONOUNS,
     SUBJECT_QUESTIONS,
+    SUBORDINATORS,
     TENSES,
     TOPIC_RELATIONS,
 )
@@ -118,6 +119,13 @@ class TextFeatures:
     # each finite verb after a subject pronoun, outside conditional clauses, with the tense its auxiliary marks
     # (``past``, ``present``, ``future``; ``""``: the verb's own form decides, *I lost* / *I lose*)
     finite: tuple[tuple[str, str], ...] = ()
+    # every token of the text (words of any class, numbers, symbols, verbatim spans; no punctuation), in order, cut
+    # into sentences (at ``. ? !``) and those into clauses (at ``, ; :``): *In June, what is X?* / *What is X in June?*
+    clauses: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    # the content words inside clauses a subordinator opens (*if*, *unless*, *because*: up to the clause's
+    # punctuation) and those outside them, when the text has such a clause: *if A, B* asks another thing than
+    # *if B, A* (``None``: no such clause)
+    condition: tuple[frozenset[str], frozenset[str]] | None = None
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -160,6 +168,9 @@ def _number(token: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
+MAX_CLAUSE_TOKENS = 200  # texts whose clauses are compared for reordering (see :func:`_clauses`)
+_CLAUSE_MARKS = frozenset(",;:.?!")
+_SENTENCE_MARKS = frozenset(".?!")
 MAX_FRAME_CHARS = 400  # whole-text rewrites (*A vs B*, *how do you say X in L*) apply to texts this short
 # the spans the rewrites leave alone: code, web addresses and quoted strings (the patterns cut below)
 _VERBATIM = re.compile("|".join(p.pattern for p in (_FENCED, _INLINE_CODE, _URL_ADDRESS, _QUOTED)), re.S | re.I)
@@ -543,6 +554,7 @@ def extract_features(text: str) -> TextFeatures:
     cut(_INLINE_CODE, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
     cut(_URL, "url", lambda m: m.group(0).rstrip(".,;:!?)").casefold())
     cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
+    spans = list(positioned)  # the verbatim spans, tokens of the clauses
     text = _blank_phatic_ends(text)
     # the spans cut so far are also words of the sequence, where their order is the role check's
     placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
@@ -651,6 +663,8 @@ def extract_features(text: str) -> TextFeatures:
             break
         copula.append(word)
     prose = normalise(text)  # code, quotes and URLs are in ``exact``
+    clauses = _clauses(matches, tokens, lows, spans)
+    condition = _condition(matches, tokens, lows, placed)
     exact = tuple(token for _, token in positioned)
     words = lows
     return TextFeatures(
@@ -670,6 +684,65 @@ def extract_features(text: str) -> TextFeatures:
         bound=frozenset(bound),
         **_tense_and_modality(words),
         finite=_finite_verbs(words),
+        clauses=clauses,
+        condition=condition,
     )
 
+
+def _condition(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
+               placed: list[tuple[int, tuple[str, str]]]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """See :attr:`TextFeatures.condition`: the spans of subordinate clauses (from the subordinator to the next
+    clause punctuation), and the content words of ``placed`` inside and outside them."""
+    spans: list[tuple[int, int]] = []
+    open_at = -1
+    for k, m in enumerate(matches):
+        if open_at < 0 and lows[k] in SUBORDINATORS:
+            open_at = m.end()
+        elif open_at >= 0 and _CLAUSE_MARKS.intersection(tokens[k]) and _SENTENCE_PUNCT.match(tokens[k]):
+            spans.append((open_at, m.start()))
+            open_at = -1
+    if open_at >= 0:
+        spans.append((open_at, matches[-1].end()))
+    if not spans:
+        return None
+    inside, outside = set(), set()
+    for at, (kind, word) in placed:
+        if kind == "w":
+            (inside if any(lo <= at < hi for lo, hi in spans) else outside).add(word)
+    return frozenset(inside), frozenset(outside)
+
+
+def _clause_token(raw: str, low: str) -> str:
+    """A token as :func:`_clauses` keeps it: a word or number lower-cased, ``.`` for a sentence's end, ``,`` for
+    other clause punctuation, ``""`` for the rest of punctuation (quotes, dashes, brackets), a symbol as it is."""
+    if raw[0].isalnum() or raw[0] == "_":
+        return low
+    if _SENTENCE_PUNCT.match(raw):
+        return "." if _SENTENCE_MARKS.intersection(raw) else ("," if _CLAUSE_MARKS.intersection(raw) else "")
+    return raw
+
+
+def _clauses(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
+             spans: list[tuple[int, str]]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The text's sentences, each as its clauses, each as its tokens (lower-cased words and numbers, verbatim
+    spans, symbols; punctuation left out) in order; empty for a text of more than :data:`MAX_CLAUSE_TOKENS`."""
+    if len(matches) + len(spans) > MAX_CLAUSE_TOKENS:
+        return ()
+    entries = [_clause_token(raw, low) for raw, low in zip(tokens, lows, strict=True)]
+    if spans:
+        entries = [token for _, token in sorted(spans + [(m.start(), entries[k]) for k, m in enumerate(matches)])]
+    sentences: list[tuple[tuple[str, ...], ...]] = []
+    sentence: list[tuple[str, ...]] = []
+    chunk: list[str] = []
+    for token in entries + ["."]:
+        if token in (",", "."):
+            if chunk:
+                sentence.append(tuple(chunk))
+            chunk = []
+            if token == "." and sentence:
+                sentences.append(tuple(sentence))
+                sentence = []
+        elif token:
+            chunk.append(token)
+    return tuple(sentences)
 

@@ -44,13 +44,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.english import LONG_FUNCTION_WORDS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import LONG_FUNCTION_WORDS, NUMBER_WORDS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
+MAX_MOVED_CLAUSES = 8  # texts cut into more clauses than this are not compared as reordered clauses
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 MAX_SUBSTITUTION_PAIRS = 256
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
@@ -247,6 +248,8 @@ def verify(
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
         return VerifyResult(False, "exact spans")
+    if _clauses_reordered(q, c):  # the same words, whole clauses moved: *In June, what is X?* / *What is X in June?*
+        return VerifyResult(True, close=True)
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
     if q.tense and c.tense and q.tense != c.tense:
@@ -309,7 +312,7 @@ def verify(
     if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
-            or _neighbours_swapped(q, c, mapping, voice)):
+            or _neighbours_swapped(q, c, mapping, voice) or _condition_moved(q, c, mapping)):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -458,6 +461,66 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
     words in another order there ask the converse question."""
     words_c = tuple(mapping.get(w, w) for w in c.copula)
     return len(set(q.copula)) > 1 and Counter(q.copula) == Counter(words_c) and q.copula != words_c
+
+
+def _condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """Both texts have a subordinate clause (*if*, *unless*, *because*), a content word is inside it in one text
+    and outside it in the other, and another the other way round: condition and consequence traded places (*if it rains, is the match off* / *if the
+    match is off, does it rain*). Words on both sides of one text's clause boundary say nothing."""
+    if q.condition is None or c.condition is None:
+        return False
+    in_q, out_q = q.condition
+    in_c = {mapping.get(w, w) for w in c.condition[0]}
+    out_c = {mapping.get(w, w) for w in c.condition[1]}
+    only_in_q, only_out_q = in_q - out_q, out_q - in_q
+    only_in_c, only_out_c = in_c - out_c, out_c - in_c
+    # both ways: a phrase at the clause's end may attach to either clause (*check if X exists in Python* / *check in
+    # Python if X exists*); a swap moves words into the clause and others out of it
+    return bool(only_in_q & only_out_c) and bool(only_in_c & only_out_q)
+
+
+def _clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool:
+    """Sentence by sentence, the two texts have every token in common (function words, numbers and spans
+    included), and in one sentence at least one text is the other's clauses in another order: each of its chunks
+    between clause punctuation is a run of the other's tokens, word for word, and together they cover it once. A
+    chunk that moves holds a word (a list of bare numbers or spans, *sort: 3, 1, 2*, keeps its order); sentences
+    never move (the steps of a procedure)."""
+    if not q.clauses or len(q.clauses) != len(c.clauses):
+        return False
+    moved = False
+    for sq, sc in zip(q.clauses, c.clauses, strict=True):
+        flat_q = [t for chunk in sq for t in chunk]
+        flat_c = [t for chunk in sc for t in chunk]
+        if flat_q == flat_c:
+            continue
+        if sorted(flat_q) != sorted(flat_c) or not any(
+                1 < len(a) <= MAX_MOVED_CLAUSES and all(map(_movable, a)) and _tiles(a, flat)
+                for a, flat in ((sq, flat_c), (sc, flat_q))):
+            return False
+        moved = True
+    return moved
+
+
+def _movable(chunk: tuple[str, ...]) -> bool:
+    return any(t.replace("-", "").isalpha() and t not in NUMBER_WORDS for t in chunk)
+
+
+def _tiles(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> bool:
+    """``flat`` is the concatenation of all ``chunks`` in some order (a depth-first search; few chunks)."""
+    used = [False] * len(chunks)
+
+    def extend(at: int) -> bool:
+        if at == len(flat):
+            return all(used)
+        for i, chunk in enumerate(chunks):
+            if not used[i] and tuple(flat[at:at + len(chunk)]) == chunk:
+                used[i] = True
+                if extend(at + len(chunk)):
+                    return True
+                used[i] = False
+        return False
+
+    return extend(0)
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:

@@ -658,3 +658,45 @@ def test_asking_for_a_definition_is_one_request_in_its_forms(word, head, other, 
     assert not verify(f"Why does {term} change?", forms[0]).ok
     code = f"a function that returns the {word} {head}"
     assert not verify(f"What does {code} mean?", f"Define {code}.").ok
+
+
+_MONTHS = st.sampled_from("January March June September December".split())
+_PLACES = st.sampled_from("Lisbon Quito Hanoi Tromso Nairobi Perth".split())
+
+
+@FAST
+@given(_WORDS, _MONTHS, _PLACES, st.sampled_from([("In {m}, what is the {w} like in {p}?", "What is the {w} like in {p} in {m}?"),
+                                                  ("For {p}, suggest a {w} to see in {m}.", "Suggest a {w} to see in {m}, for {p}."),
+                                                  ("{w} ideas, {p}, {m}", "{m}, {p}: {w} ideas")]))
+def test_clauses_in_another_order_within_a_sentence_hit(word, month, place, forms) -> None:
+    first, second = (f.format(w=word, m=month, p=place) for f in forms)
+    assert verify(first, second).ok
+    # a word changed in a moved clause is still a change, and a clause cannot take another's words
+    assert not verify(first, second.replace(month, "August")).ok
+    assert not verify(first, second.replace(place, "Oslo")).ok
+
+
+@FAST
+@given(st.permutations([3, 7, 11, 19]), _WORDS)
+def test_a_list_of_bare_numbers_keeps_its_order(numbers, word) -> None:
+    ordered = ", ".join(str(n) for n in sorted(numbers))
+    shuffled = ", ".join(str(n) for n in numbers)
+    assert verify(f"Subtract each from the next: {ordered}.", f"Subtract each from the next: {shuffled}.").ok == (
+        ordered == shuffled)
+    # clauses move only within their sentence: steps numbered by sentences keep their order
+    assert not verify(f"x = 2. Add 5 to x, then the {word}. Multiply x by 3.",
+                      f"x = 2. Multiply x by 3. Add 5 to x, then the {word}.").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["if", "unless", "because"]))
+def test_condition_and_consequence_cannot_trade_places(a, b, subordinator) -> None:
+    if a == b:
+        return
+    first = f"{subordinator.capitalize()} the {a} is closed, is the {b} open?"
+    assert not verify(first, f"{subordinator.capitalize()} the {b} is closed, is the {a} open?").ok
+    assert not verify(first, f"Is the {a} open {subordinator} the {b} is closed?").ok
+    # the same condition before or after the question is the same question
+    assert verify(first, f"Is the {b} open {subordinator} the {a} is closed?").ok
+    # a phrase at the end may belong to either clause
+    assert verify(f"How do I check if a {a} exists in Python?", f"How do I check in Python if a {a} exists?").ok
