@@ -117,6 +117,8 @@ REWORDED_FRAMES = (
     # an indirect question's frame (*I was wondering if you could explain X*, *I'm curious how X works*)
     (re.compile(r"(?:^|(?<=[.!?:,]\s))i(?:'m|\s+am|\s+was|)\s+(?:just\s+|really\s+|also\s+)?(?:wondering|curious)"
                 r"(?:\s+(?:to\s+know\s+)?(?:if|whether|about)\b)?(?:\s+you\s+(?:could|can|would|might)\b)?", re.I), ""),
+    # *would you mind writing X* asks *write X*, as *please* does
+    (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
     (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
     (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
@@ -160,13 +162,13 @@ PHATIC = frozenset(
     hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
     thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
     regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
-    help assistance question quick many time mind asking ask lol
+    help assistance question quick many time mind asking ask lol having
     """.split()
 )
 # a sentence is a formula only with one of these (*Good night.* and *Not well.* are not formulas)
 PHATIC_CORE = frozenset(
     "hi hello hey greetings morning afternoon evening thanks thank thx appreciate appreciated grateful regards "
-    "cheers sincerely sorry apologies question asking".split()
+    "cheers sincerely sorry apologies question asking hope".split()
 )
 # the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
 BE_FORMS = frozenset("is are was were be been being am".split())

@@ -477,16 +477,16 @@ def _blank_phatic_ends(text: str) -> str:
     length). A sentence after a colon is what the colon introduces (*translate: good morning*), and a
     text made only of formulas is kept whole."""
     segments = _segments(text)
-    if segments and not _is_phatic(text[slice(*segments[0])]):  # formulas before a comma: *Sorry to bother you, but*
-        first = text[segments[0][0]:segments[0][1]]
-        comma = first.find(",")
-        if comma > 0 and _is_phatic(first[:comma]):
-            start = segments[0][0] + comma + 1
-            text = " " * start + text[start:]
-            segments[0] = (start, segments[0][1])
     lo, hi = 0, len(segments)
     while lo < hi and _is_phatic(text[slice(*segments[lo])]):
         lo += 1
+    if lo < hi:  # formulas before a comma in the first other sentence: *(Hi!) Sorry to bother you, but*
+        first = text[segments[lo][0]:segments[lo][1]]
+        comma = first.find(",")
+        if comma > 0 and _is_phatic(first[:comma]):
+            start = segments[lo][0] + comma + 1
+            text = " " * start + text[start:]
+            segments[lo] = (start, segments[lo][1])
     while (hi > lo + 1 and _is_phatic(text[slice(*segments[hi - 1])])
            and not (text[segments[hi - 2][1] - 1] == ":" and segments[hi - 1][0] - segments[hi - 2][1] <= 2)):
         hi -= 1  # (a blanked code span between a colon and the formula: the colon introduced the code)

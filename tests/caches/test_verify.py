@@ -700,3 +700,23 @@ def test_condition_and_consequence_cannot_trade_places(a, b, subordinator) -> No
     assert verify(first, f"Is the {b} open {subordinator} the {a} is closed?").ok
     # a phrase at the end may belong to either clause
     assert verify(f"How do I check if a {a} exists in Python?", f"How do I check in Python if a {a} exists?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["Hi!", "Hello there!", "Good morning!", "Hey, quick question."]),
+       st.sampled_from(["I hope you can help me.", "Hope you're having a great day.", "Sorry to bother you, but",
+                        "Sorry,", "Hope you are doing well."]))
+def test_greetings_hopes_and_apologies_before_a_question_are_dropped(topic, greeting, opener) -> None:
+    question = f"why is my {topic} so slow?"
+    assert verify(f"{greeting} {opener} {question}", question.capitalize()).ok
+    # a hope about the topic itself is content, not a formula
+    assert not verify(f"I hope the {topic} opens soon. {question.capitalize()}", question.capitalize()).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("writing", "Write"), ("checking", "Check"), ("summarizing", "Summarize")]))
+def test_would_you_mind_asks_as_please_does(topic, verb) -> None:
+    gerund, imperative = verb
+    assert verify(f"Would you mind {gerund} the {topic} report for me?", f"{imperative} the {topic} report.").ok
+    assert not verify(f"Would you mind if I {imperative.lower()} the {topic} report?",
+                      f"{imperative} the {topic} report.").ok
