@@ -37,6 +37,7 @@ __all__ = [
     "REWORDED_FRAMES",
     "SENTENCE_ENDS",
     "SIMPLE_PASTS",
+    "SHORT_FUNCTION_WORDS",
     "STANCE_VERBS",
     "SUBORDINATORS",
     "SUBJECT_PRONOUNS",
@@ -69,7 +70,6 @@ SIMPLE_PASTS = frozenset(
     wore tore swore grew threw flew drew blew fell forgot forgave hid rode rang sang sank shook strove swam
     """.split()
 )
-LONG_FUNCTION_WORDS = tuple(sorted(w for w in FUNCTION_WORDS if len(w) >= 4 and w.isalpha()))
 NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
 # prepositions, comparison and coordination: kept in order; a replacement rejects
 RELATIONAL = frozenset(
@@ -79,6 +79,9 @@ RELATIONAL = frozenset(
     through during since until behind beyond beside near and or but nor regarding concerning
     """.split()
 )
+# the grammar words a typing slip may hide (*explian*, *beetween*, *teh*): function and relational words
+LONG_FUNCTION_WORDS = tuple(sorted(w for w in FUNCTION_WORDS | RELATIONAL if len(w) >= 4 and w.isalpha()))
+SHORT_FUNCTION_WORDS = tuple(sorted(w for w in FUNCTION_WORDS | RELATIONAL if 3 <= len(w) <= 4 and w.isalpha()))
 # prepositions that introduce a topic (*books on X* = *books about X*): compared as one
 TOPIC_RELATIONS = {"on": "about", "regarding": "about", "concerning": "about"}
 # "in simple terms" / "in a clear way" says what the adverb says (*simply*, *clearly*)
@@ -136,10 +139,17 @@ REWORDED_FRAMES = (
     # *list the five largest X* and *name the longest X* ask *what are*, *which is*
     (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
                 r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
+    # *name the longest X* asks *which is*; *name the puppy* asks for a name
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?name\s+(?=(?:the\s+(?:[a-z]+est|most|least|first|last|only)|\d+|two|three|"
+                r"four|five|six|seven|eight|nine|ten)\b)", re.I), "what are "),
     # *how do you say X in French* is *translate X into French*
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
                 re.I), r"translate \1 into "),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
+    # a place's population and the distance between two places, asked as *how many* and *how far*
+    (re.compile(r"\bhow\s+many\s+(?:people|inhabitants|residents)\s+live\s+in\b", re.I), "what is the population of"),
+    (re.compile(r"\bhow\s+far\s+(?:is|are)\s+([^,.?!:\n]{1,80}?)\s+from\s+(?=[^,.?!:\n]{1,80}?\s*(?:[?.!]|$))", re.I),
+     r"what is the distance between \1 and "),
     (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|what\s+are\s+(?:some|the)\s+ways|"
                 r"is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
 )

@@ -168,6 +168,8 @@ def _number(token: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
+TITLE_CASE_MARKS = 2  # function words capitalised inside sentences that make a text title-cased (no names then)
+TITLE_CASE_SHARE = 0.75  # or one of them, and this share of its words capitalised
 MAX_CLAUSE_TOKENS = 200  # texts whose clauses are compared for reordering (see :func:`_clauses`)
 _CLAUSE_MARKS = frozenset(",;:.?!")
 _SENTENCE_MARKS = frozenset(".?!")
@@ -566,6 +568,8 @@ def extract_features(text: str) -> TextFeatures:
     negations = 0
     questions: set[str] = set()
     names: set[str] = set()
+    acronyms: set[str] = set()
+    title_marks = 0  # function words capitalised inside a sentence
     passive: set[str] = set()
     agented: set[str] = set()
     persons: list[tuple[int, tuple[str, str]]] = []  # personal pronouns, for ``with_persons``
@@ -646,6 +650,11 @@ def extract_features(text: str) -> TextFeatures:
             placed.append((m.start(), ("w", low)))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
                 names.add(low)
+                if raw.isupper():
+                    acronyms.add(low)
+        if (raw[0].isupper() and not raw.isupper() and (low in FUNCTION_WORDS or low in RELATIONAL or low in BE_FORMS)
+                and not _sentence_start(text, m.start())):
+            title_marks += 1  # *What's The Difference Between*: capitals are the style of a title, not names
     positioned.sort(key=lambda item: item[0])
     placed.sort(key=lambda item: item[0])
     sequence = [entry for _, entry in placed]
@@ -674,7 +683,7 @@ def extract_features(text: str) -> TextFeatures:
         negations=negations,
         questions=frozenset(questions),
         sequence=tuple(sequence),
-        names=frozenset(names),
+        names=frozenset(acronyms if _title_cased(tokens, title_marks) else names),
         passive=frozenset(passive),
         agented=frozenset(agented),
         pictographs=pictographs,
@@ -710,6 +719,17 @@ def _condition(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
         if kind == "w":
             (inside if any(lo <= at < hi for lo, hi in spans) else outside).add(word)
     return frozenset(inside), frozenset(outside)
+
+
+def _title_cased(tokens: list[str], marks: int) -> bool:
+    """The text is written in title case (*What's The Weather Like*), judged by its function words capitalised
+    inside sentences (``marks``): two of them, or one where three words in four start with a capital."""
+    if marks >= TITLE_CASE_MARKS:
+        return True
+    if not marks:
+        return False
+    words = [raw for raw in tokens if raw[0].isalpha() and len(raw) > 1]
+    return sum(raw[0].isupper() for raw in words) >= TITLE_CASE_SHARE * len(words)
 
 
 def _clause_token(raw: str, low: str) -> str:

@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.english import LONG_FUNCTION_WORDS, NUMBER_WORDS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import LONG_FUNCTION_WORDS, NUMBER_WORDS, SHORT_FUNCTION_WORDS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.text_features import TextFeatures, extract_features
 
@@ -124,7 +124,7 @@ def _without_misspelt_function_words(f: TextFeatures, unmatched: list[str], name
     """``f`` without those of its ``unmatched`` words (not names, five letters or more, at most
     :data:`MAX_SLIP_CHECKS` of them) that WordNet does not know and that are a slip from a function word
     (*explian*, *reccomend*)."""
-    checked = [w for w in unmatched if w.isalpha() and len(w) >= 5 and w not in names][:MAX_SLIP_CHECKS]
+    checked = [w for w in unmatched if w.isalpha() and len(w) >= 3 and w not in names][:MAX_SLIP_CHECKS]
     for word in checked:
         if word in f.content and not lexicon.known([word]) and _misspelt_function_word(word):
             f = _without_word(f, word)
@@ -133,9 +133,17 @@ def _without_misspelt_function_words(f: TextFeatures, unmatched: list[str], name
 
 def _misspelt_function_word(word: str) -> bool:
     """``word`` is a typing slip from a function word of four letters or more (two from one of seven or more:
-    *explian*, *reccomend*)."""
-    return len(word) >= 4 and any(abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)
-                                  for f in LONG_FUNCTION_WORDS)
+    *explian*, *reccomend*), or, shorter than five letters, one of three or four with two letters swapped."""
+    if len(word) < 5:  # a short one only by two neighbours swapped (*teh*, *adn*, *taht*)
+        return any(_swapped_neighbours(f, word) for f in SHORT_FUNCTION_WORDS if len(f) == len(word))
+    return any(abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)
+               for f in LONG_FUNCTION_WORDS)
+
+
+def _swapped_neighbours(a: str, b: str) -> bool:
+    """``b`` is ``a`` with two neighbouring letters swapped."""
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
 def _slips(a: str, b: str) -> int:

@@ -720,3 +720,27 @@ def test_would_you_mind_asks_as_please_does(topic, verb) -> None:
     assert verify(f"Would you mind {gerund} the {topic} report for me?", f"{imperative} the {topic} report.").ok
     assert not verify(f"Would you mind if I {imperative.lower()} the {topic} report?",
                       f"{imperative} the {topic} report.").ok
+
+
+@FAST
+@given(_PLACES, _PLACES)
+def test_population_distance_and_name_the_forms(a, b) -> None:
+    assert verify(f"How many people live in {a}?", f"What is the population of {a}?").ok
+    assert verify(f"How far is {a} from {b}?", f"What's the distance between {a} and {b}?").ok
+    assert verify(f"Name the longest river in {a}.", f"Which is the longest river in {a}?").ok
+    if a != b:
+        assert not verify(f"How many people live in {a}?", f"What is the population of {b}?").ok
+        assert not verify(f"How far is {a} from {b}?", f"How far is {a} from Oslo?").ok
+        assert not verify(f"What's the distance between {a} and {b}?", f"What's the area of {a}?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("the", "teh"), ("and", "adn"), ("that", "taht"), ("between", "beetween")]))
+def test_slips_in_grammar_words_and_title_case(topic, slip) -> None:
+    word, typo = slip
+    plain = f"What is {word} {topic} for?"
+    assert verify(plain, plain.replace(f" {word} ", f" {typo} ")).ok
+    titled = "What's The Difference Between A Market And A Harbour?"
+    assert verify(titled, "What's the difference between a market and a harbour?").ok
+    # a short slip that is a word of its own, or of another letter, is a change
+    assert not verify(f"What is the {topic} for?", f"What is tho {topic} for?").ok or topic == "tho"
