@@ -132,7 +132,15 @@ REWORDED_FRAMES = (
      r"what is the difference between \1 and"),
     (re.compile(r"\bhow\s+(?:do|are)\s+([^.?!\n]{1,120}?\s+and\s+[^.?!\n]{1,120}?)\s+differ(?:ent)?(?=\s*[.?!]|\s*$)", re.I),
      r"what is the difference between \1"),
-    (re.compile(r"\bwalk\s+me\s+through\b", re.I), "explain"),
+    (re.compile(r"\b(?:walk\s+me\s+through|break\s+down)\b", re.I), "explain"),
+    # what a pattern matches is what it does: *what does the regex X match* asks *what does X do*
+    (re.compile(r"\b(what\s+(?:does|do)\s+(?:`[^`\n]{1,200}`|[^.?!\n`]){1,200}?\s+)match(?=\s*[?.!]|\s*$)", re.I), r"\1do"),
+    # asking whether code has a bug asks what is wrong with it (*is there a bug in X*, *can you spot the problem in
+    # X*, *does X contain an error*)
+    (re.compile(r"\b(?:is\s+there\s+(?:a|any)|(?:can|could)\s+you\s+(?:spot|find|see)\s+(?:the|a|any))\s+"
+                r"(?:bug|problem|error|issue|mistake)s?\s+in\b", re.I), "what is wrong with"),
+    (re.compile(r"\bdoes\s+((?:this|that|the\s+following|the|my)(?:\s+[A-Za-z+#]+)?(?:\s+(?:below|above))?|it)\s+"
+                r"(?:contain|have)\s+(?:a|an|any)\s+(?:bug|problem|error|issue|mistake)s?\b", re.I), r"what is wrong with \1"),
     # a whole request of *A vs B* asks for the difference
     (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
      r"what is the difference between \1 and \2"),
@@ -157,7 +165,7 @@ REWORDED_FRAMES = (
 # function*): one reference, so that only the words around it are compared
 CODE_REFERENCE = re.compile(
     r"\b(?:the\s+following|the\s+above|this|these|that|my|the)\s+((?:[A-Za-z+#]+\s+)?)"
-    r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|piece\s+of\s+code)"
+    r"(?:code|snippet|program|script|function|query|example|command|regex|regular\s+expression|pattern|piece\s+of\s+code)"
     r"(?:\s+(?:below|above|here))?\b", re.I)
 # the kind of code a text pastes without quotes, named after a determiner (*this SQL*, *the query*, *this regex*):
 # one word for it where the text shows code, so that *explain this SQL: X* and *what does this query do? X* compare

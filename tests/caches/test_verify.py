@@ -744,3 +744,25 @@ def test_slips_in_grammar_words_and_title_case(topic, slip) -> None:
     assert verify(titled, "What's the difference between a market and a harbour?").ok
     # a short slip that is a word of its own, or of another letter, is a change
     assert not verify(f"What is the {topic} for?", f"What is tho {topic} for?").ok or topic == "tho"
+
+
+@FAST
+@given(_code(), st.sampled_from(["Is there a bug in this code?", "Can you spot the problem in the snippet below?",
+                                 "Does the following code contain a bug?", "What is wrong with this code?",
+                                 "Is there a bug in this?"]))
+def test_ways_of_asking_whether_code_has_a_bug_hit(code, frame) -> None:
+    text, _ = code
+    shown = f"\n```python\n{text}\n```"
+    assert verify("Is there a bug in this code?" + shown, frame + shown).ok
+    assert not verify("Is there a bug in this code?" + shown, "Is there a memory leak in this code?" + shown).ok
+    assert not verify("Is there a bug in this code?" + shown, frame + f"\n```python\n{text} + 1\n```").ok
+
+
+@FAST
+@given(st.sampled_from([r"^a+$", r"\d{4}-\d{2}", r"(?i)^mr\.?\s"]), st.sampled_from(
+    ["What does the regex `{}` match?", "Can you break down the pattern `{}` for me?", "Explain the regex `{}`.",
+     "Break down the regular expression `{}`."]))
+def test_what_a_pattern_matches_is_what_it_does(pattern, frame) -> None:
+    assert verify(f"What does the regex `{pattern}` do?", frame.format(pattern)).ok
+    assert not verify(f"What does the regex `{pattern}` match?", f"What does the regex `{pattern}` not match?").ok
+    assert not verify(frame.format(pattern), frame.format(pattern + "?")).ok
