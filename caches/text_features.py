@@ -122,6 +122,8 @@ class TextFeatures:
     # every token of the text (words of any class, numbers, symbols, verbatim spans; no punctuation), in order, cut
     # into sentences (at ``. ? !``) and those into clauses (at ``, ; :``): *In June, what is X?* / *What is X in June?*
     clauses: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    # what colons introduce (each as one clause of ``clauses``): material whose order is its content
+    material: tuple[tuple[str, ...], ...] = ()
     # the content words inside clauses a subordinator opens (*if*, *unless*, *because*: up to the clause's
     # punctuation) and those outside them, when the text has such a clause: *if A, B* asks another thing than
     # *if B, A* (``None``: no such clause)
@@ -672,7 +674,7 @@ def extract_features(text: str) -> TextFeatures:
             break
         copula.append(word)
     prose = normalise(text)  # code, quotes and URLs are in ``exact``
-    clauses = _clauses(matches, tokens, lows, spans)
+    clauses, material = _clauses(matches, tokens, lows, spans)
     condition = _condition(matches, tokens, lows, placed)
     exact = tuple(token for _, token in positioned)
     words = lows
@@ -694,6 +696,7 @@ def extract_features(text: str) -> TextFeatures:
         **_tense_and_modality(words),
         finite=_finite_verbs(words),
         clauses=clauses,
+        material=material,
         condition=condition,
     )
 
@@ -733,36 +736,46 @@ def _title_cased(tokens: list[str], marks: int) -> bool:
 
 
 def _clause_token(raw: str, low: str) -> str:
-    """A token as :func:`_clauses` keeps it: a word or number lower-cased, ``.`` for a sentence's end, ``,`` for
-    other clause punctuation, ``""`` for the rest of punctuation (quotes, dashes, brackets), a symbol as it is."""
+    """A token as :func:`_clauses` keeps it: a word or number lower-cased, ``.`` for a sentence's end, ``:`` for a
+    colon, ``,`` for other clause punctuation, ``""`` for the rest of punctuation (quotes, dashes, brackets), a
+    symbol as it is."""
     if raw[0].isalnum() or raw[0] == "_":
         return low
     if _SENTENCE_PUNCT.match(raw):
-        return "." if _SENTENCE_MARKS.intersection(raw) else ("," if _CLAUSE_MARKS.intersection(raw) else "")
+        if _SENTENCE_MARKS.intersection(raw):
+            return "."
+        return (":" if ":" in raw else ",") if _CLAUSE_MARKS.intersection(raw) else ""
     return raw
 
 
 def _clauses(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
-             spans: list[tuple[int, str]]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+             spans: list[tuple[int, str]]) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[tuple[str, ...], ...]]:
     """The text's sentences, each as its clauses, each as its tokens (lower-cased words and numbers, verbatim
-    spans, symbols; punctuation left out) in order; empty for a text of more than :data:`MAX_CLAUSE_TOKENS`."""
+    spans, symbols; punctuation left out) in order; empty for a text of more than :data:`MAX_CLAUSE_TOKENS`.
+    What a colon introduces stays one clause, commas included: it is the material of the request, whose order
+    is its content (*translate: good morning, my friend*); those clauses are returned apart too."""
     if len(matches) + len(spans) > MAX_CLAUSE_TOKENS:
-        return ()
+        return (), ()
     entries = [_clause_token(raw, low) for raw, low in zip(tokens, lows, strict=True)]
     if spans:
         entries = [token for _, token in sorted(spans + [(m.start(), entries[k]) for k, m in enumerate(matches)])]
     sentences: list[tuple[tuple[str, ...], ...]] = []
     sentence: list[tuple[str, ...]] = []
     chunk: list[str] = []
+    introduced = False  # after a colon: what the colon introduces is material (*translate: A, B*), one clause
+    material: list[tuple[str, ...]] = []
     for token in entries + ["."]:
-        if token in (",", "."):
+        if token in (",", ".", ":") and not (token == "," and introduced):
             if chunk:
                 sentence.append(tuple(chunk))
             chunk = []
+            if introduced and sentence and token != ",":
+                material.append(sentence[-1])
+            introduced = token == ":" or (introduced and token != ".")
             if token == "." and sentence:
                 sentences.append(tuple(sentence))
                 sentence = []
-        elif token:
+        elif token and token != ",":
             chunk.append(token)
-    return tuple(sentences)
+    return tuple(sentences), tuple(material)
 

@@ -320,7 +320,8 @@ def verify(
     if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
-            or _neighbours_swapped(q, c, mapping, voice) or _condition_moved(q, c, mapping)):
+            or _neighbours_swapped(q, c, mapping, voice) or _condition_moved(q, c, mapping)
+            or _material_reordered(q, c)):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -469,6 +470,12 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
     words in another order there ask the converse question."""
     words_c = tuple(mapping.get(w, w) for w in c.copula)
     return len(set(q.copula)) > 1 and Counter(q.copula) == Counter(words_c) and q.copula != words_c
+
+
+def _material_reordered(q: TextFeatures, c: TextFeatures) -> bool:
+    """Both texts introduce material with a colon (*translate into Spanish: good morning, my friend*), and a
+    piece of one has the same tokens as a piece of the other in another order: other material to work on."""
+    return any(a != b and sorted(a) == sorted(b) for a in q.material for b in c.material)
 
 
 def _condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

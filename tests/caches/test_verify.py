@@ -766,3 +766,15 @@ def test_what_a_pattern_matches_is_what_it_does(pattern, frame) -> None:
     assert verify(f"What does the regex `{pattern}` do?", frame.format(pattern)).ok
     assert not verify(f"What does the regex `{pattern}` match?", f"What does the regex `{pattern}` not match?").ok
     assert not verify(frame.format(pattern), frame.format(pattern + "?")).ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["Translate into Spanish: {}", "Fix the grammar: {}", "Summarize: {}"]))
+def test_material_after_a_colon_keeps_its_order(a, b, frame) -> None:
+    if a == b:
+        return
+    first = frame.format(f"the {a} is closed, the {b} is open")
+    assert not verify(first, frame.format(f"the {b} is open, the {a} is closed")).ok
+    assert verify(first, "Please " + first[0].lower() + first[1:]).ok
+    # what a colon introduces may move as a whole
+    assert verify(f"{a} ideas, 8 people: vegetarian", f"vegetarian, 8 people, {a} ideas").ok
