@@ -105,6 +105,9 @@ REQUEST_FRAMES = (
 # forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
 # of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
 REWORDED_FRAMES = (
+    # *a good recipe*, *some good books*: asking for one is asking for a good one (an adjective other than *good*
+    # stays a requirement: *a cheap laptop*)
+    (re.compile(r"\b(an?|some|any|few)\s+good\s+(?=[a-z])", re.I), r"\1 "),
     # asking for a definition is asking to explain a term: *define X*, *what is the definition of X*, *explain
     # what X means* (as *what does X mean* is, below); *define* opening a short request whose term is no
     # programming construct (*define a function that ...* asks for code)

@@ -77,7 +77,9 @@ _CASED = re.compile(r"(?<=\\)[A-Za-z]|(?<![A-Za-z])(?:[A-Za-z]-[A-Za-z])+(?![A-Z
 # (*one can*, *one should*) or a modal before it in a question (*how can one*)
 _PRONOUN_ONE = re.compile(
     r"\b(one)(?=\s+(?:can|could|should|must|may|might|will|would|shall|needs|ought)\b)"
-    r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)",
+    r"|\b(?:can|could|should|must|may|might|will|would|shall|do|does|did)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)"
+    # *which one is healthier*, *this one*: a noun left out, not a count
+    r"|\b(?:which|this|that|each|every|any|the\s+other|another)\s+(one)\b(?!\s+(?:of|or|and|more|less|hundred|thousand|million)\b)",
     re.I,
 )
 # pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop

@@ -778,3 +778,17 @@ def test_material_after_a_colon_keeps_its_order(a, b, frame) -> None:
     assert verify(first, "Please " + first[0].lower() + first[1:]).ok
     # what a colon introduces may move as a whole
     assert verify(f"{a} ideas, 8 people: vegetarian", f"vegetarian, 8 people, {a} ideas").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["cheap", "quiet", "small", "bad"]))
+def test_a_good_one_the_pronoun_one_and_which_one(a, b, adjective) -> None:
+    assert verify(f"What's a good recipe for {a} soup?", f"Give me a recipe for {a} soup.").ok
+    assert verify(f"What are some good books about {a}s?", f"Can you recommend some good books on {a}s?").ok
+    assert not verify(f"What's a good {a} for a {b}?", f"What's a {adjective} {a} for a {b}?").ok
+    assert verify(f"How does one clean a {a}?", f"How do I clean a {a}?").ok
+    if a != b:
+        assert verify(f"Which one is bigger, the {a} or the {b}?", f"Which is bigger, the {a} or the {b}?").ok
+        # a count stays a count
+        assert not verify(f"Pick one {a} for the {b}.", f"Pick two {a}s for the {b}.").ok
+        assert not verify(f"Which one of the {a}s is open?", f"Which two of the {a}s are open?").ok
