@@ -126,6 +126,9 @@ class TextFeatures:
     clauses: tuple[tuple[tuple[str, ...], ...], ...] = ()
     # what colons introduce (each as one clause of ``clauses``): material whose order is its content
     material: tuple[tuple[str, ...], ...] = ()
+    # the word right after the first *how* when it is a content word (*how tall*, *how old*): what the question
+    # asks is that word's attribute (*height*, *age*); empty otherwise
+    how_adjective: str = ""
     # the content words inside clauses a subordinator opens (*if*, *unless*, *because*: up to the clause's
     # punctuation) and those outside them, when the text has such a clause: *if A, B* asks another thing than
     # *if B, A* (``None``: no such clause)
@@ -699,6 +702,7 @@ def extract_features(text: str) -> TextFeatures:
         finite=_finite_verbs(words),
         clauses=clauses,
         material=material,
+        how_adjective=_how_adjective(lows),
         condition=condition,
     )
 
@@ -724,6 +728,17 @@ def _condition(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
         if kind == "w":
             (inside if any(lo <= at < hi for lo, hi in spans) else outside).add(word)
     return frozenset(inside), frozenset(outside)
+
+
+def _how_adjective(lows: list[str]) -> str:
+    """See :attr:`TextFeatures.how_adjective`."""
+    try:
+        k = lows.index("how")
+    except ValueError:
+        return ""
+    word = lows[k + 1] if k + 1 < len(lows) else ""
+    plain = word.isalpha() and word not in FUNCTION_WORDS and word not in RELATIONAL and word not in QUESTION_WORDS
+    return word if plain and word not in AUXILIARIES and word not in ("many", "much") else ""
 
 
 def _title_cased(tokens: list[str], marks: int) -> bool:

@@ -267,6 +267,7 @@ def verify(
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
+        q, c = _fold_how_adjective(q, c, lex)
         q, c = _drop_redundant_heads(q, c, lex), _drop_redundant_heads(c, q, lex)
     questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
     words_q, words_c = Counter(q.content), Counter(c.content)
@@ -365,6 +366,26 @@ def _fold_question_kind(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple
         if noun is None:
             continue
         folded = replace(_without_word(asks_what, noun), questions=other.questions)
+        return (other, folded) if swap else (folded, other)
+    return q, c
+
+
+def _fold_how_adjective(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple[TextFeatures, TextFeatures]:
+    """*How tall is X* asks *what is the height of X*: when one text asks *how* with an adjective and the other
+    *what* (not *how*) with a noun it lacks that names the adjective's attribute in WordNet, the adjective reads
+    as that noun and the question word as *what*."""
+    for asks_how, other, swap in ((q, c, False), (c, q, True)):
+        adjective = asks_how.how_adjective
+        if (not adjective or "how" not in asks_how.questions or "how" in other.questions or "what" not in other.questions
+                or ("w", adjective) not in asks_how.sequence):
+            continue
+        mine = set(asks_how.content)
+        noun = next((w for w in other.content if w not in mine and lex.attribute(adjective, w)), None)
+        if noun is None:
+            continue
+        at = asks_how.sequence.index(("w", adjective))
+        folded = replace(asks_how, sequence=asks_how.sequence[:at] + (("w", noun),) + asks_how.sequence[at + 1:],
+                         questions=asks_how.questions - {"how"} | {"what"})
         return (other, folded) if swap else (folded, other)
     return q, c
 

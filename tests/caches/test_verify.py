@@ -792,3 +792,17 @@ def test_a_good_one_the_pronoun_one_and_which_one(a, b, adjective) -> None:
         # a count stays a count
         assert not verify(f"Pick one {a} for the {b}.", f"Pick two {a}s for the {b}.").ok
         assert not verify(f"Which one of the {a}s is open?", f"Which two of the {a}s are open?").ok
+
+
+@FAST
+@given(_PLACES, st.sampled_from([("tall", "height"), ("old", "age"), ("big", "size"), ("long", "length"),
+                                 ("deep", "depth"), ("hot", "temperature"), ("fast", "speed"), ("wide", "width")]),
+       st.sampled_from(["weight", "population", "colour", "price"]))
+def test_how_with_an_adjective_asks_for_its_attribute(place, pair, other_noun) -> None:
+    adjective, noun = pair
+    assert verify(f"How {adjective} is the tower of {place}?", f"What is the {noun} of the tower of {place}?").ok
+    assert verify(f"What's the {noun} of the tower of {place}?", f"how {adjective} is the tower of {place}").ok
+    # another attribute, another thing, or another question word is another question
+    assert not verify(f"How {adjective} is the tower of {place}?", f"What is the {other_noun} of the tower of {place}?").ok
+    assert not verify(f"How {adjective} is the tower of {place}?", f"What is the {noun} of the bridge of {place}?").ok
+    assert not verify(f"How {adjective} is the tower of {place}?", f"Why is the tower of {place} so {adjective}?").ok
