@@ -157,6 +157,14 @@ REWORDED_FRAMES = (
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
                 re.I), r"translate \1 into "),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
+    # an acronym's expansion: *what does X stand for*, *what is X short for* ask *what does X mean*
+    (re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+stand\s+for\b", re.I), r"what does \1 mean"),
+    (re.compile(r"\bwhat(?:\s+is|'s)\s+([^.?!\n]{1,80}?)\s+(?:short|an\s+abbreviation|an\s+acronym)\s+for\b", re.I),
+     r"what does \1 mean"),
+    # weight and price asked with *how much*: *how much does X weigh* = *how heavy is X*, *how much does X cost* =
+    # *what is the price of X*
+    (re.compile(r"\bhow\s+much\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+weigh\b", re.I), r"how heavy is \1"),
+    (re.compile(r"\bhow\s+much\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+cost\b", re.I), r"what is the price of \1"),
     # a place's population and the distance between two places, asked as *how many* and *how far*
     (re.compile(r"\bhow\s+many\s+(?:people|inhabitants|residents)\s+live\s+in\b", re.I), "what is the population of"),
     (re.compile(r"\bhow\s+far\s+(?:is|are)\s+([^,.?!:\n]{1,80}?)\s+from\s+(?=[^,.?!:\n]{1,80}?\s*(?:[?.!]|$))", re.I),

@@ -806,3 +806,15 @@ def test_how_with_an_adjective_asks_for_its_attribute(place, pair, other_noun) -
     assert not verify(f"How {adjective} is the tower of {place}?", f"What is the {other_noun} of the tower of {place}?").ok
     assert not verify(f"How {adjective} is the tower of {place}?", f"What is the {noun} of the bridge of {place}?").ok
     assert not verify(f"How {adjective} is the tower of {place}?", f"Why is the tower of {place} so {adjective}?").ok
+
+
+@FAST
+@given(st.sampled_from(["CPU", "NASA", "HTML", "DNA"]), st.sampled_from(["GPU", "ESA", "XML", "RNA"]), _WORDS)
+def test_acronyms_weights_and_prices_asked_other_ways(acronym, other, thing) -> None:
+    assert verify(f"What does {acronym} stand for?", f"What is {acronym} short for?").ok
+    assert verify(f"What does {acronym} stand for?", f"What does {acronym} mean?").ok
+    assert not verify(f"What does {acronym} stand for?", f"What does {other} stand for?").ok
+    assert verify(f"How much does a {thing} weigh?", f"What is the weight of a {thing}?").ok
+    assert verify(f"How much does a {thing} cost?", f"What is the price of a {thing}?").ok
+    assert not verify(f"How much does a {thing} cost?", f"How much does a {thing} weigh?").ok
+    assert not verify(f"How much did the {thing} cost?", f"What is the price of the {thing}?").ok
