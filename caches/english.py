@@ -38,6 +38,7 @@ __all__ = [
     "SENTENCE_ENDS",
     "SIMPLE_PASTS",
     "SHORT_FUNCTION_WORDS",
+    "ADVERBIAL_OPENERS",
     "STANCE_VERBS",
     "SUBORDINATORS",
     "SUBJECT_PRONOUNS",
@@ -101,13 +102,14 @@ REQUEST_FRAMES = (
     re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
     re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
 )
+# code named in a request (*this code*, *the following SQL*, *the snippet below*, *this:* before pasted code)
+_CODE_NAMED = (r"(?:(?:this|that|the\s+following|the\s+above|my|the)\s+(?:[A-Za-z+#]+\s+)?(?:code|snippet|function|script|"
+               r"query|program|method|class|loop|regex|regular\s+expression|pattern|command|sql|statement|formula|"
+               r"one-liner)s?(?:\s+(?:below|above))?|this(?=\s*[?:.]|\s*$|\s*`))")
 # request frames that say "explain" in other words (*help me understand*, *explain to me*), and question
 # forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
 # of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
 REWORDED_FRAMES = (
-    # *a good recipe*, *some good books*: asking for one is asking for a good one (an adjective other than *good*
-    # stays a requirement: *a cheap laptop*)
-    (re.compile(r"\b(an?|some|any|few)\s+good\s+(?=[a-z])", re.I), r"\1 "),
     # asking for a definition is asking to explain a term: *define X*, *what is the definition of X*, *explain
     # what X means* (as *what does X mean* is, below); *define* opening a short request whose term is no
     # programming construct (*define a function that ...* asks for code)
@@ -135,36 +137,31 @@ REWORDED_FRAMES = (
      r"what is the difference between \1 and"),
     (re.compile(r"\bhow\s+(?:do|are)\s+([^.?!\n]{1,120}?\s+and\s+[^.?!\n]{1,120}?)\s+differ(?:ent)?(?=\s*[.?!]|\s*$)", re.I),
      r"what is the difference between \1"),
-    (re.compile(r"\b(?:walk\s+me\s+through|break\s+down)\b", re.I), "explain"),
-    # what a pattern matches is what it does: *what does the regex X match* asks *what does X do*
-    (re.compile(r"\b(what\s+(?:does|do)\s+(?:`[^`\n]{1,200}`|[^.?!\n`]){1,200}?\s+)match(?=\s*[?.!]|\s*$)", re.I), r"\1do"),
+    (re.compile(r"\bwalk\s+me\s+through\b", re.I), "explain"),
+    (re.compile(r"\bbreak\s+down\s+(?=" + _CODE_NAMED + r")", re.I), "explain "),
+    # what a pattern matches is what it does: *what does the regex X match* asks *what does the regex X do*
+    (re.compile(r"\b(what\s+(?:does|do)\s+(?:(?:(?:the|this|that)\s+)?(?:regex|regular\s+expression|pattern)"
+                r"(?:\s+`[^`\n]{1,200}`|\s+[^\s.?!]{1,200})?|`[^`\n]{1,200}`)\s+)match(?=\s*[?.!]|\s*$)", re.I), r"\1do"),
     # asking whether code has a bug asks what is wrong with it (*is there a bug in X*, *can you spot the problem in
     # X*, *does X contain an error*)
     (re.compile(r"\b(?:is\s+there\s+(?:a|any)|(?:can|could)\s+you\s+(?:spot|find|see)\s+(?:the|a|any))\s+"
-                r"(?:bug|problem|error|issue|mistake)s?\s+in\b", re.I), "what is wrong with"),
-    (re.compile(r"\bdoes\s+((?:this|that|the\s+following|the|my)(?:\s+[A-Za-z+#]+)?(?:\s+(?:below|above))?|it)\s+"
-                r"(?:contain|have)\s+(?:a|an|any)\s+(?:bug|problem|error|issue|mistake)s?\b", re.I), r"what is wrong with \1"),
+                r"(?:bug|problem|error|issue|mistake)s?\s+in\s+(?=" + _CODE_NAMED + r")", re.I), "what is wrong with "),
+    (re.compile(r"\bdoes\s+(" + _CODE_NAMED + r")\s+(?:contain|have)\s+(?:a|an|any)\s+(?:bug|problem|error|issue|mistake)s?\b",
+                re.I), r"what is wrong with \1"),
     # a whole request of *A vs B* asks for the difference
     (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
      r"what is the difference between \1 and \2"),
     # *list the five largest X* and *name the longest X* ask *what are*, *which is*
     (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
                 r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
-    # *name the longest X* asks *which is*; *name the puppy* asks for a name
-    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?name\s+(?=(?:the\s+(?:[a-z]+est|most|least|first|last|only)|\d+|two|three|"
-                r"four|five|six|seven|eight|nine|ten)\b)", re.I), "what are "),
     # *how do you say X in French* is *translate X into French*
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
                 re.I), r"translate \1 into "),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
-    # an acronym's expansion: *what does X stand for*, *what is X short for* ask *what does X mean*
-    (re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+stand\s+for\b", re.I), r"what does \1 mean"),
+    # an abbreviation's expansion: *what is X short for* asks *what does X stand for* (not what X means: *what is
+    # Alex short for*)
     (re.compile(r"\bwhat(?:\s+is|'s)\s+([^.?!\n]{1,80}?)\s+(?:short|an\s+abbreviation|an\s+acronym)\s+for\b", re.I),
-     r"what does \1 mean"),
-    # weight and price asked with *how much*: *how much does X weigh* = *how heavy is X*, *how much does X cost* =
-    # *what is the price of X*
-    (re.compile(r"\bhow\s+much\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+weigh\b", re.I), r"how heavy is \1"),
-    (re.compile(r"\bhow\s+much\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+cost\b", re.I), r"what is the price of \1"),
+     r"what does \1 stand for"),
     # a place's population and the distance between two places, asked as *how many* and *how far*
     (re.compile(r"\bhow\s+many\s+(?:people|inhabitants|residents)\s+live\s+in\b", re.I), "what is the population of"),
     (re.compile(r"\bhow\s+far\s+(?:is|are)\s+([^,.?!:\n]{1,80}?)\s+from\s+(?=[^,.?!:\n]{1,80}?\s*(?:[?.!]|$))", re.I),
@@ -266,7 +263,12 @@ MID_ADVERBS = frozenset("just already recently also really actually finally acci
 # openers of a clause whose tense is hypothetical, not a time (*if I lost it*, *when I leave*)
 CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing case".split())
 # openers of a subordinate clause that sets a condition or a reason for the main one (*if A, B* is not *if B, A*);
-# words that are also prepositions or question words (*after*, *when*) are left out
-SUBORDINATORS = frozenset("if unless because although though whenever whereas provided".split())
+# (*when* too: as a question word its clause is the whole question in both texts); words that are also
+# prepositions (*after*, *before*) are left out, *while* and *once* kept (*for a while*, *at once* open no clause
+# that both texts could swap)
+SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
+# words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
+# what is X* / *what is X in June*): prepositions and subordinators, not coordination
+ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | frozenset("as while once whenever".split())) - frozenset("and or but nor".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

@@ -230,15 +230,6 @@ class Lexicon:
             self._opposites(b) & self._senses(a, None)
         )
 
-    def attribute(self, adjective: str, noun: str) -> bool:
-        """One of the first :attr:`senses` senses of ``adjective`` is a value of the attribute that one of the first
-        senses of ``noun`` names (WordNet's attribute pointer: *tall* / *height*, *old* / *age*, *big* / *size*; not
-        *deep* / *colour*, a rare sense)."""
-        nouns = self._senses(noun, self.senses)
-        return any(symbol == "=" and (p, o) in nouns
-                   for pos, offset in self._senses(adjective, self.senses) if pos == "a"
-                   for symbol, p, o in self._pointers(pos, offset))
-
     def synonyms(self, a: str, b: str) -> bool:
         """``a`` and ``b`` share one of their first :attr:`senses` senses, one is "similar to" the other
         (an adjective and the head of its cluster: *huge* / *large*), or one derives from the other; and

@@ -77,9 +77,7 @@ _CASED = re.compile(r"(?<=\\)[A-Za-z]|(?<![A-Za-z])(?:[A-Za-z]-[A-Za-z])+(?![A-Z
 # (*one can*, *one should*) or a modal before it in a question (*how can one*)
 _PRONOUN_ONE = re.compile(
     r"\b(one)(?=\s+(?:can|could|should|must|may|might|will|would|shall|needs|ought)\b)"
-    r"|\b(?:can|could|should|must|may|might|will|would|shall|do|does|did)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)"
-    # *which one is healthier*, *this one*: a noun left out, not a count
-    r"|\b(?:which|this|that|each|every|any|the\s+other|another)\s+(one)\b(?!\s+(?:of|or|and|more|less|hundred|thousand|million)\b)",
+    r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)",
     re.I,
 )
 # pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop
@@ -126,9 +124,6 @@ class TextFeatures:
     clauses: tuple[tuple[tuple[str, ...], ...], ...] = ()
     # what colons introduce (each as one clause of ``clauses``): material whose order is its content
     material: tuple[tuple[str, ...], ...] = ()
-    # the word right after the first *how* when it is a content word (*how tall*, *how old*): what the question
-    # asks is that word's attribute (*height*, *age*); empty otherwise
-    how_adjective: str = ""
     # the content words inside clauses a subordinator opens (*if*, *unless*, *because*: up to the clause's
     # punctuation) and those outside them, when the text has such a clause: *if A, B* asks another thing than
     # *if B, A* (``None``: no such clause)
@@ -175,8 +170,6 @@ def _number(token: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-TITLE_CASE_MARKS = 2  # function words capitalised inside sentences that make a text title-cased (no names then)
-TITLE_CASE_SHARE = 0.75  # or one of them, and this share of its words capitalised
 MAX_CLAUSE_TOKENS = 200  # texts whose clauses are compared for reordering (see :func:`_clauses`)
 _CLAUSE_MARKS = frozenset(",;:.?!")
 _SENTENCE_MARKS = frozenset(".?!")
@@ -575,8 +568,6 @@ def extract_features(text: str) -> TextFeatures:
     negations = 0
     questions: set[str] = set()
     names: set[str] = set()
-    acronyms: set[str] = set()
-    title_marks = 0  # function words capitalised inside a sentence
     passive: set[str] = set()
     agented: set[str] = set()
     persons: list[tuple[int, tuple[str, str]]] = []  # personal pronouns, for ``with_persons``
@@ -657,11 +648,6 @@ def extract_features(text: str) -> TextFeatures:
             placed.append((m.start(), ("w", low)))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
                 names.add(low)
-                if raw.isupper():
-                    acronyms.add(low)
-        if (raw[0].isupper() and not raw.isupper() and (low in FUNCTION_WORDS or low in RELATIONAL or low in BE_FORMS)
-                and not _sentence_start(text, m.start())):
-            title_marks += 1  # *What's The Difference Between*: capitals are the style of a title, not names
     positioned.sort(key=lambda item: item[0])
     placed.sort(key=lambda item: item[0])
     sequence = [entry for _, entry in placed]
@@ -690,7 +676,7 @@ def extract_features(text: str) -> TextFeatures:
         negations=negations,
         questions=frozenset(questions),
         sequence=tuple(sequence),
-        names=frozenset(acronyms if _title_cased(tokens, title_marks) else names),
+        names=frozenset(names),
         passive=frozenset(passive),
         agented=frozenset(agented),
         pictographs=pictographs,
@@ -702,7 +688,6 @@ def extract_features(text: str) -> TextFeatures:
         finite=_finite_verbs(words),
         clauses=clauses,
         material=material,
-        how_adjective=_how_adjective(lows),
         condition=condition,
     )
 
@@ -728,28 +713,6 @@ def _condition(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
         if kind == "w":
             (inside if any(lo <= at < hi for lo, hi in spans) else outside).add(word)
     return frozenset(inside), frozenset(outside)
-
-
-def _how_adjective(lows: list[str]) -> str:
-    """See :attr:`TextFeatures.how_adjective`."""
-    try:
-        k = lows.index("how")
-    except ValueError:
-        return ""
-    word = lows[k + 1] if k + 1 < len(lows) else ""
-    plain = word.isalpha() and word not in FUNCTION_WORDS and word not in RELATIONAL and word not in QUESTION_WORDS
-    return word if plain and word not in AUXILIARIES and word not in ("many", "much") else ""
-
-
-def _title_cased(tokens: list[str], marks: int) -> bool:
-    """The text is written in title case (*What's The Weather Like*), judged by its function words capitalised
-    inside sentences (``marks``): two of them, or one where three words in four start with a capital."""
-    if marks >= TITLE_CASE_MARKS:
-        return True
-    if not marks:
-        return False
-    words = [raw for raw in tokens if raw[0].isalpha() and len(raw) > 1]
-    return sum(raw[0].isupper() for raw in words) >= TITLE_CASE_SHARE * len(words)
 
 
 def _clause_token(raw: str, low: str) -> str:

@@ -44,7 +44,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.english import LONG_FUNCTION_WORDS, NUMBER_WORDS, SHORT_FUNCTION_WORDS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import (
+    ADVERBIAL_OPENERS,
+    LONG_FUNCTION_WORDS,
+    NUMBER_WORDS,
+    SHORT_FUNCTION_WORDS,
+    SIMPLE_PASTS,
+    STANCE_VERBS,
+)
 from caches.lexicon import Lexicon, default_lexicon
 from caches.text_features import TextFeatures, extract_features
 
@@ -120,24 +127,40 @@ MAX_SLIP_CHECKS = 8  # unmatched words a text may have tested against the functi
 
 
 def _without_misspelt_function_words(f: TextFeatures, unmatched: list[str], names: frozenset[str],
-                                     lexicon: Lexicon) -> TextFeatures:
-    """``f`` without those of its ``unmatched`` words (not names, five letters or more, at most
-    :data:`MAX_SLIP_CHECKS` of them) that WordNet does not know and that are a slip from a function word
-    (*explian*, *reccomend*)."""
+                                     lexicon: Lexicon, other: TextFeatures) -> TextFeatures:
+    """``f`` without those of its ``unmatched`` words (not names, at most :data:`MAX_SLIP_CHECKS` of them) that
+    WordNet does not know, that are a slip from a function word (*explian*, *reccomend*, *teh*), and whose place
+    ``other`` fills with that function word: a neighbour of the slip is that word's neighbour there (*change teh
+    address* / *change the address*; not *coffee aftre X* / *coffee before X*, nor *pre order* / *an order*)."""
     checked = [w for w in unmatched if w.isalpha() and len(w) >= 3 and w not in names][:MAX_SLIP_CHECKS]
+    if not checked:
+        return f
+    mine = [t for sentence in f.clauses for chunk in sentence for t in chunk]
+    theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
     for word in checked:
-        if word in f.content and not lexicon.known([word]) and _misspelt_function_word(word):
+        if word in f.content and word in mine and not lexicon.known([word]) and any(
+                _takes_the_place(mine, mine.index(word), theirs, source) for source in _slip_sources(word)):
             f = _without_word(f, word)
     return f
 
 
-def _misspelt_function_word(word: str) -> bool:
-    """``word`` is a typing slip from a function word of four letters or more (two from one of seven or more:
-    *explian*, *reccomend*), or, shorter than five letters, one of three or four with two letters swapped."""
-    if len(word) < 5:  # a short one only by two neighbours swapped (*teh*, *adn*, *taht*)
-        return any(_swapped_neighbours(f, word) for f in SHORT_FUNCTION_WORDS if len(f) == len(word))
-    return any(abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)
-               for f in LONG_FUNCTION_WORDS)
+def _takes_the_place(mine: list[str], at: int, theirs: list[str], word: str) -> bool:
+    """``word`` stands in ``theirs`` next to a token that is next to position ``at`` of ``mine`` on the same side."""
+    for j, token in enumerate(theirs):
+        if token == word and ((at > 0 and j > 0 and mine[at - 1] == theirs[j - 1])
+                              or (at + 1 < len(mine) and j + 1 < len(theirs) and mine[at + 1] == theirs[j + 1])):
+            return True
+    return False
+
+
+def _slip_sources(word: str) -> list[str]:
+    """The function words ``word`` is a typing slip from: one slip from one of four letters or more (two from one
+    of seven or more: *explian*, *reccomend*), or, shorter than five letters, two neighbouring letters swapped
+    from one of three or four (*teh*, *adn*)."""
+    if len(word) < 5:
+        return [f for f in SHORT_FUNCTION_WORDS if len(f) == len(word) and _swapped_neighbours(f, word)]
+    return [f for f in LONG_FUNCTION_WORDS
+            if abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)]
 
 
 def _swapped_neighbours(a: str, b: str) -> bool:
@@ -256,8 +279,9 @@ def verify(
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
         return VerifyResult(False, "exact spans")
-    if _clauses_reordered(q, c):  # the same words, whole clauses moved: *In June, what is X?* / *What is X in June?*
-        return VerifyResult(True, close=True)
+    reordered = _clauses_reordered(q, c)
+    if reordered is not None:  # the same words, whole clauses moved: *In June, what is X?* / *What is X in June?*
+        return VerifyResult(True, close=True) if reordered else VerifyResult(False, "roles swapped")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
     if q.tense and c.tense and q.tense != c.tense:
@@ -267,7 +291,6 @@ def verify(
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
-        q, c = _fold_how_adjective(q, c, lex)
         q, c = _drop_redundant_heads(q, c, lex), _drop_redundant_heads(c, q, lex)
     questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
     words_q, words_c = Counter(q.content), Counter(c.content)
@@ -278,8 +301,8 @@ def verify(
         names = q.names | c.names
         mapping.update(_match_typos([w for w in only_q if w not in mapping.values() and w not in names],
                                     [w for w in only_c if w not in mapping and w not in names], lex))
-        q = _without_misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex)
-        c = _without_misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex)
+        q, c = (_without_misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex, c),
+                _without_misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex, q))
         only_q = [w for w in only_q if w in q.content]
         only_c = [w for w in only_c if w in c.content]
     if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
@@ -366,26 +389,6 @@ def _fold_question_kind(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple
         if noun is None:
             continue
         folded = replace(_without_word(asks_what, noun), questions=other.questions)
-        return (other, folded) if swap else (folded, other)
-    return q, c
-
-
-def _fold_how_adjective(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple[TextFeatures, TextFeatures]:
-    """*How tall is X* asks *what is the height of X*: when one text asks *how* with an adjective and the other
-    *what* (not *how*) with a noun it lacks that names the adjective's attribute in WordNet, the adjective reads
-    as that noun and the question word as *what*."""
-    for asks_how, other, swap in ((q, c, False), (c, q, True)):
-        adjective = asks_how.how_adjective
-        if (not adjective or "how" not in asks_how.questions or "how" in other.questions or "what" not in other.questions
-                or ("w", adjective) not in asks_how.sequence):
-            continue
-        mine = set(asks_how.content)
-        noun = next((w for w in other.content if w not in mine and lex.attribute(adjective, w)), None)
-        if noun is None:
-            continue
-        at = asks_how.sequence.index(("w", adjective))
-        folded = replace(asks_how, sequence=asks_how.sequence[:at] + (("w", noun),) + asks_how.sequence[at + 1:],
-                         questions=asks_how.questions - {"how"} | {"what"})
         return (other, folded) if swap else (folded, other)
     return q, c
 
@@ -494,9 +497,22 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
 
 
 def _material_reordered(q: TextFeatures, c: TextFeatures) -> bool:
-    """Both texts introduce material with a colon (*translate into Spanish: good morning, my friend*), and a
-    piece of one has the same tokens as a piece of the other in another order: other material to work on."""
-    return any(a != b and sorted(a) == sorted(b) for a in q.material for b in c.material)
+    """One text introduces material with a colon (*translate into Spanish: good morning, my friend*), and the other
+    has all of its tokens but not in that order: other material to work on."""
+    for f, other in ((q, c), (c, q)):
+        if not f.material:
+            continue
+        theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
+        counts = Counter(theirs)
+        for piece in f.material:
+            if not Counter(piece) - counts and not _contains_run(theirs, piece):
+                return True
+    return False
+
+
+def _contains_run(tokens: list[str], run: tuple[str, ...]) -> bool:
+    n = len(run)
+    return any(tuple(tokens[i:i + n]) == run for i in range(len(tokens) - n + 1))
 
 
 def _condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
@@ -515,34 +531,53 @@ def _condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
     return bool(only_in_q & only_out_c) and bool(only_in_c & only_out_q)
 
 
-def _clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool:
-    """Sentence by sentence, the two texts have every token in common (function words, numbers and spans
-    included), and in one sentence at least one text is the other's clauses in another order: each of its chunks
-    between clause punctuation is a run of the other's tokens, word for word, and together they cover it once. A
-    chunk that moves holds a word (a list of bare numbers or spans, *sort: 3, 1, 2*, keeps its order); sentences
-    never move (the steps of a procedure)."""
+def _clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
+    """Whether the two texts are the same words with clauses moved, sentence by sentence: ``True`` when in each
+    sentence that differs one text is the other with one adverbial clause moved from its front to its end or back
+    (*In June, what is X?* / *What is X in June?*: the moved clause opens with a preposition or a subordinator);
+    ``False`` when a sentence is a list of three or more clauses in another order (*git add, git commit, git push*;
+    *on my phone, it loads, on my laptop, it doesn't*): its order is part of what is asked; ``None`` otherwise (the
+    other checks decide). Tokens are compared whole, function words, numbers and spans included; sentences never
+    move (the steps of a procedure), and a list of bare numbers or spans is never read as clauses."""
     if not q.clauses or len(q.clauses) != len(c.clauses):
-        return False
+        return None
     moved = False
     for sq, sc in zip(q.clauses, c.clauses, strict=True):
         flat_q = [t for chunk in sq for t in chunk]
         flat_c = [t for chunk in sc for t in chunk]
         if flat_q == flat_c:
             continue
-        if sorted(flat_q) != sorted(flat_c) or not any(
-                1 < len(a) <= MAX_MOVED_CLAUSES and all(map(_movable, a)) and _tiles(a, flat)
-                for a, flat in ((sq, flat_c), (sc, flat_q))):
-            return False
+        if sorted(flat_q) != sorted(flat_c):
+            return None
+        orders = [(a, order) for a, flat in ((sq, flat_c), (sc, flat_q))
+                  if 1 < len(a) <= MAX_MOVED_CLAUSES and all(map(_movable, a)) and (order := _tiling(a, flat))]
+        if not orders:
+            return None
+        if not all(_adverbial_moved(a, order) for a, order in orders):
+            # the same clauses in another order, beyond one adverbial moved: a list whose order is asked about, or
+            # parallel clauses traded (*on X, A, on Y, B*); a pair of plain clauses is left to the other checks
+            return False if any(len(a) > 2 for a, _ in orders) else None
         moved = True
-    return moved
+    return True if moved else None
 
 
 def _movable(chunk: tuple[str, ...]) -> bool:
     return any(t.replace("-", "").isalpha() and t not in NUMBER_WORDS for t in chunk)
 
 
-def _tiles(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> bool:
-    """``flat`` is the concatenation of all ``chunks`` in some order (a depth-first search; few chunks)."""
+def _adverbial_moved(chunks: tuple[tuple[str, ...], ...], order: list[int]) -> bool:
+    """``order`` (the chunks' order in the other text) moves one chunk that opens with a preposition or a
+    subordinator from the front to the end or from the end to the front, and keeps the others in order."""
+    n = len(chunks)
+    rotated_left = order == list(range(1, n)) + [0]
+    rotated_right = order == [n - 1] + list(range(n - 1))
+    return ((rotated_left and chunks[0][0] in ADVERBIAL_OPENERS)
+            or (rotated_right and chunks[n - 1][0] in ADVERBIAL_OPENERS))
+
+
+def _tiling(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> list[int]:
+    """The order in which all ``chunks`` concatenated make ``flat`` (a depth-first search; few chunks), or ``[]``."""
+    order: list[int] = []
     used = [False] * len(chunks)
 
     def extend(at: int) -> bool:
@@ -551,12 +586,14 @@ def _tiles(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> bool:
         for i, chunk in enumerate(chunks):
             if not used[i] and tuple(flat[at:at + len(chunk)]) == chunk:
                 used[i] = True
+                order.append(i)
                 if extend(at + len(chunk)):
                     return True
                 used[i] = False
+                order.pop()
         return False
 
-    return extend(0)
+    return order if extend(0) else []
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:

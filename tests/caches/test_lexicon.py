@@ -41,11 +41,3 @@ def test_a_word_with_a_lone_surrogate_has_no_reading(lexicon) -> None:
     # a code span may carry one (JSON allows escaped lone surrogates); the gate registers its words
     assert lexicon.lemmas("x\ud800") == [] or not lexicon.lemmas("x\ud800")
     assert lexicon.synonym_keys("x\ud800")
-
-
-def test_attributes_come_from_wordnet_pointers() -> None:
-    lex = default_lexicon()
-    assert lex is not None
-    assert lex.attribute("tall", "height") and lex.attribute("old", "age") and lex.attribute("large", "size")
-    assert lex.attribute("big", "size")  # a satellite adjective through its head (*big* is similar to *large*)
-    assert not lex.attribute("tall", "weight") and not lex.attribute("old", "size") and not lex.attribute("height", "tall")

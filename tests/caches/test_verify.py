@@ -667,8 +667,9 @@ _PLACES = st.sampled_from("Lisbon Quito Hanoi Tromso Nairobi Perth".split())
 @FAST
 @given(_WORDS, _MONTHS, _PLACES, st.sampled_from([("In {m}, what is the {w} like in {p}?", "What is the {w} like in {p} in {m}?"),
                                                   ("For {p}, suggest a {w} to see in {m}.", "Suggest a {w} to see in {m}, for {p}."),
-                                                  ("{w} ideas, {p}, {m}", "{m}, {p}: {w} ideas")]))
-def test_clauses_in_another_order_within_a_sentence_hit(word, month, place, forms) -> None:
+                                                  ("If I leave {p} in {m}, when will the {w} open?",
+                                                   "When will the {w} open if I leave {p} in {m}?")]))
+def test_an_adverbial_clause_moved_within_a_sentence_hits(word, month, place, forms) -> None:
     first, second = (f.format(w=word, m=month, p=place) for f in forms)
     assert verify(first, second).ok
     # a word changed in a moved clause is still a change, and a clause cannot take another's words
@@ -724,10 +725,9 @@ def test_would_you_mind_asks_as_please_does(topic, verb) -> None:
 
 @FAST
 @given(_PLACES, _PLACES)
-def test_population_distance_and_name_the_forms(a, b) -> None:
+def test_population_and_distance_forms(a, b) -> None:
     assert verify(f"How many people live in {a}?", f"What is the population of {a}?").ok
     assert verify(f"How far is {a} from {b}?", f"What's the distance between {a} and {b}?").ok
-    assert verify(f"Name the longest river in {a}.", f"Which is the longest river in {a}?").ok
     if a != b:
         assert not verify(f"How many people live in {a}?", f"What is the population of {b}?").ok
         assert not verify(f"How far is {a} from {b}?", f"How far is {a} from Oslo?").ok
@@ -776,45 +776,69 @@ def test_material_after_a_colon_keeps_its_order(a, b, frame) -> None:
     first = frame.format(f"the {a} is closed, the {b} is open")
     assert not verify(first, frame.format(f"the {b} is open, the {a} is closed")).ok
     assert verify(first, "Please " + first[0].lower() + first[1:]).ok
-    # what a colon introduces may move as a whole
-    assert verify(f"{a} ideas, 8 people: vegetarian", f"vegetarian, 8 people, {a} ideas").ok
+    # the same material without the colon, in another order, is other material too
+    assert not verify(frame.format(f"the {a} is closed, the {b} is open"),
+                      frame.format(f"the {b} is open, the {a} is closed").replace(":", ",")).ok
 
 
 @FAST
 @given(_WORDS, _WORDS, st.sampled_from(["cheap", "quiet", "small", "bad"]))
-def test_a_good_one_the_pronoun_one_and_which_one(a, b, adjective) -> None:
-    assert verify(f"What's a good recipe for {a} soup?", f"Give me a recipe for {a} soup.").ok
-    assert verify(f"What are some good books about {a}s?", f"Can you recommend some good books on {a}s?").ok
+def test_a_good_one_is_not_any_one(a, b, adjective) -> None:
+    # *a good X* asks for a threshold or a quality, not for an X (*what is a good credit score*)
+    assert not verify(f"What is a good {a} score?", f"What is a {a} score?").ok
     assert not verify(f"What's a good {a} for a {b}?", f"What's a {adjective} {a} for a {b}?").ok
-    assert verify(f"How does one clean a {a}?", f"How do I clean a {a}?").ok
     if a != b:
-        assert verify(f"Which one is bigger, the {a} or the {b}?", f"Which is bigger, the {a} or the {b}?").ok
         # a count stays a count
         assert not verify(f"Pick one {a} for the {b}.", f"Pick two {a}s for the {b}.").ok
         assert not verify(f"Which one of the {a}s is open?", f"Which two of the {a}s are open?").ok
 
 
 @FAST
-@given(_PLACES, st.sampled_from([("tall", "height"), ("old", "age"), ("big", "size"), ("long", "length"),
-                                 ("deep", "depth"), ("hot", "temperature"), ("fast", "speed"), ("wide", "width")]),
-       st.sampled_from(["weight", "population", "colour", "price"]))
-def test_how_with_an_adjective_asks_for_its_attribute(place, pair, other_noun) -> None:
-    adjective, noun = pair
-    assert verify(f"How {adjective} is the tower of {place}?", f"What is the {noun} of the tower of {place}?").ok
-    assert verify(f"What's the {noun} of the tower of {place}?", f"how {adjective} is the tower of {place}").ok
-    # another attribute, another thing, or another question word is another question
-    assert not verify(f"How {adjective} is the tower of {place}?", f"What is the {other_noun} of the tower of {place}?").ok
-    assert not verify(f"How {adjective} is the tower of {place}?", f"What is the {noun} of the bridge of {place}?").ok
-    assert not verify(f"How {adjective} is the tower of {place}?", f"Why is the tower of {place} so {adjective}?").ok
+@given(st.sampled_from(["CPU", "NASA", "HTML", "DNA"]), st.sampled_from(["GPU", "ESA", "XML", "RNA"]), _WORDS)
+def test_what_an_abbreviation_is_short_for_is_what_it_stands_for(acronym, other, thing) -> None:
+    assert verify(f"What does {acronym} stand for?", f"What is {acronym} short for?").ok
+    assert not verify(f"What is {acronym} short for?", f"What is {acronym} used for in a {thing}?").ok
+    # what it stands for is not what it means (*what is Alex short for* / *what does Alex mean*)
+    assert not verify(f"What is {acronym} short for?", f"What does {acronym} mean?").ok
+    assert not verify(f"What does {acronym} stand for?", f"What does {other} stand for?").ok
 
 
 @FAST
-@given(st.sampled_from(["CPU", "NASA", "HTML", "DNA"]), st.sampled_from(["GPU", "ESA", "XML", "RNA"]), _WORDS)
-def test_acronyms_weights_and_prices_asked_other_ways(acronym, other, thing) -> None:
-    assert verify(f"What does {acronym} stand for?", f"What is {acronym} short for?").ok
-    assert verify(f"What does {acronym} stand for?", f"What does {acronym} mean?").ok
-    assert not verify(f"What does {acronym} stand for?", f"What does {other} stand for?").ok
-    assert verify(f"How much does a {thing} weigh?", f"What is the weight of a {thing}?").ok
-    assert verify(f"How much does a {thing} cost?", f"What is the price of a {thing}?").ok
-    assert not verify(f"How much does a {thing} cost?", f"How much does a {thing} weigh?").ok
-    assert not verify(f"How much did the {thing} cost?", f"What is the price of the {thing}?").ok
+@given(st.permutations(["git add", "git commit", "git push"]), st.sampled_from(
+    ["What happens if I run {}?", "Is this the right order: {}?", "Reverse this list, {}", "Steps, {}. Is that correct?"]))
+def test_a_list_in_another_order_is_another_request(order, frame) -> None:
+    listed = frame.format(", ".join(["git add", "git commit", "git push"]))
+    other = frame.format(", ".join(order))
+    assert verify(listed, other).ok == (listed == other)
+
+
+def test_the_reviews_false_hits_of_this_sessions_rules_stay_misses() -> None:
+    """Near-misses an adversarial review found against the first version of this session's rules (clause order,
+    slips of grammar words, frames): each must stay a miss."""
+    pairs = [
+        ("On my phone, the site loads, on my laptop, it doesn't, why?", "On my laptop, the site loads, on my phone, it doesn't, why?"),
+        ("When I sit, my knee hurts, when I stand, it feels fine, why?", "When I stand, my knee hurts, when I sit, it feels fine, why?"),
+        ("If the test is positive, isolate, if it is negative, go to work, right?",
+         "If the test is positive, go to work, if it is negative, isolate, right?"),
+        ("Player one, rock, player two, paper, who wins?", "Player one, paper, player two, rock, who wins?"),
+        ("Reverse this: apple, banana, cherry", "Reverse this, cherry, banana, apple"),
+        ("When the Fed raises rates, do stocks fall?", "When stocks fall, does the Fed raise rates?"),
+        ("While the baby sleeps, can I vacuum?", "While I vacuum, can the baby sleep?"),
+        ("What is a good credit score?", "What is a credit score?"),
+        ("Is there any good evidence that vitamin C prevents colds?", "Is there any evidence that vitamin C prevents colds?"),
+        ("Can I drink coffee aftre taking ibuprofen?", "Can I drink coffee before taking ibuprofen?"),
+        ("cheapest flights frmo boston", "cheapest flights to boston"),
+        ("is pre diabetes reversible?", "is diabetes reversible?"),
+        ("how do i cancel a pre order on amazon?", "how do i cancel an order on amazon?"),
+        ("Who Is Ben Carson", "Who Is Ben Carlson"),
+        ("What is Alex short for?", "What does Alex mean?"),
+        ("How much do I weigh on the moon?", "How heavy is the moon?"),
+        ("How heavy should my backpack be?", "What is the weight of my backpack?"),
+        ("Is there a bug in my ear?", "What is wrong with my ear?"),
+        ("Break down my monthly budget of $3000", "Explain my monthly budget of $3000"),
+    ]
+    for query, stored in pairs:
+        assert not verify(query, stored).ok, (query, stored)
+        assert not verify(stored, query).ok, (stored, query)
+    # while an adverbial moved from the front to the end, with the rest in order, still hits
+    assert verify("As a beginner, what should I learn first, Python or Go?", "What should I learn first, Python or Go, as a beginner?").ok
