@@ -59,7 +59,7 @@ FUNCTION_WORDS = frozenset(
     s t d ll re ve m
     please kindly hi hello hey dear thanks thank ok okay yes just really actually also even so
     tell give show explain describe help want wanted like need know let lets let's wonder recommend suggest
-    there here then now just very quite rather
+    there here now just very quite rather
     e.g i.e etc viz cf
     """.split()
 )
@@ -77,7 +77,7 @@ RELATIONAL = frozenset(
     """
     to from into onto than before after above below over under against toward towards between
     versus vs via within inside outside up down off out per by for with on in at of about across
-    through during since until behind beyond beside near and or but nor regarding concerning
+    through during since until behind beyond beside near and or but nor regarding concerning then
     """.split()
 )
 # the grammar words a typing slip may hide (*explian*, *beetween*, *teh*): function and relational words
@@ -269,6 +269,6 @@ CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing
 SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
 # words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
 # what is X* / *what is X in June*): prepositions and subordinators, not coordination
-ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | frozenset("as while once whenever".split())) - frozenset("and or but nor".split())
+ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | frozenset("as while once whenever".split())) - frozenset("and or but nor then".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

@@ -56,6 +56,7 @@ POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's s
 # where a sentence ends: a run of its punctuation (taken whole, from its first mark) before a space or the end
 _SENTENCE_END = re.compile(r"(?<![.!?:])[.!?:]++(?=\s|$)")
 _LETTERS = re.compile(r"[a-z]+")
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 # --- span patterns --------------------------------------------------------------------------------
 
@@ -645,6 +646,8 @@ def extract_features(text: str) -> TextFeatures:
         elif low in PERSONS:
             persons.append((m.start(), ("w", f"person:{PERSONS[low]}")))
         elif low not in FUNCTION_WORDS:
+            if _ACRONYM_PLURAL.fullmatch(raw):
+                low = low[:-1]  # *APIs* is the plural of *API* (not *HTTPS* of *HTTP*)
             placed.append((m.start(), ("w", low)))
             if raw[0].isupper() and (raw.isupper() or not _sentence_start(text, m.start())):
                 names.add(low)

@@ -296,7 +296,10 @@ def verify(
     words_q, words_c = Counter(q.content), Counter(c.content)
     only_q = list((words_q - words_c).elements())
     only_c = list((words_c - words_q).elements())
-    mapping = _match_synonyms(only_q, only_c, lex) if only_q and only_c else {}
+    # a name is itself (*HTTP* is not *HTTPS*, though WordNet reads one as the other's plural)
+    named = q.names | c.names
+    mapping = _match_synonyms([w for w in only_q if w not in named], [w for w in only_c if w not in named], lex) \
+        if only_q and only_c else {}
     if lex is not None and words_q & words_c:  # (with a word in common, so the candidate gate's rule holds)
         names = q.names | c.names
         mapping.update(_match_typos([w for w in only_q if w not in mapping.values() and w not in names],
@@ -308,6 +311,8 @@ def verify(
     if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
                                for b, a in mapping.items()):
         return VerifyResult(False, "tense")  # *I just ate* / *I want to eat*
+    if lex is not None and _number_after_superlative(q, c, mapping, lex):
+        return VerifyResult(False, "number")  # *the longest river* / *the longest rivers*
     if lex is not None and _statement_tense_changed(q, c, lex):
         return VerifyResult(False, "tense")  # *I lost my job* / *I will lose my job*
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
@@ -494,6 +499,31 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
     words in another order there ask the converse question."""
     words_c = tuple(mapping.get(w, w) for w in c.copula)
     return len(set(q.copula)) > 1 and Counter(q.copula) == Counter(words_c) and q.copula != words_c
+
+
+def _number_after_superlative(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
+    """A noun right after a superlative is singular in one text and plural in the other: one thing against a list
+    (*what is the longest river* / *what are the longest rivers*)."""
+    for b, a in mapping.items():
+        if (a != b and (a.endswith("s") != b.endswith("s")) and _after_superlative(q, a, lex)
+                and _after_superlative(c, b, lex)):
+            return True
+    return False
+
+
+def _after_superlative(f: TextFeatures, word: str, lex: Lexicon) -> bool:
+    """``word`` follows an adjective in the superlative (*the longest river*)."""
+    seq = f.sequence
+    return any(entry == ("w", word) and k > 0 and seq[k - 1][0] == "w" and seq[k - 1][1].endswith("est")
+               and _superlative(seq[k - 1][1], lex) for k, entry in enumerate(seq))
+
+
+def _superlative(word: str, lex: Lexicon) -> bool:
+    """An adjective's superlative: WordNet reads it as another adjective and not as a noun of its own (*longest*;
+    not *forest*)."""
+    readings = lex.lemmas(word)
+    return (any(pos == "a" and lemma != word for pos, lemma in readings)
+            and not any(pos == "n" and lemma == word for pos, lemma in readings))
 
 
 def _material_reordered(q: TextFeatures, c: TextFeatures) -> bool:

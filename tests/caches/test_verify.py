@@ -842,3 +842,15 @@ def test_the_reviews_false_hits_of_this_sessions_rules_stay_misses() -> None:
         assert not verify(stored, query).ok, (stored, query)
     # while an adverbial moved from the front to the end, with the rest in order, still hits
     assert verify("As a beginner, what should I learn first, Python or Go?", "What should I learn first, Python or Go, as a beginner?").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["longest", "largest", "tallest", "oldest"]))
+def test_steps_around_then_names_and_one_against_a_list(a, b, superlative) -> None:
+    if a != b:
+        assert not verify(f"Clean the {a}, then paint the {b}.", f"Clean the {b}, then paint the {a}.").ok
+        assert verify(f"Clean the {a}, then paint the {b}.", f"Clean the {a} and then paint the {b}.").ok
+    assert not verify(f"What is the {superlative} {a} in Peru?", f"What are the {superlative} {a}s in Peru?").ok
+    assert verify(f"What is the {superlative} {a} in Peru?", f"Which {a} in Peru is the {superlative}?").ok
+    assert not verify("What is HTTP?", "What is HTTPS?").ok
+    assert verify(f"How do I call APIs from a {a}?", f"How do I call an API from a {a}?").ok
