@@ -36,6 +36,7 @@ __all__ = [
     "REQUEST_FRAMES",
     "REWORDED_FRAMES",
     "SENTENCE_ENDS",
+    "SENTENCE_PUNCTUATION",
     "SIMPLE_PASTS",
     "SHORT_FUNCTION_WORDS",
     "ADVERBIAL_OPENERS",
@@ -181,6 +182,8 @@ CODE_KIND = re.compile(r"\b(this|that|the|these|those|my)\s+(?:sql|query|stateme
                        r"pattern|formula|snippet|script|code|expression|one-liner)\b", re.I)
 CODE_MARKS = frozenset("=();{}[]^$\\|<>*")  # characters of code, not of prose
 CODE_FOLLOWS = re.compile(r"\s*[:?.]?\s*`|\s+[a-z]+\s*[:?.]\s*`", re.I)  # *the command `ls`*, *this regex does: `x`*
+# sentence punctuation, with at most one parenthesis (*etc.)*, *).*): prose; *()* and *))* are code
+SENTENCE_PUNCTUATION = re.compile(r"^[.,;:!?'\"\-–—…]*[()]?[.,;:!?'\"\-–—…]*$")
 # social formulas (greetings, thanks, sign-offs, apologies): a sentence made only of these and function
 # words, at the start or end of a text, is dropped (*Hey, quick question:*, *Thanks in advance!*)
 PHATIC = frozenset(

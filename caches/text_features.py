@@ -1,3 +1,5 @@
+# Over 500 lines on purpose: one extraction pass over a text's tokens whose branches share its state (spans, be-forms,
+# copula, participles); clause structure lives in caches.clause_features and the rewrites' word lists in caches.english.
 """Features of a question that :mod:`caches.verify` compares, extracted once per text by
 :func:`extract_features`: its exact spans (numbers, symbols, code, quoted strings, URLs, identifiers),
 negations, question words, the sequence of content and relational words, names, passive participles,
@@ -15,6 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from caches.clause_features import condition_words, split_clauses
 from caches.english import (
     AUXILIARIES,
     BE_FORMS,
@@ -42,9 +45,9 @@ from caches.english import (
     REQUEST_FRAMES,
     REWORDED_FRAMES,
     SENTENCE_ENDS,
+    SENTENCE_PUNCTUATION,
     SUBJECT_PRONOUNS,
     SUBJECT_QUESTIONS,
-    SUBORDINATORS,
     TENSES,
     TOPIC_RELATIONS,
 )
@@ -68,8 +71,7 @@ _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])
 # *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
 _TOKEN = re.compile(r"\b" + _VERSION.pattern + r"\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
-# sentence punctuation, with at most one parenthesis (*etc.)*, *).*): prose; *()* and *))* are code
-_SENTENCE_PUNCT = re.compile(r"^[.,;:!?'\"\-–—…]*[()]?[.,;:!?'\"\-–—…]*$")
+_SENTENCE_PUNCT = SENTENCE_PUNCTUATION
 _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # letters whose case is meaning, not style: an escape (*\\s* / *\\S*, *\\d* / *\\D*) and letter ranges (*A-Z*)
@@ -171,9 +173,6 @@ def _number(token: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-MAX_CLAUSE_TOKENS = 200  # texts whose clauses are compared for reordering (see :func:`_clauses`)
-_CLAUSE_MARKS = frozenset(",;:.?!")
-_SENTENCE_MARKS = frozenset(".?!")
 MAX_FRAME_CHARS = 400  # whole-text rewrites (*A vs B*, *how do you say X in L*) apply to texts this short
 # the spans the rewrites leave alone: code, web addresses and quoted strings (the patterns cut below)
 _VERBATIM = re.compile("|".join(p.pattern for p in (_FENCED, _INLINE_CODE, _URL_ADDRESS, _QUOTED)), re.S | re.I)
@@ -668,8 +667,8 @@ def extract_features(text: str) -> TextFeatures:
             break
         copula.append(word)
     prose = normalise(text)  # code, quotes and URLs are in ``exact``
-    clauses, material = _clauses(matches, tokens, lows, spans)
-    condition = _condition(matches, tokens, lows, placed)
+    clauses, material = split_clauses(matches, tokens, lows, spans)
+    condition = condition_words(matches, tokens, lows, placed)
     exact = tuple(token for _, token in positioned)
     words = lows
     return TextFeatures(
@@ -693,72 +692,3 @@ def extract_features(text: str) -> TextFeatures:
         material=material,
         condition=condition,
     )
-
-
-def _condition(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
-               placed: list[tuple[int, tuple[str, str]]]) -> tuple[frozenset[str], frozenset[str]] | None:
-    """See :attr:`TextFeatures.condition`: the spans of subordinate clauses (from the subordinator to the next
-    clause punctuation), and the content words of ``placed`` inside and outside them."""
-    spans: list[tuple[int, int]] = []
-    open_at = -1
-    for k, m in enumerate(matches):
-        if open_at < 0 and lows[k] in SUBORDINATORS:
-            open_at = m.end()
-        elif open_at >= 0 and _CLAUSE_MARKS.intersection(tokens[k]) and _SENTENCE_PUNCT.match(tokens[k]):
-            spans.append((open_at, m.start()))
-            open_at = -1
-    if open_at >= 0:
-        spans.append((open_at, matches[-1].end()))
-    if not spans:
-        return None
-    inside, outside = set(), set()
-    for at, (kind, word) in placed:
-        if kind == "w":
-            (inside if any(lo <= at < hi for lo, hi in spans) else outside).add(word)
-    return frozenset(inside), frozenset(outside)
-
-
-def _clause_token(raw: str, low: str) -> str:
-    """A token as :func:`_clauses` keeps it: a word or number lower-cased, ``.`` for a sentence's end, ``:`` for a
-    colon, ``,`` for other clause punctuation, ``""`` for the rest of punctuation (quotes, dashes, brackets), a
-    symbol as it is."""
-    if raw[0].isalnum() or raw[0] == "_":
-        return low
-    if _SENTENCE_PUNCT.match(raw):
-        if _SENTENCE_MARKS.intersection(raw):
-            return "."
-        return (":" if ":" in raw else ",") if _CLAUSE_MARKS.intersection(raw) else ""
-    return raw
-
-
-def _clauses(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
-             spans: list[tuple[int, str]]) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[tuple[str, ...], ...]]:
-    """The text's sentences, each as its clauses, each as its tokens (lower-cased words and numbers, verbatim
-    spans, symbols; punctuation left out) in order; empty for a text of more than :data:`MAX_CLAUSE_TOKENS`.
-    What a colon introduces stays one clause, commas included: it is the material of the request, whose order
-    is its content (*translate: good morning, my friend*); those clauses are returned apart too."""
-    if len(matches) + len(spans) > MAX_CLAUSE_TOKENS:
-        return (), ()
-    entries = [_clause_token(raw, low) for raw, low in zip(tokens, lows, strict=True)]
-    if spans:
-        entries = [token for _, token in sorted(spans + [(m.start(), entries[k]) for k, m in enumerate(matches)])]
-    sentences: list[tuple[tuple[str, ...], ...]] = []
-    sentence: list[tuple[str, ...]] = []
-    chunk: list[str] = []
-    introduced = False  # after a colon: what the colon introduces is material (*translate: A, B*), one clause
-    material: list[tuple[str, ...]] = []
-    for token in entries + ["."]:
-        if token in (",", ".", ":") and not (token == "," and introduced):
-            if chunk:
-                sentence.append(tuple(chunk))
-            chunk = []
-            if introduced and sentence and token != ",":
-                material.append(sentence[-1])
-            introduced = token == ":" or (introduced and token != ".")
-            if token == "." and sentence:
-                sentences.append(tuple(sentence))
-                sentence = []
-        elif token and token != ",":
-            chunk.append(token)
-    return tuple(sentences), tuple(material)
-

@@ -33,7 +33,8 @@ words:
    strings and URLs take part as words, and between two of them every shared word, symbols and
    *and*/*with* included, is a pivot (*replace "a" with "b"* / *replace "b" with "a"*).
 
-The features compared are extracted by :mod:`caches.text_features`. All checks are symmetric and
+The features compared are extracted by :mod:`caches.text_features`; clause order, conditions and material after a
+colon are compared by :mod:`caches.clause_checks`, typing slips by :mod:`caches.slips`. All checks are symmetric and
 conservative: a rejected paraphrase only costs an upstream call.
 Work is linear in the texts' length (the role check looks at most at :data:`MAX_ROLE_WORDS` words).
 """
@@ -44,21 +45,15 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.english import (
-    ADVERBIAL_OPENERS,
-    LONG_FUNCTION_WORDS,
-    NUMBER_WORDS,
-    SHORT_FUNCTION_WORDS,
-    SIMPLE_PASTS,
-    STANCE_VERBS,
-)
+from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
+from caches.english import SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
+from caches.slips import match_typos, misspelt_function_words
 from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
-MAX_MOVED_CLAUSES = 8  # texts cut into more clauses than this are not compared as reordered clauses
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 MAX_SUBSTITUTION_PAIRS = 256
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
@@ -97,93 +92,6 @@ def _match_synonyms(only_a: list[str], only_b: list[str], lexicon: Lexicon | Non
             free.remove(partner)
             mapping[word] = partner
     return mapping
-
-
-TYPO_MIN_LENGTH = 6  # shorter unknown words are as often names of things (*ipad*, *lyft*, *vlog*) as slips
-
-
-def _match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[str, str]:
-    """Pair a word WordNet does not know with a known word of the other text one typing slip away
-    (two for words of eight letters or more: *reccomend* / *recommend*, *resturant* / *restaurant*):
-    ``{word of b: its partner in a}``. Two known words are never a typo of each other (*affect* /
-    *effect*), and neither are two unknown ones (names)."""
-    mapping: dict[str, str] = {}
-    if len(only_a) * len(only_b) > MAX_SUBSTITUTION_PAIRS:
-        return mapping
-    free = [w for w in only_a if len(w) >= TYPO_MIN_LENGTH and w.isalpha()]
-    for word in only_b:
-        if len(word) < TYPO_MIN_LENGTH or not word.isalpha():
-            continue
-        known = lexicon.known([word])
-        partner = next((a for a in free if lexicon.known([a]) != known
-                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 8 else 1)), None)
-        if partner is not None:
-            free.remove(partner)
-            mapping[word] = partner
-    return mapping
-
-
-MAX_SLIP_CHECKS = 8  # unmatched words a text may have tested against the function words
-
-
-def _without_misspelt_function_words(f: TextFeatures, unmatched: list[str], names: frozenset[str],
-                                     lexicon: Lexicon, other: TextFeatures) -> TextFeatures:
-    """``f`` without those of its ``unmatched`` words (not names, at most :data:`MAX_SLIP_CHECKS` of them) that
-    WordNet does not know, that are a slip from a function word (*explian*, *reccomend*, *teh*), and whose place
-    ``other`` fills with that function word: a neighbour of the slip is that word's neighbour there (*change teh
-    address* / *change the address*; not *coffee aftre X* / *coffee before X*, nor *pre order* / *an order*)."""
-    checked = [w for w in unmatched if w.isalpha() and len(w) >= 3 and w not in names][:MAX_SLIP_CHECKS]
-    if not checked:
-        return f
-    mine = [t for sentence in f.clauses for chunk in sentence for t in chunk]
-    theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
-    for word in checked:
-        if word in f.content and word in mine and not lexicon.known([word]) and any(
-                _takes_the_place(mine, mine.index(word), theirs, source) for source in _slip_sources(word)):
-            f = _without_word(f, word)
-    return f
-
-
-def _takes_the_place(mine: list[str], at: int, theirs: list[str], word: str) -> bool:
-    """``word`` stands in ``theirs`` next to a token that is next to position ``at`` of ``mine`` on the same side."""
-    for j, token in enumerate(theirs):
-        if token == word and ((at > 0 and j > 0 and mine[at - 1] == theirs[j - 1])
-                              or (at + 1 < len(mine) and j + 1 < len(theirs) and mine[at + 1] == theirs[j + 1])):
-            return True
-    return False
-
-
-def _slip_sources(word: str) -> list[str]:
-    """The function words ``word`` is a typing slip from: one slip from one of four letters or more (two from one
-    of seven or more: *explian*, *reccomend*), or, shorter than five letters, two neighbouring letters swapped
-    from one of three or four (*teh*, *adn*)."""
-    if len(word) < 5:
-        return [f for f in SHORT_FUNCTION_WORDS if len(f) == len(word) and _swapped_neighbours(f, word)]
-    return [f for f in LONG_FUNCTION_WORDS
-            if abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)]
-
-
-def _swapped_neighbours(a: str, b: str) -> bool:
-    """``b`` is ``a`` with two neighbouring letters swapped."""
-    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-
-
-def _slips(a: str, b: str) -> int:
-    """Typing slips between two words (Damerau-Levenshtein: insert, delete, replace, swap two
-    neighbours), counted up to 3."""
-    if abs(len(a) - len(b)) > 2:
-        return 3
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        row = [i] + [0] * len(b)
-        for j, y in enumerate(b, 1):
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y))
-            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
-                row[j] = min(row[j], previous2[j - 2] + 1)
-        previous2, previous = previous, row
-    return min(previous[-1], 3)
 
 
 def _small_edit(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
@@ -279,7 +187,7 @@ def verify(
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
         return VerifyResult(False, "exact spans")
-    reordered = _clauses_reordered(q, c)
+    reordered = clauses_reordered(q, c)
     if reordered is not None:  # the same words, whole clauses moved: *In June, what is X?* / *What is X in June?*
         return VerifyResult(True, close=True) if reordered else VerifyResult(False, "roles swapped")
     if q.negations != c.negations:
@@ -302,10 +210,10 @@ def verify(
         if only_q and only_c else {}
     if lex is not None and words_q & words_c:  # (with a word in common, so the candidate gate's rule holds)
         names = q.names | c.names
-        mapping.update(_match_typos([w for w in only_q if w not in mapping.values() and w not in names],
+        mapping.update(match_typos([w for w in only_q if w not in mapping.values() and w not in names],
                                     [w for w in only_c if w not in mapping and w not in names], lex))
-        q, c = (_without_misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex, c),
-                _without_misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex, q))
+        q, c = (_without_words(q, misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex, c)),
+                _without_words(c, misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex, q)))
         only_q = [w for w in only_q if w in q.content]
         only_c = [w for w in only_c if w in c.content]
     if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
@@ -349,8 +257,8 @@ def verify(
     if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
-            or _neighbours_swapped(q, c, mapping, voice) or _condition_moved(q, c, mapping)
-            or _material_reordered(q, c)):
+            or _neighbours_swapped(q, c, mapping, voice) or condition_moved(q, c, mapping)
+            or material_reordered(q, c)):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -371,6 +279,13 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
     (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
     return _exact_key(f.exact), f.negations
+
+
+def _without_words(f: TextFeatures, words: list[str]) -> TextFeatures:
+    """``f`` with the first occurrence of each content word of ``words`` removed."""
+    for word in words:
+        f = _without_word(f, word)
+    return f
 
 
 def _without_word(f: TextFeatures, word: str) -> TextFeatures:
@@ -524,106 +439,6 @@ def _superlative(word: str, lex: Lexicon) -> bool:
     readings = lex.lemmas(word)
     return (any(pos == "a" and lemma != word for pos, lemma in readings)
             and not any(pos == "n" and lemma == word for pos, lemma in readings))
-
-
-def _material_reordered(q: TextFeatures, c: TextFeatures) -> bool:
-    """One text introduces material with a colon (*translate into Spanish: good morning, my friend*), and the other
-    has all of its tokens but not in that order: other material to work on."""
-    for f, other in ((q, c), (c, q)):
-        if not f.material:
-            continue
-        theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
-        counts = Counter(theirs)
-        for piece in f.material:
-            if not Counter(piece) - counts and not _contains_run(theirs, piece):
-                return True
-    return False
-
-
-def _contains_run(tokens: list[str], run: tuple[str, ...]) -> bool:
-    n = len(run)
-    return any(tuple(tokens[i:i + n]) == run for i in range(len(tokens) - n + 1))
-
-
-def _condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
-    """Both texts have a subordinate clause (*if*, *unless*, *because*), a content word is inside it in one text
-    and outside it in the other, and another the other way round: condition and consequence traded places (*if it rains, is the match off* / *if the
-    match is off, does it rain*). Words on both sides of one text's clause boundary say nothing."""
-    if q.condition is None or c.condition is None:
-        return False
-    in_q, out_q = q.condition
-    in_c = {mapping.get(w, w) for w in c.condition[0]}
-    out_c = {mapping.get(w, w) for w in c.condition[1]}
-    only_in_q, only_out_q = in_q - out_q, out_q - in_q
-    only_in_c, only_out_c = in_c - out_c, out_c - in_c
-    # both ways: a phrase at the clause's end may attach to either clause (*check if X exists in Python* / *check in
-    # Python if X exists*); a swap moves words into the clause and others out of it
-    return bool(only_in_q & only_out_c) and bool(only_in_c & only_out_q)
-
-
-def _clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
-    """Whether the two texts are the same words with clauses moved, sentence by sentence: ``True`` when in each
-    sentence that differs one text is the other with one adverbial clause moved from its front to its end or back
-    (*In June, what is X?* / *What is X in June?*: the moved clause opens with a preposition or a subordinator);
-    ``False`` when a sentence is a list of three or more clauses in another order (*git add, git commit, git push*;
-    *on my phone, it loads, on my laptop, it doesn't*): its order is part of what is asked; ``None`` otherwise (the
-    other checks decide). Tokens are compared whole, function words, numbers and spans included; sentences never
-    move (the steps of a procedure), and a list of bare numbers or spans is never read as clauses."""
-    if not q.clauses or len(q.clauses) != len(c.clauses):
-        return None
-    moved = False
-    for sq, sc in zip(q.clauses, c.clauses, strict=True):
-        flat_q = [t for chunk in sq for t in chunk]
-        flat_c = [t for chunk in sc for t in chunk]
-        if flat_q == flat_c:
-            continue
-        if sorted(flat_q) != sorted(flat_c):
-            return None
-        orders = [(a, order) for a, flat in ((sq, flat_c), (sc, flat_q))
-                  if 1 < len(a) <= MAX_MOVED_CLAUSES and all(map(_movable, a)) and (order := _tiling(a, flat))]
-        if not orders:
-            return None
-        if not all(_adverbial_moved(a, order) for a, order in orders):
-            # the same clauses in another order, beyond one adverbial moved: a list whose order is asked about, or
-            # parallel clauses traded (*on X, A, on Y, B*); a pair of plain clauses is left to the other checks
-            return False if any(len(a) > 2 for a, _ in orders) else None
-        moved = True
-    return True if moved else None
-
-
-def _movable(chunk: tuple[str, ...]) -> bool:
-    return any(t.replace("-", "").isalpha() and t not in NUMBER_WORDS for t in chunk)
-
-
-def _adverbial_moved(chunks: tuple[tuple[str, ...], ...], order: list[int]) -> bool:
-    """``order`` (the chunks' order in the other text) moves one chunk that opens with a preposition or a
-    subordinator from the front to the end or from the end to the front, and keeps the others in order."""
-    n = len(chunks)
-    rotated_left = order == list(range(1, n)) + [0]
-    rotated_right = order == [n - 1] + list(range(n - 1))
-    return ((rotated_left and chunks[0][0] in ADVERBIAL_OPENERS)
-            or (rotated_right and chunks[n - 1][0] in ADVERBIAL_OPENERS))
-
-
-def _tiling(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> list[int]:
-    """The order in which all ``chunks`` concatenated make ``flat`` (a depth-first search; few chunks), or ``[]``."""
-    order: list[int] = []
-    used = [False] * len(chunks)
-
-    def extend(at: int) -> bool:
-        if at == len(flat):
-            return all(used)
-        for i, chunk in enumerate(chunks):
-            if not used[i] and tuple(flat[at:at + len(chunk)]) == chunk:
-                used[i] = True
-                order.append(i)
-                if extend(at + len(chunk)):
-                    return True
-                used[i] = False
-                order.pop()
-        return False
-
-    return order if extend(0) else []
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:

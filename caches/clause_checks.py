@@ -1,0 +1,116 @@
+"""Clause structure in cache verification (:mod:`caches.verify`): whether two texts are the same words with an
+adverbial clause moved (*In June, what is X?* / *What is X in June?*) or with clauses in another order (a list,
+parallel clauses), whether a condition traded places with its consequence, and whether material a colon introduces
+was reordered. The features compared are :attr:`caches.text_features.TextFeatures.clauses`, ``material`` and
+``condition`` (see :mod:`caches.clause_features`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from caches.english import ADVERBIAL_OPENERS, NUMBER_WORDS
+from caches.text_features import TextFeatures
+
+__all__ = ["MAX_MOVED_CLAUSES", "clauses_reordered", "condition_moved", "material_reordered"]
+
+MAX_MOVED_CLAUSES = 8  # texts cut into more clauses than this are not compared as reordered clauses
+
+
+def material_reordered(q: TextFeatures, c: TextFeatures) -> bool:
+    """One text introduces material with a colon (*translate into Spanish: good morning, my friend*), and the other
+    has all of its tokens but not in that order: other material to work on."""
+    for f, other in ((q, c), (c, q)):
+        if not f.material:
+            continue
+        theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
+        counts = Counter(theirs)
+        for piece in f.material:
+            if not Counter(piece) - counts and not _contains_run(theirs, piece):
+                return True
+    return False
+
+
+def _contains_run(tokens: list[str], run: tuple[str, ...]) -> bool:
+    n = len(run)
+    return any(tuple(tokens[i:i + n]) == run for i in range(len(tokens) - n + 1))
+
+
+def condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """Both texts have a subordinate clause (*if*, *unless*, *because*), a content word is inside it in one text
+    and outside it in the other, and another the other way round: condition and consequence traded places (*if it rains, is the match off* / *if the
+    match is off, does it rain*). Words on both sides of one text's clause boundary say nothing."""
+    if q.condition is None or c.condition is None:
+        return False
+    in_q, out_q = q.condition
+    in_c = {mapping.get(w, w) for w in c.condition[0]}
+    out_c = {mapping.get(w, w) for w in c.condition[1]}
+    only_in_q, only_out_q = in_q - out_q, out_q - in_q
+    only_in_c, only_out_c = in_c - out_c, out_c - in_c
+    # both ways: a phrase at the clause's end may attach to either clause (*check if X exists in Python* / *check in
+    # Python if X exists*); a swap moves words into the clause and others out of it
+    return bool(only_in_q & only_out_c) and bool(only_in_c & only_out_q)
+
+
+def clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
+    """Whether the two texts are the same words with clauses moved, sentence by sentence: ``True`` when in each
+    sentence that differs one text is the other with one adverbial clause moved from its front to its end or back
+    (*In June, what is X?* / *What is X in June?*: the moved clause opens with a preposition or a subordinator);
+    ``False`` when a sentence is a list of three or more clauses in another order (*git add, git commit, git push*;
+    *on my phone, it loads, on my laptop, it doesn't*): its order is part of what is asked; ``None`` otherwise (the
+    other checks decide). Tokens are compared whole, function words, numbers and spans included; sentences never
+    move (the steps of a procedure), and a list of bare numbers or spans is never read as clauses."""
+    if not q.clauses or len(q.clauses) != len(c.clauses):
+        return None
+    moved = False
+    for sq, sc in zip(q.clauses, c.clauses, strict=True):
+        flat_q = [t for chunk in sq for t in chunk]
+        flat_c = [t for chunk in sc for t in chunk]
+        if flat_q == flat_c:
+            continue
+        if sorted(flat_q) != sorted(flat_c):
+            return None
+        orders = [(a, order) for a, flat in ((sq, flat_c), (sc, flat_q))
+                  if 1 < len(a) <= MAX_MOVED_CLAUSES and all(map(_movable, a)) and (order := _tiling(a, flat))]
+        if not orders:
+            return None
+        if not all(_adverbial_moved(a, order) for a, order in orders):
+            # the same clauses in another order, beyond one adverbial moved: a list whose order is asked about, or
+            # parallel clauses traded (*on X, A, on Y, B*); a pair of plain clauses is left to the other checks
+            return False if any(len(a) > 2 for a, _ in orders) else None
+        moved = True
+    return True if moved else None
+
+
+def _movable(chunk: tuple[str, ...]) -> bool:
+    return any(t.replace("-", "").isalpha() and t not in NUMBER_WORDS for t in chunk)
+
+
+def _adverbial_moved(chunks: tuple[tuple[str, ...], ...], order: list[int]) -> bool:
+    """``order`` (the chunks' order in the other text) moves one chunk that opens with a preposition or a
+    subordinator from the front to the end or from the end to the front, and keeps the others in order."""
+    n = len(chunks)
+    rotated_left = order == list(range(1, n)) + [0]
+    rotated_right = order == [n - 1] + list(range(n - 1))
+    return ((rotated_left and chunks[0][0] in ADVERBIAL_OPENERS)
+            or (rotated_right and chunks[n - 1][0] in ADVERBIAL_OPENERS))
+
+
+def _tiling(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> list[int]:
+    """The order in which all ``chunks`` concatenated make ``flat`` (a depth-first search; few chunks), or ``[]``."""
+    order: list[int] = []
+    used = [False] * len(chunks)
+
+    def extend(at: int) -> bool:
+        if at == len(flat):
+            return all(used)
+        for i, chunk in enumerate(chunks):
+            if not used[i] and tuple(flat[at:at + len(chunk)]) == chunk:
+                used[i] = True
+                order.append(i)
+                if extend(at + len(chunk)):
+                    return True
+                used[i] = False
+                order.pop()
+        return False
+
+    return order if extend(0) else []
