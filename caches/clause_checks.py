@@ -22,7 +22,7 @@ def material_reordered(q: TextFeatures, c: TextFeatures) -> bool:
     for f, other in ((q, c), (c, q)):
         if not f.material:
             continue
-        theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
+        theirs = other.tokens
         counts = Counter(theirs)
         for piece in f.material:
             if not Counter(piece) - counts and not _contains_run(theirs, piece):
@@ -37,8 +37,9 @@ def _contains_run(tokens: list[str], run: tuple[str, ...]) -> bool:
 
 def condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
     """Both texts have a subordinate clause (*if*, *unless*, *because*), a content word is inside it in one text
-    and outside it in the other, and another the other way round: condition and consequence traded places (*if it rains, is the match off* / *if the
-    match is off, does it rain*). Words on both sides of one text's clause boundary say nothing."""
+    and outside it in the other, and another the other way round: condition and consequence traded places (*if it
+    rains, is the match off* / *if the match is off, does it rain*). Words on both sides of one text's clause
+    boundary say nothing."""
     if q.condition is None or c.condition is None:
         return False
     in_q, out_q = q.condition

@@ -16,7 +16,7 @@ _SENTENCE_MARKS = frozenset(".?!")
 
 
 def condition_words(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
-               placed: list[tuple[int, tuple[str, str]]]) -> tuple[frozenset[str], frozenset[str]] | None:
+                    placed: list[tuple[int, tuple[str, str]]]) -> tuple[frozenset[str], frozenset[str]] | None:
     """See :attr:`TextFeatures.condition`: the spans of subordinate clauses (from the subordinator to the next
     clause punctuation), and the content words of ``placed`` inside and outside them."""
     spans: list[tuple[int, int]] = []
@@ -39,7 +39,7 @@ def condition_words(matches: list[re.Match[str]], tokens: list[str], lows: list[
 
 
 def _clause_token(raw: str, low: str) -> str:
-    """A token as :func:`_clauses` keeps it: a word or number lower-cased, ``.`` for a sentence's end, ``:`` for a
+    """A token as :func:`split_clauses` keeps it: a word or number lower-cased, ``.`` for a sentence's end, ``:`` for a
     colon, ``,`` for other clause punctuation, ``""`` for the rest of punctuation (quotes, dashes, brackets), a
     symbol as it is."""
     if raw[0].isalnum() or raw[0] == "_":
@@ -52,7 +52,7 @@ def _clause_token(raw: str, low: str) -> str:
 
 
 def split_clauses(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
-             spans: list[tuple[int, str]]) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[tuple[str, ...], ...]]:
+                  spans: list[tuple[int, str]]) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[tuple[str, ...], ...]]:
     """The text's sentences, each as its clauses, each as its tokens (lower-cased words and numbers, verbatim
     spans, symbols; punctuation left out) in order; empty for a text of more than :data:`MAX_CLAUSE_TOKENS`.
     What a colon introduces stays one clause, commas included: it is the material of the request, whose order

@@ -272,6 +272,6 @@ CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing
 SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
 # words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
 # what is X* / *what is X in June*): prepositions and subordinators, not coordination
-ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | frozenset("as while once whenever".split())) - frozenset("and or but nor then".split())
+ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | {"as"}) - frozenset("and or but nor then".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

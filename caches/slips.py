@@ -8,9 +8,9 @@ from caches.english import LONG_FUNCTION_WORDS, SHORT_FUNCTION_WORDS
 from caches.lexicon import Lexicon
 from caches.text_features import TextFeatures
 
-__all__ = ["MAX_SLIP_CHECKS", "TYPO_MIN_LENGTH", "match_typos", "misspelt_function_words"]
+__all__ = ["MAX_SLIP_CHECKS", "MAX_SUBSTITUTION_PAIRS", "TYPO_MIN_LENGTH", "match_typos", "misspelt_function_words"]
 
-MAX_TYPO_PAIRS = 256  # word pairs of two texts tested for a slip
+MAX_SUBSTITUTION_PAIRS = 256  # word pairs of two texts tested for a synonym or a slip
 
 TYPO_MIN_LENGTH = 6  # shorter unknown words are as often names of things (*ipad*, *lyft*, *vlog*) as slips
 
@@ -21,7 +21,7 @@ def match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[
     ``{word of b: its partner in a}``. Two known words are never a typo of each other (*affect* /
     *effect*), and neither are two unknown ones (names)."""
     mapping: dict[str, str] = {}
-    if len(only_a) * len(only_b) > MAX_TYPO_PAIRS:
+    if len(only_a) * len(only_b) > MAX_SUBSTITUTION_PAIRS:
         return mapping
     free = [w for w in only_a if len(w) >= TYPO_MIN_LENGTH and w.isalpha()]
     for word in only_b:
@@ -48,8 +48,7 @@ def misspelt_function_words(f: TextFeatures, unmatched: list[str], names: frozen
     checked = [w for w in unmatched if w.isalpha() and len(w) >= 3 and w not in names][:MAX_SLIP_CHECKS]
     if not checked:
         return []
-    mine = [t for sentence in f.clauses for chunk in sentence for t in chunk]
-    theirs = [t for sentence in other.clauses for chunk in sentence for t in chunk]
+    mine, theirs = f.tokens, other.tokens
     return [word for word in checked
             if word in f.content and word in mine and not lexicon.known([word])
             and any(_takes_the_place(mine, mine.index(word), theirs, source) for source in _slip_sources(word))]

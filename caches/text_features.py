@@ -71,7 +71,6 @@ _QUOTED = re.compile(r"\"([^\"\n]{1,200})\"|(?<![\w'])'([^'\n]{1,200})'(?![\w'])
 # *v2.10.0*, *v3*: a version number, compared as the word *version* and the number
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
 _TOKEN = re.compile(r"\b" + _VERSION.pattern + r"\b|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z]+(?:-[A-Za-z]+)+|\d+(?:[.,]\d+)*|\w+|[^\w\s]+")
-_SENTENCE_PUNCT = SENTENCE_PUNCTUATION
 _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # letters whose case is meaning, not style: an escape (*\\s* / *\\S*, *\\d* / *\\D*) and letter ranges (*A-Z*)
@@ -131,6 +130,11 @@ class TextFeatures:
     # punctuation) and those outside them, when the text has such a clause: *if A, B* asks another thing than
     # *if B, A* (``None``: no such clause)
     condition: tuple[frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def tokens(self) -> list[str]:
+        """Every token of :attr:`clauses`, in order (empty for a text too long to be cut into clauses)."""
+        return [t for sentence in self.clauses for chunk in sentence for t in chunk]
 
     @property
     def content(self) -> tuple[str, ...]:
@@ -617,7 +621,7 @@ def extract_features(text: str) -> TextFeatures:
             _bind(bound, f"num:{_number(raw)}", matches, k)
         elif not (raw[0].isalpha() or raw[0] == "_"):
             symbols = raw.rstrip(".,;!?")  # "]." ends a sentence after a bracket
-            if symbols and (not _SENTENCE_PUNCT.match(symbols) or _is_minus(matches, k)):
+            if symbols and (not SENTENCE_PUNCTUATION.match(symbols) or _is_minus(matches, k)):
                 positioned.append((m.start(), f"sym:{symbols}"))
                 placed.append((m.start(), ("r", f"sym:{symbols}")))  # a pivot: *`a` - `b`* / *`b` - `a`*
         elif ((k > 0 and operator[k - 1] and _operand_of(matches, k - 1, k))

@@ -48,14 +48,13 @@ from difflib import SequenceMatcher
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
 from caches.english import SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
-from caches.slips import match_typos, misspelt_function_words
+from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
 from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
-MAX_SUBSTITUTION_PAIRS = 256
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
 SLOT_WORDS = 3
@@ -205,11 +204,10 @@ def verify(
     only_q = list((words_q - words_c).elements())
     only_c = list((words_c - words_q).elements())
     # a name is itself (*HTTP* is not *HTTPS*, though WordNet reads one as the other's plural)
-    named = q.names | c.names
-    mapping = _match_synonyms([w for w in only_q if w not in named], [w for w in only_c if w not in named], lex) \
+    names = q.names | c.names
+    mapping = _match_synonyms([w for w in only_q if w not in names], [w for w in only_c if w not in names], lex) \
         if only_q and only_c else {}
     if lex is not None and words_q & words_c:  # (with a word in common, so the candidate gate's rule holds)
-        names = q.names | c.names
         mapping.update(match_typos([w for w in only_q if w not in mapping.values() and w not in names],
                                     [w for w in only_c if w not in mapping and w not in names], lex))
         q, c = (_without_words(q, misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex, c)),
