@@ -4,6 +4,7 @@ frozen held-out set, each through the real cache and embedder."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from caches.embedder import Embedder
 from caches.semantic import SemanticCache
 from caches.semantic_stores import SemanticItem
 from caches.service import ResponseCache
+from caches.types import CacheHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,30 +72,43 @@ def load_hard_negatives(name: str = DEV_SET) -> dict[str, Any]:
 
 
 
+LOOKUPS_IN_FLIGHT = 64  # lookups the evaluation runs at once: the cache's batcher embeds them in shared forwards
+
+
+async def _lookups(cache: SemanticCache, queries: list[tuple[str, str]], desc: str) -> list[CacheHit | None]:
+    """``cache.get`` of each ``(query, scope)``, in order, :data:`LOOKUPS_IN_FLIGHT` at a time (no request
+    arrival time, so no deadline: every lookup waits for its vector, micro-batched as under load)."""
+    gate = asyncio.Semaphore(LOOKUPS_IN_FLIGHT)
+    progress = tqdm(total=len(queries), desc=desc, file=sys.stderr)
+
+    async def one(query: str, scope: str) -> CacheHit | None:
+        async with gate:
+            hit = await cache.get(keys(query, scope), model_version="v1")
+        progress.update()
+        return hit
+
+    try:
+        return list(await asyncio.gather(*(one(q, s) for q, s in queries)))
+    finally:
+        progress.close()
+
+
 async def _false_hits(cache: SemanticCache, pairs: list[dict[str, Any]], scope: str) -> list[tuple[int, str]]:
     """Store each pair's ``stored`` text in a scope of its own and query its ``query``: the hits
     (all false), as ``(pair index, description)``. One scope per pair, so that a query never meets
     another pair's identical text."""
     await cache.put_many([SemanticItem(keys(p["stored"], f"{scope}-{i}"), answer(i), "v1") for i, p in enumerate(pairs)])
-    found: list[tuple[int, str]] = []
-    for i, p in enumerate(tqdm(pairs, desc=f"hard negatives ({scope})", file=sys.stderr)):
-        hit = await cache.get(keys(p["query"], f"{scope}-{i}"), model_version="v1")
-        if hit is not None:
-            found.append((i, f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})"))
-    return found
+    got = await _lookups(cache, [(p["query"], f"{scope}-{i}") for i, p in enumerate(pairs)], f"hard negatives ({scope})")
+    return [(i, f"{p['query']!r} -> {hit.matched_query!r} ({hit.similarity:.3f})")
+            for i, (p, hit) in enumerate(zip(pairs, got, strict=True)) if hit is not None]
 
 
 async def _positive_hits(cache: SemanticCache, positives: list[dict[str, Any]], scope: str) -> tuple[int, list[str]]:
     """Store each control's ``stored`` text in a scope of its own; ``(right hits, queries that missed)``."""
     await cache.put_many([SemanticItem(keys(p["stored"], f"{scope}-{i}"), answer(i), "v1") for i, p in enumerate(positives)])
-    hits, misses = 0, []
-    for i, p in enumerate(positives):
-        hit = await cache.get(keys(p["query"], f"{scope}-{i}"), model_version="v1")
-        if hit is not None and answer_index(hit.body) == i:
-            hits += 1
-        else:
-            misses.append(p["query"])
-    return hits, misses
+    got = await _lookups(cache, [(p["query"], f"{scope}-{i}") for i, p in enumerate(positives)], f"paraphrases ({scope})")
+    right = [hit is not None and answer_index(hit.body) == i for i, hit in enumerate(got)]
+    return sum(right), [p["query"] for p, ok in zip(positives, right, strict=True) if not ok]
 
 
 @dataclass(frozen=True, slots=True)
