@@ -180,6 +180,27 @@ class Lexicon:
             return False
         return bool(self._offsets(word[:-2], "v") or self._offsets(word[:-1], "v"))
 
+    @lru_cache(maxsize=16384)  # noqa: B019 - one Lexicon per process, its cache lives as long
+    def degree(self, word: str) -> str:
+        """The degree of comparison ``word`` marks as an adjective or adverb: ``comparative`` (*cheaper*,
+        *better*), ``superlative`` (*cheapest*, *best*) or ``""`` (the positive, or not an adjective or adverb).
+        Irregular forms come from WordNet's exception lists (which hold only such forms for adjectives and
+        adverbs); a regular *-er*/*-est* form is one whose ending drops to an adjective of WordNet and which is no
+        noun or verb itself (*clever*, *number*, *forest* stay positive). A misreading can only turn a hit into
+        a miss."""
+        word = word.lower()
+        for pos in ("a", "r"):
+            if any(b != word for b in self._exceptions[pos].get(word, ())):
+                return "superlative" if word.endswith("st") else "comparative"
+        if len(word) < 5 or self._offsets(word, "n") or self._offsets(word, "v"):
+            return ""  # *number*, *forest*, *lower*: a noun or verb of its own
+        shortest = 4 if self._offsets(word, "a") or self._offsets(word, "r") else 3  # *after* is not *aft*'s
+        for suffix, name in (("est", "superlative"), ("er", "comparative")):
+            if word.endswith(suffix) and any(len(base := word[: -len(suffix)] + repl) >= shortest
+                                             and self._offsets(base, "a") for repl in ("", "e")):
+                return name
+        return ""
+
     # --- synsets --------------------------------------------------------------------------------
 
     def _pointers(self, pos: str, offset: int) -> tuple[tuple[str, str, int], ...]:

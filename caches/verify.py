@@ -49,6 +49,7 @@ from caches.clause_checks import clauses_reordered, condition_moved, material_re
 from caches.english import SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
+from caches.subjects import subjects_changed
 from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
@@ -195,6 +196,8 @@ def verify(
         return VerifyResult(False, "tense")  # *what currency is used* / *was used*
     if q.modality and c.modality and q.modality != c.modality and not ("how" in q.questions and "how" in c.questions):
         return VerifyResult(False, "modality")  # *can I* / *should I*; a *how* question asks for a way either way
+    if _possible_against_future(q, c) or _possible_against_future(c, q):
+        return VerifyResult(False, "modality")  # *will it rain tomorrow* / *could it rain tomorrow*
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
@@ -217,6 +220,8 @@ def verify(
     if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
                                for b, a in mapping.items()):
         return VerifyResult(False, "tense")  # *I just ate* / *I want to eat*
+    if lex is not None and any(_degree_changed(a, b, lex) for b, a in mapping.items()):
+        return VerifyResult(False, "degree")  # *a cheap laptop* / *the cheapest laptop*; *good* / *best*
     if lex is not None and _number_after_superlative(q, c, mapping, lex):
         return VerifyResult(False, "number")  # *the longest river* / *the longest rivers*
     if lex is not None and _statement_tense_changed(q, c, lex):
@@ -256,7 +261,7 @@ def verify(
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
             or _neighbours_swapped(q, c, mapping, voice) or condition_moved(q, c, mapping)
-            or material_reordered(q, c)):
+            or material_reordered(q, c) or (voice == frozenset() and subjects_changed(q, c, mapping))):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -422,6 +427,21 @@ def _number_after_superlative(q: TextFeatures, c: TextFeatures, mapping: dict[st
                 and _after_superlative(c, b, lex)):
             return True
     return False
+
+
+def _possible_against_future(a: TextFeatures, b: TextFeatures) -> bool:
+    """``a`` asks what will happen and ``b`` what may (*will I get a refund* / *can I get a refund*); a *how*
+    question in both asks for a way either way."""
+    return ("future" in a.tense and not a.modality and "possible" in b.modality and "future" not in b.tense
+            and not ("how" in a.questions and "how" in b.questions))
+
+
+def _degree_changed(a: str, b: str, lex: Lexicon) -> bool:
+    """``a`` and ``b`` (a word and its replacement) compare to another degree: forms of one adjective or adverb
+    (*cheap* / *cheapest*, *good* / *better*), or a comparative against a superlative (*larger* / *biggest*). A
+    degree against another word's positive is a rewording (*fastest* / *as quickly as possible*)."""
+    da, db = lex.degree(a), lex.degree(b)
+    return da != db and ((da and db) or lex.same_lemma(a, b))
 
 
 def _after_superlative(f: TextFeatures, word: str, lex: Lexicon) -> bool:

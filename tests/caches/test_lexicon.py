@@ -41,3 +41,16 @@ def test_a_word_with_a_lone_surrogate_has_no_reading(lexicon) -> None:
     # a code span may carry one (JSON allows escaped lone surrogates); the gate registers its words
     assert lexicon.lemmas("x\ud800") == [] or not lexicon.lemmas("x\ud800")
     assert lexicon.synonym_keys("x\ud800")
+
+
+def test_degrees_of_comparison(lexicon) -> None:
+    degrees = {w: lexicon.degree(w) for w in
+               "cheap cheaper cheapest good better best bad worse worst big bigger biggest happier happiest "
+               "simple simpler simplest".split()}
+    assert degrees == {"cheap": "", "cheaper": "comparative", "cheapest": "superlative", "good": "",
+                       "better": "comparative", "best": "superlative", "bad": "", "worse": "comparative",
+                       "worst": "superlative", "big": "", "bigger": "comparative", "biggest": "superlative",
+                       "happier": "comparative", "happiest": "superlative", "simple": "",
+                       "simpler": "comparative", "simplest": "superlative"}
+    # words that only end like a comparison: an adjective of their own, or a noun or verb
+    assert [lexicon.degree(w) for w in "clever honest number forest manager water".split()] == [""] * 6

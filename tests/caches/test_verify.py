@@ -854,3 +854,52 @@ def test_steps_around_then_names_and_one_against_a_list(a, b, superlative) -> No
     assert verify(f"What is the {superlative} {a} in Peru?", f"Which {a} in Peru is the {superlative}?").ok
     assert not verify("What is HTTP?", "What is HTTPS?").ok
     assert verify(f"How do I call APIs from a {a}?", f"How do I call an API from a {a}?").ok
+
+
+# ---------------------------------------------------------------- degree of comparison, future against possible
+
+_ADJECTIVES = st.sampled_from("cheap quick strong deep wide short young rich smart calm bright thin soft loud".split())
+_THINGS = st.sampled_from("bike route blanket tent backpack camera ladder kettle sofa umbrella".split())
+
+
+def _forms(adjective: str) -> dict[str, str]:
+    """The three degrees of a regular one-syllable adjective."""
+    stem = adjective + adjective[-1] if adjective in ("thin",) else adjective
+    return {"positive": adjective, "comparative": stem + "er", "superlative": stem + "est"}
+
+
+@FAST
+@given(_ADJECTIVES, _THINGS, st.sampled_from(["positive", "comparative", "superlative"]),
+       st.sampled_from(["positive", "comparative", "superlative"]), st.sampled_from([
+           "Which {t} is {a}?", "Recommend a {a} {t} for a weekend trip.", "Where can I buy a {a} {t}?",
+           "Is this {t} {a} enough for two people?"]))
+def test_another_degree_of_the_same_adjective_is_a_miss(adjective, thing, one, other, frame) -> None:
+    forms = _forms(adjective)
+    a, b = frame.format(a=forms[one], t=thing), frame.format(a=forms[other], t=thing)
+    assert verify(a, b).ok == (one == other), (a, b)
+
+
+def test_irregular_degrees_and_the_same_degree_in_other_words() -> None:
+    for a, b in (("Recommend a good laptop for coding.", "Recommend the best laptop for coding."),
+                 ("Which option is better for beginners?", "Which option is best for beginners?"),
+                 ("What is the worst time to visit Rome?", "What is a bad time to visit Rome?"),
+                 ("Which city is larger, Lyon or Nice?", "Which city is largest, Lyon or Nice?")):
+        assert not verify(a, b).ok, (a, b)
+    # the same degree in another word, or a degree said in other words, is a rewording
+    assert verify("What is the largest ocean?", "What is the biggest ocean?").ok
+    assert verify("What's the fastest way to learn touch typing?",
+                  "How can I learn touch typing as quickly as possible?").ok
+
+
+@FAST
+@given(st.sampled_from(["Will {x}?", "Will {x} next year?"]), st.sampled_from(["Can {x}?", "Could {x}?", "Might {x}?"]),
+       st.sampled_from(["I get a refund", "the price of coffee rise", "my flight be delayed", "the river flood"]))
+def test_what_will_happen_is_not_what_may_happen(will, may, event) -> None:
+    assert not verify(will.format(x=event), may.format(x=event)).ok
+    assert not verify(may.format(x=event), will.format(x=event)).ok
+    assert verify(will.format(x=event), will.format(x=event).upper()).ok
+
+
+def test_a_request_and_a_how_question_keep_their_modal_freedom() -> None:
+    assert verify("Can you help me write a cover letter?", "Will you help me write a cover letter?").ok
+    assert verify("How will I get to the airport?", "How can I get to the airport?").ok

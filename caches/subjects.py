@@ -1,0 +1,59 @@
+"""Who a question is about: the subject after the auxiliary that opens it, when that subject is a person.
+
+*How can I help my friend?* and *How can my friend help me?* say the same words with the people in other places,
+and a verb such as *help* that request frames also use is no content word, so the role checks of
+:mod:`caches.verify` cannot see the swap. The subject of a question led by an auxiliary (*can*, *should*, *do*,
+*is* ...) is read from the tokens of :attr:`caches.text_features.TextFeatures.clauses`: a personal pronoun, or a
+noun after a possessive (*my friend*, *your landlord*). The asker's pronouns (*I*, *we*, *you*, *one*) are one
+subject (*how do I* / *how do you* / *how does one* ask the same), and a subject that is no person (*the moon*,
+*it*, *there*) is not compared, so that *how long should I boil an egg* and *how long does an egg take to boil*
+stay free to match.
+"""
+
+from __future__ import annotations
+
+from caches.english import AUXILIARIES, DO_FORMS
+from caches.text_features import TextFeatures
+
+__all__ = ["question_subjects", "subjects_changed"]
+
+ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
+_PRONOUN_SUBJECTS = {"i": ASKER, "we": ASKER, "you": ASKER, "one": ASKER, "he": "he", "she": "she", "they": "they"}
+_POSSESSIVES = frozenset("my your our his her their".split())
+_QUESTION_OPENERS = frozenset("how what which why when where who whom whose much many long often far".split())
+_LEADS = AUXILIARIES | DO_FORMS
+
+
+def question_subjects(f: TextFeatures) -> tuple[str, ...]:
+    """The person each sentence's auxiliary-led question asks about, in order: ``asker``, ``he``, ``she``,
+    ``they`` or ``my friend``-like (the possessive's noun, with the possessive); sentences without one are
+    skipped, and a question whose subject is no person ends the reading (``()`` when the first is none)."""
+    found: list[str] = []
+    for sentence in f.clauses:
+        tokens = [t for clause in sentence for t in clause]
+        at = 0
+        while at < len(tokens) and tokens[at] in _QUESTION_OPENERS:
+            at += 1
+        if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
+            continue
+        head = tokens[at + 1]
+        if head in _PRONOUN_SUBJECTS:
+            found.append(_PRONOUN_SUBJECTS[head])
+        elif head in _POSSESSIVES and at + 2 < len(tokens):
+            found.append(f"{ASKER if head in ('my', 'our', 'your') else head} {tokens[at + 2]}")
+        else:
+            break
+    return tuple(found)
+
+
+def subjects_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """Both texts ask auxiliary-led questions about people, as many, and one of them about someone else
+    (``mapping``: the candidate's words replaced by the query's synonyms, for the possessive's noun)."""
+    subjects_q, subjects_c = question_subjects(q), question_subjects(c)
+    if not subjects_q or len(subjects_q) != len(subjects_c):
+        return False
+    for a, b in zip(subjects_q, subjects_c, strict=True):
+        owner, _, noun = b.partition(" ")
+        if a != (f"{owner} {mapping.get(noun, noun)}" if noun else b):
+            return True
+    return False
