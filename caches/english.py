@@ -29,6 +29,7 @@ __all__ = [
     "NUMBER_WORDS",
     "OBLIGED",
     "PERSONS",
+    "POSSESSIVE_PRONOUNS",
     "PHATIC",
     "PHATIC_CORE",
     "QUESTION_WORDS",
@@ -243,6 +244,7 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
 PERSONS = {"i": "1", "me": "1", "my": "1's", "mine": "1's", "we": "1pl", "us": "1pl", "our": "1pl's",
             "ours": "1pl's", "he": "3m", "him": "3m", "his": "3m's", "she": "3f", "her": "3f", "hers": "3f's",
             "they": "3pl", "them": "3pl", "their": "3pl's", "theirs": "3pl's"}
+POSSESSIVE_PRONOUNS = frozenset("my your our his her their".split())
 DO_FORMS = frozenset("do does did".split())
 AUXILIARIES = frozenset("is are was were be am has have had will would shall should can could may might must".split())
 SUBJECT_QUESTIONS = frozenset("who what which".split())

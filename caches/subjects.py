@@ -12,14 +12,13 @@ stay free to match.
 
 from __future__ import annotations
 
-from caches.english import AUXILIARIES, DO_FORMS
+from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS
 from caches.text_features import TextFeatures
 
 __all__ = ["question_subjects", "subjects_changed"]
 
 ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
 _PRONOUN_SUBJECTS = {"i": ASKER, "we": ASKER, "you": ASKER, "one": ASKER, "he": "he", "she": "she", "they": "they"}
-_POSSESSIVES = frozenset("my your our his her their".split())
 _QUESTION_OPENERS = frozenset("how what which why when where who whom whose much many long often far".split())
 _LEADS = AUXILIARIES | DO_FORMS
 
@@ -39,7 +38,7 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
         head = tokens[at + 1]
         if head in _PRONOUN_SUBJECTS:
             found.append(_PRONOUN_SUBJECTS[head])
-        elif head in _POSSESSIVES and at + 2 < len(tokens):
+        elif head in POSSESSIVE_PRONOUNS and at + 2 < len(tokens):
             found.append(f"{ASKER if head in ('my', 'our', 'your') else head} {tokens[at + 2]}")
         else:
             break

@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
-from caches.english import SIMPLE_PASTS, STANCE_VERBS
+from caches.english import POSSESSIVE_PRONOUNS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
 from caches.subjects import subjects_changed
@@ -234,6 +234,8 @@ def verify(
         rel_q, rel_c = Counter(q.relations), Counter(c.relations)
         if (rel_q - rel_c) and (rel_c - rel_q):
             return VerifyResult(False, "relation")
+        if _alternative_dropped(rel_q - rel_c, rel_c, lex) or _alternative_dropped(rel_c - rel_q, rel_q, lex):
+            return VerifyResult(False, "relation")  # *before or after breakfast* / *after breakfast*
         if questions_differ:  # the same words asked with another question word: why/how, who/when
             return VerifyResult(False, "question word")
     elif _small_edit(list(q.sequence), seq_c):
@@ -420,13 +422,31 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
 
 
 def _number_after_superlative(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
-    """A noun right after a superlative is singular in one text and plural in the other: one thing against a list
-    (*what is the longest river* / *what are the longest rivers*)."""
+    """A noun right after a superlative, or after a possessive, is singular in one text and plural in the other: one
+    thing against a list (*what is the longest river* / *what are the longest rivers*), or one person against
+    several (*a gift for my brother* / *for my brothers*); with an article the plural is often generic (*a book
+    for a teenager* / *books for teenagers*) and is left alone."""
     for b, a in mapping.items():
-        if (a != b and (a.endswith("s") != b.endswith("s")) and _after_superlative(q, a, lex)
-                and _after_superlative(c, b, lex)):
+        if a != b and (a.endswith("s") != b.endswith("s")) and (
+                (_after_superlative(q, a, lex) and _after_superlative(c, b, lex))
+                or (_after_possessive(q, a) and _after_possessive(c, b))):
             return True
     return False
+
+
+def _after_possessive(f: TextFeatures, word: str) -> bool:
+    """``word`` follows a possessive pronoun (*my brothers*)."""
+    tokens = f.tokens
+    return any(token == word and k > 0 and tokens[k - 1] in POSSESSIVE_PRONOUNS for k, token in enumerate(tokens))
+
+
+def _alternative_dropped(dropped: Counter, kept: Counter, lex: Lexicon | None) -> bool:
+    """One of two alternatives left out: the relational words only one text says are an *or* with another
+    relational word (*should I brush before or after breakfast* / *after breakfast*), or one of them is the
+    opposite of a relational word both say (*above or below the line* / *above the line*)."""
+    if "or" in dropped and len(dropped) > 1 and kept:
+        return True
+    return lex is not None and any(lex.antonyms(x, y) for x in dropped for y in kept)
 
 
 def _possible_against_future(a: TextFeatures, b: TextFeatures) -> bool:
