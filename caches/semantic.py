@@ -131,6 +131,7 @@ class SemanticCache(SemanticLoading, SemanticStores, SemanticUpkeep):
             memo_size=cfg.vector_memo_size,
         )
         self._skipped: Counter[str] = Counter()
+        self._warned_slow_embedder = False  # the embedder alone is slower than the lookup deadline: logged once
         self._shed = 0
         self._proved_misses = 0
         self._filled = 0
@@ -261,6 +262,14 @@ class SemanticCache(SemanticLoading, SemanticStores, SemanticUpkeep):
 
     def _skip(self, reason: str, on_skip: Callable[[str], None] | None) -> None:
         self._skipped[reason] += 1
+        if reason == "deadline" and not self._warned_slow_embedder:
+            alone_s, deadline_s = self._batcher.predicted_s(1), self._config.lookup_deadline_s
+            if deadline_s is not None and alone_s > deadline_s:
+                self._warned_slow_embedder = True
+                logger.warning(
+                    "semantic cache: one embedding takes ~%.0f ms on this machine, more than the %.0f ms lookup "
+                    "deadline, so most lookups are given up as misses; raise [cache] lookup_deadline_ms "
+                    "(THRIFTY_CACHE__LOOKUP_DEADLINE_MS) above it to get semantic hits", alone_s * 1e3, deadline_s * 1e3)
         if on_skip is not None:
             on_skip(reason)
 

@@ -638,3 +638,34 @@ async def test_a_cancelled_lookup_does_not_cancel_the_forward_another_lookup_wai
     assert answer(await paraphrase) == "slowly"
     with pytest.raises(asyncio.CancelledError):
         await same
+
+
+class SlowEmbedder:
+    """The real embedder, with ``delay_s`` more per forward (a CPU too slow for the lookup deadline)."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder, delay_s: float) -> None:
+        self.inner, self.delay_s = inner, delay_s
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts):
+        time.sleep(self.delay_s)
+        return self.inner.embed(texts)
+
+
+async def test_an_embedder_slower_than_the_deadline_is_named_in_one_warning(
+    make_cache: MakeCache, embedder: SentenceTransformerEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = make_cache(SemanticCacheConfig(lookup_deadline_s=0.02), emb=SlowEmbedder(embedder, 0.1))
+    await cache.put(keys_for("How do I bake sourdough bread at home?"), completion("slowly"), model_version="v",
+                    vector=(await cache.embed(["How do I bake sourdough bread at home?"]))[0])
+    questions = [f"How can I bake {kind} bread at home?" for kind in ("rye", "corn", "oat", "spelt")]
+    with caplog.at_level(logging.WARNING, logger="caches.semantic"):
+        for question in questions:  # each given up at the deadline; the first forward teaches the cost
+            assert await cache.get(keys_for(question), model_version="v", arrived=time.perf_counter()) is None
+            await asyncio.sleep(0.15)  # the forward it left behind finishes
+    assert cache.skipped.get("deadline", 0) == len(questions)
+    warnings = [r.getMessage() for r in caplog.records if "lookup deadline" in r.getMessage()]
+    assert len(warnings) == 1 and "lookup_deadline_ms" in warnings[0], warnings
