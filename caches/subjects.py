@@ -5,9 +5,10 @@ and a verb such as *help* that request frames also use is no content word, so th
 :mod:`caches.verify` cannot see the swap. The subject of a question led by an auxiliary (*can*, *should*, *do*,
 *is* ...) is read from the tokens of :attr:`caches.text_features.TextFeatures.clauses`: a personal pronoun, or a
 noun after a possessive (*my friend*, *your landlord*). The asker's pronouns (*I*, *we*, *you*, *one*) are one
-subject (*how do I* / *how do you* / *how does one* ask the same), and a subject that is no person (*the moon*,
-*it*, *there*) is not compared, so that *how long should I boil an egg* and *how long does an egg take to boil*
-stay free to match.
+subject (*how do I* / *how do you* / *how does one* ask the same), except *you* in a sentence where the asker also
+says *I* or *me*: then it is the one asked (*what can you do for me* / *what can I do for you*; *how do you reset my
+password* and the request *could you show me how* stay the asker's). A subject that is no person (*the moon*, *it*, *there*) is not compared, so that *how
+long should I boil an egg* and *how long does an egg take to boil* stay free to match.
 """
 
 from __future__ import annotations
@@ -15,17 +16,22 @@ from __future__ import annotations
 from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS
 from caches.text_features import TextFeatures
 
-__all__ = ["question_subjects", "subjects_changed"]
+__all__ = ["ADDRESSEE", "ASKER", "question_subjects", "subjects_changed"]
 
 ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
+ADDRESSEE = "addressee"  # *you* beside the asker's own *I* or *me*: the one asked
+_FIRST_PERSON = frozenset("i me myself".split())
+# what a request asks the one addressed to do for the asker (*could you please show me how ...*): the asker's question
+_REQUEST_VERBS = frozenset("show tell help explain give teach walk guide send write let recommend suggest list fix "
+                           "check find translate summarise summarize describe create draft review rewrite".split())
 _PRONOUN_SUBJECTS = {"i": ASKER, "we": ASKER, "you": ASKER, "one": ASKER, "he": "he", "she": "she", "they": "they"}
 _QUESTION_OPENERS = frozenset("how what which why when where who whom whose much many long often far".split())
 _LEADS = AUXILIARIES | DO_FORMS
 
 
 def question_subjects(f: TextFeatures) -> tuple[str, ...]:
-    """The person each sentence's auxiliary-led question asks about, in order: ``asker``, ``he``, ``she``,
-    ``they`` or ``my friend``-like (the possessive's noun, with the possessive); sentences without one are
+    """The person each sentence's auxiliary-led question asks about, in order: ``asker``, ``addressee``, ``he``,
+    ``she``, ``they`` or ``my friend``-like (the possessive's noun, with the possessive); sentences without one are
     skipped, and a question whose subject is no person ends the reading (``()`` when the first is none)."""
     found: list[str] = []
     for sentence in f.clauses:
@@ -36,13 +42,21 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
         if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
             continue
         head = tokens[at + 1]
-        if head in _PRONOUN_SUBJECTS:
+        if head == "you" and _FIRST_PERSON.intersection(tokens) and not _request(tokens[at + 2:]):
+            found.append(ADDRESSEE)  # *what can you do for me*: *you* is who is asked, not anyone
+        elif head in _PRONOUN_SUBJECTS:
             found.append(_PRONOUN_SUBJECTS[head])
         elif head in POSSESSIVE_PRONOUNS and at + 2 < len(tokens):
             found.append(f"{ASKER if head in ('my', 'our', 'your') else head} {tokens[at + 2]}")
         else:
             break
     return tuple(found)
+
+
+def _request(rest: list[str]) -> bool:
+    """The words after *you* open a request (*please show me*, *help me*)."""
+    verbs = [t for t in rest[:2] if t != "please"]
+    return bool(verbs) and verbs[0] in _REQUEST_VERBS
 
 
 def subjects_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

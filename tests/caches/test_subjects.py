@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from caches.subjects import ASKER, question_subjects, subjects_changed
+from caches.subjects import ADDRESSEE, ASKER, question_subjects, subjects_changed
 from caches.text_features import extract_features
 from caches.verify import verify
 
@@ -47,3 +47,16 @@ def test_the_askers_pronouns_ask_the_same(lead, verb, person, other) -> None:
 def test_a_subject_that_is_no_person_is_left_to_the_other_checks() -> None:
     assert not subjects_changed(extract_features("How long should I boil an egg?"),
                                 extract_features("How long does an egg take to boil?"), {})
+
+
+@FAST
+@given(st.sampled_from(["What can {a} do for {b}?", "Will {a} wait for {b}?", "Should {a} call {b} tomorrow?",
+                        "Why would {a} lie to {b}?"]))
+def test_you_beside_the_askers_me_is_the_one_asked(frame) -> None:
+    a, b = frame.format(a="you", b="me"), frame.format(a="I", b="you")
+    assert question_subjects(extract_features(a)) == (ADDRESSEE,)
+    assert not verify(a, b).ok and not verify(b, a).ok, (a, b)
+    # *you* beside the asker's *my* stays the asker (a general question), and so does a request
+    assert question_subjects(extract_features("How do you reset my password?")) == (ASKER,)
+    assert question_subjects(extract_features("Could you please show me how to freeze a row?")) == (ASKER,)
+    assert verify("Could you please show me how to freeze a row in Excel?", "How do I freeze a row in Excel?").ok
