@@ -194,10 +194,11 @@ def verify(
         return VerifyResult(False, "negation")
     if q.tense and c.tense and q.tense != c.tense:
         return VerifyResult(False, "tense")  # *what currency is used* / *was used*
-    if q.modality and c.modality and q.modality != c.modality and not ("how" in q.questions and "how" in c.questions):
-        return VerifyResult(False, "modality")  # *can I* / *should I*; a *how* question asks for a way either way
-    if _possible_against_future(q, c) or _possible_against_future(c, q):
-        return VerifyResult(False, "modality")  # *will it rain tomorrow* / *could it rain tomorrow*
+    if not ("how" in q.questions and "how" in c.questions):  # a *how* question asks for a way either way
+        if q.modality and c.modality and q.modality != c.modality:
+            return VerifyResult(False, "modality")  # *can I* / *should I*
+        if _possible_against_future(q, c) or _possible_against_future(c, q):
+            return VerifyResult(False, "modality")  # *will it rain tomorrow* / *could it rain tomorrow*
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
@@ -222,7 +223,7 @@ def verify(
         return VerifyResult(False, "tense")  # *I just ate* / *I want to eat*
     if lex is not None and any(_degree_changed(a, b, lex) for b, a in mapping.items()):
         return VerifyResult(False, "degree")  # *a cheap laptop* / *the cheapest laptop*; *good* / *best*
-    if lex is not None and _number_after_superlative(q, c, mapping, lex):
+    if lex is not None and _number_changed(q, c, mapping, lex):
         return VerifyResult(False, "number")  # *the longest river* / *the longest rivers*
     if lex is not None and _statement_tense_changed(q, c, lex):
         return VerifyResult(False, "tense")  # *I lost my job* / *I will lose my job*
@@ -263,7 +264,7 @@ def verify(
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
             or _neighbours_swapped(q, c, mapping, voice) or condition_moved(q, c, mapping)
-            or material_reordered(q, c) or (voice == frozenset() and subjects_changed(q, c, mapping))):
+            or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -421,7 +422,7 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
     return len(set(q.copula)) > 1 and Counter(q.copula) == Counter(words_c) and q.copula != words_c
 
 
-def _number_after_superlative(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
+def _number_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
     """A noun right after a superlative, or after a possessive, is singular in one text and plural in the other: one
     thing against a list (*what is the longest river* / *what are the longest rivers*), or one person against
     several (*a gift for my brother* / *for my brothers*); with an article the plural is often generic (*a book
@@ -450,10 +451,8 @@ def _alternative_dropped(dropped: Counter, kept: Counter, lex: Lexicon | None) -
 
 
 def _possible_against_future(a: TextFeatures, b: TextFeatures) -> bool:
-    """``a`` asks what will happen and ``b`` what may (*will I get a refund* / *can I get a refund*); a *how*
-    question in both asks for a way either way."""
-    return ("future" in a.tense and not a.modality and "possible" in b.modality and "future" not in b.tense
-            and not ("how" in a.questions and "how" in b.questions))
+    """``a`` asks what will happen and ``b`` what may (*will I get a refund* / *can I get a refund*)."""
+    return "future" in a.tense and not a.modality and "possible" in b.modality and "future" not in b.tense
 
 
 def _degree_changed(a: str, b: str, lex: Lexicon) -> bool:
