@@ -108,6 +108,8 @@ REQUEST_FRAMES = (
 _CODE_NAMED = (r"(?:(?:this|that|the\s+following|the\s+above|my|the)\s+(?:[A-Za-z+#]+\s+)?(?:code|snippet|function|script|"
                r"query|program|method|class|loop|regex|regular\s+expression|pattern|command|sql|statement|formula|"
                r"one-liner)s?(?:\s+(?:below|above))?|this(?=\s*[?:.]|\s*$|\s*`))")
+# the counts a request for a list may give (*list five X*; *a few* is *some* by then)
+_COUNT_WORDS = r"some|all|two|three|four|five|six|seven|eight|nine|ten|several"
 # request frames that say "explain" in other words (*help me understand*, *explain to me*), and question
 # forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
 # of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
@@ -133,6 +135,8 @@ REWORDED_FRAMES = (
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
     (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
     (re.compile(r"\bwhat\s+causes\s+", re.I), "why "),
+    # *why do X happen* asks what causes X: the verb of happening adds nothing (present tense, as *what causes*)
+    (re.compile(r"\bwhy\s+(?:do|does)\s+([^.?!\n]{1,120}?)\s+(?:happen|occur)(?=\s*[?.!]|\s*$)", re.I), r"why \1"),
     (re.compile(r"\b(?:explain|describe)\s+the\s+meaning\s+of\b", re.I), "explain"),
     (re.compile(r"\bwhat\s+made\s+", re.I), "why was "),
     (re.compile(r"\bhow\s+(?:does|do|is|are)\s+([^.?!\n]{1,120}?)\s+differ(?:ent)?\s+from\b", re.I),
@@ -153,9 +157,13 @@ REWORDED_FRAMES = (
     # a whole request of *A vs B* asks for the difference
     (re.compile(r"^\s*([^,.?!:\n]{1,80}?)\s+(?:vs\.?|versus)\s+([^,.?!:\n]{1,80}?)\s*[?.!]*\s*$", re.I),
      r"what is the difference between \1 and \2"),
-    # *list the five largest X* and *name the longest X* ask *what are*, *which is*
-    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:list|identify)\s+(?=(?:the|all|some|\d+|two|three|four|five|"
-                r"six|seven|eight|nine|ten)\b)", re.I), "what are "),
+    # *list the five largest X*, *give me a list of the X* and *identify the longest X* ask *what are*, *which is*,
+    # asked as a request or not (*could you list the X*); *name* only before a count (*name three X*, *name some X*:
+    # *name the X* may ask to give it a name)
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+                r"(?:(?:list|identify|(?:give\s+me|provide|make|write(?:\s+me)?)\s+a\s+list\s+of)\s+"
+                r"(?=(?:the|\d+|" + _COUNT_WORDS + r")\b)|name\s+(?=(?:\d+|" + _COUNT_WORDS + r")\b))", re.I),
+     "what are "),
     # *how do you say X in French* is *translate X into French*
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
                 re.I), r"translate \1 into "),

@@ -392,10 +392,15 @@ def test_more_question_forms_hit_and_keep_their_topic(a, b) -> None:
     assert verify(f"whats the difference between a {a} and a {b}", f"What's the difference between a {a} and a {b}?").ok
     assert verify(f"How do a {a} and a {b} differ?", f"What is the difference between a {a} and a {b}?").ok
     assert verify(f"List the five largest {a}s in Europe.", f"What are the five largest {a}s in Europe?").ok
+    assert verify(f"Could you please list the five largest {a}s in Europe?", f"List the five largest {a}s in Europe.").ok
+    assert verify(f"Why do {a} shortages happen?", f"What causes {a} shortages?").ok
+    assert not verify(f"Why did {a} shortages happen?", f"What causes {a} shortages?").ok
     assert verify(f"Sorry to bother you, but how do I clean a {a}? Thank you so much.", f"How do I clean a {a}?").ok
     assert verify(f'How do you say "{a}" in French?', f'Translate "{a}" into French.').ok
     if a != b:
         assert not verify(f"List the five largest {a}s in Europe.", f"What are the five largest {b}s in Europe?").ok
+        assert not verify(f"Can you list the five largest {a}s in Europe?", f"List the five smallest {a}s in Europe.").ok
+        assert not verify(f"Why do {a} shortages happen?", f"What causes {b} shortages?").ok
         assert not verify(f'How do you say "{a}" in French?', f'Translate "{a}" into German.').ok
         assert not verify(f"How do a {a} and a {b} differ?", f"What is the difference between a {a} and a market?").ok \
             or b == "market"
