@@ -18,6 +18,7 @@ __all__ = [
     "CLITICS",
     "CONDITIONALS",
     "CONTRACTIONS",
+    "DISCOURSE_OPENERS",
     "DO_FORMS",
     "FUNCTION_WORDS",
     "IRREGULAR_PARTICIPLES",
@@ -25,6 +26,7 @@ __all__ = [
     "MANNER_PHRASE",
     "MID_ADVERBS",
     "MODALS",
+    "NEGATING_PREFIXES",
     "NEGATIONS",
     "NUMBER_WORDS",
     "OBLIGED",
@@ -74,6 +76,8 @@ SIMPLE_PASTS = frozenset(
     """.split()
 )
 NEGATIONS = frozenset("not no never none nobody nothing neither nor nowhere without non".split())
+# English prefixes that negate the word they are put before (*asynchronous*, *unsafe*, *illegal*, *nonblocking*)
+NEGATING_PREFIXES = ("a", "an", "un", "in", "im", "il", "ir", "non", "non-", "dis", "anti", "counter")
 # prepositions, comparison and coordination: kept in order; a replacement rejects
 RELATIONAL = frozenset(
     """
@@ -282,6 +286,8 @@ CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing
 SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
 # words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
 # what is X* / *what is X in June*): prepositions and subordinators, not coordination
+# words that may open a question before its verb without being part of its clause (*So is X a Y?*, *And are X Y?*)
+DISCOURSE_OPENERS = frozenset("so and but or then well now also yet".split())
 ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | {"as"}) - frozenset("and or but nor then".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

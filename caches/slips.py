@@ -4,11 +4,12 @@ known word of the other text (*resturant* / *restaurant*), and a misspelt gramma
 
 from __future__ import annotations
 
-from caches.english import LONG_FUNCTION_WORDS, SHORT_FUNCTION_WORDS
+from caches.english import LONG_FUNCTION_WORDS, NEGATING_PREFIXES, SHORT_FUNCTION_WORDS
 from caches.lexicon import Lexicon
 from caches.text_features import TextFeatures
 
-__all__ = ["MAX_SLIP_CHECKS", "MAX_SUBSTITUTION_PAIRS", "TYPO_MIN_LENGTH", "match_typos", "misspelt_function_words"]
+__all__ = ["MAX_SLIP_CHECKS", "MAX_SUBSTITUTION_PAIRS", "TYPO_MIN_LENGTH", "match_typos", "misspelt_function_words",
+           "negated_by_prefix"]
 
 MAX_SUBSTITUTION_PAIRS = 256  # word pairs of two texts tested for a synonym or a slip
 
@@ -19,7 +20,8 @@ def match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[
     """Pair a word WordNet does not know with a known word of the other text one typing slip away
     (two for words of eight letters or more: *reccomend* / *recommend*, *resturant* / *restaurant*):
     ``{word of b: its partner in a}``. Two known words are never a typo of each other (*affect* /
-    *effect*), and neither are two unknown ones (names)."""
+    *effect*), and neither are two unknown ones (names), nor a word and its negation by a prefix (*synchronously* /
+    *asynchronously*, *blocking* / *unblocking*: one letter or two, and the opposite meaning)."""
     mapping: dict[str, str] = {}
     if len(only_a) * len(only_b) > MAX_SUBSTITUTION_PAIRS:
         return mapping
@@ -29,11 +31,18 @@ def match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[
             continue
         known = lexicon.known([word])
         partner = next((a for a in free if lexicon.known([a]) != known
-                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 8 else 1)), None)
+                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 8 else 1)
+                        and not negated_by_prefix(a, word)), None)
         if partner is not None:
             free.remove(partner)
             mapping[word] = partner
     return mapping
+
+
+def negated_by_prefix(a: str, b: str) -> bool:
+    """One word is the other with a negating prefix (:data:`caches.english.NEGATING_PREFIXES`) before it."""
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return any(longer == prefix + shorter for prefix in NEGATING_PREFIXES)
 
 
 MAX_SLIP_CHECKS = 8  # unmatched words a text may have tested against the function words

@@ -28,6 +28,7 @@ from caches.english import (
     CODE_REFERENCE,
     CONDITIONALS,
     CONTRACTIONS,
+    DISCOURSE_OPENERS,
     DO_FORMS,
     FUNCTION_WORDS,
     IRREGULAR_PARTICIPLES,
@@ -539,6 +540,31 @@ def _sentence_start(text: str, at: int) -> bool:
     return i < 0 or text[i] in ".!?:\n"
 
 
+OPENER_WORDS = 4  # words an opening phrase before a comma may have (*In general, is X a Y?*)
+
+
+def _clause_start(text: str, at: int) -> bool:
+    """Whether position ``at`` opens a sentence or its main clause: after a word of :data:`DISCOURSE_OPENERS` (*So is
+    X a Y?*) or a short opening phrase and a comma (*In general, is every X a Y?*, *Honestly, are X Y?*: at most
+    :data:`OPENER_WORDS` words, with no comma of their own, between the sentence's start and that comma)."""
+    if _sentence_start(text, at):
+        return True
+    i = at - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    if i < 0:
+        return False
+    if text[i] != ",":
+        start = i
+        while start >= 0 and text[start].isalpha():
+            start -= 1
+        return text[start + 1:i + 1].casefold() in DISCOURSE_OPENERS and _sentence_start(text, start + 1)
+    j = i - 1
+    while j >= 0 and text[j] not in ".!?:\n,":
+        j -= 1
+    return (j < 0 or text[j] != ",") and 0 < len(text[j + 1:i].split()) <= OPENER_WORDS
+
+
 def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
@@ -593,8 +619,9 @@ def extract_features(text: str) -> TextFeatures:
         escaped = k > 0 and tokens[k - 1].endswith("\\") and matches[k - 1].end() == m.start()
         if low in BE_FORMS:
             since_be = 0
-            # a question opens with *be* and its subject comes next (*are children ...*, *is the lexer called*)
-            be_opens = _sentence_start(text, m.start())
+            # a question opens with *be* (after a short opening phrase, maybe) and its subject comes next (*are children
+            # ...*, *is the lexer called*, *in short, is X Y*)
+            be_opens = _clause_start(text, m.start())
             if copula_at < 0 and (be_opens or (k > 0 and lows[k - 1] in QUESTION_WORDS)):
                 copula_at = m.start()
             elif copula_at >= 0 and copula_end < 0:

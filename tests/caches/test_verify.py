@@ -7,6 +7,7 @@ import string
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from caches.english import NEGATING_PREFIXES
 from caches.lexicon import default_lexicon
 from caches.text_features import extract_features, normalise
 from caches.verify import verify
@@ -251,7 +252,8 @@ def test_the_case_of_an_escape_is_part_of_it(letter, quantifier, frame) -> None:
 
 @FAST
 @given(_WORDS, _WORDS, st.sampled_from(["Are all {}s {}s?", "Is every {} a {}?", "Why are {}s {}s?",
-                                         "Is a {} a kind of {}?"]))
+                                         "Is a {} a kind of {}?", "In general, is every {} also a {}?",
+                                         "Honestly, are all {}s really {}s?", "So is a {} a {}?"]))
 def test_subject_and_predicate_of_a_copula_cannot_trade_places(a, b, frame) -> None:
     if a == b:
         return
@@ -464,6 +466,16 @@ def test_typing_slips_hit_but_known_words_and_names_stay_apart(pair, topic) -> N
     assert verify(f"What is a good {right} for the {topic}?", f"What is a good {slip} for the {topic}?").ok
     assert not verify(f"What is the effect of the {topic}?", f"What is the affect of the {topic}?").ok  # both words
     assert not verify(f"Is Java good for the {topic}?", f"Is Jawa good for the {topic}?").ok  # a name
+
+
+@FAST
+@given(st.sampled_from(["visible", "capable", "secure", "stable", "typical", "mobile", "regular", "loyal"]),
+       st.sampled_from(NEGATING_PREFIXES), _WORDS)
+def test_a_word_and_its_negation_by_a_prefix_are_never_one_typing_slip(word, prefix, topic) -> None:
+    """*stable* / *astable*, *visible* / *invisible*: the prefix is a letter or two, like a slip, and turns the meaning
+    round, whether WordNet knows one of the two words, both or neither."""
+    assert not verify(f"How do I make the {topic} {word}?", f"How do I make the {topic} {prefix}{word}?").ok
+    assert not verify(f"Why is my {topic} {prefix}{word}?", f"Why is my {topic} {word}?").ok
 
 
 _UNITS = st.sampled_from([("kilometers", "km"), ("miles", "mi"), ("kilograms", "kg"), ("pounds", "lb"),
