@@ -105,7 +105,7 @@ REQUEST_FRAMES = (
         r"introduction|rundown)\s+)?(?:about|of|on|regarding)\s+",
         re.I,
     ),
-    re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=\s*[?.!]|\s*$)", re.I),
+    re.compile(r"\bwhat\s+(?:does|do)\s+([^.?!\n]{1,200}?)\s+mean(?=(?:\s*,\s*please)?(?:\s*[?.!]|\s*$))", re.I),
     re.compile(r"\bwhat\s+is\s+(?:meant\s+by|the\s+meaning\s+of)\s+(?=\S)", re.I),
 )
 # code named in a request (*this code*, *the following SQL*, *the snippet below*, *this:* before pasted code)
@@ -135,6 +135,16 @@ REWORDED_FRAMES = (
                 r"(?:\s+(?:to\s+know\s+)?(?:if|whether|about)\b)?(?:\s+you\s+(?:could|can|would|might)\b)?", re.I), ""),
     # *would you mind writing X* asks *write X*, as *please* does
     (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
+    # *I'd appreciate it if you could X* asks *please X*; *are you able to X*, *would you be able to X* ask *can you X*
+    (re.compile(r"\bi(?:'d|\s+would)\s+(?:really\s+|greatly\s+)?appreciate\s+it\s+if\s+you\s+(?:could|can|would)\s+"
+                r"(?:please\s+)?", re.I), "please "),
+    (re.compile(r"\b(?:are|would)\s+you\s+(?:be\s+)?able\s+to\b", re.I), "can you"),
+    # *could you just quickly tell me X* asks *could you tell me X*: the haste is the asker's, the answer is one fact
+    (re.compile(r"\b((?:can|could|would|will)\s+you\s+(?:please\s+)?)(?:just\s+)?quickly\s+(?=(?:tell|remind)\s+me\b)",
+                re.I), r"\1"),
+    # *(can you) tell me what X means* asks *what does X mean* (below: *explain X*)
+    (re.compile(r"(?:\b(?:can|could|would|will)\s+you\s+(?:please\s+)?)?\btell\s+me\s+what\s+([^.?!\n]{1,200}?)\s+means\b",
+                re.I), r"what does \1 mean"),
     (re.compile(r"\bexplain\s+to\s+me\b", re.I), "explain"),
     (re.compile(r"\b(explain\b[^.?!\n]{1,200}?)\s+to\s+me\b", re.I), r"\1"),
     (re.compile(r"\bwhat\s+makes\s+", re.I), "why is "),
@@ -204,7 +214,7 @@ PHATIC = frozenset(
     hi hello hey greetings morning afternoon evening day night everyone everybody folks guys all there
     thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
     regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
-    help assistance question quick many time mind asking ask lol having
+    help assistance question quick many time mind asking ask lol having um umm uh erm hmm
     """.split()
 )
 # a sentence is a formula only with one of these (*Good night.* and *Not well.* are not formulas)

@@ -12,9 +12,11 @@ never topic words.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from caches.clause_features import condition_words, split_clauses
@@ -114,6 +116,10 @@ class TextFeatures:
     # the sequence with the personal pronouns in it (*I paid X and my roommate paid Y*), for the role check
     # of texts that only reorder their words; empty when the text has none
     with_persons: tuple[tuple[str, str], ...] = ()
+    # the items of each coordinated list (*of A, B and C*), case-folded and sorted: the text holds them sorted
+    lists: tuple[tuple[str, ...], ...] = ()
+    # where each sentence after the first starts in ``sequence`` (the number of entries before it)
+    sentence_starts: tuple[int, ...] = ()
     # the text up to case and spacing: a digest of its prose, its verbatim spans in order and its pictographs
     identity: int = 0
     bound: frozenset[tuple[str, str]] = frozenset()  # each number with the content word right after it: *12 miles*
@@ -183,7 +189,8 @@ MAX_FRAME_CHARS = 400  # whole-text rewrites (*A vs B*, *how do you say X in L*)
 _VERBATIM = re.compile("|".join(p.pattern for p in (_FENCED, _INLINE_CODE, _URL_ADDRESS, _QUOTED)), re.S | re.I)
 
 
-Rewrite = tuple[re.Pattern[str], str, str | None]  # (pattern, replacement, a literal every match contains)
+# (pattern, replacement or a function of the match, a literal every match contains)
+Rewrite = tuple[re.Pattern[str], "str | Callable[[re.Match[str]], str]", str | None]
 
 
 def _required_literal(pattern: re.Pattern[str]) -> str | None:
@@ -543,6 +550,48 @@ def _sentence_start(text: str, at: int) -> bool:
 OPENER_WORDS = 4  # words an opening phrase before a comma may have (*In general, is X a Y?*)
 
 
+# a coordinated list of three or more short items (*of A, B and C*, *: A, B or C*) after a preposition that takes a
+# set of things or after a colon: (the word before it, the list). Not after *from*, *to*, *into* or *than*, whose
+# order is a direction or a comparison.
+MAX_LIST_ITEMS = 12  # items before the last that a list may have (each search for one reads a bounded stretch)
+_LIST_ITEM = r"[^\W\d_][\w'-]*(?:[ \t]+[^\W\d_][\w'-]*){0,2}"
+_COORDINATED_LIST = re.compile(
+    r"(\b(?:of|between|among|about|for|with|like|including|in|on)\s+|:\s*)"
+    r"(" + _LIST_ITEM + r"(?:\s*,\s*" + _LIST_ITEM + r"){1," + str(MAX_LIST_ITEMS) + r"}\s*,?\s+(?:and|or)\s+" + _LIST_ITEM + r")",
+    re.I)
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
+_LIST_ARTICLES = frozenset({"the", "a", "an"})
+_NOT_LIST_WORDS = FUNCTION_WORDS | RELATIONAL | NEGATIONS | QUESTION_WORDS.keys()
+
+
+def _sort_lists(text: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """``text`` with the items of its coordinated lists (:data:`_COORDINATED_LIST`) in alphabetical order (*of stocks,
+    bonds and funds* = *of funds, bonds and stocks*: the same set), and those lists' items, case-folded. A list is
+    read where every item is a short name of a thing: words that are no function, relational or negation word (an
+    article may open it); what follows the last item's first such word stays after the list (*of A, B and C in
+    2020*)."""
+    found: list[tuple[str, ...]] = []
+
+    def sort(m: re.Match[str]) -> str:
+        head, body = m.group(1), m.group(2)
+        conjunction = "or" if re.search(r"\bor\s+\S+[^,]*$", body, re.I) else "and"
+        items = _LIST_SPLIT.split(body)
+        last = items[-1].split()
+        cut = next((k for k, w in enumerate(last) if k and w.casefold() in _NOT_LIST_WORDS), len(last))
+        items[-1], rest = " ".join(last[:cut]), " ".join(last[cut:])
+        for item in items:
+            words = [w.casefold() for w in item.split()]
+            if words and words[0] in _LIST_ARTICLES:
+                words = words[1:]
+            if not words or any(w in _NOT_LIST_WORDS for w in words):
+                return m.group(0)
+        ordered = sorted(items, key=str.casefold)
+        found.append(tuple(item.casefold() for item in ordered))
+        return head + ", ".join(ordered[:-1]) + f" {conjunction} " + ordered[-1] + (" " + rest if rest else "")
+
+    return _outside_spans(text, [(_COORDINATED_LIST, sort, None)]), tuple(found)
+
+
 def _clause_start(text: str, at: int) -> bool:
     """Whether position ``at`` opens a sentence or its main clause: after a word of :data:`DISCOURSE_OPENERS` (*So is
     X a Y?*) or a short opening phrase and a comma (*In general, is every X a Y?*, *Honestly, are X Y?*: at most
@@ -570,6 +619,9 @@ def extract_features(text: str) -> TextFeatures:
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(_rewrite(text)))
+    lists: tuple[tuple[str, ...], ...] = ()
+    if "," in text:
+        text, lists = _sort_lists(text)
     positioned: list[tuple[int, str]] = []  # (position, exact token)
 
     def cut(pattern: re.Pattern[str], kind: str, value) -> None:
@@ -686,8 +738,10 @@ def extract_features(text: str) -> TextFeatures:
     sequence = [entry for _, entry in placed]
     # (a sentence's start is marked, for the role check sentence by sentence: *X is lending me ... for me?*)
     with_persons: tuple[tuple[str, str], ...] = ()
+    starts = [(start, ("s", "")) for start, _ in _segments(text)[1:]] if len(placed) > 1 else []
+    placed_at = [at for at, _ in placed]
+    sentence_starts = tuple(bisect.bisect_left(placed_at, start) for start, _ in starts)
     if persons:
-        starts = [(start, ("s", "")) for start, _ in _segments(text)[1:]]
         ordered = sorted(placed + persons + starts, key=lambda item: (item[0], item[1][0] != "s"))  # mark, then word
         with_persons = tuple(entry for _, entry in ordered)
     copula: list[str] = []
@@ -716,6 +770,8 @@ def extract_features(text: str) -> TextFeatures:
         copula=tuple(copula),
         asks_about=_asks_about(words),
         with_persons=with_persons,
+        sentence_starts=sentence_starts,
+        lists=lists,
         bound=frozenset(bound),
         **_tense_and_modality(words),
         finite=_finite_verbs(words),

@@ -33,6 +33,10 @@ words:
    strings and URLs take part as words, and between two of them every shared word, symbols and
    *and*/*with* included, is a pivot (*replace "a" with "b"* / *replace "b" with "a"*).
 
+7. **Lists and steps**: the items of a coordinated list of things (*the capitals of A, B and C*) may come in any
+   order, and an item changed is a changed request; steps (runs of words opening with a verb's base form, in one
+   sentence) in another order are another procedure (*preheat the oven, mix the batter* / *mix ..., preheat ...*).
+
 The features compared are extracted by :mod:`caches.text_features`; clause order, conditions and material after a
 colon are compared by :mod:`caches.clause_checks`, typing slips by :mod:`caches.slips`. All checks are symmetric and
 conservative: a rejected paraphrase only costs an upstream call.
@@ -187,6 +191,8 @@ def verify(
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
         return VerifyResult(False, "exact spans")
+    if q.lists and c.lists and q.lists != c.lists:
+        return VerifyResult(False, "changed words")  # a list's item changed (their order is read as the same)
     reordered = clauses_reordered(q, c)
     if reordered is not None:  # the same words, whole clauses moved: *In June, what is X?* / *What is X in June?*
         return VerifyResult(True, close=True) if reordered else VerifyResult(False, "roles swapped")
@@ -218,8 +224,7 @@ def verify(
                 _without_words(c, misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex, q)))
         only_q = [w for w in only_q if w in q.content]
         only_c = [w for w in only_c if w in c.content]
-    if lex is not None and any((b in SIMPLE_PASTS) != (a in SIMPLE_PASTS) and lex.same_lemma(a, b)
-                               for b, a in mapping.items()):
+    if lex is not None and any(_simple_past_changed(q, a, c, b, lex) for b, a in mapping.items()):
         return VerifyResult(False, "tense")  # *I just ate* / *I want to eat*
     if lex is not None and any(_degree_changed(a, b, lex) for b, a in mapping.items()):
         return VerifyResult(False, "degree")  # *a cheap laptop* / *the cheapest laptop*; *good* / *best*
@@ -239,6 +244,8 @@ def verify(
             return VerifyResult(False, "relation")  # *before or after breakfast* / *after breakfast*
         if questions_differ:  # the same words asked with another question word: why/how, who/when
             return VerifyResult(False, "question word")
+        if lex is not None and _steps_reordered(q, c, mapping, lex):
+            return VerifyResult(False, "step order")  # *preheat the oven, mix the batter* / *mix ..., preheat ...*
     elif _small_edit(list(q.sequence), seq_c):
         return VerifyResult(False, "question word" if questions_differ else "changed words")
     elif not (words_q & Counter(mapping.get(w, w) for w in c.content)):
@@ -297,7 +304,8 @@ def _without_words(f: TextFeatures, words: list[str]) -> TextFeatures:
 def _without_word(f: TextFeatures, word: str) -> TextFeatures:
     """``f`` with the first occurrence of the content word ``word`` removed."""
     at = f.sequence.index(("w", word))
-    return replace(f, sequence=f.sequence[:at] + f.sequence[at + 1:])
+    return replace(f, sequence=f.sequence[:at] + f.sequence[at + 1:],
+                   sentence_starts=tuple(n - (n > at) for n in f.sentence_starts))
 
 
 def _fold_question_kind(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple[TextFeatures, TextFeatures]:
@@ -346,6 +354,56 @@ def _statement_tense_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> 
                     and not any(lemma in STANCE_VERBS for _, lemma in lex.lemmas(verb_q) + lex.lemmas(verb_c))):
                 return True
     return False
+
+
+def _simple_past_changed(q: TextFeatures, a: str, c: TextFeatures, b: str, lex: Lexicon) -> bool:
+    """``a`` (of ``q``) and ``b`` (of ``c``), forms of one verb, are a simple past and another form (*ate* / *eat*),
+    unless that other form is a participle in a question asked in the past (*who wrote X* / *by whom was X
+    written*: the passive of the same time)."""
+    if (a in SIMPLE_PASTS) == (b in SIMPLE_PASTS) or not lex.same_lemma(a, b):
+        return False
+    other, text = (b, c) if a in SIMPLE_PASTS else (a, q)
+    return not ("past" in text.tense and any(pos == "v" and lemma != other for pos, lemma in lex.lemmas(other)))
+
+
+MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps
+
+
+def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
+    """The same content words, with two neighbouring runs of them in one sentence traded, each run two words or more and opening with
+    a verb in its base form (the imperative of a step: *preheat the oven, mix the batter and bake* / *mix the batter,
+    preheat the oven and bake*). A run that opens otherwise moved a phrase, not a step (*how do I find the max, given
+    a list* / *given a list, how do I find the max*)."""
+    placed_q, placed_c = _words_by_sentence(q), _words_by_sentence(c)
+    words_q = [w for w, _ in placed_q]
+    words_c = [mapping.get(w, w) for w, _ in placed_c]
+    if words_q == words_c or len(words_q) != len(words_c) or len(words_q) > MAX_STEP_WORDS:
+        return False
+    start = 0
+    while words_q[start] == words_c[start]:
+        start += 1
+    end = len(words_q)
+    while words_q[end - 1] == words_c[end - 1]:
+        end -= 1
+    mid_q, mid_c = words_q[start:end], words_c[start:end]
+    if len({n for _, n in placed_q[start:end]}) > 1 or len({n for _, n in placed_c[start:end]}) > 1:
+        return False  # whole sentences moved: the other checks read those
+    for cut in range(2, len(mid_q) - 1):
+        first, second = mid_q[:cut], mid_q[cut:]
+        if mid_c == second + first and _imperative(first[0], lex) and _imperative(second[0], lex):
+            return True
+    return False
+
+
+def _words_by_sentence(f: TextFeatures) -> list[tuple[str, int]]:
+    """The content words of ``f``'s sequence, each with the number of its sentence."""
+    return [(text, sum(1 for start in f.sentence_starts if start <= k))
+            for k, (kind, text) in enumerate(f.sequence) if kind == "w"]
+
+
+def _imperative(word: str, lex: Lexicon) -> bool:
+    """``word`` is a verb's base form (WordNet reads it as a verb whose lemma is itself)."""
+    return any(pos == "v" and lemma == word for pos, lemma in lex.lemmas(word))
 
 
 def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

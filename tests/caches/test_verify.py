@@ -943,3 +943,50 @@ def test_leaving_out_one_of_two_alternatives_is_a_miss(pair, frame) -> None:
     both, one = frame.format(f"{pair[0]} or {pair[1]}"), frame.format(pair[1])
     assert not verify(both, one).ok and not verify(one, both).ok, (both, one)
     assert verify(both, frame.format(f"{pair[0]} or {pair[1]}").lower()).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["summarize", "explain", "describe", "review"]))
+def test_polite_wrappers_fillers_and_embedded_questions_hit(topic, verb) -> None:
+    assert verify(f"I'd appreciate it if you could {verb} the {topic} report.", f"{verb.capitalize()} the {topic} report.").ok
+    assert verify(f"Are you able to {verb} the {topic} report?", f"Can you {verb} the {topic} report?").ok
+    assert verify(f"Um, quick question: where is the {topic}?", f"Where is the {topic}?").ok
+    assert verify(f"Can you just quickly tell me where the {topic} is?", f"Can you tell me where the {topic} is?").ok
+    assert verify(f"Could you tell me what {topic} debt means, please?", f"What does {topic} debt mean?").ok
+    # the wrapper goes, the request stays
+    assert not verify(f"I'd appreciate it if you could {verb} the {topic} report.", f"Rewrite the {topic} report.").ok
+    assert not verify(f"Could you tell me what {topic} debt means?", f"What does {topic} credit mean?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("wrote", "written", "write"), ("drew", "drawn", "draw"), ("sang", "sung", "sing")]))
+def test_a_question_in_the_passive_past_asks_the_simple_past(thing, forms) -> None:
+    past, participle, base = forms
+    assert verify(f"Which artist {past} the {thing} song?", f"By which artist was the {thing} song {participle}?").ok
+    assert not verify(f"Which artist {past} the {thing} song?", f"Which artist will {base} the {thing} song?").ok
+    assert not verify(f"Which artist {past} the {thing} song?", f"By which artist will the {thing} song be {participle}?").ok
+
+
+@FAST
+@given(st.lists(_WORDS, min_size=3, max_size=4, unique=True), st.permutations(range(4)),
+       st.sampled_from(["What are the prices of {}?", "Which of these is oldest: {}?", "Compare the sizes of {}."]),
+       st.sampled_from(["and", "or"]))
+def test_the_items_of_a_list_may_come_in_any_order(items, order, frame, conjunction) -> None:
+    def listed(words: list[str]) -> str:
+        return ", ".join(words[:-1]) + f" {conjunction} " + words[-1]
+
+    shuffled = [items[i] for i in order if i < len(items)]
+    assert verify(frame.format(listed(items)), frame.format(listed(shuffled))).ok
+    other = [*items[:-1], "harvest"]
+    assert not verify(frame.format(listed(items)), frame.format(listed(other))).ok
+
+
+@FAST
+@given(st.lists(_WORDS, min_size=3, max_size=3, unique=True),
+       st.lists(st.sampled_from(["open", "clean", "paint", "check", "wash", "close", "heat"]), min_size=3, max_size=3,
+                unique=True))
+def test_steps_in_another_order_are_another_procedure(things, verbs) -> None:
+    a, b, c = (f"{verb} the {thing}" for verb, thing in zip(verbs, things, strict=True))
+    assert not verify(f"Should I {a}, {b} and then {c}?", f"Should I {b}, {a} and then {c}?").ok
+    assert not verify(f"{a.capitalize()}, {b} and {c}.", f"{b.capitalize()}, {a} and {c}.").ok
+    assert verify(f"{a.capitalize()}, {b} and {c}.", f"{a}, {b} and {c}".upper()).ok
