@@ -16,7 +16,7 @@ from __future__ import annotations
 from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS
 from caches.text_features import TextFeatures
 
-__all__ = ["ADDRESSEE", "ASKER", "question_subjects", "subjects_changed"]
+__all__ = ["ADDRESSEE", "ASKER", "person_against_thing", "question_subjects", "subjects_changed"]
 
 ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
 ADDRESSEE = "addressee"  # *you* beside the asker's own *I* or *me*: the one asked
@@ -70,3 +70,46 @@ def subjects_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
         if a != (f"{owner} {mapping.get(noun, noun)}" if noun else b):
             return True
     return False
+
+
+_ARTICLES = frozenset("the a an this that".split())
+
+
+def person_against_thing(q: TextFeatures, c: TextFeatures) -> bool:
+    """The first auxiliary-led question of one text asks about a person and the other's about a thing the first
+    text names elsewhere: *How much do I weigh on Mars?* / *How much does Mars weigh?* (call it with texts of the
+    same content words: with other words, *how long should I boil an egg* / *how long does an egg take to boil* is
+    a rewording)."""
+    first_q, first_c = _first_subject(q), _first_subject(c)
+    if first_q is None or first_c is None:
+        return False
+    for (kind_a, _, verb_a), (kind_b, head_b, _), other in ((first_q, first_c, q), (first_c, first_q, c)):
+        # (a *thing* that is the person's verb is a subject the text left out: *how can one clean X*)
+        if kind_a == "person" and kind_b == "thing" and head_b in other.content and head_b != verb_a:
+            return True
+    return False
+
+
+def _first_subject(f: TextFeatures) -> tuple[str, str, str] | None:
+    """``("person", who, the word after it)`` or ``("thing", its head word, the word after it)`` for the subject of
+    ``f``'s first auxiliary-led question (articles skipped), or None where it has none."""
+    for sentence in f.clauses:
+        tokens = [t for clause in sentence for t in clause]
+        at = 0
+        while at < len(tokens) and tokens[at] in _QUESTION_OPENERS:
+            at += 1
+        if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
+            continue
+        head = at + 1
+        while head < len(tokens) and tokens[head] in _ARTICLES:
+            head += 1
+        if head >= len(tokens):
+            return None
+        word = tokens[head]
+        if word == "you" and (head + 1 >= len(tokens) or _request(tokens[head + 1:])):
+            continue  # a request (*can you explain ...*, *could you help?*), not a question about a person
+        after = tokens[head + 1] if head + 1 < len(tokens) else ""
+        if word in _PRONOUN_SUBJECTS or word in POSSESSIVE_PRONOUNS:
+            return ("person", word, after)
+        return ("thing", word, after)
+    return None

@@ -53,7 +53,7 @@ from caches.clause_checks import clauses_reordered, condition_moved, material_re
 from caches.english import POSSESSIVE_PRONOUNS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
-from caches.subjects import subjects_changed
+from caches.subjects import person_against_thing, subjects_changed
 from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
@@ -271,7 +271,8 @@ def verify(
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
             or _neighbours_swapped(q, c, mapping, voice) or condition_moved(q, c, mapping)
-            or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))):
+            or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))
+            or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)))):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -406,6 +407,17 @@ def _imperative(word: str, lex: Lexicon) -> bool:
     return any(pos == "v" and lemma == word for pos, lemma in lex.lemmas(word))
 
 
+def _third_persons_changed(q: TextFeatures, c: TextFeatures) -> bool:
+    """The same content words about other people: the third-person pronouns (*he*, *she*, *they*, in any case) of
+    one text are not those of the other (*how do I tell my son he is adopted* / *... I am adopted*). The asker's
+    own pronouns (*I*, *we*, *you*) are one person and are not compared."""
+    def third(f: TextFeatures) -> Counter:
+        return Counter(text.removesuffix("'s") for kind, text in f.with_persons
+                       if kind == "w" and text.startswith("person:3"))
+
+    return third(q) != third(c)
+
+
 def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
     """The role check again with the personal pronouns as words: *I paid the rent and my roommate paid
     the bills* / *my roommate paid the rent and I paid the bills* reorder the same words. Then sentence by
@@ -508,9 +520,13 @@ def _alternative_dropped(dropped: Counter, kept: Counter, lex: Lexicon | None) -
     return lex is not None and any(lex.antonyms(x, y) for x in dropped for y in kept)
 
 
+_NOT_FUTURE = frozenset({"possible", "advice", "obligation"})
+
+
 def _possible_against_future(a: TextFeatures, b: TextFeatures) -> bool:
-    """``a`` asks what will happen and ``b`` what may (*will I get a refund* / *can I get a refund*)."""
-    return "future" in a.tense and not a.modality and "possible" in b.modality and "future" not in b.tense
+    """``a`` asks what will happen and ``b`` what may, should or must (*will I get a refund* / *can I get a refund*,
+    *will my car pass* / *should my car pass*); *would* is left alone (*what would happen* / *what will happen*)."""
+    return "future" in a.tense and not a.modality and bool(_NOT_FUTURE & b.modality) and "future" not in b.tense
 
 
 def _degree_changed(a: str, b: str, lex: Lexicon) -> bool:

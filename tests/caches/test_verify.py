@@ -990,3 +990,32 @@ def test_steps_in_another_order_are_another_procedure(things, verbs) -> None:
     assert not verify(f"Should I {a}, {b} and then {c}?", f"Should I {b}, {a} and then {c}?").ok
     assert not verify(f"{a.capitalize()}, {b} and {c}.", f"{b.capitalize()}, {a} and {c}.").ok
     assert verify(f"{a.capitalize()}, {b} and {c}.", f"{a}, {b} and {c}".upper()).ok
+
+
+@FAST
+@given(_PLACES, st.sampled_from(["weigh", "cost", "measure"]))
+def test_a_question_about_a_person_is_not_one_about_a_thing_it_names(place, verb) -> None:
+    assert not verify(f"How much do I {verb} in {place}?", f"How much does {place} {verb}?").ok
+    assert not verify(f"How much does {place} {verb}?", f"How much do I {verb} in {place}?").ok
+    # a request is no person asked about: *can you explain X* asks what *what is X* asks
+    assert verify(f"Can you explain what the {place} tax is?", f"What is the {place} tax?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["son", "sister", "friend"]), st.sampled_from([("he", "she"), ("they", "he"), ("she", "I")]))
+def test_a_third_person_replaced_in_the_same_words_is_someone_else(topic, relative, pronouns) -> None:
+    first, second = pronouns
+    be = {"he": "is", "she": "is", "they": "are", "I": "am"}
+    asked = f"How do I tell my {relative} {first} {be[first]} moving to the {topic}?"
+    assert not verify(asked, f"How do I tell my {relative} {second} {be[second]} moving to the {topic}?").ok
+    assert verify(asked, asked.upper()).ok
+    # the asker's own pronouns are one asker
+    assert verify(f"How do I move to the {topic}?", f"How do you move to the {topic}?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["should", "must", "can"]))
+def test_what_will_happen_is_not_what_should_or_may(thing, modal) -> None:
+    assert not verify(f"Will my {thing} pass the inspection?", f"{modal.capitalize()} my {thing} pass the inspection?").ok
+    # a *how* question asks for a way either way
+    assert verify(f"How will my {thing} pass the inspection?", f"How {modal} my {thing} pass the inspection?").ok
