@@ -16,7 +16,7 @@ from __future__ import annotations
 from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS
 from caches.text_features import TextFeatures
 
-__all__ = ["ADDRESSEE", "ASKER", "person_against_thing", "question_subjects", "subjects_changed"]
+__all__ = ["ADDRESSEE", "ASKER", "infinitive_subjects", "person_against_thing", "question_subjects", "subjects_changed"]
 
 ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
 ADDRESSEE = "addressee"  # *you* beside the asker's own *I* or *me*: the one asked
@@ -36,9 +36,7 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
     found: list[str] = []
     for sentence in f.clauses:
         tokens = [t for clause in sentence for t in clause]
-        at = 0
-        while at < len(tokens) and tokens[at] in _QUESTION_OPENERS:
-            at += 1
+        at = _after_openers(tokens)
         if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
             continue
         head = tokens[at + 1]
@@ -53,15 +51,53 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
     return tuple(found)
 
 
+LEADING_WORDS = 2  # words that may stand before a question's first question word (*roughly how much*, *so why*)
+
+
+def _after_openers(tokens: list[str]) -> int:
+    """Where a question's auxiliary should stand: after its question words (*how much*), which may follow up to
+    :data:`LEADING_WORDS` other words (*roughly how much would I*)."""
+    start = next((k for k in range(min(LEADING_WORDS, len(tokens) - 1) + 1) if tokens[k] in _QUESTION_OPENERS), 0)
+    at = start
+    while at < len(tokens) and tokens[at] in _QUESTION_OPENERS:
+        at += 1
+    return at
+
+
 def _request(rest: list[str]) -> bool:
     """The words after *you* open a request (*please show me*, *help me*)."""
     verbs = [t for t in rest[:2] if t != "please"]
     return bool(verbs) and verbs[0] in _REQUEST_VERBS
 
 
+_OBJECT_PERSONS = {"me": ASKER, "us": ASKER, "you": ASKER, "one": ASKER, "him": "he", "her": "she", "them": "they"}
+
+
+def infinitive_subjects(f: TextFeatures) -> tuple[str, ...]:
+    """Who does what a *for ... to* clause says (*is it legal for me to enter*, *for my landlord to enter*): the
+    asker, *he*, *she*, *they*, or a possessive's noun (*asker landlord*), in order."""
+    tokens = f.tokens
+    found: list[str] = []
+    for k, token in enumerate(tokens[:-2]):
+        if token != "for":
+            continue
+        first, second = tokens[k + 1], tokens[k + 2]
+        if first in _OBJECT_PERSONS and second == "to":
+            found.append(_OBJECT_PERSONS[first])
+        elif first in POSSESSIVE_PRONOUNS and k + 3 < len(tokens) and tokens[k + 3] == "to":
+            found.append(f"{ASKER if first in ('my', 'our', 'your') else first} {second}")
+    return tuple(found)
+
+
 def subjects_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
-    """Both texts ask auxiliary-led questions about people, as many, and one of them about someone else
-    (``mapping``: the candidate's words replaced by the query's synonyms, for the possessive's noun)."""
+    """Both texts ask auxiliary-led questions about people, as many, and one of them about someone else, or both say
+    who does what with *for ... to* and name another doer (``mapping``: the candidate's words replaced by the
+    query's synonyms, for the possessive's noun)."""
+    doers_q, doers_c = infinitive_subjects(q), infinitive_subjects(c)
+    if doers_q and doers_c and len(doers_q) == len(doers_c) and doers_q != tuple(
+            f"{owner} {mapping.get(noun, noun)}" if noun else owner
+            for owner, _, noun in (doer.partition(" ") for doer in doers_c)):
+        return True
     subjects_q, subjects_c = question_subjects(q), question_subjects(c)
     if not subjects_q or len(subjects_q) != len(subjects_c):
         return False
@@ -95,9 +131,7 @@ def _first_subject(f: TextFeatures) -> tuple[str, str, str] | None:
     ``f``'s first auxiliary-led question (articles skipped), or None where it has none."""
     for sentence in f.clauses:
         tokens = [t for clause in sentence for t in clause]
-        at = 0
-        while at < len(tokens) and tokens[at] in _QUESTION_OPENERS:
-            at += 1
+        at = _after_openers(tokens)
         if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
             continue
         head = at + 1

@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
-from caches.english import POSSESSIVE_PRONOUNS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
 from caches.subjects import person_against_thing, subjects_changed
@@ -59,6 +59,7 @@ from caches.text_features import TextFeatures, extract_features
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
+_AUXILIARY_AFTER_HOW = AUXILIARIES | DO_FORMS
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
@@ -200,7 +201,7 @@ def verify(
         return VerifyResult(False, "negation")
     if q.tense and c.tense and q.tense != c.tense:
         return VerifyResult(False, "tense")  # *what currency is used* / *was used*
-    if not ("how" in q.questions and "how" in c.questions):  # a *how* question asks for a way either way
+    if not (_asks_a_way(q) and _asks_a_way(c)):  # a *how* question asks for a way either way (not *how much*)
         if q.modality and c.modality and q.modality != c.modality:
             return VerifyResult(False, "modality")  # *can I* / *should I*
         if _possible_against_future(q, c) or _possible_against_future(c, q):
@@ -270,7 +271,8 @@ def verify(
     if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
-            or _neighbours_swapped(q, c, mapping, voice) or condition_moved(q, c, mapping)
+            or _neighbours_swapped(q, c, mapping, voice) or _pairings_changed(q, c, mapping, voice)
+            or condition_moved(q, c, mapping)
             or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))
             or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)))):
         return VerifyResult(False, "roles swapped")
@@ -462,6 +464,44 @@ def _neighbours_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str
                 and (left.startswith("person:") or right.startswith("person:"))):
             return True
     return False
+
+
+def _pairings_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], voice: frozenset[str]) -> bool:
+    """A word said as often in both texts has the same words before it and after it, but paired otherwise, and a
+    person or a name is among those before it: *if I covered $40 and Sam covered the rest* / *if Sam covered $40 and
+    I covered the rest* (who did what). A verb whose voice changed turns its neighbours by right."""
+    if not q.with_persons or not c.with_persons:
+        return False
+    names = q.names | c.names
+
+    def around(f: TextFeatures, rename: dict[str, str]) -> dict[str, Counter]:
+        entries = [text.removesuffix("'s") if kind == "w" else text for kind, text in f.with_persons if kind != "s"]
+        entries = [rename.get(text, text) for text in entries]
+        out: dict[str, Counter] = {}
+        for k in range(1, len(entries) - 1):
+            out.setdefault(entries[k], Counter())[entries[k - 1], entries[k + 1]] += 1
+        return out
+
+    pairs_q, pairs_c = around(q, {}), around(c, mapping)
+    for word, seen_q in pairs_q.items():
+        seen_c = pairs_c.get(word)
+        if (seen_c is None or seen_q == seen_c or word in voice or word.startswith("person:")
+                or sum(seen_q.values()) < 2 or sum(seen_q.values()) != sum(seen_c.values())):
+            continue
+        lefts_q, lefts_c = Counter(a for a, _ in seen_q.elements()), Counter(a for a, _ in seen_c.elements())
+        rights_q, rights_c = Counter(b for _, b in seen_q.elements()), Counter(b for _, b in seen_c.elements())
+        if lefts_q == lefts_c and rights_q == rights_c and any(
+                left.startswith("person:") or left in names for left in lefts_q):
+            return True
+    return False
+
+
+def _asks_a_way(f: TextFeatures) -> bool:
+    """A *how* that asks for a way: right before an auxiliary, a modal or *do* (*how do I*, *how can I*), not *how
+    much*, *how long* or *how often*."""
+    tokens = f.tokens
+    return any(token == "how" and k + 1 < len(tokens) and tokens[k + 1] in _AUXILIARY_AFTER_HOW
+               for k, token in enumerate(tokens))
 
 
 def _sentences(seq: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:

@@ -1019,3 +1019,44 @@ def test_what_will_happen_is_not_what_should_or_may(thing, modal) -> None:
     assert not verify(f"Will my {thing} pass the inspection?", f"{modal.capitalize()} my {thing} pass the inspection?").ok
     # a *how* question asks for a way either way
     assert verify(f"How will my {thing} pass the inspection?", f"How {modal} my {thing} pass the inspection?").ok
+
+
+_NAMES = st.sampled_from("Ana Bram Chloe Dev Ines Kofi".split())
+
+
+@FAST
+@given(_NAMES, st.integers(5, 90), st.sampled_from(["paid", "spent", "gave"]), _WORDS)
+def test_who_did_which_part_is_kept_when_a_verb_is_said_twice(name, amount, verb, thing) -> None:
+    """*if I paid $20 and Ana paid the rest* / *if Ana paid $20 and I paid the rest*: the same words around *paid*,
+    paired otherwise."""
+    first = f"How much do I owe {name} if I {verb} ${amount} for the {thing} and {name} {verb} the rest?"
+    second = f"How much do I owe {name} if {name} {verb} ${amount} for the {thing} and I {verb} the rest?"
+    assert not verify(first, second).ok and not verify(second, first).ok
+    assert verify(first, first.replace("How much", "how much")).ok
+
+
+@FAST
+@given(_PLACES, st.sampled_from(["Roughly", "So", "Honestly"]))
+def test_a_word_before_the_question_word_leaves_the_subject_read(place, lead) -> None:
+    assert not verify(f"{lead} how much would I weigh in {place}?", f"{lead} how much does {place} itself weigh?").ok
+
+
+@FAST
+@given(st.sampled_from(["landlord", "boss", "neighbour", "roommate"]), st.sampled_from(["enter", "use", "search"]),
+       st.sampled_from(["legal", "safe", "normal"]))
+def test_who_does_what_a_for_to_clause_says_is_compared(person, verb, judgement) -> None:
+    assert not verify(f"Is it {judgement} for me to {verb} my {person}'s car?",
+                      f"Is it {judgement} for my {person} to {verb} my car?").ok
+    assert verify(f"Is it {judgement} for me to {verb} my {person}'s car?",
+                  f"Is it {judgement} for you to {verb} your {person}'s car?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("can", "should"), ("should", "must"), ("may", "should")]),
+       st.sampled_from(["How much", "How many", "How long", "How often"]))
+def test_how_much_with_another_modal_asks_another_amount(thing, modals, opener) -> None:
+    """*how much can I contribute* asks for a limit, *how much should I contribute* for advice; only a *how* that asks
+    for a way (*how can I* / *how should I*) is free of the modal."""
+    a, b = modals
+    assert not verify(f"{opener} {a} I spend on the {thing}?", f"{opener} {b} I spend on the {thing}?").ok
+    assert verify(f"How {a} I clean the {thing}?", f"How {b} I clean the {thing}?").ok
