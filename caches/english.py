@@ -131,7 +131,7 @@ REWORDED_FRAMES = (
     (re.compile(r"\b(?:help\s+me(?:\s+to)?|i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
                 r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:better\s+)?understand\b", re.I), "explain"),
     # an indirect question's frame (*I was wondering if you could explain X*, *I'm curious how X works*)
-    (re.compile(r"(?:^|(?<=[.!?:,]\s))i(?:'m|\s+am|\s+was|)\s+(?:just\s+|really\s+|also\s+)?(?:wondering|curious)"
+    (re.compile(r"(?:^|(?<=[.!?:,]\s)|(?<=\bbut\s))i(?:'m|\s+am|\s+was|)\s+(?:just\s+|really\s+|also\s+)?(?:wondering|curious)"
                 r"(?:\s+(?:to\s+know\s+)?(?:if|whether|about)\b)?(?:\s+you\s+(?:could|can|would|might)\b)?", re.I), ""),
     # *would you mind writing X* asks *write X*, as *please* does
     (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
@@ -190,6 +190,9 @@ REWORDED_FRAMES = (
     (re.compile(r"\bhow\s+many\s+(?:people|inhabitants|residents)\s+live\s+in\b", re.I), "what is the population of"),
     (re.compile(r"\bhow\s+far\s+(?:is|are)\s+([^,.?!:\n]{1,80}?)\s+from\s+(?=[^,.?!:\n]{1,80}?\s*(?:[?.!]|$))", re.I),
      r"what is the distance between \1 and "),
+    # the steps to do X are how to do X, asked or requested
+    (re.compile(r"\b(?:what\s+are|give\s+me|tell\s+me|show\s+me|list)\s+the\s+steps\s+(?:to|for)\s+(?=[a-z]+)", re.I),
+     "how to "),
     (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|what\s+are\s+(?:some|the)\s+ways|"
                 r"is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
 )
@@ -215,12 +218,13 @@ PHATIC = frozenset(
     thanks thank thx appreciate appreciated appreciation grateful advance much lot lots ton million
     regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
     help assistance question quick many time mind asking ask lol having um umm uh erm hmm
+    love advice going something silly stupid dumb wondering
     """.split()
 )
 # a sentence is a formula only with one of these (*Good night.* and *Not well.* are not formulas)
 PHATIC_CORE = frozenset(
     "hi hello hey greetings morning afternoon evening thanks thank thx appreciate appreciated grateful regards "
-    "cheers sincerely sorry apologies question asking hope".split()
+    "cheers sincerely sorry apologies question asking hope advice".split()
 )
 # the passive voice: a form of *be*, then (after at most one adverb or *not*) a past participle
 BE_FORMS = frozenset("is are was were be been being am".split())

@@ -1060,3 +1060,22 @@ def test_how_much_with_another_modal_asks_another_amount(thing, modals, opener) 
     a, b = modals
     assert not verify(f"{opener} {a} I spend on the {thing}?", f"{opener} {b} I spend on the {thing}?").ok
     assert verify(f"How {a} I clean the {thing}?", f"How {b} I clean the {thing}?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["Hey, could you help me with something?", "Hi! Hope your day is going well.",
+                                "Good morning!", "I hope this isn't a silly question, but",
+                                "Sorry to bother you, but I was wondering:"]),
+       st.sampled_from(["", " Thanks in advance.", " I'd love your advice."]))
+def test_chatty_openings_and_closings_around_a_question_are_dropped(topic, opening, closing) -> None:
+    question = f"should I clean the {topic} every week?"
+    assert verify(f"{opening} {question}{closing}", question.capitalize()).ok
+    # the negation of a formula goes with it, not with the question
+    assert not verify(f"{opening} {question}{closing}", f"Should I not clean the {topic} every week?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["What are the steps to", "Give me the steps to", "How do I", "How to"]))
+def test_the_steps_to_do_x_are_how_to_do_x(topic, frame) -> None:
+    assert verify(f"{frame} repair the {topic}?", f"What are the steps to repair the {topic}?").ok
+    assert not verify(f"{frame} repair the {topic}?", f"What are the steps to replace the {topic}?").ok
