@@ -34,6 +34,7 @@ __all__ = [
     "POSSESSIVE_PRONOUNS",
     "PHATIC",
     "PHATIC_CORE",
+    "QUESTION_LEADS",
     "QUESTION_WORDS",
     "RELATIONAL",
     "REQUEST_FRAMES",
@@ -273,6 +274,8 @@ PERSONS = {"i": "1", "me": "1", "my": "1's", "mine": "1's", "we": "1pl", "us": "
 POSSESSIVE_PRONOUNS = frozenset("my your our his her their".split())
 DO_FORMS = frozenset("do does did".split())
 AUXILIARIES = frozenset("is are was were be am has have had will would shall should can could may might must".split())
+# the verbs that open a question or follow its question word (*can I*, *how do you*, *what should we*)
+QUESTION_LEADS = AUXILIARIES | DO_FORMS
 SUBJECT_QUESTIONS = frozenset("who what which".split())
 TENSES = {"is": "present", "are": "present", "am": "present", "do": "present", "does": "present",
            "has": "present", "have": "present", "was": "past", "were": "past", "did": "past", "had": "past",
@@ -298,10 +301,10 @@ CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing
 # prepositions (*after*, *before*) are left out, *while* and *once* kept (*for a while*, *at once* open no clause
 # that both texts could swap)
 SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
-# words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
-# what is X* / *what is X in June*): prepositions and subordinators, not coordination
 # words that may open a question before its verb without being part of its clause (*So is X a Y?*, *And are X Y?*)
 DISCOURSE_OPENERS = frozenset("so and but or then well now also yet".split())
+# words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
+# what is X* / *what is X in June*): prepositions and subordinators, not coordination
 ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | {"as"}) - frozenset("and or but nor then".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())

@@ -13,7 +13,9 @@ long should I boil an egg* and *how long does an egg take to boil* stay free to 
 
 from __future__ import annotations
 
-from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS
+from collections.abc import Iterator
+
+from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS
 from caches.text_features import TextFeatures
 
 __all__ = ["ADDRESSEE", "ASKER", "infinitive_subjects", "person_against_thing", "question_subjects", "subjects_changed"]
@@ -26,7 +28,6 @@ _REQUEST_VERBS = frozenset("show tell help explain give teach walk guide send wr
                            "check find translate summarise summarize describe create draft review rewrite".split())
 _PRONOUN_SUBJECTS = {"i": ASKER, "we": ASKER, "you": ASKER, "one": ASKER, "he": "he", "she": "she", "they": "they"}
 _QUESTION_OPENERS = frozenset("how what which why when where who whom whose much many long often far".split())
-_LEADS = AUXILIARIES | DO_FORMS
 
 
 def question_subjects(f: TextFeatures) -> tuple[str, ...]:
@@ -34,11 +35,7 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
     ``she``, ``they`` or ``my friend``-like (the possessive's noun, with the possessive); sentences without one are
     skipped, and a question whose subject is no person ends the reading (``()`` when the first is none)."""
     found: list[str] = []
-    for sentence in f.clauses:
-        tokens = [t for clause in sentence for t in clause]
-        at = _after_openers(tokens)
-        if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
-            continue
+    for tokens, at in _auxiliary_questions(f):
         head = tokens[at + 1]
         if head == "you" and _FIRST_PERSON.intersection(tokens) and not _request(tokens[at + 2:]):
             found.append(ADDRESSEE)  # *what can you do for me*: *you* is who is asked, not anyone
@@ -49,6 +46,16 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
         else:
             break
     return tuple(found)
+
+
+def _auxiliary_questions(f: TextFeatures) -> Iterator[tuple[list[str], int]]:
+    """For each sentence of ``f`` whose question is led by an auxiliary (*can I*, *how much does X*): its tokens and
+    where that auxiliary stands (a subject follows it)."""
+    for sentence in f.clauses:
+        tokens = [t for clause in sentence for t in clause]
+        at = _after_openers(tokens)
+        if at + 1 < len(tokens) and tokens[at] in QUESTION_LEADS:
+            yield tokens, at
 
 
 LEADING_WORDS = 2  # words that may stand before a question's first question word (*roughly how much*, *so why*)
@@ -93,19 +100,18 @@ def subjects_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
     """Both texts ask auxiliary-led questions about people, as many, and one of them about someone else, or both say
     who does what with *for ... to* and name another doer (``mapping``: the candidate's words replaced by the
     query's synonyms, for the possessive's noun)."""
-    doers_q, doers_c = infinitive_subjects(q), infinitive_subjects(c)
-    if doers_q and doers_c and len(doers_q) == len(doers_c) and doers_q != tuple(
-            f"{owner} {mapping.get(noun, noun)}" if noun else owner
-            for owner, _, noun in (doer.partition(" ") for doer in doers_c)):
-        return True
-    subjects_q, subjects_c = question_subjects(q), question_subjects(c)
-    if not subjects_q or len(subjects_q) != len(subjects_c):
-        return False
-    for a, b in zip(subjects_q, subjects_c, strict=True):
-        owner, _, noun = b.partition(" ")
-        if a != (f"{owner} {mapping.get(noun, noun)}" if noun else b):
+    for found_q, found_c in ((infinitive_subjects(q), infinitive_subjects(c)),
+                             (question_subjects(q), question_subjects(c))):
+        if found_q and len(found_q) == len(found_c) and found_q != tuple(_renamed(who, mapping) for who in found_c):
             return True
     return False
+
+
+def _renamed(who: str, mapping: dict[str, str]) -> str:
+    """A person read by this module with a possessive's noun replaced by its synonym in ``mapping`` (*asker mum* for
+    *asker mother*); a pronoun's reading unchanged."""
+    owner, _, noun = who.partition(" ")
+    return f"{owner} {mapping.get(noun, noun)}" if noun else who
 
 
 _ARTICLES = frozenset("the a an this that".split())
@@ -129,11 +135,7 @@ def person_against_thing(q: TextFeatures, c: TextFeatures) -> bool:
 def _first_subject(f: TextFeatures) -> tuple[str, str, str] | None:
     """``("person", who, the word after it)`` or ``("thing", its head word, the word after it)`` for the subject of
     ``f``'s first auxiliary-led question (articles skipped), or None where it has none."""
-    for sentence in f.clauses:
-        tokens = [t for clause in sentence for t in clause]
-        at = _after_openers(tokens)
-        if at + 1 >= len(tokens) or tokens[at] not in _LEADS:
-            continue
+    for tokens, at in _auxiliary_questions(f):
         head = at + 1
         while head < len(tokens) and tokens[head] in _ARTICLES:
             head += 1

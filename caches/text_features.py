@@ -547,13 +547,10 @@ def _sentence_start(text: str, at: int) -> bool:
     return i < 0 or text[i] in ".!?:\n"
 
 
-OPENER_WORDS = 4  # words an opening phrase before a comma may have (*In general, is X a Y?*)
-
-
+MAX_LIST_ITEMS = 12  # items before the last that a list may have (each search for one reads a bounded stretch)
 # a coordinated list of three or more short items (*of A, B and C*, *: A, B or C*) after a preposition that takes a
 # set of things or after a colon: (the word before it, the list). Not after *from*, *to*, *into* or *than*, whose
 # order is a direction or a comparison.
-MAX_LIST_ITEMS = 12  # items before the last that a list may have (each search for one reads a bounded stretch)
 _LIST_ITEM = r"[^\W\d_][\w'-]*(?:[ \t]+[^\W\d_][\w'-]*){0,2}"
 _COORDINATED_LIST = re.compile(
     r"(\b(?:of|between|among|about|for|with|like|including|in|on)\s+|:\s*)"
@@ -590,6 +587,9 @@ def _sort_lists(text: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
         return head + ", ".join(ordered[:-1]) + f" {conjunction} " + ordered[-1] + (" " + rest if rest else "")
 
     return _outside_spans(text, [(_COORDINATED_LIST, sort, None)]), tuple(found)
+
+
+OPENER_WORDS = 4  # words an opening phrase before a comma may have (*In general, is X a Y?*)
 
 
 def _clause_start(text: str, at: int) -> bool:

@@ -45,12 +45,13 @@ Work is linear in the texts' length (the role check looks at most at :data:`MAX_
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
-from caches.english import AUXILIARIES, DO_FORMS, POSSESSIVE_PRONOUNS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
 from caches.subjects import person_against_thing, subjects_changed
@@ -59,7 +60,6 @@ from caches.text_features import TextFeatures, extract_features
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
-_AUXILIARY_AFTER_HOW = AUXILIARIES | DO_FORMS
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
@@ -400,8 +400,7 @@ def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
 
 def _words_by_sentence(f: TextFeatures) -> list[tuple[str, int]]:
     """The content words of ``f``'s sequence, each with the number of its sentence."""
-    return [(text, sum(1 for start in f.sentence_starts if start <= k))
-            for k, (kind, text) in enumerate(f.sequence) if kind == "w"]
+    return [(text, bisect.bisect_right(f.sentence_starts, k)) for k, (kind, text) in enumerate(f.sequence) if kind == "w"]
 
 
 def _imperative(word: str, lex: Lexicon) -> bool:
@@ -500,7 +499,7 @@ def _asks_a_way(f: TextFeatures) -> bool:
     """A *how* that asks for a way: right before an auxiliary, a modal or *do* (*how do I*, *how can I*), not *how
     much*, *how long* or *how often*."""
     tokens = f.tokens
-    return any(token == "how" and k + 1 < len(tokens) and tokens[k + 1] in _AUXILIARY_AFTER_HOW
+    return any(token == "how" and k + 1 < len(tokens) and tokens[k + 1] in QUESTION_LEADS
                for k, token in enumerate(tokens))
 
 
