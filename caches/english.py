@@ -44,6 +44,7 @@ __all__ = [
     "SIMPLE_PASTS",
     "SHORT_FUNCTION_WORDS",
     "ADVERBIAL_OPENERS",
+    "REQUEST_VERBS",
     "STANCE_VERBS",
     "SUBORDINATORS",
     "SUBJECT_PRONOUNS",
@@ -308,3 +309,6 @@ DISCOURSE_OPENERS = frozenset("so and but or then well now also yet".split())
 ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | {"as"}) - frozenset("and or but nor then".split())
 # verbs of stance, whose past is politeness rather than time (*I was wondering*, *I wanted to ask*, *I thought*)
 STANCE_VERBS = frozenset("want wonder think hope wish need like love feel guess suppose mean ask try plan intend".split())
+# what a request asks the one addressed to do for the asker (*could you please show me how ...*)
+REQUEST_VERBS = frozenset("show tell help explain give teach walk guide send write let recommend suggest list fix "
+                          "check find translate summarise summarize describe create draft review rewrite".split())

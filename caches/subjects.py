@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS
+from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, REQUEST_VERBS
 from caches.text_features import TextFeatures
 
 __all__ = ["ADDRESSEE", "ASKER", "infinitive_subjects", "person_against_thing", "question_subjects", "subjects_changed"]
@@ -23,9 +23,6 @@ __all__ = ["ADDRESSEE", "ASKER", "infinitive_subjects", "person_against_thing", 
 ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
 ADDRESSEE = "addressee"  # *you* beside the asker's own *I* or *me*: the one asked
 _FIRST_PERSON = frozenset("i me myself".split())
-# what a request asks the one addressed to do for the asker (*could you please show me how ...*): the asker's question
-_REQUEST_VERBS = frozenset("show tell help explain give teach walk guide send write let recommend suggest list fix "
-                           "check find translate summarise summarize describe create draft review rewrite".split())
 _PRONOUN_SUBJECTS = {"i": ASKER, "we": ASKER, "you": ASKER, "one": ASKER, "he": "he", "she": "she", "they": "they"}
 _QUESTION_OPENERS = frozenset("how what which why when where who whom whose much many long often far".split())
 
@@ -74,7 +71,7 @@ def _after_openers(tokens: list[str]) -> int:
 def _request(rest: list[str]) -> bool:
     """The words after *you* open a request (*please show me*, *help me*)."""
     verbs = [t for t in rest[:2] if t != "please"]
-    return bool(verbs) and verbs[0] in _REQUEST_VERBS
+    return bool(verbs) and verbs[0] in REQUEST_VERBS
 
 
 _OBJECT_PERSONS = {"me": ASKER, "us": ASKER, "you": ASKER, "one": ASKER, "him": "he", "her": "she", "them": "they"}

@@ -53,6 +53,7 @@ from difflib import SequenceMatcher
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
 from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
+from caches.modality import modality_changed
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
 from caches.subjects import person_against_thing, subjects_changed
 from caches.text_features import TextFeatures, extract_features
@@ -207,6 +208,8 @@ def verify(
         if _possible_against_future(q, c) or _possible_against_future(c, q):
             return VerifyResult(False, "modality")  # *will it rain tomorrow* / *could it rain tomorrow*
     lex = lexicon if lexicon is not None else default_lexicon()
+    if modality_changed(q.tokens, c.tokens, lex):
+        return VerifyResult(False, "modality")  # *do I pay* / *should I pay*; *my package may have been* / *was*
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
         q, c = _drop_redundant_heads(q, c, lex), _drop_redundant_heads(c, q, lex)

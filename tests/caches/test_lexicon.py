@@ -54,3 +54,12 @@ def test_degrees_of_comparison(lexicon) -> None:
                        "simpler": "comparative", "simplest": "superlative"}
     # words that only end like a comparison: an adjective of their own, or a noun or verb
     assert [lexicon.degree(w) for w in "clever honest number forest manager water".split()] == [""] * 6
+
+
+def test_verb_groups_come_from_wordnet_files() -> None:
+    lex = default_lexicon()
+    assert lex is not None
+    assert lex.verb_group("explain") == "communication" and lex.verb_group("explained") == "communication"
+    assert lex.verb_group("write") == "creation"
+    assert lex.verb_group("eat") == "consumption"
+    assert lex.verb_group("qwzx") == "" and lex.verb_group("the") == ""

@@ -1,0 +1,166 @@
+"""Modality wherever it is said: *may* against *should* in a statement, an embedded question or a question.
+
+:mod:`caches.text_features` reads the modals of a text's questions as a set, which cannot see a modal that
+replaces a plain verb (*do I pay* / *should I pay*), a statement's modal (*my package may have been stolen* / *was
+stolen*, *I want to leave* / *I have to leave*) or one inside a request (*tell me whether I may* / *whether I
+should*). :func:`modality_changed` aligns the two texts' tokens and compares, in each place where they differ, the
+kinds of modality each side says there: ``possible`` (*can, could, may, might, be able to, possible, allowed*),
+``advice`` (*should, ought to, supposed to, advisable*), ``obligation`` (*must, have to, need to, required,
+necessary*) and ``future`` (*will, shall, 'll*). Left out, because they ask for nothing else:
+
+- *would* and *'d*: politeness or a hypothesis (*would it be safe* / *is it safe*, *I'd like*);
+- a modal that asks the one addressed to do something for the asker (*can you explain*, *would you write*, *could
+  you help me*): the verb after *you* is a request verb, one of speech or making in WordNet, or is followed by
+  *me* or *us*; a modal before *you* with any other verb is modality (*can you die from* / *will you die from*);
+- the asker's own politeness (*may I ask*, *could I add*);
+- a modal right after a *how* that asks for a way (*how can I* / *how should I* / *how do I*); after another
+  question word a modal may be left out (*how long should I* / *how long do I*) but not replaced;
+- the kind of a modal after *you* (*you should answer briefly* / *you must answer briefly*): an instruction, whose
+  advice and obligation are one; it may be left out, but not turned into a possibility;
+- *will* against nothing: the tense checks own it (*will I lose my deposit* / *do I lose*).
+
+The alignment is :class:`difflib.SequenceMatcher` over at most :data:`MAX_TOKENS` tokens a text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from difflib import SequenceMatcher
+
+from caches.english import BE_FORMS, REQUEST_VERBS, SUBJECT_PRONOUNS
+from caches.lexicon import Lexicon
+
+__all__ = ["MAX_TOKENS", "modal_kinds", "modality_changed"]
+
+MAX_TOKENS = 256  # texts longer than this are not aligned (difflib is quadratic on repeats)
+_MODALS = {"can": "possible", "could": "possible", "may": "possible", "might": "possible", "should": "advice",
+           "ought": "advice", "must": "obligation", "will": "future", "shall": "future", "ll": "future",
+           "gotta": "obligation"}
+# words that say a modality before *to* (*have to*, *need to*, *able to*, *supposed to*)
+_BEFORE_TO = {"supposed": "advice", "have": "obligation", "has": "obligation", "had": "obligation",
+              "need": "obligation", "needs": "obligation", "needed": "obligation", "got": "obligation",
+              "able": "possible", "allowed": "possible", "permitted": "possible"}
+# of those, the forms that are modal only after a subject, an auxiliary or *not* (*do I need to*, *they are able
+# to*; not *the time needed to*)
+_AFTER_SUBJECT = frozenset({"needed", "able", "allowed", "permitted", "supposed"})
+# adjectives that say a modality before *to*, *that* or *for* (*is it possible to*, *is it okay for me to*)
+_ADJECTIVES = {"possible": "possible", "okay": "possible", "ok": "possible", "alright": "possible",
+               "acceptable": "possible", "permissible": "possible", "advisable": "advice",
+               "necessary": "obligation", "required": "obligation", "mandatory": "obligation",
+               "compulsory": "obligation", "obligatory": "obligation"}
+_ADJECTIVE_FOLLOWERS = frozenset({"to", "that", "for"})
+_WEAK = "~"  # marks the kind of a modal that a rewording may leave out (see :func:`_weak`)
+_WH_WORDS = frozenset("how what which where when why who whom whose".split())
+_SOFT = frozenset({"would", "d"})  # *would*, *'d*: politeness or a hypothesis
+_ASKERS = frozenset({"i", "we"})
+_POLITE_VERBS = frozenset({"ask", "add", "mention", "request", "say", "trouble", "bother"})  # *may I ask*
+_ASKER_OBJECTS = frozenset({"me", "us"})
+_FILLERS = frozenset({"please", "kindly", "just", "also", "maybe", "perhaps"})
+# what a request asks for: speech, making, thought or looking (WordNet's verb groups), besides the request verbs
+_REQUEST_GROUPS = frozenset({"communication", "creation", "cognition", "perception"})
+# what a modal's subject may be: the words after which *needed*, *able* ... are modal
+_SUBJECTS = SUBJECT_PRONOUNS | BE_FORMS | frozenset("it one not s re m ve do does did will ll".split())
+# the modals a typing slip may hide (*shuold*): long enough that one slip cannot make another word of them
+_SLIPPABLE = frozenset({"could", "should", "would", "might", "must"})
+
+
+def _next_words(tokens: list[str], k: int) -> list[str]:
+    """Up to two words after position ``k``, fillers (*please*, *just*) left out."""
+    return [t for t in tokens[k + 1:k + 5] if t not in _FILLERS][:2]
+
+
+def _request_verb(verb: str, after: str, lex: Lexicon | None) -> bool:
+    if verb in REQUEST_VERBS or after in _ASKER_OBJECTS:
+        return True
+    return lex is not None and lex.verb_group(verb) in _REQUEST_GROUPS
+
+
+def _slip_of(token: str) -> str:
+    """The modal that ``token`` misspells by one swap of neighbours or one letter added, dropped or replaced
+    (``""`` for none)."""
+    for modal in _SLIPPABLE:
+        if abs(len(token) - len(modal)) > 1 or token == modal:
+            continue
+        if len(token) == len(modal):
+            diff = [i for i in range(len(token)) if token[i] != modal[i]]
+            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and token[diff[0]] == modal[diff[1]] and token[diff[1]] == modal[diff[0]]):
+                return modal
+        else:
+            short, long_ = sorted((token, modal), key=len)
+            if any(long_[:i] + long_[i + 1:] == short for i in range(len(long_))):
+                return modal
+    return ""
+
+
+def _weak(tokens: list[str], k: int, lex: Lexicon | None) -> bool:
+    """The modal at ``k`` may be left out by a rewording, though it may not be replaced: after a question word
+    (*how long should I boil* / *how long do I boil*, *where can I watch* / *where do I watch*), or before *you* and
+    a verb that is no request (*can you die from* / *is it deadly*, but not *will you die from*)."""
+    if any(t in _WH_WORDS for t in tokens[max(0, k - 4):k]):
+        return True
+    rest = _next_words(tokens, k)
+    return len(rest) == 2 and rest[0] == "you"
+
+
+def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
+    """Each token's kind of modality (``""`` for none), in order; see the module's docstring."""
+    kinds = [""] * len(tokens)
+    for k, token in enumerate(tokens):
+        after = tokens[k + 1] if k + 1 < len(tokens) else ""
+        before = tokens[k - 1] if k > 0 else ""
+        if token not in _MODALS and lex is not None and len(token) >= 4 and not lex.lemmas(token):
+            token = _slip_of(token) or token
+        if token in _MODALS and not (token == "ll" and k == 0):
+            kind = _MODALS[token]
+        elif token in _BEFORE_TO and after == "to" and (token not in _AFTER_SUBJECT or before in _SUBJECTS):
+            kind = _BEFORE_TO[token]
+        elif token in _ADJECTIVES and after in _ADJECTIVE_FOLLOWERS:
+            kind = _ADJECTIVES[token]
+        else:
+            continue
+        if token in _MODALS and before == "how":
+            continue  # *how can I* asks for a way, as *how should I* and *how do I* do
+        if before == "you":  # *you should* / *you need to*: an instruction, advice and obligation alike
+            kinds[k] = _WEAK + ("advice" if kind == "obligation" else kind)
+            continue
+        rest = _next_words(tokens, k)
+        if token in _MODALS and len(rest) >= 2:
+            subject, verb = rest[0], rest[1]
+            if subject == "you" and ("please" in tokens[k + 1:k + 4]
+                                     or _request_verb(verb, tokens[k + 3] if k + 3 < len(tokens) else "", lex)):
+                continue  # *can you explain*, *will you help me*, *could you please convert*
+            if subject in _ASKERS and kind == "possible" and verb in _POLITE_VERBS:
+                continue  # *may I ask*, *could I add*
+        if token in _BEFORE_TO and lex is not None and k + 2 < len(tokens) \
+                and lex.verb_group(tokens[k + 2]) == "cognition" and before in _ASKERS:
+            continue  # *I need to know*, *we have to understand*: what the asker wants to learn
+        kinds[k] = _WEAK + kind if token in _MODALS and _weak(tokens, k, lex) else kind
+    return kinds
+
+
+def modality_changed(q_tokens: list[str], c_tokens: list[str], lex: Lexicon | None) -> bool:
+    """Where the two token sequences differ, one side says a kind of modality the other does not say there (a
+    *will* against nothing aside). *Would* and *'d* are dropped before aligning."""
+    if len(q_tokens) > MAX_TOKENS or len(c_tokens) > MAX_TOKENS:
+        return False
+    q = [t for t in q_tokens if t not in _SOFT]
+    c = [t for t in c_tokens if t not in _SOFT]
+    kinds_q, kinds_c = modal_kinds(q, lex), modal_kinds(c, lex)
+    if Counter(k.lstrip(_WEAK) for k in kinds_q if k) == Counter(k.lstrip(_WEAK) for k in kinds_c if k):
+        return False  # the same modals, perhaps in other places (*how early should I get to X* / *for X, how ...*)
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, q, c, autojunk=False).get_opcodes():
+        if op != "equal" and _span_changed(kinds_q[i1:i2], kinds_c[j1:j2]):
+            return True
+    return False
+
+
+def _span_changed(a: list[str], b: list[str]) -> bool:
+    """Two aligned spans' kinds of modality differ: each side says another kind, or one side says a kind firmly
+    and the other none (*will* against nothing aside: a tense, which the tense checks compare)."""
+    said_a = {k.lstrip(_WEAK) for k in a if k}
+    said_b = {k.lstrip(_WEAK) for k in b if k}
+    if said_a and said_b:
+        return said_a != said_b
+    firm = {k for k in a + b if k and not k.startswith(_WEAK)}
+    return bool(firm - {"future"})
