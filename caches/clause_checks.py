@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from caches.english import ADVERBIAL_OPENERS, NUMBER_WORDS
+from caches.english import ADVERBIAL_OPENERS, NUMBER_WORDS, QUESTION_LEADS, QUESTION_WORDS
+from caches.lexicon import Lexicon
 from caches.text_features import TextFeatures
 
-__all__ = ["MAX_MOVED_CLAUSES", "clauses_reordered", "condition_moved", "material_reordered"]
+__all__ = ["MAX_MOVED_CLAUSES", "clauses_reordered", "condition_moved", "material_reordered", "narration_reordered"]
 
 MAX_MOVED_CLAUSES = 8  # texts cut into more clauses than this are not compared as reordered clauses
+MAX_NARRATED_SENTENCES = 12  # sentences of events compared for their order (at most this many a text)
+SAME_SENTENCE = 0.6  # the share of tokens two sentences must have in common to be read as one event told twice
 
 
 def material_reordered(q: TextFeatures, c: TextFeatures) -> bool:
@@ -115,3 +118,31 @@ def _tiling(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> list[int]:
         return False
 
     return order if extend(0) else []
+
+
+def narration_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
+    """Both texts tell the same events in sentences of their own, in another order (*I ate breakfast. I took my
+    pill. Was that okay?* / *I took my pill. I ate breakfast. ...*). A sentence tells an event when it is no
+    question and has a verb in a past form; two sentences are one event told twice when most of their tokens are
+    shared (:data:`SAME_SENTENCE` of the larger). Other sentences (questions, instructions, facts in the present)
+    may come in any order."""
+    told_q, told_c = _narrated(q, lex), _narrated(c, lex)
+    if len(told_q) < 2 or len(told_c) < 2:
+        return False
+    order: list[int] = []
+    for sentence in told_q:
+        best = max(range(len(told_c)), key=lambda j: len(sentence & told_c[j]))
+        if len(sentence & told_c[best]) >= SAME_SENTENCE * max(len(sentence), len(told_c[best])):
+            order.append(best)
+    return any(later < earlier for earlier, later in zip(order, order[1:], strict=False))
+
+
+def _narrated(f: TextFeatures, lex: Lexicon) -> list[frozenset[str]]:
+    """The token sets of ``f``'s sentences that tell an event (see :func:`narration_reordered`), in order."""
+    out: list[frozenset[str]] = []
+    for sentence in f.clauses[:MAX_NARRATED_SENTENCES]:
+        tokens = [t for chunk in sentence for t in chunk]
+        if tokens and tokens[0] not in QUESTION_LEADS and tokens[0] not in QUESTION_WORDS \
+                and any(lex.past_form(t) for t in tokens if t.isalpha()):
+            out.append(frozenset(tokens))
+    return out

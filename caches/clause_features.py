@@ -1,6 +1,6 @@
 """The clause structure of a text, for :mod:`caches.text_features`: its tokens cut into sentences and clauses (what
 a colon introduces kept whole as material), and the content words inside and outside its subordinate clauses
-(*if*, *when*, *unless* ...). :mod:`caches.clause_checks` compares them."""
+(*if*, *when*, *unless* ..., and *before*, *after*, *by the time* ... at a sentence's start). :mod:`caches.clause_checks` compares them."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ __all__ = ["MAX_CLAUSE_TOKENS", "condition_words", "split_clauses"]
 MAX_CLAUSE_TOKENS = 200  # texts whose clauses are compared for reordering (see :func:`split_clauses`)
 _CLAUSE_MARKS = frozenset(",;:.?!")
 _SENTENCE_MARKS = frozenset(".?!")
+_TIME_OPENERS = frozenset({"before", "after", "until", "till", "since"})
+_TIME_PHRASES = frozenset({("by", "the", "time"), ("as", "soon", "as")})
 
 
 def condition_words(matches: list[re.Match[str]], tokens: list[str], lows: list[str],
@@ -22,7 +24,7 @@ def condition_words(matches: list[re.Match[str]], tokens: list[str], lows: list[
     spans: list[tuple[int, int]] = []
     open_at = -1
     for k, m in enumerate(matches):
-        if open_at < 0 and lows[k] in SUBORDINATORS:
+        if open_at < 0 and (lows[k] in SUBORDINATORS or _opens_time_clause(tokens, lows, k)):
             open_at = m.end()
         elif open_at >= 0 and _CLAUSE_MARKS.intersection(tokens[k]) and SENTENCE_PUNCTUATION.match(tokens[k]):
             spans.append((open_at, m.start()))
@@ -36,6 +38,16 @@ def condition_words(matches: list[re.Match[str]], tokens: list[str], lows: list[
         if kind == "w" and word not in SUBORDINATORS:
             (inside if any(lo <= at < hi for lo, hi in spans) else outside).add(word)
     return frozenset(inside), frozenset(outside)
+
+
+def _opens_time_clause(tokens: list[str], lows: list[str], k: int) -> bool:
+    """A sentence opens at ``k`` with a word of time that also serves as a preposition (*before*, *after*,
+    *until*, *since*) or with *by the time* / *as soon as*: a clause that sets when its sentence's other clause
+    happens (*after the baby arrived, we moved* is not *after we moved, the baby arrived*). Elsewhere those
+    words are read as prepositions."""
+    if k > 0 and not _SENTENCE_MARKS.intersection(tokens[k - 1]):
+        return False
+    return lows[k] in _TIME_OPENERS or tuple(lows[k:k + 3]) in _TIME_PHRASES
 
 
 def _clause_token(raw: str, low: str) -> str:

@@ -50,7 +50,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.clause_checks import clauses_reordered, condition_moved, material_reordered
+from caches.clause_checks import clauses_reordered, condition_moved, material_reordered, narration_reordered
 from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.modality import modality_changed
@@ -189,6 +189,9 @@ def verify(
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
     if q.identity == c.identity:
         return VerifyResult(True, close=True)  # only case, spacing or the order of sentences changed
+    lex = lexicon if lexicon is not None else default_lexicon()
+    if lex is not None and narration_reordered(q, c, lex):
+        return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
     if _exact_key(q.exact) != _exact_key(c.exact) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
@@ -207,7 +210,6 @@ def verify(
             return VerifyResult(False, "modality")  # *can I* / *should I*
         if _possible_against_future(q, c) or _possible_against_future(c, q):
             return VerifyResult(False, "modality")  # *will it rain tomorrow* / *could it rain tomorrow*
-    lex = lexicon if lexicon is not None else default_lexicon()
     if modality_changed(q.tokens, c.tokens, lex):
         return VerifyResult(False, "modality")  # *do I pay* / *should I pay*; *my package may have been* / *was*
     if lex is not None:
@@ -377,9 +379,10 @@ MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps
 
 def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
     """The same content words, with two neighbouring runs of them in one sentence traded, each run two words or more and opening with
-    a verb in its base form (the imperative of a step: *preheat the oven, mix the batter and bake* / *mix the batter,
-    preheat the oven and bake*). A run that opens otherwise moved a phrase, not a step (*how do I find the max, given
-    a list* / *given a list, how do I find the max*)."""
+    a verb, both in one form: the base form of a step (*preheat the oven, mix the batter and bake* / *mix the batter,
+    preheat the oven and bake*), the past of narrated events (*I ate breakfast, took my pills* / *I took my pills, ate
+    breakfast*) or the *-ing* form. Runs that open otherwise, or with two forms, moved a phrase, not a step (*how do I
+    find the max, given a list* / *given a list, how do I find the max*)."""
     placed_q, placed_c = _words_by_sentence(q), _words_by_sentence(c)
     words_q = [w for w, _ in placed_q]
     words_c = [mapping.get(w, w) for w, _ in placed_c]
@@ -396,7 +399,7 @@ def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
         return False  # whole sentences moved: the other checks read those
     for cut in range(2, len(mid_q) - 1):
         first, second = mid_q[:cut], mid_q[cut:]
-        if mid_c == second + first and _imperative(first[0], lex) and _imperative(second[0], lex):
+        if mid_c == second + first and (form := _verb_form(first[0], lex)) and form == _verb_form(second[0], lex):
             return True
     return False
 
@@ -406,9 +409,16 @@ def _words_by_sentence(f: TextFeatures) -> list[tuple[str, int]]:
     return [(text, bisect.bisect_right(f.sentence_starts, k)) for k, (kind, text) in enumerate(f.sequence) if kind == "w"]
 
 
-def _imperative(word: str, lex: Lexicon) -> bool:
-    """``word`` is a verb's base form (WordNet reads it as a verb whose lemma is itself)."""
-    return any(pos == "v" and lemma == word for pos, lemma in lex.lemmas(word))
+def _verb_form(word: str, lex: Lexicon) -> str:
+    """The form of verb ``word`` is, for runs of events: ``base`` (a step: *preheat*), ``past`` (a narrated event:
+    *ate*, *took*), ``ing`` (*eating*), or ``""`` for none (a base form is a verb WordNet reads as its own lemma)."""
+    if any(pos == "v" and lemma == word for pos, lemma in lex.lemmas(word)):
+        return "base"
+    if lex.past_form(word):
+        return "past"
+    if word.endswith("ing") and any(pos == "v" for pos, _ in lex.lemmas(word)):
+        return "ing"
+    return ""
 
 
 def _third_persons_changed(q: TextFeatures, c: TextFeatures) -> bool:

@@ -1079,3 +1079,16 @@ def test_chatty_openings_and_closings_around_a_question_are_dropped(topic, openi
 def test_the_steps_to_do_x_are_how_to_do_x(topic, frame) -> None:
     assert verify(f"{frame} repair the {topic}?", f"What are the steps to repair the {topic}?").ok
     assert not verify(f"{frame} repair the {topic}?", f"What are the steps to replace the {topic}?").ok
+
+
+@FAST
+@given(st.lists(_WORDS, min_size=3, max_size=3, unique=True),
+       st.lists(st.sampled_from(["opened", "cleaned", "painted", "sold", "washed", "closed", "bought"]), min_size=3,
+                max_size=3, unique=True))
+def test_events_in_another_order_are_another_story(things, verbs) -> None:
+    a, b, c = (f"{verb} the {thing}" for verb, thing in zip(verbs, things, strict=True))
+    # in one sentence, as a list of past events, and in sentences of their own
+    assert not verify(f"I {a}, {b} and {c}. Was that wise?", f"I {b}, {a} and {c}. Was that wise?").ok
+    assert not verify(f"I {a}. I {b}. Was that wise?", f"I {b}. I {a}. Was that wise?").ok
+    assert not verify(f"After I {a}, I {b}. Was that wise?", f"After I {b}, I {a}. Was that wise?").ok
+    assert verify(f"I {a}. I {b}. Was that wise?", f"i {a}.  I {b}. was that wise?").ok
