@@ -79,10 +79,14 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 # letters whose case is meaning, not style: an escape (*\\s* / *\\S*, *\\d* / *\\D*) and letter ranges (*A-Z*)
 _CASED = re.compile(r"(?<=\\)[A-Za-z]|(?<![A-Za-z])(?:[A-Za-z]-[A-Za-z])+(?![A-Za-z])")
 # *one* as the generic pronoun, not the number: a modal follows it
-# (*one can*, *one should*) or a modal before it in a question (*how can one*)
+# (*one can*, *one should*) or a modal before it in a question (*how can one*); or as the head of a noun phrase
+# that ends a clause, after a determiner and perhaps one adjective (*this might be a silly one.*), or after *this*,
+# *that* or *which* (*which one is cheaper*)
 _PRONOUN_ONE = re.compile(
     r"\b(one)(?=\s+(?:can|could|should|must|may|might|will|would|shall|needs|ought)\b)"
-    r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)",
+    r"|\b(?:can|could|should|must|may|might|will|would|shall)\s+(one)\b(?!\s+(?:be|of|or|and|more|less)\b)"
+    r"|\b(?:a|an|the|this|that|which|another|each|any|every)\s+(?:[a-z]+\s+)?(one)(?=\s*(?:[.,!?;:]|$))"
+    r"|\b(?:this|that|which)\s+(one)\b(?!-)",
     re.I,
 )
 # pictographs (emoji, their joiners and variation selectors): decoration that a rewording may drop

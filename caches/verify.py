@@ -245,6 +245,8 @@ def verify(
         # the same content words (up to synonyms): a reordering, or relational words dropped
         rel_q, rel_c = Counter(q.relations), Counter(c.relations)
         if (rel_q - rel_c) and (rel_c - rel_q):
+            if _converse(q, c, seq_c, rel_q - rel_c, rel_c - rel_q):
+                return VerifyResult(True)  # *was A born after B* / *was B born before A*
             return VerifyResult(False, "relation")
         if _alternative_dropped(rel_q - rel_c, rel_c, lex) or _alternative_dropped(rel_c - rel_q, rel_q, lex):
             return VerifyResult(False, "relation")  # *before or after breakfast* / *after breakfast*
@@ -402,6 +404,37 @@ def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
         if mid_c == second + first and (form := _verb_form(first[0], lex)) and form == _verb_form(second[0], lex):
             return True
     return False
+
+
+_CONVERSES = {"before": "after", "after": "before"}
+
+
+def _converse(q: TextFeatures, c: TextFeatures, seq_c: list[tuple[str, str]], only_q: Counter, only_c: Counter) -> bool:
+    """The same words, one relation turned into its converse and what stands on its two sides traded: *was A born
+    after B* / *was B born before A*, *should I eat before I swim* / *should I swim after I eat*. What follows the
+    relation in its sentence must be what the other text puts before it, both ways (*add the garlic after the onions
+    soften* / *add the onions before the garlic softens* trades the onions, not the softening). Only *before* and
+    *after*, said once."""
+    if sum(only_q.values()) != 1 or sum(only_c.values()) != 1:
+        return False
+    word, other = next(iter(only_q)), next(iter(only_c))
+    if _CONVERSES.get(word) != other:
+        return False
+    left_q, right_q = _sides(list(q.sequence), q.sentence_starts, word)
+    left_c, right_c = _sides(seq_c, c.sentence_starts, other)
+    # what is traded opens its sentence's content on the left: *was [A] born after [B]*, not *drink [coffee] after
+    # [lunch]* / *drink [lunch] before [coffee]*, where the verb keeps its place and takes another object
+    return (bool(right_q and right_c) and set(left_q[:len(right_c)]) == set(right_c)
+            and set(left_c[:len(right_q)]) == set(right_q))
+
+
+def _sides(seq: list[tuple[str, str]], starts: tuple[int, ...], relation: str) -> tuple[list[str], list[str]]:
+    """The content words before and after ``relation`` (its only occurrence) within its sentence, in order."""
+    at = next(k for k, (kind, text) in enumerate(seq) if kind == "r" and text == relation)
+    sentence = bisect.bisect_right(starts, at)
+    lo = starts[sentence - 1] if sentence else 0
+    hi = starts[sentence] if sentence < len(starts) else len(seq)
+    return ([text for kind, text in seq[lo:at] if kind == "w"], [text for kind, text in seq[at + 1:hi] if kind == "w"])
 
 
 def _words_by_sentence(f: TextFeatures) -> list[tuple[str, int]]:

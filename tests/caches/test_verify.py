@@ -1092,3 +1092,28 @@ def test_events_in_another_order_are_another_story(things, verbs) -> None:
     assert not verify(f"I {a}. I {b}. Was that wise?", f"I {b}. I {a}. Was that wise?").ok
     assert not verify(f"After I {a}, I {b}. Was that wise?", f"After I {b}, I {a}. Was that wise?").ok
     assert verify(f"I {a}. I {b}. Was that wise?", f"i {a}.  I {b}. was that wise?").ok
+
+
+@FAST
+@given(st.lists(st.sampled_from(["Galileo", "Chopin", "Newton", "Darwin", "Kepler", "Mozart"]), min_size=2, max_size=2,
+                unique=True), st.sampled_from(["born", "married", "knighted"]))
+def test_a_relation_turned_into_its_converse_with_its_sides_traded_asks_the_same(people, verb) -> None:
+    a, b = people
+    assert verify(f"Was {a} {verb} after {b}?", f"Was {b} {verb} before {a}?").ok
+    assert not verify(f"Was {a} {verb} after {b}?", f"Was {a} {verb} before {b}?").ok  # the relation alone turned
+    assert not verify(f"Was {a} {verb} after {b}?", f"Was {b} {verb} after {a}?").ok  # the sides alone traded
+
+
+@FAST
+@given(st.lists(_WORDS, min_size=2, max_size=2, unique=True), st.sampled_from(["clean", "paint", "check"]))
+def test_a_converse_that_gives_a_verb_another_object_is_a_miss(things, verb) -> None:
+    a, b = things
+    # *clean the river after the garden dries* / *clean the garden before the river dries*: the verb keeps its place
+    assert not verify(f"Should I {verb} the {a} after the {b} dries?", f"Should I {verb} the {b} before the {a} dries?").ok
+
+
+def test_one_that_ends_a_noun_phrase_is_a_pronoun_not_a_number() -> None:
+    assert verify("Which one is cheaper, the train or the bus?", "Which is cheaper, the train or the bus?").ok
+    assert not verify("I need a one year lease.", "I need a two year lease.").ok
+    assert not verify("Buy a one-way ticket.", "Buy a two-way ticket.").ok
+    assert not verify("Give me one example.", "Give me two examples.").ok
