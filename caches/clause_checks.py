@@ -123,7 +123,8 @@ def _tiling(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> list[int]:
 def narration_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
     """Both texts tell the same events in sentences of their own, in another order (*I ate breakfast. I took my
     pill. Was that okay?* / *I took my pill. I ate breakfast. ...*). A sentence tells an event when it is no
-    question and has a verb in a past form; two sentences are one event told twice when most of their tokens are
+    question, has a verb in a past form and names no number or date (*I worked as a nurse for five years. I studied
+    biology.*: dated facts of a background, whose order the dates carry); two sentences are one event told twice when most of their tokens are
     shared (:data:`SAME_SENTENCE` of the larger). Other sentences (questions, instructions, facts in the present)
     may come in any order."""
     told_q, told_c = _narrated(q, lex), _narrated(c, lex)
@@ -143,6 +144,7 @@ def _narrated(f: TextFeatures, lex: Lexicon) -> list[frozenset[str]]:
     for sentence in f.clauses[:MAX_NARRATED_SENTENCES]:
         tokens = [t for chunk in sentence for t in chunk]
         if tokens and tokens[0] not in QUESTION_LEADS and tokens[0] not in QUESTION_WORDS \
+                and not any(t[0].isdigit() or t in NUMBER_WORDS for t in tokens) \
                 and any(lex.past_form(t) for t in tokens if t.isalpha()):
             out.append(frozenset(tokens))
     return out

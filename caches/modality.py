@@ -58,6 +58,10 @@ _ASKER_OBJECTS = frozenset({"me", "us"})
 _FILLERS = frozenset({"please", "kindly", "just", "also", "maybe", "perhaps"})
 # what a request asks for: speech, making, thought or looking (WordNet's verb groups), besides the request verbs
 _REQUEST_GROUPS = frozenset({"communication", "creation", "cognition", "perception"})
+_TASK_GROUPS = frozenset({"cognition", "communication", "creation"})  # see :func:`_asker_task`
+_CLITIC_BES = frozenset({"m", "re", "am", "are"})
+# verbs that ask for advice after *you* (*would you recommend X* asks what *should I X* asks)
+_ADVICE_VERBS = frozenset({"recommend", "advise", "suggest"})
 # what a modal's subject may be: the words after which *needed*, *able* ... are modal
 _SUBJECTS = SUBJECT_PRONOUNS | BE_FORMS | frozenset("it one not s re m ve do does did will ll".split())
 # the modals a typing slip may hide (*shuold*): long enough that one slip cannot make another word of them
@@ -103,6 +107,19 @@ def _weak(tokens: list[str], k: int, lex: Lexicon | None) -> bool:
     return len(rest) == 2 and rest[0] == "you"
 
 
+def _asker_task(tokens: list[str], k: int, lex: Lexicon | None) -> bool:
+    """The modal at ``k`` follows the asker's own *I* or *we* (*I must*, *I'm supposed to*, *we need to*) and comes
+    before a verb of thought, speech or making (*know*, *admit*, *write*): what the asker is to learn, say or make
+    for the request, not a situation (*I have to leave my job* / *I want to leave my job* stay apart)."""
+    back = k - 1
+    while back >= 0 and tokens[back] in _CLITIC_BES:
+        back -= 1  # *I'm supposed to*, *we're able to*
+    if lex is None or back < 0 or tokens[back] not in _ASKERS:
+        return False
+    verb = tokens[k + 2] if tokens[k] in _BEFORE_TO else (_next_words(tokens, k) or [""])[0]
+    return lex.verb_group(verb) in _TASK_GROUPS
+
+
 def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
     """Each token's kind of modality (``""`` for none), in order; see the module's docstring."""
     kinds = [""] * len(tokens)
@@ -117,6 +134,9 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
             kind = _BEFORE_TO[token]
         elif token in _ADJECTIVES and after in _ADJECTIVE_FOLLOWERS:
             kind = _ADJECTIVES[token]
+        elif token in _ADVICE_VERBS and before == "you":
+            kinds[k] = _WEAK + "advice"  # *would you recommend getting X* / *should I get X*
+            continue
         else:
             continue
         if token in _MODALS and before == "how":
@@ -132,9 +152,9 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
                 continue  # *can you explain*, *will you help me*, *could you please convert*
             if subject in _ASKERS and kind == "possible" and verb in _POLITE_VERBS:
                 continue  # *may I ask*, *could I add*
-        if token in _BEFORE_TO and lex is not None and k + 2 < len(tokens) \
-                and lex.verb_group(tokens[k + 2]) == "cognition" and before in _ASKERS:
-            continue  # *I need to know*, *we have to understand*: what the asker wants to learn
+        if _asker_task(tokens, k, lex):  # *I need to know*, *I have to write a toast*: the asker's task, not a situation
+            kinds[k] = _WEAK + kind  # (it may be left out, not replaced: *I must repaint* / *I may repaint*)
+            continue
         kinds[k] = _WEAK + kind if token in _MODALS and _weak(tokens, k, lex) else kind
     return kinds
 

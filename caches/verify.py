@@ -382,8 +382,9 @@ MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps
 def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
     """The same content words, with two neighbouring runs of them in one sentence traded, each run two words or more and opening with
     a verb, both in one form: the base form of a step (*preheat the oven, mix the batter and bake* / *mix the batter,
-    preheat the oven and bake*), the past of narrated events (*I ate breakfast, took my pills* / *I took my pills, ate
-    breakfast*) or the *-ing* form. Runs that open otherwise, or with two forms, moved a phrase, not a step (*how do I
+    preheat the oven and bake*), the past of narrated events (*I deleted the folder and emptied the trash* / *I emptied
+    the trash and deleted the folder*) or the *-ing* form. Two events joined by *and* are read as a sequence even where
+    their order does not matter (*I cleared the cache and restarted my phone*): such a paraphrase is a lost hit. Runs that open otherwise, or with two forms, moved a phrase, not a step (*how do I
     find the max, given a list* / *given a list, how do I find the max*)."""
     placed_q, placed_c = _words_by_sentence(q), _words_by_sentence(c)
     words_q = [w for w, _ in placed_q]

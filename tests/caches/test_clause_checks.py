@@ -39,3 +39,9 @@ def test_a_time_clause_traded_with_its_main_clause() -> None:
                            features("By the time I had walked home, the bus came."), {})
     # a preposition inside a sentence opens no clause
     assert features("Should I walk after dinner?").condition is None
+
+
+def test_dated_background_facts_may_come_in_any_order() -> None:
+    lex = default_lexicon()
+    assert not narration_reordered(features("I worked as a nurse for five years. I studied biology. Am I a fit?"),
+                                   features("I studied biology. I worked as a nurse for five years. Am I a fit?"), lex)
