@@ -156,6 +156,10 @@ class TextFeatures:
         return tuple(text for kind, text in self.sequence if kind == "r" and text != POSSESSIVE)
 
 
+# grammar words that, written in capitals inside a sentence of mixed case, name a keyword (SQL's *WHERE*, *GROUP BY*)
+_KEYWORD_LIKE = frozenset(QUESTION_WORDS) | RELATIONAL | FUNCTION_WORDS
+
+
 def normalise(text: str) -> str:
     """NFKC, case-folded (except escapes and letter ranges, see :data:`_CASED`), whitespace collapsed,
     surrounding punctuation removed."""
@@ -621,6 +625,7 @@ def _clause_start(text: str, at: int) -> bool:
 def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
+    mixed_case = any(ch.islower() for ch in text)  # (a text all in capitals shouts; its grammar words are words)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(_rewrite(text)))
     lists: tuple[tuple[str, ...], ...] = ()
@@ -714,6 +719,11 @@ def extract_features(text: str) -> TextFeatures:
             word = _cased(raw, escaped)
             positioned.append((m.start(), f"id:{word}"))
             placed.append((m.start(), ("w", word)))  # also a word, whose role can change
+        elif mixed_case and len(raw) > 1 and raw.isupper() and raw.isalpha() and low in _KEYWORD_LIKE \
+                and not _sentence_start(text, m.start()):
+            # a grammar word in capitals inside a sentence names a keyword (*is WHERE applied before GROUP BY*)
+            placed.append((m.start(), ("w", low)))
+            names.add(low)
         elif low in NUMBER_WORDS:
             positioned.append((m.start(), f"num:{_number(str(NUMBER_WORDS[low]))}"))
             _bind(bound, f"num:{_number(str(NUMBER_WORDS[low]))}", matches, k)

@@ -61,7 +61,9 @@ from caches.text_features import TextFeatures, extract_features
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
-_SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
+_SPAN_KINDS = ("code:", "quote:", "url:")
+# operators whose operands keep their places in a formula (a slash is left out: *Pacific/Fakaofo* names a zone)
+_OPERATORS = frozenset(f"sym:{op}" for op in "^ ** + - * < > <= >= == != % // -> =".split())  # verbatim spans: words of the sequence with these prefixes
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
 SLOT_WORDS = 3
@@ -279,6 +281,7 @@ def verify(
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
             or _neighbours_swapped(q, c, mapping, voice) or _pairings_changed(q, c, mapping, voice)
+            or _sequence_swapped(q, c, seq_c)
             or condition_moved(q, c, mapping)
             or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))
             or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)))):
@@ -427,6 +430,23 @@ def _converse(q: TextFeatures, c: TextFeatures, seq_c: list[tuple[str, str]], on
     # [lunch]* / *drink [lunch] before [coffee]*, where the verb keeps its place and takes another object
     return (bool(right_q and right_c) and set(left_q[:len(right_c)]) == set(right_c)
             and set(left_c[:len(right_q)]) == set(right_q))
+
+
+_SEQUENCE_WORDS = ("then", "before", "after")
+
+
+def _sequence_swapped(q: TextFeatures, c: TextFeatures, seq_c: list[tuple[str, str]]) -> bool:
+    """Both texts say one sequence word (*then*, *before*, *after*) once, and words on its left in one text stand on
+    its right in the other and others the other way round, however the rest is reworded: *I put primer on the wall
+    and then painted it* / *I painted the wall and then put primer on top*."""
+    for word in _SEQUENCE_WORDS:
+        if q.sequence.count(("r", word)) != 1 or seq_c.count(("r", word)) != 1:
+            continue
+        left_q, right_q = _sides(list(q.sequence), q.sentence_starts, word)
+        left_c, right_c = _sides(seq_c, c.sentence_starts, word)
+        if set(left_q) & set(right_c) and set(right_q) & set(left_c):
+            return True
+    return False
 
 
 def _sides(seq: list[tuple[str, str]], starts: tuple[int, ...], relation: str) -> tuple[list[str], list[str]]:
@@ -639,12 +659,14 @@ def _superlative(word: str, lex: Lexicon) -> bool:
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:
-    """What must be equal of two texts' exact spans: numbers and symbols in order (the skeleton of
-    a formula or of unquoted code), code, quoted strings and URLs as multisets and identifiers as a
+    """What must be equal of two texts' exact spans: numbers, symbols and the identifiers beside them in order (the
+    skeleton of a formula or of unquoted code), code, quoted strings and URLs as multisets and identifiers as a
     set (their order is the role check's: *use `b` with `a`* may be reworded *with `a`, use `b`*,
     but *`a` to `b`* is not *`b` to `a`*)."""
     spans = sorted(token for token in exact if token.startswith(_SPAN_KINDS))
-    skeleton = tuple(token for token in exact if token.startswith(("num:", "sym:")))
+    # an identifier beside a symbol is a formula's operand, in its place: *e^pi* is not *pi^e*
+    skeleton = tuple(token for k, token in enumerate(exact) if token.startswith(("num:", "sym:")) or (
+        token.startswith("id:") and any(exact[j] in _OPERATORS for j in (k - 1, k + 1) if 0 <= j < len(exact))))
     identifiers = frozenset(token for token in exact if token.startswith("id:"))
     return tuple(spans), skeleton, identifiers
 

@@ -1117,3 +1117,31 @@ def test_one_that_ends_a_noun_phrase_is_a_pronoun_not_a_number() -> None:
     assert not verify("I need a one year lease.", "I need a two year lease.").ok
     assert not verify("Buy a one-way ticket.", "Buy a two-way ticket.").ok
     assert not verify("Give me one example.", "Give me two examples.").ok
+
+
+@FAST
+@given(st.lists(st.sampled_from(["x", "y", "n", "k", "pi", "e"]), min_size=2, max_size=2, unique=True),
+       st.sampled_from(["^", "**", "-", "/ 2 +", "<"]))
+def test_a_formulas_operands_keep_their_places(names, op) -> None:
+    a, b = names
+    assert not verify(f"Is {a}{op}{b} larger than {b}{op}{a}?", f"Is {b}{op}{a} larger than {a}{op}{b}?").ok
+    assert verify(f"Is {a}{op}{b} larger than {b}{op}{a}?", f"is {a}{op}{b} larger than {b}{op}{a}").ok
+
+
+@FAST
+@given(st.lists(_WORDS, min_size=2, max_size=2, unique=True), st.sampled_from(["then", "before", "after"]),
+       st.sampled_from([("cleaned", "painted"), ("sold", "insured"), ("washed", "waxed")]))
+def test_a_sequence_word_with_its_sides_traded_in_a_rewording_is_a_miss(things, word, verbs) -> None:
+    a, b = things
+    first, second = verbs
+    # the second text rewords (*on top*), so the role check reads only names; the sequence word's sides still count
+    assert not verify(f"I {first} the {a} and {word} {second} the {b}. Was that wise?",
+                      f"I {second} the {b} and {word} {first} the {a} on top. Was that wise?").ok
+    assert verify(f"I {first} the {a}, {word} {second} the {b}. Was that wise?",
+                  f"I {first} the {a} and {word} {second} the {b}. Was that wise?").ok
+
+
+def test_grammar_words_in_capitals_inside_a_sentence_name_keywords() -> None:
+    assert not verify("In SQL, is GROUP BY applied before WHERE?", "In SQL, is WHERE applied before GROUP BY?").ok
+    assert verify("WHAT IS THE CAPITAL OF PERU?", "What is the capital of Peru?").ok  # shouting is no keyword
+    assert extract_features("Is WHERE applied first?").content == ("where", "applied", "first")
