@@ -371,12 +371,14 @@ def _statement_tense_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> 
 
 def _simple_past_changed(q: TextFeatures, a: str, c: TextFeatures, b: str, lex: Lexicon) -> bool:
     """``a`` (of ``q``) and ``b`` (of ``c``), forms of one verb, are a simple past and another form (*ate* / *eat*),
-    unless that other form is a participle in a question asked in the past (*who wrote X* / *by whom was X
-    written*: the passive of the same time)."""
+    unless that other form is a verb in a question asked in the past: a participle (*who wrote X* / *by whom was X
+    written*: the passive of the same time) or the base form after *did* (*World War I ended in which year* / *in
+    what year did World War I end*)."""
     if (a in SIMPLE_PASTS) == (b in SIMPLE_PASTS) or not lex.same_lemma(a, b):
         return False
     other, text = (b, c) if a in SIMPLE_PASTS else (a, q)
-    return not ("past" in text.tense and any(pos == "v" and lemma != other for pos, lemma in lex.lemmas(other)))
+    lemmas = [lemma for pos, lemma in lex.lemmas(other) if pos == "v"]
+    return not ("past" in text.tense and any(lemma != other or "did" in text.tokens for lemma in lemmas))
 
 
 MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps

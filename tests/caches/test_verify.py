@@ -1145,3 +1145,14 @@ def test_grammar_words_in_capitals_inside_a_sentence_name_keywords() -> None:
     assert not verify("In SQL, is GROUP BY applied before WHERE?", "In SQL, is WHERE applied before GROUP BY?").ok
     assert verify("WHAT IS THE CAPITAL OF PERU?", "What is the capital of Peru?").ok  # shouting is no keyword
     assert extract_features("Is WHERE applied first?").content == ("where", "applied", "first")
+
+
+@FAST
+@given(st.sampled_from([("fell", "fall"), ("sank", "sink"), ("began", "begin"), ("froze", "freeze")]), _PLACES)
+def test_the_simple_past_asks_what_did_and_the_base_form_ask(forms, place) -> None:
+    past, base = forms
+    assert verify(f"Tell me the year the tower in {place} {past}.", f"What year did the tower in {place} {base}?").ok
+    assert not verify(f"Tell me the year the tower in {place} {past}.", f"What year will the tower in {place} {base}?").ok
+    # a past auxiliary elsewhere in the text is no *did*: *I just ate X that was left out* / *I want to eat X ...*
+    assert not verify(f"I just {past} near {place} where it was cold. Is that bad?",
+                      f"I want to {base} near {place} where it was cold. Is that bad?").ok
