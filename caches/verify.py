@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered, narration_reordered
-from caches.english import BE_FORMS, POSSESSIVE_PRONOUNS, QUESTION_LEADS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, SIMPLE_PASTS, STANCE_VERBS
 from caches.lexicon import Lexicon, default_lexicon
 from caches.modality import modality_changed
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
@@ -374,26 +374,11 @@ def _simple_past_changed(q: TextFeatures, a: str, c: TextFeatures, b: str, lex: 
     unless that other form is a verb in a question asked in the past: a participle (*who wrote X* / *by whom was X
     written*: the passive of the same time) or the base form after *did* (*World War I ended in which year* / *in
     what year did World War I end*)."""
-    past_a, past_b = _simple_past(a, q, lex), _simple_past(b, c, lex)
-    if past_a == past_b or not lex.same_lemma(a, b):
+    if (a in SIMPLE_PASTS) == (b in SIMPLE_PASTS) or not lex.same_lemma(a, b):
         return False
-    other, text = (b, c) if past_a else (a, q)
+    other, text = (b, c) if a in SIMPLE_PASTS else (a, q)
     lemmas = [lemma for pos, lemma in lex.lemmas(other) if pos == "v"]
     return not ("past" in text.tense and any(lemma != other or "did" in text.tokens for lemma in lemmas))
-
-
-def _simple_past(word: str, f: TextFeatures, lex: Lexicon) -> bool:
-    """``word`` of ``f`` is a simple past: an irregular one (*ate*), or a regular *-ed* past that no form of *be* or
-    *have* comes right before (*the year the war ended*, not *the war has ended* or *is ended*)."""
-    if word in SIMPLE_PASTS:
-        return True
-    if not (word.endswith("ed") and lex.past_form(word)):
-        return False
-    tokens = f.tokens
-    return any(t == word and (k == 0 or tokens[k - 1] not in _PERFECT_OR_PASSIVE) for k, t in enumerate(tokens))
-
-
-_PERFECT_OR_PASSIVE = BE_FORMS | frozenset({"has", "have", "had", "s", "ve", "d", "get", "got", "gets", "being"})
 
 
 MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps
