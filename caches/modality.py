@@ -3,7 +3,8 @@
 :mod:`caches.text_features` reads the modals of a text's questions as a set, which cannot see a modal that
 replaces a plain verb (*do I pay* / *should I pay*), a statement's modal (*my package may have been stolen* / *was
 stolen*, *I want to leave* / *I have to leave*) or one inside a request (*tell me whether I may* / *whether I
-should*). :func:`modality_changed` aligns the two texts' tokens and compares, in each place where they differ, the
+should*). :func:`modality_changed` aligns the two texts' tokens (of a question or request, or of a text that speaks of
+the asker: a description's modals are reworded freely) and compares, in each place where they differ, the
 kinds of modality each side says there: ``possible`` (*can, could, may, might, be able to, possible, allowed*),
 ``advice`` (*should, ought to, supposed to, advisable*), ``obligation`` (*must, have to, need to, required,
 necessary*) and ``future`` (*will, shall, 'll*). Left out, because they ask for nothing else:
@@ -27,10 +28,11 @@ from __future__ import annotations
 from collections import Counter
 from difflib import SequenceMatcher
 
-from caches.english import BE_FORMS, REQUEST_VERBS, SUBJECT_PRONOUNS
+from caches.english import BE_FORMS, QUESTION_LEADS, QUESTION_WORDS, REQUEST_VERBS, SUBJECT_PRONOUNS
 from caches.lexicon import Lexicon
+from caches.text_features import TextFeatures
 
-__all__ = ["MAX_TOKENS", "modal_kinds", "modality_changed"]
+__all__ = ["MAX_TOKENS", "asks_or_tells_of_the_asker", "modal_kinds", "modality_changed"]
 
 MAX_TOKENS = 256  # texts longer than this are not aligned (difflib is quadratic on repeats)
 _MODALS = {"can": "possible", "could": "possible", "may": "possible", "might": "possible", "should": "advice",
@@ -51,6 +53,10 @@ _ADJECTIVES = {"possible": "possible", "okay": "possible", "ok": "possible", "al
 _ADJECTIVE_FOLLOWERS = frozenset({"to", "that", "for"})
 _WEAK = "~"  # marks the kind of a modal that a rewording may leave out (see :func:`_weak`)
 _WH_WORDS = frozenset("how what which where when why who whom whose".split())
+_INSTRUCTION = "instruction"  # the kind of *you should* / *you must*: advice and obligation alike
+_BINDING = frozenset({"advice", "obligation", _INSTRUCTION})
+_FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves".split())
+_INVERTED_SUBJECTS = SUBJECT_PRONOUNS | {"it", "one", "there"}
 _SOFT = frozenset({"would", "d"})  # *would*, *'d*: politeness or a hypothesis
 _ASKERS = frozenset({"i", "we"})
 _POLITE_VERBS = frozenset({"ask", "add", "mention", "request", "say", "trouble", "bother"})  # *may I ask*
@@ -142,7 +148,7 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
         if token in _MODALS and before == "how":
             continue  # *how can I* asks for a way, as *how should I* and *how do I* do
         if before == "you":  # *you should* / *you need to*: an instruction, advice and obligation alike
-            kinds[k] = _WEAK + ("advice" if kind == "obligation" else kind)
+            kinds[k] = _WEAK + (_INSTRUCTION if kind in ("advice", "obligation") else kind)
             continue
         rest = _next_words(tokens, k)
         if token in _MODALS and len(rest) >= 2:
@@ -159,15 +165,43 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
     return kinds
 
 
-def modality_changed(q_tokens: list[str], c_tokens: list[str], lex: Lexicon | None) -> bool:
-    """Where the two token sequences differ, one side says a kind of modality the other does not say there (a
-    *will* against nothing aside). *Would* and *'d* are dropped before aligning."""
+def asks_or_tells_of_the_asker(f: TextFeatures, lex: Lexicon | None) -> bool:
+    """``f`` is a request whose modals are its meaning: it has a question (a sentence led by an auxiliary, a modal or
+    a question word, or a modal before its subject), speaks of the asker (*I*, *my*, *we* ...) or asks for speech or
+    making (*write*, *explain*, *tell*). A text of statements about something else (*Datasets can be used with
+    TensorFlow* / *Datasets are compatible with TensorFlow*: documentation, a description) rewords its modals
+    freely, and its modals are not compared."""
+    for sentence in f.clauses:
+        tokens = [t for chunk in sentence for t in chunk]
+        if not tokens:
+            continue
+        first = tokens[0]
+        if first in QUESTION_LEADS or first in QUESTION_WORDS or first in _MODALS or _FIRST_PERSON.intersection(tokens):
+            return True
+        if any(t in _MODALS and u in _INVERTED_SUBJECTS for t, u in zip(tokens, tokens[1:], strict=False)):
+            return True  # *so, can I ...*, *quick question: should we ...*
+        if first in REQUEST_VERBS:
+            return True
+    return False
+
+
+def modality_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -> bool:
+    """Where the two texts' tokens differ, one side says a kind of modality the other does not say there (a
+    *will* against nothing aside), unless neither text asks or tells of the asker (see
+    :func:`asks_or_tells_of_the_asker`). *Would* and *'d* are dropped before aligning."""
+    q_tokens, c_tokens = q.tokens, c.tokens
     if len(q_tokens) > MAX_TOKENS or len(c_tokens) > MAX_TOKENS:
+        return False
+    if not (asks_or_tells_of_the_asker(q, lex) or asks_or_tells_of_the_asker(c, lex)):
         return False
     q = [t for t in q_tokens if t not in _SOFT]
     c = [t for t in c_tokens if t not in _SOFT]
     kinds_q, kinds_c = modal_kinds(q, lex), modal_kinds(c, lex)
-    if Counter(k.lstrip(_WEAK) for k in kinds_q if k) == Counter(k.lstrip(_WEAK) for k in kinds_c if k):
+    said_q, said_c = _said(kinds_q), _said(kinds_c)
+    if _INSTRUCTION in said_q or _INSTRUCTION in said_c:  # an instruction is advice or obligation, either
+        said_q, said_c = (Counter({_INSTRUCTION if k in _BINDING else k: n for k, n in said.items()})
+                          for said in (said_q, said_c))
+    if said_q == said_c:
         return False  # the same modals, perhaps in other places (*how early should I get to X* / *for X, how ...*)
     for op, i1, i2, j1, j2 in SequenceMatcher(None, q, c, autojunk=False).get_opcodes():
         if op != "equal" and _span_changed(kinds_q[i1:i2], kinds_c[j1:j2]):
@@ -175,11 +209,18 @@ def modality_changed(q_tokens: list[str], c_tokens: list[str], lex: Lexicon | No
     return False
 
 
+def _said(kinds: list[str]) -> Counter:
+    """How often each kind is said."""
+    return Counter(k.lstrip(_WEAK) for k in kinds if k)
+
+
 def _span_changed(a: list[str], b: list[str]) -> bool:
     """Two aligned spans' kinds of modality differ: each side says another kind, or one side says a kind firmly
     and the other none (*will* against nothing aside: a tense, which the tense checks compare)."""
     said_a = {k.lstrip(_WEAK) for k in a if k}
     said_b = {k.lstrip(_WEAK) for k in b if k}
+    if _INSTRUCTION in said_a | said_b:  # an instruction is advice or obligation, either
+        said_a, said_b = ({_INSTRUCTION if k in _BINDING else k for k in said} for said in (said_a, said_b))
     if said_a and said_b:
         return said_a != said_b
     firm = {k for k in a + b if k and not k.startswith(_WEAK)}

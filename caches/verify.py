@@ -212,7 +212,7 @@ def verify(
             return VerifyResult(False, "modality")  # *can I* / *should I*
         if _possible_against_future(q, c) or _possible_against_future(c, q):
             return VerifyResult(False, "modality")  # *will it rain tomorrow* / *could it rain tomorrow*
-    if modality_changed(q.tokens, c.tokens, lex):
+    if modality_changed(q, c, lex):
         return VerifyResult(False, "modality")  # *do I pay* / *should I pay*; *my package may have been* / *was*
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
@@ -444,9 +444,11 @@ def _sequence_swapped(q: TextFeatures, c: TextFeatures, seq_c: list[tuple[str, s
     for word in _SEQUENCE_WORDS:
         if q.sequence.count(("r", word)) != 1 or seq_c.count(("r", word)) != 1:
             continue
-        left_q, right_q = _sides(list(q.sequence), q.sentence_starts, word)
-        left_c, right_c = _sides(seq_c, c.sentence_starts, word)
-        if set(left_q) & set(right_c) and set(right_q) & set(left_c):
+        left_q, right_q = (set(side) for side in _sides(list(q.sequence), q.sentence_starts, word))
+        left_c, right_c = (set(side) for side in _sides(seq_c, c.sentence_starts, word))
+        # (a word said on both sides in one text, *by running A and then running B*, shows no order)
+        left_q, right_q, left_c, right_c = left_q - right_q, right_q - left_q, left_c - right_c, right_c - left_c
+        if left_q & right_c and right_q & left_c:
             return True
     return False
 

@@ -24,6 +24,10 @@ def _tokens(text: str) -> list[str]:
     return extract_features(text).tokens
 
 
+def _changed(a: str, b: str) -> bool:
+    return modality_changed(extract_features(a), extract_features(b), default_lexicon())
+
+
 @FAST
 @given(_KIND_PAIRS, st.data(), _ACTIONS)
 def test_a_modal_of_another_kind_is_a_miss_in_questions_statements_and_requests(kinds, data, action) -> None:
@@ -73,7 +77,6 @@ def test_a_generic_you_with_another_modal_is_a_miss(verb, thing) -> None:
 
 
 def test_the_same_kind_in_other_words_and_politeness_are_no_change() -> None:
-    lex = default_lexicon()
     for a, b in [("Do I need to tip in Japan?", "Do I have to tip in Japan?"),
                  ("Can I bring a dog on the train?", "Am I allowed to bring a dog on the train?"),
                  ("Can I bring a dog on the train?", "Is it okay for me to bring a dog on the train?"),
@@ -83,9 +86,9 @@ def test_the_same_kind_in_other_words_and_politeness_are_no_change() -> None:
                  ("How long shuold I rest after a sprain?", "How long should I rest after a sprain?"),
                  ("How early should I get to the airport?", "For a flight abroad, how early should I get there?"),
                  ("What would happen if I missed a payment?", "What will happen if I missed a payment?")]:
-        assert not modality_changed(_tokens(a), _tokens(b), lex), (a, b)
-    assert modality_changed(_tokens("My package may have been stolen."), _tokens("My package was stolen."), lex)
-    assert modality_changed(_tokens("I want to leave my job."), _tokens("I have to leave my job."), lex)
+        assert not _changed(a, b), (a, b)
+    assert _changed("My package may have been stolen.", "My package was stolen.")
+    assert _changed("I want to leave my job.", "I have to leave my job.")
 
 
 def test_kinds_are_read_per_token_and_bounded() -> None:
@@ -94,7 +97,7 @@ def test_kinds_are_read_per_token_and_bounded() -> None:
     assert modal_kinds(_tokens("the time needed to heal"), lex) == [""] * 5  # no subject before *needed*
     assert modal_kinds(_tokens("as fast as possible"), lex) == [""] * 4  # *possible* before no *to*
     long_text = "I can go. " * 200
-    assert not modality_changed(_tokens(long_text), _tokens(long_text.replace("can", "must")), lex)  # not aligned
+    assert not _changed(long_text, long_text.replace("can", "must"))  # not aligned
 
 
 def test_the_askers_task_may_drop_its_modal_but_not_change_it() -> None:
@@ -109,3 +112,13 @@ def test_the_askers_task_may_drop_its_modal_but_not_change_it() -> None:
 def test_asking_for_a_recommendation_is_asking_for_advice() -> None:
     assert verify("Would you recommend getting AppleCare for a MacBook?", "Should I get AppleCare for a MacBook?").ok
     assert not verify("Would you recommend getting AppleCare for a MacBook?", "Can I get AppleCare for a MacBook?").ok
+
+
+def test_a_description_rewords_its_modals_freely() -> None:
+    # documentation and descriptions (no question, no asker, no request) say *can be used* for *is used*
+    assert not _changed("The library can be used with TensorFlow and JAX.", "The library is used with TensorFlow and JAX.")
+    assert not _changed("The cache should be cleared weekly.", "The cache is cleared weekly.")
+    # a question, the asker or a request makes them meaning again
+    assert _changed("Can the library be used with JAX?", "Is the library used with JAX?")
+    assert _changed("The museum might close early. When should we go?", "The museum will close early. When should we go?")
+    assert _changed("Explain whether the library can run on JAX.", "Explain whether the library must run on JAX.")

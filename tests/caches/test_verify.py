@@ -1156,3 +1156,10 @@ def test_the_simple_past_asks_what_did_and_the_base_form_ask(forms, place) -> No
     # a past auxiliary elsewhere in the text is no *did*: *I just ate X that was left out* / *I want to eat X ...*
     assert not verify(f"I just {past} near {place} where it was cold. Is that bad?",
                       f"I want to {base} near {place} where it was cold. Is that bad?").ok
+
+
+def test_a_word_on_both_sides_of_then_shows_no_order() -> None:
+    assert verify('You can build the index by running "make index" and then running "make serve".',
+                  'To build the index, execute "make index" and then "make serve".').ok
+    assert verify("If the flag is not given then it will use the default port.",
+                  "If the flag is not specified, then the default port will be used.").ok
