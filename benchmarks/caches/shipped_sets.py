@@ -133,7 +133,9 @@ async def heldout_negatives(embedder: Embedder, config: CacheConfig, tmp: Path, 
     """A generated set (default: the held-out one): false hits per category and the paraphrases'
     hit rate, with Wilson 95% intervals. Cases are printed only with ``show_cases``."""
     data = load_hard_negatives(name)
-    engine = await sqlite_engine(tmp, "held-out")
+    # a database of its own per set: sets share their scope names, and a text one set stores must never answer
+    # another set's query (two helpers may write the same prompt)
+    engine = await sqlite_engine(tmp, f"held-out-{Path(name).stem}")
     cache = SemanticCache(engine, embedder, config.semantic)
     try:
         pairs = data["text_pairs"]

@@ -128,3 +128,20 @@ def test_verification_refuses_every_must_not_hit_pair_of_the_opened_sets(name: s
     pairs = load_hard_negatives(name)["text_pairs"]
     passed = [(p["category"], p["query"]) for p in pairs if verify(p["query"], p["stored"]).ok]
     assert passed == []
+
+
+async def test_a_set_never_answers_another_sets_query(tmp_path: Path, embedder: SentenceTransformerEmbedder,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sets measured in one run share scope names; a text the first stores must not answer the second's query
+    (two helpers wrote the same prompt into v15 and v20)."""
+    shared = "In JavaScript, how do I replace every occurrence of a substring in a string?"
+    sets = {
+        "first.json": {"text_pairs": [{"category": "c", "stored": shared, "query": "How do I sort a list in Go?"}],
+                       "positives": [{"category": "p", "stored": "What is rust?", "query": "what is rust"}]},
+        "second.json": {"text_pairs": [{"category": "c", "stored": shared.replace("every", "the first"), "query": shared}],
+                        "positives": [{"category": "p", "stored": "What is rust?", "query": "what is rust"}]},
+    }
+    monkeypatch.setattr(shipped_sets, "load_hard_negatives", lambda name: sets[name])
+    first = await heldout_negatives(embedder, CacheConfig(), tmp_path, name="first.json")
+    second = await heldout_negatives(embedder, CacheConfig(), tmp_path, name="second.json")
+    assert (first.false_hits, second.false_hits) == (0, 0)
