@@ -51,7 +51,16 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import clauses_reordered, condition_moved, material_reordered, narration_reordered
-from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, SIMPLE_PASTS, STANCE_VERBS
+from caches.english import (
+    FUNCTION_WORDS,
+    PERSONS,
+    POSSESSIVE_PRONOUNS,
+    QUESTION_LEADS,
+    QUESTION_WORDS,
+    RELATIONAL,
+    SIMPLE_PASTS,
+    STANCE_VERBS,
+)
 from caches.lexicon import Lexicon, default_lexicon
 from caches.modality import modality_changed
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
@@ -284,7 +293,8 @@ def verify(
             or _sequence_swapped(q, c, seq_c)
             or condition_moved(q, c, mapping)
             or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))
-            or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)))):
+            or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)
+                                      or _possessions_changed(q, c, mapping) or _ages_rebound(q, c)))):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -488,6 +498,56 @@ def _third_persons_changed(q: TextFeatures, c: TextFeatures) -> bool:
                        if kind == "w" and text.startswith("person:3"))
 
     return third(q) != third(c)
+
+
+def _possessions_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+    """The same words with another owner of a thing: *I broke my sister's TV* / *my sister broke my TV*, *my friend's
+    laptop was stolen from my car* / *my laptop was stolen from my friend's car*. The pairs (owner, thing owned) are
+    read from the tokens: a possessive pronoun or a word before *'s*, then the content word right after it (*my best
+    friend's laptop*: *my* owns *best*, *friend* owns *laptop*). Compared only when both texts say whose something is: *the
+    collections module in Python* / *Python's collections module* is a rewording."""
+    owned_q, owned_c = _possessions(q.tokens, {}), _possessions(c.tokens, mapping)
+    return bool(owned_q) and bool(owned_c) and owned_q != owned_c
+
+
+def _possessions(tokens: list[str], rename: dict[str, str]) -> Counter:
+    pairs: Counter = Counter()
+    for k, token in enumerate(tokens):
+        if token in POSSESSIVE_PRONOUNS:
+            owner = _ASKERS_OWN.get(token, token)  # *my*, *your*, *our*: the asker's (as *I*, *you*, *we* ask alike)
+        elif token == "s" and k > 0 and _word(tokens[k - 1]) and tokens[k - 1] not in _NOT_OWNERS:
+            owner = rename.get(tokens[k - 1], tokens[k - 1])
+        else:
+            continue
+        owned = tokens[k + 1] if k + 1 < len(tokens) else ""
+        if _word(owned) and owned not in _NOT_OWNERS:
+            pairs[(owner, rename.get(owned, owned))] += 1
+    return pairs
+
+
+def _word(token: str) -> bool:
+    return token.replace("-", "").isalnum()  # *sister-in-law*, *50th*
+
+
+def _ages_rebound(q: TextFeatures, c: TextFeatures) -> bool:
+    """Both texts give people numbers with *is* (*she's 19 and he's 45*), and pair them otherwise (*he's 19 and
+    she's 45*)."""
+    said_q, said_c = _person_numbers(q.tokens), _person_numbers(c.tokens)
+    return bool(said_q) and bool(said_c) and said_q != said_c
+
+
+def _person_numbers(tokens: list[str]) -> Counter:
+    """(pronoun, number) for each *he's 19*, *she is 45*, *they were 3*."""
+    return Counter((tokens[k], tokens[k + 2]) for k in range(len(tokens) - 2)
+                   if tokens[k] in PERSONS and tokens[k + 1] in _IS_FORMS and tokens[k + 2][:1].isdigit())
+
+
+_IS_FORMS = frozenset("s is was are were am m re".split())
+_ASKERS_OWN = {"my": "asker", "your": "asker", "our": "asker"}
+
+
+# words that own nothing before an *'s* (*she's*, *what's*, *it's*: a clitic *is*), and no thing owned
+_NOT_OWNERS = FUNCTION_WORDS | RELATIONAL | frozenset(PERSONS) | frozenset(QUESTION_WORDS)
 
 
 def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:

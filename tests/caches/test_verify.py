@@ -1163,3 +1163,24 @@ def test_a_word_on_both_sides_of_then_shows_no_order() -> None:
                   'To build the index, execute "make index" and then "make serve".').ok
     assert verify("If the flag is not given then it will use the default port.",
                   "If the flag is not specified, then the default port will be used.").ok
+
+
+@FAST
+@given(_PEOPLE, st.sampled_from(["TV", "bike", "laptop", "diary"]), st.sampled_from(["broke", "lost", "sold", "read"]))
+def test_the_same_words_with_another_owner_are_another_story(person, thing, verb) -> None:
+    assert not verify(f"I {verb} my {person}'s {thing}. What now?", f"My {person} {verb} my {thing}. What now?").ok
+    assert not verify(f"My {person}'s {thing} was in my car. What now?", f"My {thing} was in my {person}'s car. What now?").ok
+    # who owns what, said in the same way, reordered: the same
+    assert verify(f"My {person}'s {thing} is old. It was cheap. What now?", f"My {person}'s {thing} was cheap. It is old. What now?").ok
+    # one text only says whose: *the module in Python* / *Python's module*
+    assert verify("How do I use the calendar module in Python?", "How can I use Python's calendar module?").ok
+
+
+@FAST
+@given(st.lists(st.integers(5, 90), min_size=2, max_size=2, unique=True))
+def test_ages_given_to_other_people_are_another_question(ages) -> None:
+    a, b = ages
+    assert not verify(f"Ana and Raj use my car. She's {a} and he's {b}. Is he insured?",
+                      f"Ana and Raj use my car. He's {a} and she's {b}. Is he insured?").ok
+    assert verify(f"Ana and Raj use my car. She's {a} and he's {b}. Is he insured?",
+                  f"Ana and Raj use my car. She is {a} and he is {b}. Is he insured?").ok
