@@ -66,9 +66,7 @@ def clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
     if not q.clauses or len(q.clauses) != len(c.clauses):
         return None
     moved = False
-    for sq, sc in zip(q.clauses, c.clauses, strict=True):
-        flat_q = [t for chunk in sq for t in chunk]
-        flat_c = [t for chunk in sc for t in chunk]
+    for sq, sc, flat_q, flat_c in zip(q.clauses, c.clauses, q.sentence_tokens, c.sentence_tokens, strict=True):
         if flat_q == flat_c:
             continue
         if sorted(flat_q) != sorted(flat_c):
@@ -124,9 +122,9 @@ def narration_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
     """Both texts tell the same events in sentences of their own, in another order (*I ate breakfast. I took my
     pill. Was that okay?* / *I took my pill. I ate breakfast. ...*). A sentence tells an event when it is no
     question, has a verb in a past form and names no number or date (*I worked as a nurse for five years. I studied
-    biology.*: dated facts of a background, whose order the dates carry); two sentences are one event told twice when most of their tokens are
-    shared (:data:`SAME_SENTENCE` of the larger). Other sentences (questions, instructions, facts in the present)
-    may come in any order."""
+    biology.*: dated facts of a background, whose order the dates carry); two sentences are one event told twice
+    when most of their tokens are shared (:data:`SAME_SENTENCE` of the larger). Other sentences (questions,
+    instructions, facts in the present) may come in any order."""
     told_q, told_c = _narrated(q, lex), _narrated(c, lex)
     if len(told_q) < 2 or len(told_c) < 2:
         return False
@@ -141,8 +139,7 @@ def narration_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
 def _narrated(f: TextFeatures, lex: Lexicon) -> list[frozenset[str]]:
     """The token sets of ``f``'s sentences that tell an event (see :func:`narration_reordered`), in order."""
     out: list[frozenset[str]] = []
-    for sentence in f.clauses[:MAX_NARRATED_SENTENCES]:
-        tokens = [t for chunk in sentence for t in chunk]
+    for tokens in f.sentence_tokens[:MAX_NARRATED_SENTENCES]:
         if tokens and tokens[0] not in QUESTION_LEADS and tokens[0] not in QUESTION_WORDS \
                 and not any(t[0].isdigit() or t in NUMBER_WORDS for t in tokens) \
                 and any(lex.past_form(t) for t in tokens if t.isalpha()):

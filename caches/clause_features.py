@@ -1,6 +1,7 @@
 """The clause structure of a text, for :mod:`caches.text_features`: its tokens cut into sentences and clauses (what
 a colon introduces kept whole as material), and the content words inside and outside its subordinate clauses
-(*if*, *when*, *unless* ..., and *before*, *after*, *by the time* ... at a sentence's start). :mod:`caches.clause_checks` compares them."""
+(*if*, *when*, *unless* ..., and *before*, *after*, *by the time* ... at a sentence's start).
+:mod:`caches.clause_checks` compares them."""
 
 from __future__ import annotations
 

@@ -30,6 +30,7 @@ from difflib import SequenceMatcher
 
 from caches.english import BE_FORMS, QUESTION_LEADS, QUESTION_WORDS, REQUEST_VERBS, SUBJECT_PRONOUNS
 from caches.lexicon import Lexicon
+from caches.slips import typing_slips
 from caches.text_features import TextFeatures
 
 __all__ = ["MAX_TOKENS", "asks_or_tells_of_the_asker", "modal_kinds", "modality_changed"]
@@ -52,7 +53,6 @@ _ADJECTIVES = {"possible": "possible", "okay": "possible", "ok": "possible", "al
                "compulsory": "obligation", "obligatory": "obligation"}
 _ADJECTIVE_FOLLOWERS = frozenset({"to", "that", "for"})
 _WEAK = "~"  # marks the kind of a modal that a rewording may leave out (see :func:`_weak`)
-_WH_WORDS = frozenset("how what which where when why who whom whose".split())
 _INSTRUCTION = "instruction"  # the kind of *you should* / *you must*: advice and obligation alike
 _BINDING = frozenset({"advice", "obligation", _INSTRUCTION})
 _FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves".split())
@@ -70,8 +70,9 @@ _CLITIC_BES = frozenset({"m", "re", "am", "are"})
 _ADVICE_VERBS = frozenset({"recommend", "advise", "suggest"})
 # what a modal's subject may be: the words after which *needed*, *able* ... are modal
 _SUBJECTS = SUBJECT_PRONOUNS | BE_FORMS | frozenset("it one not s re m ve do does did will ll".split())
-# the modals a typing slip may hide (*shuold*): long enough that one slip cannot make another word of them
-_SLIPPABLE = frozenset({"could", "should", "would", "might", "must"})
+# the modals a typing slip may hide (*shuold*): long enough that one slip cannot make another word of them; in a fixed
+# order, for a slip one letter from two of them (*sould*)
+_SLIPPABLE = ("should", "could", "would", "might", "must")
 
 
 def _next_words(tokens: list[str], k: int) -> list[str]:
@@ -86,28 +87,16 @@ def _request_verb(verb: str, after: str, lex: Lexicon | None) -> bool:
 
 
 def _slip_of(token: str) -> str:
-    """The modal that ``token`` misspells by one swap of neighbours or one letter added, dropped or replaced
-    (``""`` for none)."""
-    for modal in _SLIPPABLE:
-        if abs(len(token) - len(modal)) > 1 or token == modal:
-            continue
-        if len(token) == len(modal):
-            diff = [i for i in range(len(token)) if token[i] != modal[i]]
-            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and token[diff[0]] == modal[diff[1]] and token[diff[1]] == modal[diff[0]]):
-                return modal
-        else:
-            short, long_ = sorted((token, modal), key=len)
-            if any(long_[:i] + long_[i + 1:] == short for i in range(len(long_))):
-                return modal
-    return ""
+    """The modal that ``token`` misspells by one typing slip (one swap of neighbours or one letter added, dropped or
+    replaced: :func:`caches.slips.typing_slips`), the first in :data:`_SLIPPABLE`'s order; ``""`` for none."""
+    return next((modal for modal in _SLIPPABLE if modal != token and typing_slips(token, modal) == 1), "")
 
 
-def _weak(tokens: list[str], k: int, lex: Lexicon | None) -> bool:
+def _weak(tokens: list[str], k: int) -> bool:
     """The modal at ``k`` may be left out by a rewording, though it may not be replaced: after a question word
     (*how long should I boil* / *how long do I boil*, *where can I watch* / *where do I watch*), or before *you* and
     a verb that is no request (*can you die from* / *is it deadly*, but not *will you die from*)."""
-    if any(t in _WH_WORDS for t in tokens[max(0, k - 4):k]):
+    if any(t in QUESTION_WORDS for t in tokens[max(0, k - 4):k]):
         return True
     rest = _next_words(tokens, k)
     return len(rest) == 2 and rest[0] == "you"
@@ -161,7 +150,7 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
         if _asker_task(tokens, k, lex):  # *I need to know*, *I have to write a toast*: the asker's task, not a situation
             kinds[k] = _WEAK + kind  # (it may be left out, not replaced: *I must repaint* / *I may repaint*)
             continue
-        kinds[k] = _WEAK + kind if token in _MODALS and _weak(tokens, k, lex) else kind
+        kinds[k] = _WEAK + kind if token in _MODALS and _weak(tokens, k) else kind
     return kinds
 
 
@@ -171,8 +160,7 @@ def asks_or_tells_of_the_asker(f: TextFeatures, lex: Lexicon | None) -> bool:
     making (*write*, *explain*, *tell*). A text of statements about something else (*Datasets can be used with
     TensorFlow* / *Datasets are compatible with TensorFlow*: documentation, a description) rewords its modals
     freely, and its modals are not compared."""
-    for sentence in f.clauses:
-        tokens = [t for chunk in sentence for t in chunk]
+    for tokens in f.sentence_tokens:
         if not tokens:
             continue
         first = tokens[0]
@@ -197,11 +185,8 @@ def modality_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -> b
     q = [t for t in q_tokens if t not in _SOFT]
     c = [t for t in c_tokens if t not in _SOFT]
     kinds_q, kinds_c = modal_kinds(q, lex), modal_kinds(c, lex)
-    said_q, said_c = _said(kinds_q), _said(kinds_c)
-    if _INSTRUCTION in said_q or _INSTRUCTION in said_c:  # an instruction is advice or obligation, either
-        said_q, said_c = (Counter({_INSTRUCTION if k in _BINDING else k: n for k, n in said.items()})
-                          for said in (said_q, said_c))
-    if said_q == said_c:
+    said_q, said_c = _instructions_folded(_said(kinds_q), _said(kinds_c))
+    if Counter(said_q) == Counter(said_c):
         return False  # the same modals, perhaps in other places (*how early should I get to X* / *for X, how ...*)
     for op, i1, i2, j1, j2 in SequenceMatcher(None, q, c, autojunk=False).get_opcodes():
         if op != "equal" and _span_changed(kinds_q[i1:i2], kinds_c[j1:j2]):
@@ -209,18 +194,24 @@ def modality_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -> b
     return False
 
 
-def _said(kinds: list[str]) -> Counter:
-    """How often each kind is said."""
-    return Counter(k.lstrip(_WEAK) for k in kinds if k)
+def _said(kinds: list[str]) -> list[str]:
+    """The kinds said, their weak marks dropped."""
+    return [k.lstrip(_WEAK) for k in kinds if k]
+
+
+def _instructions_folded(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
+    """Where either side gives an instruction, advice and obligation on both sides count as one kind with it: an
+    instruction is either."""
+    if _INSTRUCTION not in a and _INSTRUCTION not in b:
+        return a, b
+    folded_a, folded_b = ([_INSTRUCTION if k in _BINDING else k for k in said] for said in (a, b))
+    return folded_a, folded_b
 
 
 def _span_changed(a: list[str], b: list[str]) -> bool:
     """Two aligned spans' kinds of modality differ: each side says another kind, or one side says a kind firmly
     and the other none (*will* against nothing aside: a tense, which the tense checks compare)."""
-    said_a = {k.lstrip(_WEAK) for k in a if k}
-    said_b = {k.lstrip(_WEAK) for k in b if k}
-    if _INSTRUCTION in said_a | said_b:  # an instruction is advice or obligation, either
-        said_a, said_b = ({_INSTRUCTION if k in _BINDING else k for k in said} for said in (said_a, said_b))
+    said_a, said_b = (set(said) for said in _instructions_folded(_said(a), _said(b)))
     if said_a and said_b:
         return said_a != said_b
     firm = {k for k in a + b if k and not k.startswith(_WEAK)}

@@ -9,7 +9,7 @@ from caches.lexicon import Lexicon
 from caches.text_features import TextFeatures
 
 __all__ = ["MAX_SLIP_CHECKS", "MAX_SUBSTITUTION_PAIRS", "TYPO_MIN_LENGTH", "match_typos", "misspelt_function_words",
-           "negated_by_prefix"]
+           "negated_by_prefix", "typing_slips"]
 
 MAX_SUBSTITUTION_PAIRS = 256  # word pairs of two texts tested for a synonym or a slip
 
@@ -31,7 +31,7 @@ def match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[
             continue
         known = lexicon.known([word])
         partner = next((a for a in free if lexicon.known([a]) != known
-                        and _slips(a, word) <= (2 if min(len(a), len(word)) >= 8 else 1)
+                        and typing_slips(a, word) <= (2 if min(len(a), len(word)) >= 8 else 1)
                         and not negated_by_prefix(a, word)), None)
         if partner is not None:
             free.remove(partner)
@@ -79,7 +79,7 @@ def _slip_sources(word: str) -> list[str]:
     if len(word) < 5:
         return [f for f in SHORT_FUNCTION_WORDS if len(f) == len(word) and _swapped_neighbours(f, word)]
     return [f for f in LONG_FUNCTION_WORDS
-            if abs(len(f) - len(word)) <= 2 and _slips(f, word) <= (2 if len(f) >= 7 else 1)]
+            if abs(len(f) - len(word)) <= 2 and typing_slips(f, word) <= (2 if len(f) >= 7 else 1)]
 
 
 def _swapped_neighbours(a: str, b: str) -> bool:
@@ -88,7 +88,7 @@ def _swapped_neighbours(a: str, b: str) -> bool:
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
-def _slips(a: str, b: str) -> int:
+def typing_slips(a: str, b: str) -> int:
     """Typing slips between two words (Damerau-Levenshtein: insert, delete, replace, swap two
     neighbours), counted up to 3."""
     if abs(len(a) - len(b)) > 2:

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from caches.english import POSSESSIVE_PRONOUNS, QUESTION_LEADS, REQUEST_VERBS
 from caches.text_features import TextFeatures
 
-__all__ = ["ADDRESSEE", "ASKER", "infinitive_subjects", "person_against_thing", "question_subjects", "subjects_changed"]
+__all__ = ["ADDRESSEE", "ASKER", "infinitive_subjects", "person_against_thing", "possessor", "question_subjects",
+           "subjects_changed"]
 
 ASKER = "asker"  # I, we, you, one: whoever asks, or anyone
 ADDRESSEE = "addressee"  # *you* beside the asker's own *I* or *me*: the one asked
@@ -48,8 +49,7 @@ def question_subjects(f: TextFeatures) -> tuple[str, ...]:
 def _auxiliary_questions(f: TextFeatures) -> Iterator[tuple[list[str], int]]:
     """For each sentence of ``f`` whose question is led by an auxiliary (*can I*, *how much does X*): its tokens and
     where that auxiliary stands (a subject follows it)."""
-    for sentence in f.clauses:
-        tokens = [t for clause in sentence for t in clause]
+    for tokens in f.sentence_tokens:
         at = _after_openers(tokens)
         if at + 1 < len(tokens) and tokens[at] in QUESTION_LEADS:
             yield tokens, at
@@ -75,6 +75,13 @@ def _request(rest: list[str]) -> bool:
 
 
 _OBJECT_PERSONS = {"me": ASKER, "us": ASKER, "you": ASKER, "one": ASKER, "him": "he", "her": "she", "them": "they"}
+_ASKERS_POSSESSIVES = frozenset({"my", "our", "your"})
+
+
+def possessor(word: str) -> str:
+    """Whose a possessive pronoun says: :data:`ASKER` for *my*, *our* and *your* (as *I*, *we* and *you* ask alike),
+    the pronoun itself otherwise (*his*, *her*, *their*)."""
+    return ASKER if word in _ASKERS_POSSESSIVES else word
 
 
 def infinitive_subjects(f: TextFeatures) -> tuple[str, ...]:
@@ -89,7 +96,7 @@ def infinitive_subjects(f: TextFeatures) -> tuple[str, ...]:
         if first in _OBJECT_PERSONS and second == "to":
             found.append(_OBJECT_PERSONS[first])
         elif first in POSSESSIVE_PRONOUNS and k + 3 < len(tokens) and tokens[k + 3] == "to":
-            found.append(f"{ASKER if first in ('my', 'our', 'your') else first} {second}")
+            found.append(f"{possessor(first)} {second}")
     return tuple(found)
 
 

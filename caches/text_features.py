@@ -148,6 +148,11 @@ class TextFeatures:
         return [t for sentence in self.clauses for chunk in sentence for t in chunk]
 
     @property
+    def sentence_tokens(self) -> list[list[str]]:
+        """The tokens of each sentence of :attr:`clauses`, its clauses joined, in order."""
+        return [[t for chunk in sentence for t in chunk] for sentence in self.clauses]
+
+    @property
     def content(self) -> tuple[str, ...]:
         return tuple(text for kind, text in self.sequence if kind == "w")
 

@@ -64,15 +64,15 @@ from caches.english import (
 from caches.lexicon import Lexicon, default_lexicon
 from caches.modality import modality_changed
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
-from caches.subjects import person_against_thing, subjects_changed
+from caches.subjects import person_against_thing, possessor, subjects_changed
 from caches.text_features import TextFeatures, extract_features
 
 __all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
 
 MAX_ROLE_WORDS = 64
-_SPAN_KINDS = ("code:", "quote:", "url:")
+_SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
 # operators whose operands keep their places in a formula (a slash is left out: *Pacific/Fakaofo* names a zone)
-_OPERATORS = frozenset(f"sym:{op}" for op in "^ ** + - * < > <= >= == != % // -> =".split())  # verbatim spans: words of the sequence with these prefixes
+_OPERATORS = frozenset(f"sym:{op}" for op in "^ ** + - * < > <= >= == != % // -> =".split())
 MAX_DIFF_WORDS = 256  # sequence entries of two texts diffed as a whole (difflib is quadratic on repeats)
 SLOT_EDITS = 2
 SLOT_WORDS = 3
@@ -399,8 +399,9 @@ def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
     a verb, both in one form: the base form of a step (*preheat the oven, mix the batter and bake* / *mix the batter,
     preheat the oven and bake*), the past of narrated events (*I deleted the folder and emptied the trash* / *I emptied
     the trash and deleted the folder*) or the *-ing* form. Two events joined by *and* are read as a sequence even where
-    their order does not matter (*I cleared the cache and restarted my phone*): such a paraphrase is a lost hit. Runs that open otherwise, or with two forms, moved a phrase, not a step (*how do I
-    find the max, given a list* / *given a list, how do I find the max*)."""
+    their order does not matter (*I cleared the cache and restarted my phone*): such a paraphrase is a lost hit. Runs
+    that open otherwise, or with two forms, moved a phrase, not a step (*how do I find the max, given a list* / *given
+    a list, how do I find the max*)."""
     placed_q, placed_c = _words_by_sentence(q), _words_by_sentence(c)
     words_q = [w for w, _ in placed_q]
     words_c = [mapping.get(w, w) for w, _ in placed_c]
@@ -504,8 +505,8 @@ def _possessions_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, st
     """The same words with another owner of a thing: *I broke my sister's TV* / *my sister broke my TV*, *my friend's
     laptop was stolen from my car* / *my laptop was stolen from my friend's car*. The pairs (owner, thing owned) are
     read from the tokens: a possessive pronoun or a word before *'s*, then the content word right after it (*my best
-    friend's laptop*: *my* owns *best*, *friend* owns *laptop*). Compared only when both texts say whose something is: *the
-    collections module in Python* / *Python's collections module* is a rewording."""
+    friend's laptop*: *my* owns *best*, *friend* owns *laptop*). Compared only when both texts say whose something
+    is: *the collections module in Python* / *Python's collections module* is a rewording."""
     owned_q, owned_c = _possessions(q.tokens, {}), _possessions(c.tokens, mapping)
     return bool(owned_q) and bool(owned_c) and owned_q != owned_c
 
@@ -514,7 +515,7 @@ def _possessions(tokens: list[str], rename: dict[str, str]) -> Counter:
     pairs: Counter = Counter()
     for k, token in enumerate(tokens):
         if token in POSSESSIVE_PRONOUNS:
-            owner = _ASKERS_OWN.get(token, token)  # *my*, *your*, *our*: the asker's (as *I*, *you*, *we* ask alike)
+            owner = possessor(token)
         elif token == "s" and k > 0 and _word(tokens[k - 1]) and tokens[k - 1] not in _NOT_OWNERS:
             owner = rename.get(tokens[k - 1], tokens[k - 1])
         else:
@@ -543,7 +544,6 @@ def _person_numbers(tokens: list[str]) -> Counter:
 
 
 _IS_FORMS = frozenset("s is was are were am m re".split())
-_ASKERS_OWN = {"my": "asker", "your": "asker", "our": "asker"}
 
 
 # words that own nothing before an *'s* (*she's*, *what's*, *it's*: a clitic *is*), and no thing owned
