@@ -8,14 +8,33 @@ from __future__ import annotations
 
 from collections import Counter
 
-from caches.english import ADVERBIAL_OPENERS, NUMBER_WORDS, QUESTION_LEADS, QUESTION_WORDS
+from caches.english import (
+    ADVERBIAL_OPENERS,
+    AUXILIARIES,
+    CLITICS,
+    DO_FORMS,
+    MID_ADVERBS,
+    NUMBER_WORDS,
+    POSSESSIVE_PRONOUNS,
+    QUESTION_LEADS,
+    QUESTION_WORDS,
+    SUBJECT_PRONOUNS,
+)
 from caches.lexicon import Lexicon
 from caches.text_features import TextFeatures
 
-__all__ = ["MAX_MOVED_CLAUSES", "clauses_reordered", "condition_moved", "material_reordered", "narration_reordered"]
+__all__ = [
+    "MAX_MOVED_CLAUSES",
+    "clauses_reordered",
+    "condition_moved",
+    "material_reordered",
+    "narration_reordered",
+    "sentences_reordered",
+]
 
 MAX_MOVED_CLAUSES = 8  # texts cut into more clauses than this are not compared as reordered clauses
 MAX_NARRATED_SENTENCES = 12  # sentences of events compared for their order (at most this many a text)
+MAX_REORDERED_SENTENCES = 12  # sentences a text may have to be compared as the same sentences in another order
 SAME_SENTENCE = 0.6  # the share of tokens two sentences must have in common to be read as one event told twice
 
 
@@ -53,6 +72,59 @@ def condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
     # both ways: a phrase at the clause's end may attach to either clause (*check if X exists in Python* / *check in
     # Python if X exists*); a swap moves words into the clause and others out of it
     return bool(only_in_q & only_out_c) and bool(only_in_c & only_out_q)
+
+
+_REFERRING = frozenset("he she it they".split())  # a sentence's subject that stands for an earlier one's
+_SUBJECT_ENDS = AUXILIARIES | DO_FORMS | MID_ADVERBS | frozenset(CLITICS)  # what follows a subject's last word
+_SUBJECT_STARTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | frozenset("the a an this that these those there".split())
+_NOUN_PHRASE_STARTS = POSSESSIVE_PRONOUNS | frozenset("the a an this that these those".split())
+_SEQUENCE_WORDS = frozenset("then first next finally later after afterwards before earlier".split())
+
+
+def sentences_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
+    """Whether the two texts say the same sentences in another order: ``True`` when each moved sentence is a
+    statement led by its subject or a question (*My boss is vegetarian. She's coming on Friday. What can I cook?* /
+    *My boss is coming on Friday. She's vegetarian. ...*); ``False`` when the sentences are the same but a pronoun
+    comes to stand for another person (*My boss is vegan. My wife is coming. She is allergic to nuts.* / *My wife
+    is coming. My boss is vegan. She is ...*); ``None`` otherwise (the other checks decide). A sentence whose
+    subject is *he, she, it* or *they* is read with the subject of the nearest earlier sentence led by a noun
+    phrase in its place; clitics are read as their words (*she's* = *she is*). Left to the other checks:
+    instructions (the steps of a procedure), sentences with a word of sequence (*then*, *first*), and past events
+    (:func:`narration_reordered` runs first)."""
+    a, b = _resolved_sentences(q, resolve=True), _resolved_sentences(c, resolve=True)
+    if a == b or not 1 < len(a) <= MAX_REORDERED_SENTENCES or len(a) != len(b):
+        return None
+    if Counter(a) != Counter(b):
+        said_q, said_c = _resolved_sentences(q, resolve=False), _resolved_sentences(c, resolve=False)
+        # (a pronoun with nothing before it to stand for is read as no one's: *It crashes. My phone is new.*)
+        unread = any(s and s[0] in _REFERRING for s in a + b)
+        return False if Counter(said_q) == Counter(said_c) and said_q != said_c and not unread else None
+    return True if all(_movable_sentence(x) for x, y in zip(a, b, strict=True) if x != y) else None
+
+
+def _resolved_sentences(f: TextFeatures, *, resolve: bool) -> list[tuple[str, ...]]:
+    """Each sentence's tokens, clitics read as words and (with ``resolve``) a leading *he/she/it/they* replaced by
+    the subject of the nearest earlier sentence whose subject is a noun phrase (*my boss*; none: the pronoun
+    stays)."""
+    out: list[tuple[str, ...]] = []
+    subject: list[str] = []
+    for tokens in f.sentence_tokens:
+        words = [CLITICS.get(t, t) if k and tokens[k - 1] not in POSSESSIVE_PRONOUNS else t for k, t in enumerate(tokens)]
+        if resolve and words and words[0] in _REFERRING and subject:
+            words = subject + words[1:]
+        elif words and words[0] in _NOUN_PHRASE_STARTS:
+            end = next((k for k, w in enumerate(words[:5]) if k and w in _SUBJECT_ENDS), 0)
+            if end:
+                subject = words[:end]
+        out.append(tuple(words))
+    return out
+
+
+def _movable_sentence(sentence: tuple[str, ...]) -> bool:
+    """A sentence that may change places: a statement led by its subject, or a question; with no word of sequence."""
+    if not sentence or _SEQUENCE_WORDS.intersection(sentence):
+        return False
+    return sentence[0] in _SUBJECT_STARTS or sentence[0] in QUESTION_WORDS or sentence[0] in QUESTION_LEADS
 
 
 def clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:

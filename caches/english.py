@@ -19,6 +19,7 @@ __all__ = [
     "CONDITIONALS",
     "CONTRACTIONS",
     "DISCOURSE_OPENERS",
+    "INTERJECTIONS",
     "DO_FORMS",
     "FUNCTION_WORDS",
     "IRREGULAR_PARTICIPLES",
@@ -135,6 +136,11 @@ REWORDED_FRAMES = (
     # an indirect question's frame (*I was wondering if you could explain X*, *I'm curious how X works*)
     (re.compile(r"(?:^|(?<=[.!?:,]\s)|(?<=\bbut\s))i(?:'m|\s+am|\s+was|)\s+(?:just\s+|really\s+|also\s+)?(?:wondering|curious)"
                 r"(?:\s+(?:to\s+know\s+)?(?:if|whether|about)\b)?(?:\s+you\s+(?:could|can|would|might)\b)?", re.I), ""),
+    # a doubt that frames a question: *I'm not sure how to X*, *not sure whether to X*, *no idea what X is* ask *how
+    # to X*, *whether to X*, *what X is* (not *I don't know how to X*: *I don't know how to swim* tells an ability)
+    (re.compile(r"\b(?:(?:i(?:'m|\s+am)|im)\s+(?:just\s+|really\s+)?)?(?:not\s+(?:really\s+)?sure|unsure)\s+"
+                r"(?=(?:how|what|which|where|when|why|who|whether|if)\b)", re.I), ""),
+    (re.compile(r"\b(?:i\s+have\s+)?no\s+idea\s+(?=(?:how|what|which|where|when|why|who|whether|if)\b)", re.I), ""),
     # *would you mind writing X* asks *write X*, as *please* does
     (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
     # *I'd appreciate it if you could X* asks *please X*; *are you able to X*, *would you be able to X* ask *can you X*
@@ -180,10 +186,20 @@ REWORDED_FRAMES = (
                 r"(?:(?:list|identify|(?:give\s+me|provide|make|write(?:\s+me)?)\s+a\s+list\s+of)\s+"
                 r"(?=(?:the|\d+|" + _COUNT_WORDS + r")\b)|name\s+(?=(?:\d+|" + _COUNT_WORDS + r")\b))", re.I),
      "what are "),
+    # *name the X-est Y* asks *what is the X-est Y* (a quiz's *name*; *name the X* alone may ask to give it a name)
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+                r"name\s+(?=the\s+(?:[a-z]+est|most|least|first|last|only)\b)", re.I), "what is "),
+    # *what exactly is X*, *how exactly does X work*, *what is X exactly*: the insistence adds nothing to the question
+    (re.compile(r"\b(what|which|who|how|why|where|when)\s+exactly\b", re.I), r"\1"),
+    (re.compile(r"(?<=\w)\s+exactly(?=\s*\?)", re.I), ""),
     # *how do you say X in French* is *translate X into French*
     (re.compile(r"\bhow\s+(?:do|would|can)\s+(?:you|i|one)\s+say\s+([^\n]{1,200}?)\s+in\s+(?=[^\W\d_]+\s*[?.!]*\s*$)",
                 re.I), r"translate \1 into "),
     (re.compile(r"\bwhat(?:\s+is|\s+are|'s)\s+the\s+number\s+of\b", re.I), "how many"),
+    # a price asked as *how much*: *how much does it cost to X* = *what is the cost to X*, *how much does X cost* =
+    # *what is the cost of X* (present tense only)
+    (re.compile(r"\bhow\s+much\s+(?:does|do)\s+it\s+cost\b", re.I), "what is the cost"),
+    (re.compile(r"\bhow\s+much\s+(?:does|do)\s+([^.?!\n]{1,80}?)\s+cost(?=\s*[?.!]|\s*$)", re.I), r"what is the cost of \1"),
     # an abbreviation's expansion: *what is X short for* asks *what does X stand for* (not what X means: *what is
     # Alex short for*)
     (re.compile(r"\bwhat(?:\s+is|'s)\s+([^.?!\n]{1,80}?)\s+(?:short|an\s+abbreviation|an\s+acronym)\s+for\b", re.I),
@@ -304,6 +320,8 @@ CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing
 SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
 # words that may open a question before its verb without being part of its clause (*So is X a Y?*, *And are X Y?*)
 DISCOURSE_OPENERS = frozenset("so and but or then well now also yet".split())
+# words a speaker may put before a sentence without changing it (*ok so is X a Y?*, *hmm, is X a Y?*)
+INTERJECTIONS = frozenset("ok okay alright yeah yes yep hmm um umm uh oh hey hi hello pls plz please".split())
 # words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,
 # what is X* / *what is X in June*): prepositions and subordinators, not coordination
 ADVERBIAL_OPENERS = (RELATIONAL | SUBORDINATORS | {"as"}) - frozenset("and or but nor then".split())

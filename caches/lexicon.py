@@ -152,11 +152,13 @@ class Lexicon:
 
     @lru_cache(maxsize=65536)  # noqa: B019 - one Lexicon per process, its cache lives as long
     def lemmas(self, word: str) -> tuple[tuple[str, str], ...]:
-        """``(pos, lemma)`` readings of ``word`` that WordNet knows (empty: unknown word)."""
+        """``(pos, lemma)`` readings of ``word`` that WordNet knows (empty: unknown word). A hyphenated word is also read
+        joined and as a compound (*grown-up* as *grownup*, *second-hand* as *secondhand*), as WordNet spells many."""
         word = word.lower().replace(" ", "_")
+        spellings = (word, word.replace("-", ""), word.replace("-", "_")) if "-" in word.strip("-") else (word,)
         out: list[tuple[str, str]] = []
         for pos in _POS:
-            candidates = [word, *self._exceptions[pos].get(word, ())]
+            candidates = [*spellings, *self._exceptions[pos].get(word, ())]
             candidates += [word[: -len(suffix)] + repl for suffix, repl in _DETACH[pos]
                            if word.endswith(suffix) and len(word) > len(suffix) + 1]
             for cand in dict.fromkeys(candidates):

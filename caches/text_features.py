@@ -33,6 +33,7 @@ from caches.english import (
     DISCOURSE_OPENERS,
     DO_FORMS,
     FUNCTION_WORDS,
+    INTERJECTIONS,
     IRREGULAR_PARTICIPLES,
     MANNER_PHRASE,
     MID_ADVERBS,
@@ -43,9 +44,11 @@ from caches.english import (
     PERSONS,
     PHATIC,
     PHATIC_CORE,
+    QUESTION_LEADS,
     QUESTION_WORDS,
     RELATIONAL,
     REQUEST_FRAMES,
+    REQUEST_VERBS,
     REWORDED_FRAMES,
     SENTENCE_ENDS,
     SENTENCE_PUNCTUATION,
@@ -129,7 +132,7 @@ class TextFeatures:
     bound: frozenset[tuple[str, str]] = frozenset()  # each number with the content word right after it: *12 miles*
     tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
     modality: frozenset[str] = frozenset()  # ``possible`` (*can*, *may*), ``advice``, ``obligation``, ``conditional``
-    # each finite verb after a subject pronoun, outside conditional clauses, with the tense its auxiliary marks
+    # each finite verb after a subject pronoun or a subject question word, outside conditional clauses, with the tense its auxiliary marks
     # (``past``, ``present``, ``future``; ``""``: the verb's own form decides, *I lost* / *I lose*)
     finite: tuple[tuple[str, str], ...] = ()
     # every token of the text (words of any class, numbers, symbols, verbatim spans; no punctuation), in order, cut
@@ -457,11 +460,13 @@ def _after_subject(words: list[str], k: int) -> list[str]:
 
 
 def _finite_verbs(words: list[str]) -> tuple[tuple[str, str], ...]:
-    """The finite verbs of a text's statements and questions, each after its subject pronoun, with the tense its
-    auxiliary marks: *I lost* (``""``: the verb's form decides), *I will lose* / *I'm going to lose*
-    (``future``), *I did lose* / *did I lose* / *I've lost* (``past``), *do I lose* (``present``). Left out: clauses
-    opened by *if*, *when* or *unless* (their tense is hypothetical), progressives (*I was trying* is narrative), a
-    copula, and a modal (modality is not time)."""
+    """The finite verbs of a text's statements and questions, each after its subject, with the tense its auxiliary
+    marks: *I lost* (``""``: the verb's form decides), *I will lose* / *I'm going to lose* (``future``), *I did lose* /
+    *did I lose* / *I've lost* (``past``), *do I lose* (``present``). A subject is a personal pronoun, or a question
+    word that asks for the subject (*who won*, *which team will win*; after *which* or *what*, each reading of up to
+    two words as its noun is taken, since the words alone do not tell noun from verb). Left out: clauses opened by
+    *if*, *when* or *unless* (their tense is hypothetical), progressives (*I was trying* is narrative), a copula, and
+    a modal (modality is not time)."""
     out: list[tuple[str, str]] = []
     conditional = False
     for k, word in enumerate(words):
@@ -469,26 +474,39 @@ def _finite_verbs(words: list[str]) -> tuple[tuple[str, str], ...]:
             conditional = True
         elif not word[0].isalnum() and word != "'":
             conditional = False  # a clause ends at its punctuation
-        elif word in SUBJECT_PRONOUNS and not conditional:
-            rest = _after_subject(words, k + 1)
-            before = words[k - 1] if k else ""
-            if not rest or not rest[0].isalpha():
-                continue
-            first, second = rest[0], rest[1] if len(rest) > 1 else ""
-            if before in _INVERTED:
-                out.append((_INVERTED[before], first))
-            elif before in MODALS or before in BE_FORMS or first in MODALS or first in BE_FORMS and first not in (
-                    "am", "is", "are"):
-                continue
-            elif first in ("am", "is", "are"):
-                if second == "going" and len(rest) == 4 and rest[2] == "to":
-                    out.append(("future", rest[3]))
-            elif first in _INVERTED:
-                if second and second.isalpha() and second not in FUNCTION_WORDS and second != "to":
-                    out.append((_INVERTED[first], second))
-            elif first not in FUNCTION_WORDS:
-                out.append(("", first))
+        elif conditional:
+            continue
+        elif word in SUBJECT_PRONOUNS:
+            _verb_after(words, k, words[k - 1] if k else "", out)
+        elif word in SUBJECT_QUESTIONS:
+            nouns = 0 if word == "who" else 2
+            for end in range(k, k + nouns + 1):  # the subject's last word: the question word, or its noun's
+                if end > k and (end >= len(words) or not words[end][0].isalpha() or words[end] in FUNCTION_WORDS):
+                    break
+                _verb_after(words, end, "", out)
     return tuple(out)
+
+
+def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]]) -> None:
+    """Append to ``out`` the finite verb after the subject ending at position ``k`` (see :func:`_finite_verbs`), with
+    the tense its auxiliary marks; ``before``: the word before the subject (an inverted auxiliary: *did I lose*)."""
+    rest = _after_subject(words, k + 1)
+    if not rest or not rest[0].isalpha():
+        return
+    first, second = rest[0], rest[1] if len(rest) > 1 else ""
+    if before in _INVERTED:
+        out.append((_INVERTED[before], first))
+    elif before in MODALS or before in BE_FORMS or first in MODALS or first in BE_FORMS and first not in (
+            "am", "is", "are"):
+        return
+    elif first in ("am", "is", "are"):
+        if second == "going" and len(rest) == 4 and rest[2] == "to":
+            out.append(("future", rest[3]))
+    elif first in _INVERTED:
+        if second and second.isalpha() and second not in FUNCTION_WORDS and second != "to":
+            out.append((_INVERTED[first], second))
+    elif first not in FUNCTION_WORDS:
+        out.append(("", first))
 
 
 def _is_phatic(segment: str) -> bool:
@@ -499,6 +517,9 @@ def _is_phatic(segment: str) -> bool:
             and all(w in PHATIC or w in FUNCTION_WORDS or w in RELATIONAL or w in NEGATIONS for w in words))
 
 
+_PHATIC_BREAK = re.compile(r",|\s[-\u2013\u2014]+\s")  # what ends a formula inside a sentence: a comma, a spaced dash
+
+
 def _blank_phatic_ends(text: str) -> str:
     """``text`` with the sentences of :data:`PHATIC` formulas at its start and end blanked out (same
     length). A sentence after a colon is what the colon introduces (*translate: good morning*), and a
@@ -507,11 +528,12 @@ def _blank_phatic_ends(text: str) -> str:
     lo, hi = 0, len(segments)
     while lo < hi and _is_phatic(text[slice(*segments[lo])]):
         lo += 1
-    if lo < hi:  # formulas before a comma in the first other sentence: *(Hi!) Sorry to bother you, but*
-        first = text[segments[lo][0]:segments[lo][1]]
-        comma = first.find(",")
-        if comma > 0 and _is_phatic(first[:comma]):
-            start = segments[lo][0] + comma + 1
+    if lo < hi:  # formulas before a comma or a dash in the first other sentence: *(Hi!) Sorry to bother you, but*,
+        # *hey, quick question - tell me X*
+        start = segments[lo][0]
+        while (cut := _PHATIC_BREAK.search(text, start, segments[lo][1])) and _is_phatic(text[start:cut.start()]):
+            start = cut.end()
+        if start > segments[lo][0]:
             text = " " * start + text[start:]
             segments[lo] = (start, segments[lo][1])
     while (hi > lo + 1 and _is_phatic(text[slice(*segments[hi - 1])])
@@ -602,13 +624,20 @@ def _sort_lists(text: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
     return _outside_spans(text, [(_COORDINATED_LIST, sort, None)]), tuple(found)
 
 
+_OPENER_RUN = DISCOURSE_OPENERS | INTERJECTIONS
+# interjections opening a sentence before its clause (*ok so is X a Y?*, *hmm, what is X?*): blanked. Not before
+# other words: *Ok to eat raw eggs?* asks whether it is okay.
+_INTERJECTION_RUN = re.compile(
+    r"((?:^|[.!?:\n])\s*)((?:(?:" + "|".join(sorted(INTERJECTIONS)) + r")\b[\s,]*)+)"
+    r"(?=(?:" + "|".join(sorted(QUESTION_LEADS | QUESTION_WORDS.keys() | SUBJECT_PRONOUNS | DISCOURSE_OPENERS
+                               | REQUEST_VERBS)) + r")\b|[-\u2013\u2014])", re.I)
 OPENER_WORDS = 4  # words an opening phrase before a comma may have (*In general, is X a Y?*)
 
 
 def _clause_start(text: str, at: int) -> bool:
-    """Whether position ``at`` opens a sentence or its main clause: after a word of :data:`DISCOURSE_OPENERS` (*So is
-    X a Y?*) or a short opening phrase and a comma (*In general, is every X a Y?*, *Honestly, are X Y?*: at most
-    :data:`OPENER_WORDS` words, with no comma of their own, between the sentence's start and that comma)."""
+    """Whether position ``at`` opens a sentence or its main clause: after words of :data:`DISCOURSE_OPENERS` and
+    :data:`INTERJECTIONS` (*So is X a Y?*, *ok so is X a Y?*) or a short opening phrase and a comma (*In general, is
+    every X a Y?*, *Honestly, are X Y?*: at most :data:`OPENER_WORDS` words, with no comma of their own, between the sentence's start and that comma)."""
     if _sentence_start(text, at):
         return True
     i = at - 1
@@ -616,11 +645,21 @@ def _clause_start(text: str, at: int) -> bool:
         i -= 1
     if i < 0:
         return False
-    if text[i] != ",":
-        start = i
-        while start >= 0 and text[start].isalpha():
-            start -= 1
-        return text[start + 1:i + 1].casefold() in DISCOURSE_OPENERS and _sentence_start(text, start + 1)
+    if text[i] != ",":  # a run of discourse words and interjections from the sentence's start (*ok so is X a Y?*)
+        end = i
+        while True:
+            start = end
+            while start >= 0 and text[start].isalpha():
+                start -= 1
+            if text[start + 1:end + 1].casefold() not in _OPENER_RUN:
+                return False
+            if _sentence_start(text, start + 1):
+                return True
+            end = start
+            while end >= 0 and (text[end].isspace() or text[end] == ","):
+                end -= 1
+            if end < 0:
+                return False
     j = i - 1
     while j >= 0 and text[j] not in ".!?:\n,":
         j -= 1
@@ -654,6 +693,7 @@ def extract_features(text: str) -> TextFeatures:
     cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
     spans = list(positioned)  # the verbatim spans, tokens of the clauses
     text = _blank_phatic_ends(text)
+    text = _INTERJECTION_RUN.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     # the spans cut so far are also words of the sequence, where their order is the role check's
     placed: list[tuple[int, tuple[str, str]]] = [(at, ("w", token)) for at, token in positioned]
     pictographs = tuple(sorted(ch for ch in _PICTOGRAPHS.findall(text) if ch not in "\u200d\ufe0f"))

@@ -50,19 +50,27 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from caches.clause_checks import clauses_reordered, condition_moved, material_reordered, narration_reordered
+from caches.clause_checks import (
+    clauses_reordered,
+    condition_moved,
+    material_reordered,
+    narration_reordered,
+    sentences_reordered,
+)
 from caches.english import (
+    BE_FORMS,
     FUNCTION_WORDS,
     PERSONS,
     POSSESSIVE_PRONOUNS,
     QUESTION_LEADS,
     QUESTION_WORDS,
     RELATIONAL,
+    REQUEST_VERBS,
     SIMPLE_PASTS,
     STANCE_VERBS,
 )
 from caches.lexicon import Lexicon, default_lexicon
-from caches.modality import modality_changed
+from caches.modality import asks_or_tells_of_the_asker, modality_changed
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
 from caches.subjects import person_against_thing, possessor, subjects_changed
 from caches.text_features import TextFeatures, extract_features
@@ -203,6 +211,9 @@ def verify(
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None and narration_reordered(q, c, lex):
         return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
+    moved = sentences_reordered(q, c)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
+    if moved is not None:
+        return VerifyResult(True, close=True) if moved else VerifyResult(False, "roles swapped")
     if _exact_key(q.exact) != _exact_key(c.exact) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
@@ -520,7 +531,14 @@ def _possessions(tokens: list[str], rename: dict[str, str]) -> Counter:
             owner = rename.get(tokens[k - 1], tokens[k - 1])
         else:
             continue
-        owned = tokens[k + 1] if k + 1 < len(tokens) else ""
+        j = k + 1
+        while token in POSSESSIVE_PRONOUNS and j < min(len(tokens) - 1, k + 3) and not tokens[j][0].isalnum():
+            j += 1  # a unit's symbol before a count (*my $800 deposit*)
+        owned = tokens[j] if j < len(tokens) else ""
+        if owned.isdigit():  # an ordinal is owned (*my roommate's 50th*); after a count, the thing counted (*my $800
+            # deposit*), but a count after *'s* reads it as *is* (*my laptop's 4 years old*)
+            after = tokens[j + 1] if j + 1 < len(tokens) else ""
+            owned = owned + after if after in _ORDINAL_SUFFIXES else after if token in POSSESSIVE_PRONOUNS else ""
         if _word(owned) and owned not in _NOT_OWNERS:
             pairs[(owner, rename.get(owned, owned))] += 1
     return pairs
@@ -547,6 +565,8 @@ _IS_FORMS = frozenset("s is was are were am m re".split())
 
 
 # words that own nothing before an *'s* (*she's*, *what's*, *it's*: a clitic *is*), and no thing owned
+_ASKED_FOR = BE_FORMS | REQUEST_VERBS | frozenset({"me"})  # before *the* and what is asked for
+_ORDINAL_SUFFIXES = frozenset("st nd rd th".split())
 _NOT_OWNERS = FUNCTION_WORDS | RELATIONAL | frozenset(PERSONS) | frozenset(QUESTION_WORDS)
 
 
@@ -649,7 +669,9 @@ def _numbers_rebound(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
     """The same number bound to another word both texts have: *how many kilometers is 12 miles* / *12 km
     to miles*."""
     bound_c = {(num, mapping.get(word, word)) for num, word in c.bound}
-    moved = q.bound ^ bound_c
+    # (a number bound in one text only is not rebound: *my $800 deposit* / *my deposit of $800*)
+    both = {num for num, _ in q.bound} & {num for num, _ in bound_c}
+    moved = {(num, word) for num, word in q.bound ^ bound_c if num in both}
     words = set(q.content) & {mapping.get(w, w) for w in c.content}
     return bool(moved) and all(word in words for _, word in moved)
 
@@ -665,14 +687,27 @@ def _copula_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
 def _number_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
     """A noun right after a superlative, or after a possessive, is singular in one text and plural in the other: one
     thing against a list (*what is the longest river* / *what are the longest rivers*), or one person against
-    several (*a gift for my brother* / *for my brothers*); with an article the plural is often generic (*a book
-    for a teenager* / *books for teenagers*) and is left alone."""
+    several (*a gift for my brother* / *for my brothers*), or after *the* in both (*the official language of X* /
+    *the official languages of X*: a definite plural names a set; in requests only, since descriptions reword it
+    freely: *defines the name and type of X* / *specifies the names and types of X*); with *a* or no article the plural is often generic
+    (*a book for a teenager* / *books for teenagers*) and is left alone."""
     for b, a in mapping.items():
         if a != b and (a.endswith("s") != b.endswith("s")) and (
                 (_after_superlative(q, a, lex) and _after_superlative(c, b, lex))
-                or (_after_possessive(q, a) and _after_possessive(c, b))):
+                or (_after_possessive(q, a) and _after_possessive(c, b))
+                or (_after_definite(q, a) and _after_definite(c, b) and asks_or_tells_of_the_asker(q, lex)
+                    and asks_or_tells_of_the_asker(c, lex))):
             return True
     return False
+
+
+def _after_definite(f: TextFeatures, word: str) -> bool:
+    """``word`` follows *the*, directly or after up to two words, where a copula or a request names it as what is
+    asked for (*what are the official languages*, *tell me the languages*; not *how the river works*)."""
+    tokens = f.tokens
+    return any(token == word and any(tokens[i] == "the" and i > 0 and tokens[i - 1] in _ASKED_FOR
+                                     for i in range(max(0, k - 3), k))
+               for k, token in enumerate(tokens))
 
 
 def _after_possessive(f: TextFeatures, word: str) -> bool:

@@ -63,3 +63,11 @@ def test_verb_groups_come_from_wordnet_files() -> None:
     assert lex.verb_group("write") == "creation"
     assert lex.verb_group("eat") == "consumption"
     assert lex.verb_group("qwzx") == "" and lex.verb_group("the") == ""
+
+
+def test_a_hyphenated_word_is_read_as_wordnet_spells_it() -> None:
+    lex = default_lexicon()
+    assert lex is not None
+    assert lex.synonyms("grown-up", "adult") and lex.synonyms("second-hand", "used")
+    assert lex.lemmas("well-known")  # spelt with its hyphen in WordNet
+    assert not lex.synonyms("grown-up", "child")
