@@ -1198,8 +1198,8 @@ def test_a_subject_questions_past_against_its_future_is_a_miss(subject, forms, t
     for other in (f"{subject} will {base} {thing}?", f"{subject} is going to {base} {thing}?"):
         assert not verify(f"{subject} {past} {thing}?", other).ok
         assert not verify(other, f"{subject} {past} {thing}?").ok
-    assert verify(f"{subject} {past} {thing}?", f"{subject} has {past} {thing}?".replace("has won", "has won")).ok \
-        or past in ("made", "built", "bought")  # (*has built*: the participle is the same word; a pass either way)
+    # the same past in other words is still a hit
+    assert verify(f"{subject} {past} {thing}?", f"Tell me: {subject.lower()} {past} {thing}?").ok
 
 
 @FAST
