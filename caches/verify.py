@@ -263,10 +263,15 @@ def verify(
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
     left_q = Counter(only_q) - Counter(mapping.values())
     left_c = [w for w in only_c if w not in mapping]
+    converse = _converse_verbs(q, c, left_q, left_c, lex)  # *my brother lent me X* / *I borrowed X from my brother*
+    if converse:
+        mapping[converse[1]] = converse[0]
+        seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
+        left_q, left_c = Counter(), []
     if not left_q and not left_c:
         # the same content words (up to synonyms): a reordering, or relational words dropped
         rel_q, rel_c = Counter(q.relations), Counter(c.relations)
-        if (rel_q - rel_c) and (rel_c - rel_q):
+        if (rel_q - rel_c) and (rel_c - rel_q) and not (converse and set((rel_q - rel_c) + (rel_c - rel_q)) <= _MARKS):
             if _converse(q, c, seq_c, rel_q - rel_c, rel_c - rel_q):
                 return VerifyResult(True)  # *was A born after B* / *was B born before A*
             return VerifyResult(False, "relation")
@@ -297,10 +302,14 @@ def verify(
     # included in X*; its arguments trading places there is the voice, not a role swap
     voice = q.passive ^ frozenset(mapping.get(w, w) for w in c.passive)
     agented = voice & (q.agented | frozenset(mapping.get(w, w) for w in c.agented))
-    if (_roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented) or _copula_swapped(q, c, mapping)
+    if converse:  # a converse verb turns the sentence as the passive does (its sides were checked to trade places)
+        voice = voice | {converse[0]}
+    # (with a converse verb, its two sides were checked to trade places, and the orders around it are its own)
+    if ((not converse and _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented)) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
-            or (roles_of is None and _persons_swapped(q, c, mapping)) or _numbers_rebound(q, c, mapping)
-            or _neighbours_swapped(q, c, mapping, voice) or _pairings_changed(q, c, mapping, voice)
+            or (roles_of is None and not converse and _persons_swapped(q, c, mapping, voice, agented))
+            or _numbers_rebound(q, c, mapping)
+            or (not converse and (_neighbours_swapped(q, c, mapping, voice) or _pairings_changed(q, c, mapping, voice)))
             or _sequence_swapped(q, c, seq_c)
             or condition_moved(q, c, mapping)
             or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))
@@ -437,6 +446,46 @@ def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
 _CONVERSES = {"before": "after", "after": "before"}
 
 
+_MARKS = frozenset({"to", "from", "against"})  # what marks a converse verb's other side (*lend to*, *win against*)
+
+
+def _converse_verbs(q: TextFeatures, c: TextFeatures, left_q: Counter, left_c: list[str],
+                    lex: Lexicon | None) -> tuple[str, str] | None:
+    """The one word only each text says is a verb and its converse: WordNet's opposites (*lend* / *borrow*, *sell* /
+    *buy*, *export* / *import*, *win* / *lose*) where one text marks the other side with *to* or *from* in a way the
+    other does not (*my brother lent me X* / *I borrowed X from my brother*). Returned as (the word of ``q``, the word
+    of ``c``); the role checks then require the two sides to trade places. Opposites that name no side (*hire* /
+    *fire*) stay opposites."""
+    if lex is None or sum(left_q.values()) != 1 or len(left_c) != 1:
+        return None
+    a, b = next(iter(left_q)), left_c[0]
+    if not all(any(pos == "v" for pos, _ in lex.lemmas(w)) for w in (a, b)) or not lex.antonyms(a, b):
+        return None
+    marks_q, marks_c = _MARKS.intersection(q.relations), _MARKS.intersection(c.relations)
+    if marks_q == marks_c:
+        return None
+    seq_q, seq_c = list(q.with_persons or q.sequence), list(c.with_persons or c.sequence)
+    subject_q, subject_c = _subject_of(seq_q, a), _subject_of(seq_c, b)
+    # each text's subject is the other side in the other text: *my brother lent me* / *I borrowed from my brother*
+    if not subject_q or not subject_c or subject_q == subject_c:
+        return None
+    return (a, b) if _after(seq_c, b, subject_q) and _after(seq_q, a, subject_c) else None
+
+
+def _subject_of(seq: list[tuple[str, str]], verb: str) -> str:
+    """The word right before ``verb``'s first occurrence in ``seq``, its subject (``""``: none)."""
+    at = next((k for k, entry in enumerate(seq) if entry == ("w", verb)), 0)
+    before = seq[at - 1] if at > 0 else ("", "")
+    return before[1] if before[0] == "w" and not before[1].endswith("'s") else ""
+
+
+def _after(seq: list[tuple[str, str]], verb: str, word: str) -> bool:
+    """``word`` comes after ``verb`` in the sentence of ``seq`` that says it."""
+    at = next((k for k, entry in enumerate(seq) if entry == ("w", verb)), len(seq))
+    end = next((k for k in range(at, len(seq)) if seq[k][0] == "s"), len(seq))
+    return ("w", word) in seq[at + 1:end]
+
+
 def _converse(q: TextFeatures, c: TextFeatures, seq_c: list[tuple[str, str]], only_q: Counter, only_c: Counter) -> bool:
     """The same words, one relation turned into its converse and what stands on its two sides traded: *was A born
     after B* / *was B born before A*, *should I eat before I swim* / *should I swim after I eat*. What follows the
@@ -570,11 +619,13 @@ _ORDINAL_SUFFIXES = frozenset("st nd rd th".split())
 _NOT_OWNERS = FUNCTION_WORDS | RELATIONAL | frozenset(PERSONS) | frozenset(QUESTION_WORDS)
 
 
-def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], voice: frozenset[str] = frozenset(),
+                     agented: frozenset[str] = frozenset()) -> bool:
     """The role check again with the personal pronouns as words: *I paid the rent and my roommate paid
     the bills* / *my roommate paid the rent and I paid the bills* reorder the same words. Then sentence by
     sentence, for two sentences with the same words: a pronoun repeated in another sentence (*My roommate is
-    lending me X. How is it taxed for me?* / *I'm lending my roommate X. ...*) hides a swap from the whole text."""
+    lending me X. How is it taxed for me?* / *I'm lending my roommate X. ...*) hides a swap from the whole text.
+    ``voice`` and ``agented``: as for :func:`_roles_swapped` (*I was fired by my manager* / *my manager fired me*)."""
     if not q.with_persons or not c.with_persons:
         return False
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.with_persons]
@@ -582,13 +633,14 @@ def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) 
     if sorted(map(tuple, sentences_q)) == sorted(map(tuple, sentences_c)):
         return False  # the same sentences in another order
     whole_q = [entry for entry in q.with_persons if entry[0] != "s"]
-    if _roles_swapped(whole_q, [entry for entry in seq_c if entry[0] != "s"]):
+    if _roles_swapped(whole_q, [entry for entry in seq_c if entry[0] != "s"], None, voice, agented):
         return True
     for sentence_q in sentences_q:
         if len(sentence_q) < 3 or not any(text.startswith("person:") for _, text in sentence_q):
             continue
         words_q = Counter(sentence_q)
-        if any(Counter(sentence_c) == words_q and _roles_swapped(sentence_q, sentence_c) for sentence_c in sentences_c):
+        if any(Counter(sentence_c) == words_q and _roles_swapped(sentence_q, sentence_c, None, voice, agented)
+               for sentence_c in sentences_c):
             return True
     return False
 

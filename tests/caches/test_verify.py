@@ -1307,3 +1307,37 @@ def test_a_doubt_that_frames_a_question_is_no_negation(task, frame) -> None:
     assert verify(f"{frame} {task}, any tips?", f"how to {task}, any tips?").ok
     # not knowing how is an ability, and is kept
     assert not verify(f"I don't know how to {task}.", f"I know how to {task}.").ok
+
+
+@FAST
+@given(_PEOPLE, st.sampled_from([("fired", "fired"), ("reported", "reported"), ("bit", "bitten"), ("hit", "hit")]))
+def test_a_person_in_the_passive_keeps_the_role(person, forms) -> None:
+    active, participle = forms
+    assert verify(f"My {person} {active} me yesterday. Is that legal?",
+                  f"I was {participle} by my {person} yesterday. Is that legal?").ok
+    # the passive naming the other side as its agent
+    assert not verify(f"I {active} my {person} yesterday. Is that legal?",
+                      f"I was {participle} by my {person} yesterday. Is that legal?").ok
+
+
+@FAST
+@given(_PEOPLE, st.integers(20, 5000), st.sampled_from([("lent", "borrowed", "from"), ("sold", "bought", "from")]))
+def test_a_converse_verb_with_its_sides_traded_is_the_same_event(person, amount, verbs) -> None:
+    """WordNet's opposite verbs that name the other side with *to* or *from* (*lend* / *borrow*): the same event told
+    from the other side is a hit; the same subject with the opposite verb is another event."""
+    give, take, mark = verbs
+    thing = f"${amount}" if give == "lent" else "my bike"
+    told = f"My {person} {give} me {thing} last year. What should I do?" if give == "lent" else \
+        f"I {give} {thing} to my {person} last year. What should I do?"
+    other_side = f"I {take} {thing} {mark} my {person} last year. What should I do?" if give == "lent" else \
+        f"My {person} {take} {thing} {mark} me last year. What should I do?"
+    same_subject = f"I {give} my {person} {thing} last year. What should I do?" if give == "lent" else \
+        f"I {take} {thing} {mark} my {person} last year. What should I do?"
+    assert verify(told, other_side).ok
+    assert not verify(same_subject, other_side if give == "lent" else told).ok
+
+
+def test_opposite_verbs_that_name_no_other_side_stay_opposites() -> None:
+    assert not verify("My boss hired me last year. Can I ask for a raise?", "I fired my boss last year. Can I ask for a raise?").ok
+    assert verify("Does Chile import copper from Peru?", "Does Peru export copper to Chile?").ok
+    assert not verify("Does Chile import copper from Peru?", "Does Chile export copper to Peru?").ok
