@@ -78,13 +78,18 @@ _REFERRING = frozenset("he she it they".split())  # a sentence's subject that st
 _SUBJECT_ENDS = AUXILIARIES | DO_FORMS | MID_ADVERBS | frozenset(CLITICS)  # what follows a subject's last word
 _SUBJECT_STARTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | frozenset("the a an this that these those there".split())
 _NOUN_PHRASE_STARTS = POSSESSIVE_PRONOUNS | frozenset("the a an this that these those".split())
+_CLAUSE_SUBJECTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
+_PAST_AUXILIARIES = frozenset("was were had did".split())
+_PRESENT_BE = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
 _SEQUENCE_WORDS = frozenset("then first next finally later after afterwards before earlier".split())
 
 
-def sentences_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
+def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -> bool | None:
     """Whether the two texts say the same sentences in another order: ``True`` when each moved sentence is a
     statement led by its subject or a question (*My boss is vegetarian. She's coming on Friday. What can I cook?* /
-    *My boss is coming on Friday. She's vegetarian. ...*); ``False`` when the sentences are the same but a pronoun
+    *My boss is coming on Friday. She's vegetarian. ...*), none of them telling a past event; clauses joined by *and*,
+    each led by its subject, count as sentences (*I work nights and I have a baby* / *I have a baby and I work
+    nights*); ``False`` when the sentences are the same but a pronoun
     comes to stand for another person (*My boss is vegan. My wife is coming. She is allergic to nuts.* / *My wife
     is coming. My boss is vegan. She is ...*); ``None`` otherwise (the other checks decide). A sentence whose
     subject is *he, she, it* or *they* is read with the subject of the nearest earlier sentence led by a noun
@@ -99,7 +104,15 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
         # (a pronoun with nothing before it to stand for is read as no one's: *It crashes. My phone is new.*)
         unread = any(s and s[0] in _REFERRING for s in a + b)
         return False if Counter(said_q) == Counter(said_c) and said_q != said_c and not unread else None
-    return True if all(_movable_sentence(x) for x, y in zip(a, b, strict=True) if x != y) else None
+    moved = [x for x, y in zip(a, b, strict=True) if x != y]
+    return True if lex is not None and all(_movable_sentence(x) and not _past(x, lex) for x in moved) else None
+
+
+def _past(sentence: tuple[str, ...], lex: Lexicon) -> bool:
+    """The sentence has a verb in a past form that is no present form too (it may tell an event, whose place in a
+    story is its order; *rent* and *read* may be either, and are read as present)."""
+    return any(t in _PAST_AUXILIARIES or (t.isalpha() and t not in _PRESENT_BE and lex.past_form(t)
+                                          and ("v", t) not in lex.lemmas(t)) for t in sentence)
 
 
 def _resolved_sentences(f: TextFeatures, *, resolve: bool) -> list[tuple[str, ...]]:
@@ -108,7 +121,7 @@ def _resolved_sentences(f: TextFeatures, *, resolve: bool) -> list[tuple[str, ..
     stays)."""
     out: list[tuple[str, ...]] = []
     subject: list[str] = []
-    for tokens in f.sentence_tokens:
+    for tokens in (unit for sentence in f.sentence_tokens for unit in _joined_clauses(sentence)):
         words = [CLITICS.get(t, t) if k and tokens[k - 1] not in POSSESSIVE_PRONOUNS else t for k, t in enumerate(tokens)]
         if resolve and words and words[0] in _REFERRING and subject:
             words = subject + words[1:]
@@ -118,6 +131,14 @@ def _resolved_sentences(f: TextFeatures, *, resolve: bool) -> list[tuple[str, ..
                 subject = words[:end]
         out.append(tuple(words))
     return out
+
+
+def _joined_clauses(tokens: list[str]) -> list[list[str]]:
+    """A sentence cut before each *and* that joins a clause led by a subject pronoun or a possessive (*I work nights
+    and I have a baby*: two), the *and* dropped."""
+    cuts = [k for k in range(1, len(tokens) - 1) if tokens[k] == "and" and tokens[k + 1] in _CLAUSE_SUBJECTS]
+    bounds = [0, *cuts, len(tokens)]
+    return [tokens[lo + (lo > 0):hi] for lo, hi in zip(bounds, bounds[1:], strict=False) if tokens[lo + (lo > 0):hi]]
 
 
 def _movable_sentence(sentence: tuple[str, ...]) -> bool:

@@ -211,7 +211,7 @@ def verify(
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None and narration_reordered(q, c, lex):
         return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
-    moved = sentences_reordered(q, c)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
+    moved = sentences_reordered(q, c, lex)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
     if moved is not None:
         return VerifyResult(True, close=True) if moved else VerifyResult(False, "roles swapped")
     if _exact_key(q.exact) != _exact_key(c.exact) or (

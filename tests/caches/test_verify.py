@@ -1341,3 +1341,15 @@ def test_opposite_verbs_that_name_no_other_side_stay_opposites() -> None:
     assert not verify("My boss hired me last year. Can I ask for a raise?", "I fired my boss last year. Can I ask for a raise?").ok
     assert verify("Does Chile import copper from Peru?", "Does Peru export copper to Chile?").ok
     assert not verify("Does Chile import copper from Peru?", "Does Chile export copper to Peru?").ok
+
+
+@FAST
+@given(st.sampled_from([("work nights", "have a baby"), ("live alone", "rent my flat"), ("am 40", "run 20 km a week")]),
+       st.sampled_from(["How do I get enough sleep?", "What should I do?"]))
+def test_clauses_joined_by_and_each_with_its_subject_may_trade_places(clauses, question) -> None:
+    a, b = clauses
+    assert verify(f"I {a} and I {b}. {question}", f"I {b} and I {a}. {question}").ok
+    # past events keep their order, and another subject is another person
+    assert not verify(f"I fell and I broke my arm. {question}", f"I broke my arm and I fell. {question}").ok
+    assert not verify(f"I work nights and my wife works days. {question}",
+                      f"My wife works nights and I work days. {question}").ok
