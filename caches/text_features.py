@@ -502,6 +502,8 @@ def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]
     elif first in ("am", "is", "are"):
         if second == "going" and len(rest) == 4 and rest[2] == "to":
             out.append(("future", rest[3]))
+    elif first == "used" and second == "to" and len(rest) > 2 and rest[2].isalpha():
+        out.append(("past", rest[2]))  # a habit that ended: *I used to smoke* / *I smoke*
     elif first in _INVERTED:
         if second and second.isalpha() and second not in FUNCTION_WORDS and second != "to":
             out.append((_INVERTED[first], second))

@@ -260,6 +260,8 @@ def verify(
         return VerifyResult(False, "number")  # *the longest river* / *the longest rivers*
     if lex is not None and _statement_tense_changed(q, c, lex):
         return VerifyResult(False, "tense")  # *I lost my job* / *I will lose my job*
+    if lex is not None and _state_tense_changed(q, c, lex):
+        return VerifyResult(False, "tense")  # *my cat was sick. She's fine now* / *my cat is sick. She was fine*
     seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
     left_q = Counter(only_q) - Counter(mapping.values())
     left_c = [w for w in only_c if w not in mapping]
@@ -313,8 +315,9 @@ def verify(
             or _sequence_swapped(q, c, seq_c)
             or condition_moved(q, c, mapping)
             or material_reordered(q, c) or (not voice and subjects_changed(q, c, mapping))
+            or _possessions_changed(q, c, mapping, reworded=roles_of is not None)
             or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)
-                                      or _possessions_changed(q, c, mapping) or _ages_rebound(q, c)))):
+                                      or _ages_rebound(q, c)))):
         return VerifyResult(False, "roles swapped")
     return VerifyResult(True, close=roles_of is None)
 
@@ -397,6 +400,43 @@ def _statement_tense_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> 
                     and not any(lemma in STANCE_VERBS for _, lemma in lex.lemmas(verb_q) + lex.lemmas(verb_c))):
                 return True
     return False
+
+
+_PAST_BE = frozenset({"was", "were"})
+_PRESENT_BE = frozenset({"is", "are", "am", "re", "m"})
+_CLITIC_HOSTS = frozenset("he she it that there here what who i you we they".split())  # *she's*: *she is*
+_DEGREE_WORDS = frozenset("not very so really quite too still now already also just completely totally".split())
+
+
+def _state_tense_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
+    """An adjective both texts say after a copula is past in one (*was sick*) and present in the other (*is sick*):
+    *my cat was sick last month. She's fine now* / *my cat is sick now. She was fine last month*. Only in requests
+    (descriptions reword their tenses) and for adjectives that are no participle (*was designed* / *is designed*)."""
+    states_q, states_c = _states(q.tokens, lex), _states(c.tokens, lex)
+    shared = {word for word, _ in states_q} & {word for word, _ in states_c}
+    return bool(shared) and any({t for w, t in states_q if w == word} != {t for w, t in states_c if w == word}
+                                for word in shared) \
+        and asks_or_tells_of_the_asker(q, lex) and asks_or_tells_of_the_asker(c, lex)
+
+
+def _states(tokens: list[str], lex: Lexicon) -> set[tuple[str, str]]:
+    """(adjective, ``past`` or ``present``) for each copula and the adjective after it (past a few adverbs)."""
+    out: set[tuple[str, str]] = set()
+    for k, token in enumerate(tokens):
+        if token in _PAST_BE:
+            tense = "past"
+        elif token in _PRESENT_BE or (token == "s" and k > 0 and tokens[k - 1] in _CLITIC_HOSTS):
+            tense = "present"
+        else:
+            continue
+        j = k + 1
+        while j < len(tokens) and j <= k + 3 and tokens[j] in _DEGREE_WORDS:
+            j += 1
+        word = tokens[j] if j < len(tokens) else ""
+        if (word.isalpha() and not word.endswith(("ed", "ing")) and not lex.past_form(word)
+                and any(pos == "a" for pos, _ in lex.lemmas(word))):
+            out.add((word, tense))
+    return out
 
 
 def _simple_past_changed(q: TextFeatures, a: str, c: TextFeatures, b: str, lex: Lexicon) -> bool:
@@ -561,13 +601,17 @@ def _third_persons_changed(q: TextFeatures, c: TextFeatures) -> bool:
     return third(q) != third(c)
 
 
-def _possessions_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -> bool:
+def _possessions_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], *, reworded: bool = False) -> bool:
     """The same words with another owner of a thing: *I broke my sister's TV* / *my sister broke my TV*, *my friend's
     laptop was stolen from my car* / *my laptop was stolen from my friend's car*. The pairs (owner, thing owned) are
     read from the tokens: a possessive pronoun or a word before *'s*, then the content word right after it (*my best
     friend's laptop*: *my* owns *best*, *friend* owns *laptop*). Compared only when both texts say whose something
-    is: *the collections module in Python* / *Python's collections module* is a rewording."""
+    is: *the collections module in Python* / *Python's collections module* is a rewording. In a rewording
+    (``reworded``: other words changed too) only when both texts own the same things: *my ex still has my keys. How
+    do I get them back?* / *I still have my ex's keys. How do I give them back?*."""
     owned_q, owned_c = _possessions(q.tokens, {}), _possessions(c.tokens, mapping)
+    if reworded:  # (a rewording may say a pair twice: *your dataset ... the features of your dataset*)
+        return {thing for _, thing in owned_q} == {thing for _, thing in owned_c} and set(owned_q) != set(owned_c)
     return bool(owned_q) and bool(owned_c) and owned_q != owned_c
 
 

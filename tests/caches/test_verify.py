@@ -1353,3 +1353,30 @@ def test_clauses_joined_by_and_each_with_its_subject_may_trade_places(clauses, q
     assert not verify(f"I fell and I broke my arm. {question}", f"I broke my arm and I fell. {question}").ok
     assert not verify(f"I work nights and my wife works days. {question}",
                       f"My wife works nights and I work days. {question}").ok
+
+
+@FAST
+@given(st.sampled_from(["cat", "dog", "son", "laptop"]), st.sampled_from([("sick", "fine"), ("broken", "ok"), ("slow", "fast")]))
+def test_states_traded_between_past_and_present_are_another_situation(thing, states) -> None:
+    bad, good = states
+    assert not verify(f"My {thing} was {bad} last month. It's {good} now. Should I worry?",
+                      f"My {thing} is {bad} now. It was {good} last month. Should I worry?").ok
+    assert verify(f"My {thing} was {bad} last month. It's {good} now. Should I worry?",
+                  f"my {thing} was {bad} last month. it is {good} now. should i worry?").ok
+
+
+@FAST
+@given(st.sampled_from(["smoke", "drink coffee", "run marathons", "eat meat"]))
+def test_a_habit_that_ended_is_not_a_habit_now(habit) -> None:
+    assert not verify(f"I used to {habit}. Is my risk still high?", f"I {habit}. Is my risk still high?").ok
+    assert verify(f"I used to {habit}. Is my risk still high?", f"i used to {habit}, is my risk still high?").ok
+
+
+@FAST
+@given(_PEOPLE, st.sampled_from(["keys", "charger", "jacket"]))
+def test_whose_thing_it_is_counts_in_a_rewording_too(person, thing) -> None:
+    assert not verify(f"My {person} still has my {thing}. How do I get it back?",
+                      f"I still have my {person}'s {thing}. How do I give it back?").ok
+    # the same pairs said twice in a rewording are the same owners
+    assert verify("A config class holds facts about your dataset, such as the features of your dataset and its labels.",
+                  "A config class contains attributes about your dataset, including the features and the labels.").ok
