@@ -20,6 +20,8 @@ __all__ = [
     "CONTRACTIONS",
     "DISCOURSE_OPENERS",
     "INTERJECTIONS",
+    "JUDGING_ADJECTIVES",
+    "MODAL_ADJECTIVES",
     "DO_FORMS",
     "FUNCTION_WORDS",
     "IRREGULAR_PARTICIPLES",
@@ -320,6 +322,13 @@ CONDITIONALS = frozenset("if when whenever unless once whether suppose supposing
 SUBORDINATORS = frozenset("if unless because although though when whenever while once whereas provided".split())
 # words that may open a question before its verb without being part of its clause (*So is X a Y?*, *And are X Y?*)
 DISCOURSE_OPENERS = frozenset("so and but or then well now also yet".split())
+# adjectives that say a modality before *to*, *that* or *for* (*is it possible to*, *is it okay for me to*)
+MODAL_ADJECTIVES = {"possible": "possible", "okay": "possible", "ok": "possible", "alright": "possible",
+                    "acceptable": "possible", "permissible": "possible", "fine": "possible", "advisable": "advice",
+                    "necessary": "obligation", "required": "obligation", "mandatory": "obligation",
+                    "compulsory": "obligation", "obligatory": "obligation"}
+# adjectives that ask for advice only in *it is ... to* (*is it better to X or Y*; not *is X better for Y*)
+JUDGING_ADJECTIVES = {"better": "advice", "best": "advice", "wise": "advice", "smart": "advice", "smarter": "advice"}
 # words a speaker may put before a sentence without changing it (*ok so is X a Y?*, *hmm, is X a Y?*)
 INTERJECTIONS = frozenset("ok okay alright yeah yes yep hmm um umm uh oh hey hi hello pls plz please".split())
 # words that open an adverbial clause or phrase, which may move from a sentence's front to its end (*in June,

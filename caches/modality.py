@@ -28,7 +28,15 @@ from __future__ import annotations
 from collections import Counter
 from difflib import SequenceMatcher
 
-from caches.english import BE_FORMS, QUESTION_LEADS, QUESTION_WORDS, REQUEST_VERBS, SUBJECT_PRONOUNS
+from caches.english import (
+    BE_FORMS,
+    JUDGING_ADJECTIVES,
+    MODAL_ADJECTIVES,
+    QUESTION_LEADS,
+    QUESTION_WORDS,
+    REQUEST_VERBS,
+    SUBJECT_PRONOUNS,
+)
 from caches.lexicon import Lexicon
 from caches.slips import typing_slips
 from caches.text_features import TextFeatures
@@ -47,10 +55,7 @@ _BEFORE_TO = {"supposed": "advice", "have": "obligation", "has": "obligation", "
 # to*; not *the time needed to*)
 _AFTER_SUBJECT = frozenset({"needed", "able", "allowed", "permitted", "supposed"})
 # adjectives that say a modality before *to*, *that* or *for* (*is it possible to*, *is it okay for me to*)
-_ADJECTIVES = {"possible": "possible", "okay": "possible", "ok": "possible", "alright": "possible",
-               "acceptable": "possible", "permissible": "possible", "advisable": "advice",
-               "necessary": "obligation", "required": "obligation", "mandatory": "obligation",
-               "compulsory": "obligation", "obligatory": "obligation"}
+_ADJECTIVES = MODAL_ADJECTIVES
 _ADJECTIVE_FOLLOWERS = frozenset({"to", "that", "for"})
 _WEAK = "~"  # marks the kind of a modal that a rewording may leave out (see :func:`_weak`)
 _INSTRUCTION = "instruction"  # the kind of *you should* / *you must*: advice and obligation alike
@@ -129,6 +134,8 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
             kind = _BEFORE_TO[token]
         elif token in _ADJECTIVES and after in _ADJECTIVE_FOLLOWERS:
             kind = _ADJECTIVES[token]
+        elif token in JUDGING_ADJECTIVES and before == "it" and after == "to":
+            kind = JUDGING_ADJECTIVES[token]  # *is it better to X or Y* asks *should I X or Y*
         elif token in _ADVICE_VERBS and before == "you":
             kinds[k] = _WEAK + "advice"  # *would you recommend getting X* / *should I get X*
             continue

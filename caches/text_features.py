@@ -35,8 +35,10 @@ from caches.english import (
     FUNCTION_WORDS,
     INTERJECTIONS,
     IRREGULAR_PARTICIPLES,
+    JUDGING_ADJECTIVES,
     MANNER_PHRASE,
     MID_ADVERBS,
+    MODAL_ADJECTIVES,
     MODALS,
     NEGATIONS,
     NUMBER_WORDS,
@@ -788,6 +790,9 @@ def extract_features(text: str) -> TextFeatures:
             placed.append((m.start(), ("r", TOPIC_RELATIONS.get(low, low))))
         elif low in PERSONS:
             persons.append((m.start(), ("w", f"person:{PERSONS[low]}")))
+        elif (low in MODAL_ADJECTIVES or low in JUDGING_ADJECTIVES) and k > 0 and lows[k - 1] == "it" \
+                and k + 1 < len(lows) and lows[k + 1] in ("to", "for"):
+            pass  # *is it possible to X*, *is it better to X*: a modality (caches.modality compares it), no topic
         elif low not in FUNCTION_WORDS:
             if _ACRONYM_PLURAL.fullmatch(raw):
                 low = low[:-1]  # *APIs* is the plural of *API* (not *HTTPS* of *HTTP*)

@@ -1380,3 +1380,13 @@ def test_whose_thing_it_is_counts_in_a_rewording_too(person, thing) -> None:
     # the same pairs said twice in a rewording are the same owners
     assert verify("A config class holds facts about your dataset, such as the features of your dataset and its labels.",
                   "A config class contains attributes about your dataset, including the features and the labels.").ok
+
+
+@FAST
+@given(st.sampled_from(["eat raw eggs", "renew my passport online", "freeze cooked rice"]))
+def test_a_modal_adjective_in_it_is_x_to_is_a_modality_not_a_topic(task) -> None:
+    assert verify(f"Is it possible to {task}?", f"Can I {task}?").ok
+    assert verify(f"Is it necessary to {task}?", f"Do I have to {task}?").ok
+    assert verify(f"Is it better to {task} or not?", f"Should I {task} or not?").ok
+    assert not verify(f"Is it possible to {task}?", f"Should I {task}?").ok
+    assert not verify(f"Is it necessary to {task}?", f"Can I {task}?").ok
