@@ -77,6 +77,7 @@ def condition_moved(q: TextFeatures, c: TextFeatures, mapping: dict[str, str]) -
 _REFERRING = frozenset("he she it they".split())  # a sentence's subject that stands for an earlier one's
 _SUBJECT_ENDS = AUXILIARIES | DO_FORMS | MID_ADVERBS | frozenset(CLITICS)  # what follows a subject's last word
 _SUBJECT_STARTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | frozenset("the a an this that these those there".split())
+_THIRD_PERSONS = frozenset("he she it they him her them its his their".split())
 _NOUN_PHRASE_STARTS = POSSESSIVE_PRONOUNS | frozenset("the a an this that these those".split())
 _CLAUSE_SUBJECTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
 _PAST_AUXILIARIES = frozenset("was were had did".split())
@@ -96,16 +97,22 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
     phrase in its place; clitics are read as their words (*she's* = *she is*). Left to the other checks:
     instructions (the steps of a procedure), sentences with a word of sequence (*then*, *first*), and past events
     (:func:`narration_reordered` runs first)."""
-    a, b = _resolved_sentences(q, resolve=True), _resolved_sentences(c, resolve=True)
+    if lex is None:
+        return None
+    a, b = _resolved_sentences(q, lex, resolve=True), _resolved_sentences(c, lex, resolve=True)
     if a == b or not 1 < len(a) <= MAX_REORDERED_SENTENCES or len(a) != len(b):
         return None
     if Counter(a) != Counter(b):
-        said_q, said_c = _resolved_sentences(q, resolve=False), _resolved_sentences(c, resolve=False)
+        said_q, said_c = _resolved_sentences(q, lex, resolve=False), _resolved_sentences(c, lex, resolve=False)
         # (a pronoun with nothing before it to stand for is read as no one's: *It crashes. My phone is new.*)
         unread = any(s and s[0] in _REFERRING for s in a + b)
         return False if Counter(said_q) == Counter(said_c) and said_q != said_c and not unread else None
+    # (a whole sentence telling a past event was compared for its order by :func:`narration_reordered`; a clause
+    # cut from a sentence was not, and may not move if it tells one)
+    whole: set[tuple[str, ...]] = set()
+    _resolved_sentences(q, lex, resolve=True, whole=whole)
     moved = [x for x, y in zip(a, b, strict=True) if x != y]
-    return True if lex is not None and all(_movable_sentence(x) and not _past(x, lex) for x in moved) else None
+    return True if all(_movable_sentence(x) and (x in whole or not _past(x, lex)) for x in moved) else None
 
 
 def _past(sentence: tuple[str, ...], lex: Lexicon) -> bool:
@@ -115,21 +122,38 @@ def _past(sentence: tuple[str, ...], lex: Lexicon) -> bool:
                                           and ("v", t) not in lex.lemmas(t)) for t in sentence)
 
 
-def _resolved_sentences(f: TextFeatures, *, resolve: bool) -> list[tuple[str, ...]]:
-    """Each sentence's tokens, clitics read as words and (with ``resolve``) a leading *he/she/it/they* replaced by
-    the subject of the nearest earlier sentence whose subject is a noun phrase (*my boss*; none: the pronoun
-    stays)."""
+def _resolved_sentences(f: TextFeatures, lex: Lexicon, *, resolve: bool,
+                        whole: set[tuple[str, ...]] | None = None) -> list[tuple[str, ...]]:
+    """Each sentence's tokens (a sentence cut at each *and* before a clause's subject), clitics read as words and
+    (with ``resolve``) a leading *he/she/it/they* replaced by the subject of the nearest earlier sentence whose
+    subject is a noun phrase that the pronoun may stand for: *he, she* and *they* a person or an animal (*my boss*, *my
+    cat*), *it* a thing or a plant (*my laptop*); a word WordNet does not know may be either (none: the pronoun
+    stays). ``whole``, if given, receives the units that are whole sentences."""
     out: list[tuple[str, ...]] = []
-    subject: list[str] = []
-    for tokens in (unit for sentence in f.sentence_tokens for unit in _joined_clauses(sentence)):
+    subjects: list[tuple[list[str], bool | None]] = []  # (subject, a person or an animal: None when unknown)
+    units = [(unit, len(cut)) for sentence in f.sentence_tokens for cut in [_joined_clauses(sentence)] for unit in cut]
+    for tokens, parts in units:
         words = [CLITICS.get(t, t) if k and tokens[k - 1] not in POSSESSIVE_PRONOUNS else t for k, t in enumerate(tokens)]
-        if resolve and words and words[0] in _REFERRING and subject:
-            words = subject + words[1:]
-        elif words and words[0] in _NOUN_PHRASE_STARTS:
-            end = next((k for k, w in enumerate(words[:5]) if k and w in _SUBJECT_ENDS), 0)
+        if not words:
+            continue
+        led = words[0] in _REFERRING  # the subject is a pronoun: the sentence names no new subject
+        if resolve and words[0] in _THIRD_PERSONS:
+            words = _stand_in(words[0], subjects) + words[1:]
+        if not led and words[0] in _NOUN_PHRASE_STARTS:  # (this sentence's subject, before its own pronouns)
+            end = next((k for k, w in enumerate(words[:8]) if k and (w in _SUBJECT_ENDS or _only_a_verb(w, lex))), 0)
             if end:
-                subject = words[:end]
+                head = words[end - 1]
+                living = (lex.is_a(head, "animal", top=2) or lex.is_a(head, "person", top=2)) if lex.lemmas(head) \
+                    else None
+                subjects.append((words[:end], living))
+            else:  # a subject whose end was not found: a pronoun after it stands for this sentence's unknown subject
+                subjects.append((["?" + " ".join(words)], None))
+        if resolve:
+            start = len(words) - len(tokens) + 1  # (past the leading word and what stands in for it)
+            words = words[:start] + [w for word in words[start:] for w in _stand_in(word, subjects)]
         out.append(tuple(words))
+        if whole is not None and parts == 1:
+            whole.add(out[-1])
     return out
 
 
@@ -139,6 +163,27 @@ def _joined_clauses(tokens: list[str]) -> list[list[str]]:
     cuts = [k for k in range(1, len(tokens) - 1) if tokens[k] == "and" and tokens[k + 1] in _CLAUSE_SUBJECTS]
     bounds = [0, *cuts, len(tokens)]
     return [tokens[lo + (lo > 0):hi] for lo, hi in zip(bounds, bounds[1:], strict=False) if tokens[lo + (lo > 0):hi]]
+
+
+def _only_a_verb(word: str, lex: Lexicon) -> bool:
+    """WordNet reads ``word`` as a verb and never as a noun (*gets*, *wants*; not *plant*): the verb after a subject."""
+    readings = {pos for pos, _ in lex.lemmas(word)}
+    return "v" in readings and "n" not in readings
+
+
+def _stand_in(word: str, subjects: list[tuple[list[str], bool | None]]) -> list[str]:
+    """What a third-person pronoun stands for: the nearest earlier subject it may stand for (a person or an animal for
+    *he, she, they, him, her, them, his, their*; a thing for *it, its*), its words (possessives marked *'s*); any other
+    word, or a pronoun with nothing to stand for, as it is."""
+    if word not in _THIRD_PERSONS:
+        return [word]
+    wanted = word not in ("it", "its")
+    subject = next((s for s, living in reversed(subjects) if living is None or living == wanted), None)
+    if subject is None and word in ("they", "them", "their") and subjects:
+        subject = subjects[-1][0]
+    if subject is None:
+        return [word]
+    return subject + ["s"] if word in ("its", "his", "their") else list(subject)
 
 
 def _movable_sentence(sentence: tuple[str, ...]) -> bool:

@@ -176,8 +176,10 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
     pos_b = {text: i for i, (kind, text) in enumerate(b) if kind == "w" and text in count_a}
 
     def pivots(seq: list[tuple[str, str]], lo: int, hi: int, strict: bool) -> set[tuple[str, str]]:
-        # between two verbatim spans every shared word is a pivot: *replace "a" with "b"*
-        return {(kind, text) for kind, text in seq[lo + 1:hi] if strict or kind == "w" or text not in _SYMMETRIC}
+        # between two verbatim spans every shared word is a pivot: *replace "a" with "b"*; a possessive pronoun is
+        # a determiner, no pivot (*my terrier was bitten by my neighbour's cat*)
+        return {(kind, text) for kind, text in seq[lo + 1:hi]
+                if (strict or kind == "w" or text not in _SYMMETRIC) and not (text.startswith("person:") and text.endswith("'s"))}
 
     for i, u in enumerate(single):
         for v in single[i + 1:]:
@@ -214,6 +216,9 @@ def verify(
     moved = sentences_reordered(q, c, lex)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
     if moved is not None:
         return VerifyResult(True, close=True) if moved else VerifyResult(False, "roles swapped")
+    alone = _one_sentence_changed(q, c)
+    if alone is not None and lex is not None and _no_word_in_common(*alone, lex):
+        return VerifyResult(False, "changed words")  # the same context, a question on another topic
     if _exact_key(q.exact) != _exact_key(c.exact) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
@@ -237,6 +242,7 @@ def verify(
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
         q, c = _drop_redundant_heads(q, c, lex), _drop_redundant_heads(c, q, lex)
+        q, c = _unnamed_agent_dropped(q, c, lex), _unnamed_agent_dropped(c, q, lex)
     questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
     words_q, words_c = Counter(q.content), Counter(c.content)
     only_q = list((words_q - words_c).elements())
@@ -310,7 +316,7 @@ def verify(
     if ((not converse and _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented)) or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and not converse and _persons_swapped(q, c, mapping, voice, agented))
-            or _numbers_rebound(q, c, mapping)
+            or _numbers_rebound(q, c, mapping) or _agent_made_subject(q, c, mapping, agented)
             or (not converse and (_neighbours_swapped(q, c, mapping, voice) or _pairings_changed(q, c, mapping, voice)))
             or _sequence_swapped(q, c, seq_c)
             or condition_moved(q, c, mapping)
@@ -338,6 +344,44 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
     (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
     return _exact_key(f.exact), f.negations
+
+
+def _no_word_in_common(a: str, b: str, lex: Lexicon) -> bool:
+    """The two sentences share no content word, nor a synonym of one."""
+    words_a, words_b = extract_features(a).content, extract_features(b).content
+    return bool(words_a) and bool(words_b) and not any(x == y or lex.synonyms(x, y) for x in words_a for y in words_b)
+
+
+def _one_sentence_changed(q: TextFeatures, c: TextFeatures) -> tuple[str, str] | None:
+    """The one sentence of each text that the other does not say, as plain words, when every other sentence is
+    said by both (*I'm flying to Dublin with my son. How early should we get to the airport?* / *... What should I
+    pack for him?*); ``None`` otherwise, or when those sentences hold numbers, code or other verbatim spans (plain
+    words would lose them)."""
+    said_q, said_c = [tuple(s) for s in q.sentence_tokens], [tuple(s) for s in c.sentence_tokens]
+    if len(said_q) < 2 or len(said_c) < 2:
+        return None
+    only_q, only_c = Counter(said_q) - Counter(said_c), Counter(said_c) - Counter(said_q)
+    if sum(only_q.values()) != 1 or sum(only_c.values()) != 1:
+        return None
+    a, b = next(iter(only_q)), next(iter(only_c))
+    if not all(token.isalpha() or "'" in token or "-" in token for token in a + b):
+        return None
+    return " ".join(a), " ".join(b)
+
+
+_UNNAMED = frozenset({"someone", "somebody"})
+
+
+def _unnamed_agent_dropped(f: TextFeatures, other: TextFeatures, lex: Lexicon) -> TextFeatures:
+    """``f`` without *someone* where it is the subject of a verb that ``other`` says in the passive with no agent:
+    *someone stole my bike* / *my bike was stolen* (the passive leaves the doer unnamed, as *someone* does)."""
+    tokens = f.tokens
+    for k, token in enumerate(tokens[:-1]):
+        verb = tokens[k + 1]
+        if token in _UNNAMED and ("w", token) in f.sequence and any(
+                lex.same_lemma(verb, passive) for passive in other.passive - other.agented):
+            return _without_word(f, token)
+    return f
 
 
 def _without_words(f: TextFeatures, words: list[str]) -> TextFeatures:
@@ -448,7 +492,10 @@ def _simple_past_changed(q: TextFeatures, a: str, c: TextFeatures, b: str, lex: 
         return False
     other, text = (b, c) if a in SIMPLE_PASTS else (a, q)
     lemmas = [lemma for pos, lemma in lex.lemmas(other) if pos == "v"]
-    return not ("past" in text.tense and any(lemma != other or "did" in text.tokens for lemma in lemmas))
+    tokens = text.tokens
+    # the passive past tells the same time (*someone stole my bike* / *my bike was stolen*)
+    passive_past = any(t == other and k > 0 and tokens[k - 1] in _PAST_BE for k, t in enumerate(tokens))
+    return not (("past" in text.tense or passive_past) and any(lemma != other or "did" in tokens for lemma in lemmas))
 
 
 MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps
@@ -510,6 +557,36 @@ def _converse_verbs(q: TextFeatures, c: TextFeatures, left_q: Counter, left_c: l
     if not subject_q or not subject_c or subject_q == subject_c:
         return None
     return (a, b) if _after(seq_c, b, subject_q) and _after(seq_q, a, subject_c) else None
+
+
+def _agent_made_subject(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], agented: frozenset[str]) -> bool:
+    """A verb passive with its agent in one text (*I was sued by my landlord*) and active in the other keeps its
+    subject there (*I sued my landlord*): the one acted upon became the actor. The same event in the active has the
+    agent for its subject (*my landlord sued me*). Read on the words with the personal pronouns."""
+    if not agented:
+        return False
+    seq_q = list(q.with_persons or q.sequence)
+    seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in (c.with_persons or c.sequence)]
+    for verb in agented:
+        passive_seq, active_seq = (seq_q, seq_c) if verb in q.passive else (seq_c, seq_q)
+        subject_passive, subject_active = _subject_of(passive_seq, verb), _subject_of(active_seq, verb)
+        if subject_passive and subject_passive == subject_active and _agent_of(passive_seq, verb) not in ("", subject_active):
+            return True
+    return False
+
+
+def _agent_of(seq: list[tuple[str, str]], verb: str) -> str:
+    """The last word of the phrase after *by* that follows ``verb`` (its agent), or ``""``."""
+    at = next((k for k, entry in enumerate(seq) if entry == ("w", verb)), len(seq))
+    rest = seq[at + 1:at + 3]
+    if ("r", "by") not in rest:
+        return ""
+    words: list[str] = []
+    for kind, text in seq[at + 1 + rest.index(("r", "by")) + 1:]:
+        if kind != "w":
+            break
+        words.append(text)
+    return words[-1] if words else ""
 
 
 def _subject_of(seq: list[tuple[str, str]], verb: str) -> str:

@@ -1390,3 +1390,60 @@ def test_a_modal_adjective_in_it_is_x_to_is_a_modality_not_a_topic(task) -> None
     assert verify(f"Is it better to {task} or not?", f"Should I {task} or not?").ok
     assert not verify(f"Is it possible to {task}?", f"Should I {task}?").ok
     assert not verify(f"Is it necessary to {task}?", f"Can I {task}?").ok
+
+
+@FAST
+@given(st.sampled_from([("sued", "sued"), ("reported", "reported"), ("blocked", "blocked")]),
+       st.sampled_from(["former landlord", "old boss", "neighbour"]))
+def test_the_passives_agent_becoming_the_subject_is_the_same_event(verbs, who) -> None:
+    active, participle = verbs
+    passive = f"I was {participle} by my {who} over the deposit. The hearing is in May. What should I bring?"
+    assert verify(passive, f"My {who} {active} me over the deposit. The hearing is in May. What should I bring?").ok
+    # the one acted upon became the actor
+    assert not verify(passive, f"I {active} my {who} over the deposit. The hearing is in May. What should I bring?").ok
+
+
+@FAST
+@given(st.sampled_from(["terrier", "cat", "son"]), st.sampled_from(["neighbour", "cousin", "landlord"]))
+def test_a_possessive_is_no_pivot_of_a_passive(victim, owner) -> None:
+    assert verify(f"My {owner}'s dog bit my {victim} yesterday. Does it need a doctor?",
+                  f"My {victim} was bitten by my {owner}'s dog yesterday. Does it need a doctor?").ok
+
+
+@FAST
+@given(st.sampled_from([("stole", "stolen", "bike"), ("broke", "broken", "window"), ("took", "taken", "parcel")]))
+def test_an_unnamed_doer_and_the_agentless_passive_tell_the_same_past(forms) -> None:
+    past, participle, thing = forms
+    assert verify(f"Someone {past} my {thing} last night. What should I do?",
+                  f"My {thing} was {participle} last night. What should I do?").ok
+    assert not verify(f"Someone {past} my {thing} last night. What should I do?",
+                      f"I {past} my {thing} last night. What should I do?").ok
+    assert not verify(f"Someone {past} my {thing} last night. What should I do?",
+                      f"My {thing} will be {participle} tonight. What should I do?").ok
+
+
+def test_a_pronoun_stands_for_the_nearest_subject_it_can_name() -> None:
+    """*it* for a thing or a plant, *he, she, they* for a person or an animal."""
+    # the same sentences reordered: *its* and *it* now stand for the other plant
+    assert not verify("The basil on my sill has not been watered since Friday. The tomato plant on my balcony gets full "
+                      "sun. Its leaves have gone yellow. What should I do to save it?",
+                      "The tomato plant on my balcony gets full sun. The basil on my sill has not been watered since "
+                      "Friday. Its leaves have gone yellow. What should I do to save it?").ok
+    # *they* stands for the flatmate either way: the car is no person
+    assert verify("My car is a manual and my flatmate only drives automatics. They need a car for a week. Options?",
+                  "My flatmate only drives automatics and my car is a manual. They need a car for a week. Options?").ok
+    # a past fact told with its duration may move: its order tells no story
+    assert verify("My broadband drops out every afternoon. I work from home. I've lived in Leeds for three years. "
+                  "How do I fix it?", "I've lived in Leeds for three years. I work from home. My broadband drops out "
+                  "every afternoon. How do I fix it?").ok
+
+
+@FAST
+@given(st.sampled_from(["Dublin", "Lisbon", "Oslo"]), st.sampled_from([
+    ("How early should we get to the airport?", "What should I pack to keep them busy on the flight?"),
+    ("Which seats are best for him?", "Do I need a visa for my son?"),
+]))
+def test_the_same_context_with_another_question_is_decided_by_the_question(city, questions) -> None:
+    context = f"I'm flying to {city} in April with my son. It will be our first long trip together."
+    assert not verify(f"{context} {questions[0]}", f"{context} {questions[1]}").ok
+    assert verify(f"{context} {questions[0]}", f"{context} {questions[0].lower()}").ok
