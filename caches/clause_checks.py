@@ -97,7 +97,7 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
     phrase in its place; clitics are read as their words (*she's* = *she is*). Left to the other checks:
     instructions (the steps of a procedure), sentences with a word of sequence (*then*, *first*), and past events
     (:func:`narration_reordered` runs first)."""
-    if lex is None:
+    if lex is None or Counter(q.content) != Counter(c.content):  # (sentences that moved keep every content word)
         return None
     a, b = _resolved_sentences(q, lex, resolve=True), _resolved_sentences(c, lex, resolve=True)
     if a == b or not 1 < len(a) <= MAX_REORDERED_SENTENCES or len(a) != len(b):

@@ -346,17 +346,19 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     return _exact_key(f.exact), f.negations
 
 
-def _no_word_in_common(a: str, b: str, lex: Lexicon) -> bool:
-    """The two sentences share no content word, nor a synonym of one."""
-    words_a, words_b = extract_features(a).content, extract_features(b).content
+def _no_word_in_common(a: tuple[str, ...], b: tuple[str, ...], lex: Lexicon) -> bool:
+    """The two sentences' tokens share no content word, nor a synonym of one."""
+    words_a, words_b = [t for t in a if t not in _GRAMMAR], [t for t in b if t not in _GRAMMAR]
     return bool(words_a) and bool(words_b) and not any(x == y or lex.synonyms(x, y) for x in words_a for y in words_b)
 
 
-def _one_sentence_changed(q: TextFeatures, c: TextFeatures) -> tuple[str, str] | None:
-    """The one sentence of each text that the other does not say, as plain words, when every other sentence is
-    said by both (*I'm flying to Dublin with my son. How early should we get to the airport?* / *... What should I
-    pack for him?*); ``None`` otherwise, or when those sentences hold numbers, code or other verbatim spans (plain
-    words would lose them)."""
+_GRAMMAR = FUNCTION_WORDS | RELATIONAL | frozenset(QUESTION_WORDS) | frozenset(PERSONS)
+
+
+def _one_sentence_changed(q: TextFeatures, c: TextFeatures) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The tokens of the one sentence of each text that the other does not say, when every other sentence is said by
+    both (*I'm flying to Dublin with my son. How early should we get to the airport?* / *... What should I pack for
+    him?*); ``None`` otherwise, or when those sentences hold numbers, code or other verbatim spans."""
     said_q, said_c = [tuple(s) for s in q.sentence_tokens], [tuple(s) for s in c.sentence_tokens]
     if len(said_q) < 2 or len(said_c) < 2:
         return None
@@ -366,7 +368,7 @@ def _one_sentence_changed(q: TextFeatures, c: TextFeatures) -> tuple[str, str] |
     a, b = next(iter(only_q)), next(iter(only_c))
     if not all(token.isalpha() or "'" in token or "-" in token for token in a + b):
         return None
-    return " ".join(a), " ".join(b)
+    return a, b
 
 
 _UNNAMED = frozenset({"someone", "somebody"})
