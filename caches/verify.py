@@ -863,17 +863,28 @@ def _number_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], l
     """A noun right after a superlative, or after a possessive, is singular in one text and plural in the other: one
     thing against a list (*what is the longest river* / *what are the longest rivers*), or one person against
     several (*a gift for my brother* / *for my brothers*), or after *the* in both (*the official language of X* /
-    *the official languages of X*: a definite plural names a set; in requests only, since descriptions reword it
-    freely: *defines the name and type of X* / *specifies the names and types of X*); with *a* or no article the plural is often generic
+    *the official languages of X*: a definite plural names a set), or after a demonstrative or *which* (*translate this
+    sentence* / *these sentences*, *which planet* / *which planets*); those two in requests only, since descriptions
+    reword them freely (*defines the name and type of X* / *specifies the names and types of X*); with *a* or no article the plural is often generic
     (*a book for a teenager* / *books for teenagers*) and is left alone."""
     for b, a in mapping.items():
         if a != b and (a.endswith("s") != b.endswith("s")) and (
                 (_after_superlative(q, a, lex) and _after_superlative(c, b, lex))
                 or (_after_possessive(q, a) and _after_possessive(c, b))
-                or (_after_definite(q, a) and _after_definite(c, b) and asks_or_tells_of_the_asker(q, lex)
-                    and asks_or_tells_of_the_asker(c, lex))):
+                or (((_after_definite(q, a) and _after_definite(c, b)) or (_after_pointer(q, a) and _after_pointer(c, b)))
+                    and asks_or_tells_of_the_asker(q, lex) and asks_or_tells_of_the_asker(c, lex))):
             return True
     return False
+
+
+_POINTERS = frozenset("this that these those which what".split())
+
+
+def _after_pointer(f: TextFeatures, word: str) -> bool:
+    """``word`` follows a demonstrative or *which* / *what*, directly (*translate this sentence* / *these sentences*,
+    *which planet has* / *which planets have*)."""
+    tokens = f.tokens
+    return any(token == word and k > 0 and tokens[k - 1] in _POINTERS for k, token in enumerate(tokens))
 
 
 def _after_definite(f: TextFeatures, word: str) -> bool:

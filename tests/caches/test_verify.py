@@ -1447,3 +1447,12 @@ def test_the_same_context_with_another_question_is_decided_by_the_question(city,
     context = f"I'm flying to {city} in April with my son. It will be our first long trip together."
     assert not verify(f"{context} {questions[0]}", f"{context} {questions[1]}").ok
     assert verify(f"{context} {questions[0]}", f"{context} {questions[0].lower()}").ok
+
+
+@FAST
+@given(st.sampled_from([("sentence", "sentences"), ("planet", "planets"), ("error", "errors"), ("file", "files")]))
+def test_a_demonstrative_or_which_keeps_its_number(forms) -> None:
+    one, many = forms
+    assert not verify(f"Translate this {one} into French.", f"Translate these {many} into French.").ok
+    assert not verify(f"Which {one} is the oldest one here?", f"Which {many} are the oldest ones here?").ok
+    assert verify(f"Translate this {one} into French.", f"Please translate this {one} into French.").ok
