@@ -504,8 +504,9 @@ MAX_STEP_WORDS = 48  # content words of a text compared for reordered steps
 
 
 def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], lex: Lexicon) -> bool:
-    """The same content words, with two neighbouring runs of them in one sentence traded, each run two words or more and opening with
-    a verb, both in one form: the base form of a step (*preheat the oven, mix the batter and bake* / *mix the batter,
+    """The same content words, with two neighbouring runs of them in one sentence traded, each run opening with a verb
+    and two words or more (one will do for a past: *I installed the driver and rebooted* / *I rebooted and installed
+    the driver*), both in one form: the base form of a step (*preheat the oven, mix the batter and bake* / *mix the batter,
     preheat the oven and bake*), the past of narrated events (*I deleted the folder and emptied the trash* / *I emptied
     the trash and deleted the folder*) or the *-ing* form. Two events joined by *and* are read as a sequence even where
     their order does not matter (*I cleared the cache and restarted my phone*): such a paraphrase is a lost hit. Runs
@@ -525,9 +526,10 @@ def _steps_reordered(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
     mid_q, mid_c = words_q[start:end], words_c[start:end]
     if len({n for _, n in placed_q[start:end]}) > 1 or len({n for _, n in placed_c[start:end]}) > 1:
         return False  # whole sentences moved: the other checks read those
-    for cut in range(2, len(mid_q) - 1):
+    for cut in range(1, len(mid_q)):
         first, second = mid_q[:cut], mid_q[cut:]
-        if mid_c == second + first and (form := _verb_form(first[0], lex)) and form == _verb_form(second[0], lex):
+        if mid_c == second + first and (form := _verb_form(first[0], lex)) and form == _verb_form(second[0], lex) \
+                and (form == "past" or min(len(first), len(second)) > 1):
             return True
     return False
 
