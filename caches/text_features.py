@@ -464,9 +464,10 @@ def _after_subject(words: list[str], k: int) -> list[str]:
 def _finite_verbs(words: list[str]) -> tuple[tuple[str, str], ...]:
     """The finite verbs of a text's statements and questions, each after its subject, with the tense its auxiliary
     marks: *I lost* (``""``: the verb's form decides), *I will lose* / *I'm going to lose* (``future``), *I did lose* /
-    *did I lose* / *I've lost* (``past``), *do I lose* (``present``). A subject is a personal pronoun, or a question
-    word that asks for the subject (*who won*, *which team will win*; after *which* or *what*, each reading of up to
-    two words as its noun is taken, since the words alone do not tell noun from verb). Left out: clauses opened by
+    *did I lose* / *I've lost* (``past``), *do I lose* (``present``), *we're having* (``present``). A subject is a
+    personal pronoun, a question word that asks for the subject (*who won*, *which team will win*) or a noun phrase
+    opened by *the* or a possessive (*the package arrived* / *will arrive*); after *which*, *what* or a determiner, each
+    reading of up to two words as the noun is taken, since the words alone do not tell noun from verb. Left out: clauses opened by
     *if*, *when* or *unless* (their tense is hypothetical), progressives (*I was trying* is narrative), a copula, and
     a modal (modality is not time)."""
     out: list[tuple[str, str]] = []
@@ -480,13 +481,20 @@ def _finite_verbs(words: list[str]) -> tuple[tuple[str, str], ...]:
             continue
         elif word in SUBJECT_PRONOUNS:
             _verb_after(words, k, words[k - 1] if k else "", out)
-        elif word in SUBJECT_QUESTIONS:
+        elif word in SUBJECT_QUESTIONS or (word in _NOUN_DETERMINERS and (
+                k == 0 or not words[k - 1][0].isalnum() or words[k - 1] in _CLAUSE_LINKS)):
             nouns = 0 if word == "who" else 2
-            for end in range(k, k + nouns + 1):  # the subject's last word: the question word, or its noun's
+            determiner = word in _NOUN_DETERMINERS  # (a determiner is never the whole subject; a question word may be)
+            for end in range(k + determiner, k + nouns + 1):  # the subject's last word: the question word, or its noun's
                 if end > k and (end >= len(words) or not words[end][0].isalpha() or words[end] in FUNCTION_WORDS):
                     break
                 _verb_after(words, end, "", out)
     return tuple(out)
+
+
+# a noun phrase opening a clause (at a sentence's start, after punctuation or a conjunction): its verb may follow it
+_NOUN_DETERMINERS = frozenset("the my your our his their".split())
+_CLAUSE_LINKS = frozenset("and but so because since then".split())
 
 
 def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]]) -> None:
@@ -504,11 +512,15 @@ def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]
     elif first in ("am", "is", "are"):
         if second == "going" and len(rest) == 4 and rest[2] == "to":
             out.append(("future", rest[3]))
+        elif second.endswith("ing") and second != "going" and len(second) > 4:
+            out.append(("present", second))  # *we're having a baby in March* / *we had a baby in March*
     elif first == "used" and second == "to" and len(rest) > 2 and rest[2].isalpha():
         out.append(("past", rest[2]))  # a habit that ended: *I used to smoke* / *I smoke*
     elif first in _INVERTED:
         if second and second.isalpha() and second not in FUNCTION_WORDS and second != "to":
             out.append((_INVERTED[first], second))
+        elif first in ("have", "has", "had") and second != "to":
+            out.append(("", first))  # the verb itself: *we had a baby* / *we're having a baby*
     elif first not in FUNCTION_WORDS:
         out.append(("", first))
 

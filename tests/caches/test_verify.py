@@ -1466,3 +1466,13 @@ def test_a_one_word_past_event_traded_with_another_is_another_story(events) -> N
     assert not verify(f"I {longer} and {single}. Why is it broken?", f"I {single} and {longer}. Why is it broken?").ok
     # base-form verbs of one word are no steps: *sort and filter a list* is left to the other checks
     assert verify(f"I {longer} and {single}. Why is it broken?", f"i {longer} and {single}, why is it broken?").ok
+
+
+@FAST
+@given(st.sampled_from([("package", "arrived", "arrive"), ("train", "left", "leave"), ("parcel", "came", "come")]))
+def test_a_noun_subjects_verb_keeps_its_tense(forms) -> None:
+    thing, past, base = forms
+    assert not verify(f"The {thing} {past} late. What can I do?", f"The {thing} will {base} late. What can I do?").ok
+    assert not verify("We're having a party in March. What do we need?", "We had a party in March. What do we need?").ok
+    # the same past asked with *did* before the noun is the same question
+    assert verify("Tell me the year the Berlin Wall fell.", "What year did the Berlin Wall fall?").ok
