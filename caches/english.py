@@ -239,6 +239,7 @@ PHATIC = frozenset(
     regards best cheers sincerely sorry apologies apologize bother hope well doing fine great good nice
     help assistance question quick many time mind asking ask lol having um umm uh erm hmm
     love advice going something silly stupid dumb wondering
+    long message messages rambling essay
     """.split()
 )
 # a sentence is a formula only with one of these (*Good night.* and *Not well.* are not formulas)

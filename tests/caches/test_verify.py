@@ -1476,3 +1476,14 @@ def test_a_noun_subjects_verb_keeps_its_tense(forms) -> None:
     assert not verify("We're having a party in March. What do we need?", "We had a party in March. What do we need?").ok
     # the same past asked with *did* before the noun is the same question
     assert verify("Tell me the year the Berlin Wall fell.", "What year did the Berlin Wall fall?").ok
+
+
+@FAST
+@given(st.sampled_from(["Sorry for the long message.", "Sorry for the rambling message, and thanks.",
+                        "Hi there, quick question.", "Hey, hope you're doing well."]),
+       st.sampled_from(["How do I convert text to dates in Excel?", "When should I call the doctor?"]))
+def test_an_apology_for_a_long_message_is_a_formula(formula, question) -> None:
+    assert verify(f"{formula} {question}", question).ok
+    assert verify(f"{question} {formula}", question).ok
+    # a long message that is the topic stays
+    assert not verify("How do I write a long message to my landlord?", "How do I write a message to my landlord?").ok
