@@ -80,6 +80,7 @@ _SUBJECT_STARTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | frozenset("the a an t
 _THIRD_PERSONS = frozenset("he she it they him her them its his their".split())
 _NOUN_PHRASE_STARTS = POSSESSIVE_PRONOUNS | frozenset("the a an this that these those".split())
 _CLAUSE_SUBJECTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
+_QUANTIFIERS = frozenset("some all most many few both each every none several half".split())
 _PAST_AUXILIARIES = frozenset("was were had did".split())
 _PRESENT_BE = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
 _SEQUENCE_WORDS = frozenset("then first next finally later after afterwards before earlier".split())
@@ -187,10 +188,13 @@ def _stand_in(word: str, subjects: list[tuple[list[str], bool | None]]) -> list[
 
 
 def _movable_sentence(sentence: tuple[str, ...]) -> bool:
-    """A sentence that may change places: a statement led by its subject, or a question; with no word of sequence."""
+    """A sentence that may change places: a statement led by its subject (a pronoun, a determiner, a number or a
+    quantifier), or a question; with no word of sequence."""
     if not sentence or _SEQUENCE_WORDS.intersection(sentence):
         return False
-    return sentence[0] in _SUBJECT_STARTS or sentence[0] in QUESTION_WORDS or sentence[0] in QUESTION_LEADS
+    first = sentence[0]
+    return (first in _SUBJECT_STARTS or first in QUESTION_WORDS or first in QUESTION_LEADS or first in NUMBER_WORDS
+            or first.isdigit() or first in _QUANTIFIERS)  # (*Two of the guests are vegan.*, *Most of us drive.*)
 
 
 def clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:

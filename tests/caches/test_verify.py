@@ -1432,6 +1432,9 @@ def test_a_pronoun_stands_for_the_nearest_subject_it_can_name() -> None:
     # *they* stands for the flatmate either way: the car is no person
     assert verify("My car is a manual and my flatmate only drives automatics. They need a car for a week. Options?",
                   "My flatmate only drives automatics and my car is a manual. They need a car for a week. Options?").ok
+    # a sentence led by a number or a quantifier moves like any other statement
+    assert verify("Two of the guests don't eat meat. I'm hosting dinner for ten people. How should I plan it?",
+                  "I'm hosting dinner for ten people. Two of the guests don't eat meat. How should I plan it?").ok
     # a past fact told with its duration may move: its order tells no story
     assert verify("My broadband drops out every afternoon. I work from home. I've lived in Leeds for three years. "
                   "How do I fix it?", "I've lived in Leeds for three years. I work from home. My broadband drops out "
