@@ -82,7 +82,7 @@ _NOUN_PHRASE_STARTS = POSSESSIVE_PRONOUNS | frozenset("the a an this that these 
 _CLAUSE_SUBJECTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
 _QUANTIFIERS = frozenset("some all most many few both each every none several half".split())
 _PAST_AUXILIARIES = frozenset("was were had did".split())
-_PRESENT_BE = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
+_BE_READ_AS_PAST = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
 _SEQUENCE_WORDS = frozenset("then first next finally later after afterwards before earlier".split())
 
 
@@ -91,16 +91,17 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
     statement led by its subject or a question (*My boss is vegetarian. She's coming on Friday. What can I cook?* /
     *My boss is coming on Friday. She's vegetarian. ...*), none of them telling a past event; clauses joined by *and*,
     each led by its subject, count as sentences (*I work nights and I have a baby* / *I have a baby and I work
-    nights*); ``False`` when the sentences are the same but a pronoun
-    comes to stand for another person (*My boss is vegan. My wife is coming. She is allergic to nuts.* / *My wife
-    is coming. My boss is vegan. She is ...*); ``None`` otherwise (the other checks decide). A sentence whose
+    nights*); ``False`` when the sentences are the same but a pronoun comes to stand for another person (*My boss is
+    vegan. My wife is coming. She is allergic to nuts.* / *My wife is coming. My boss is vegan. She is ...*); ``None``
+    otherwise (the other checks decide). A sentence whose
     subject is *he, she, it* or *they* is read with the subject of the nearest earlier sentence led by a noun
     phrase in its place; clitics are read as their words (*she's* = *she is*). Left to the other checks:
     instructions (the steps of a procedure), sentences with a word of sequence (*then*, *first*), and past events
     (:func:`narration_reordered` runs first)."""
     if lex is None or Counter(q.content) != Counter(c.content):  # (sentences that moved keep every content word)
         return None
-    a, b = _resolved_sentences(q, lex, resolve=True), _resolved_sentences(c, lex, resolve=True)
+    whole: set[tuple[str, ...]] = set()  # the units of ``q`` that are whole sentences
+    a, b = _resolved_sentences(q, lex, resolve=True, whole=whole), _resolved_sentences(c, lex, resolve=True)
     if a == b or not 1 < len(a) <= MAX_REORDERED_SENTENCES or len(a) != len(b):
         return None
     if Counter(a) != Counter(b):
@@ -110,8 +111,6 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
         return False if Counter(said_q) == Counter(said_c) and said_q != said_c and not unread else None
     # (a whole sentence telling a past event was compared for its order by :func:`narration_reordered`; a clause
     # cut from a sentence was not, and may not move if it tells one)
-    whole: set[tuple[str, ...]] = set()
-    _resolved_sentences(q, lex, resolve=True, whole=whole)
     moved = [x for x, y in zip(a, b, strict=True) if x != y]
     return True if all(_movable_sentence(x) and (x in whole or not _past(x, lex)) for x in moved) else None
 
@@ -119,7 +118,7 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
 def _past(sentence: tuple[str, ...], lex: Lexicon) -> bool:
     """The sentence has a verb in a past form that is no present form too (it may tell an event, whose place in a
     story is its order; *rent* and *read* may be either, and are read as present)."""
-    return any(t in _PAST_AUXILIARIES or (t.isalpha() and t not in _PRESENT_BE and lex.past_form(t)
+    return any(t in _PAST_AUXILIARIES or (t.isalpha() and t not in _BE_READ_AS_PAST and lex.past_form(t)
                                           and ("v", t) not in lex.lemmas(t)) for t in sentence)
 
 

@@ -54,8 +54,6 @@ _BEFORE_TO = {"supposed": "advice", "have": "obligation", "has": "obligation", "
 # of those, the forms that are modal only after a subject, an auxiliary or *not* (*do I need to*, *they are able
 # to*; not *the time needed to*)
 _AFTER_SUBJECT = frozenset({"needed", "able", "allowed", "permitted", "supposed"})
-# adjectives that say a modality before *to*, *that* or *for* (*is it possible to*, *is it okay for me to*)
-_ADJECTIVES = MODAL_ADJECTIVES
 _ADJECTIVE_FOLLOWERS = frozenset({"to", "that", "for"})
 _WEAK = "~"  # marks the kind of a modal that a rewording may leave out (see :func:`_weak`)
 _INSTRUCTION = "instruction"  # the kind of *you should* / *you must*: advice and obligation alike
@@ -132,8 +130,8 @@ def modal_kinds(tokens: list[str], lex: Lexicon | None) -> list[str]:
             kind = _MODALS[token]
         elif token in _BEFORE_TO and after == "to" and (token not in _AFTER_SUBJECT or before in _SUBJECTS):
             kind = _BEFORE_TO[token]
-        elif token in _ADJECTIVES and after in _ADJECTIVE_FOLLOWERS:
-            kind = _ADJECTIVES[token]
+        elif token in MODAL_ADJECTIVES and after in _ADJECTIVE_FOLLOWERS:
+            kind = MODAL_ADJECTIVES[token]
         elif token in JUDGING_ADJECTIVES and before == "it" and after == "to":
             kind = JUDGING_ADJECTIVES[token]  # *is it better to X or Y* asks *should I X or Y*
         elif token in _ADVICE_VERBS and before == "you":

@@ -134,8 +134,9 @@ class TextFeatures:
     bound: frozenset[tuple[str, str]] = frozenset()  # each number with the content word right after it: *12 miles*
     tense: frozenset[str] = frozenset()  # of the auxiliaries: ``present`` (*is*, *does*), ``past``, ``future``
     modality: frozenset[str] = frozenset()  # ``possible`` (*can*, *may*), ``advice``, ``obligation``, ``conditional``
-    # each finite verb after a subject pronoun or a subject question word, outside conditional clauses, with the tense its auxiliary marks
-    # (``past``, ``present``, ``future``; ``""``: the verb's own form decides, *I lost* / *I lose*)
+    # each finite verb after its subject (a pronoun, a subject question word, a noun phrase opening a clause), outside
+    # conditional clauses, with the tense its auxiliary marks (``past``, ``present``, ``future``; ``""``: the verb's
+    # own form decides, *I lost* / *I lose*)
     finite: tuple[tuple[str, str], ...] = ()
     # every token of the text (words of any class, numbers, symbols, verbatim spans; no punctuation), in order, cut
     # into sentences (at ``. ? !``) and those into clauses (at ``, ; :``): *In June, what is X?* / *What is X in June?*
@@ -467,9 +468,9 @@ def _finite_verbs(words: list[str]) -> tuple[tuple[str, str], ...]:
     *did I lose* / *I've lost* (``past``), *do I lose* (``present``), *we're having* (``present``). A subject is a
     personal pronoun, a question word that asks for the subject (*who won*, *which team will win*) or a noun phrase
     opened by *the* or a possessive (*the package arrived* / *will arrive*); after *which*, *what* or a determiner, each
-    reading of up to two words as the noun is taken, since the words alone do not tell noun from verb. Left out: clauses opened by
-    *if*, *when* or *unless* (their tense is hypothetical), progressives (*I was trying* is narrative), a copula, and
-    a modal (modality is not time)."""
+    reading of up to two words as the noun is taken, since the words alone do not tell noun from verb. Left out:
+    clauses opened by *if*, *when* or *unless* (their tense is hypothetical), past progressives (*I was trying* is
+    narrative), a copula, and a modal (modality is not time)."""
     out: list[tuple[str, str]] = []
     conditional = False
     for k, word in enumerate(words):
@@ -653,7 +654,8 @@ OPENER_WORDS = 4  # words an opening phrase before a comma may have (*In general
 def _clause_start(text: str, at: int) -> bool:
     """Whether position ``at`` opens a sentence or its main clause: after words of :data:`DISCOURSE_OPENERS` and
     :data:`INTERJECTIONS` (*So is X a Y?*, *ok so is X a Y?*) or a short opening phrase and a comma (*In general, is
-    every X a Y?*, *Honestly, are X Y?*: at most :data:`OPENER_WORDS` words, with no comma of their own, between the sentence's start and that comma)."""
+    every X a Y?*, *Honestly, are X Y?*: at most :data:`OPENER_WORDS` words, with no comma of their own, between the
+    sentence's start and that comma)."""
     if _sentence_start(text, at):
         return True
     i = at - 1

@@ -178,8 +178,8 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
     def pivots(seq: list[tuple[str, str]], lo: int, hi: int, strict: bool) -> set[tuple[str, str]]:
         # between two verbatim spans every shared word is a pivot: *replace "a" with "b"*; a possessive pronoun is
         # a determiner, no pivot (*my terrier was bitten by my neighbour's cat*)
-        return {(kind, text) for kind, text in seq[lo + 1:hi]
-                if (strict or kind == "w" or text not in _SYMMETRIC) and not (text.startswith("person:") and text.endswith("'s"))}
+        return {(kind, text) for kind, text in seq[lo + 1:hi] if (strict or kind == "w" or text not in _SYMMETRIC)
+                and not (text.startswith("person:") and text.endswith("'s"))}
 
     for i, u in enumerate(single):
         for v in single[i + 1:]:
@@ -268,13 +268,13 @@ def verify(
         return VerifyResult(False, "tense")  # *I lost my job* / *I will lose my job*
     if lex is not None and _state_tense_changed(q, c, lex):
         return VerifyResult(False, "tense")  # *my cat was sick. She's fine now* / *my cat is sick. She was fine*
-    seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
+    seq_c = _renamed(c.sequence, mapping)
     left_q = Counter(only_q) - Counter(mapping.values())
     left_c = [w for w in only_c if w not in mapping]
     converse = _converse_verbs(q, c, left_q, left_c, lex)  # *my brother lent me X* / *I borrowed X from my brother*
     if converse:
         mapping[converse[1]] = converse[0]
-        seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.sequence]
+        seq_c = _renamed(c.sequence, mapping)
         left_q, left_c = Counter(), []
     if not left_q and not left_c:
         # the same content words (up to synonyms): a reordering, or relational words dropped
@@ -313,7 +313,8 @@ def verify(
     if converse:  # a converse verb turns the sentence as the passive does (its sides were checked to trade places)
         voice = voice | {converse[0]}
     # (with a converse verb, its two sides were checked to trade places, and the orders around it are its own)
-    if ((not converse and _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented)) or _copula_swapped(q, c, mapping)
+    if ((not converse and _roles_swapped(list(q.sequence), seq_c, roles_of, voice, agented))
+            or _copula_swapped(q, c, mapping)
             or (q.asks_about and c.asks_about and q.asks_about != c.asks_about)
             or (roles_of is None and not converse and _persons_swapped(q, c, mapping, voice, agented))
             or _numbers_rebound(q, c, mapping) or _agent_made_subject(q, c, mapping, agented)
@@ -344,6 +345,11 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
     (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
     return _exact_key(f.exact), f.negations
+
+
+def _renamed(seq: tuple[tuple[str, str], ...], mapping: dict[str, str]) -> list[tuple[str, str]]:
+    """``seq`` (a text's sequence) with its words renamed by ``mapping`` (a candidate's word to its query partner)."""
+    return [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in seq]
 
 
 def _no_word_in_common(a: tuple[str, ...], b: tuple[str, ...], lex: Lexicon) -> bool:
@@ -570,7 +576,7 @@ def _agent_made_subject(q: TextFeatures, c: TextFeatures, mapping: dict[str, str
     if not agented:
         return False
     seq_q = list(q.with_persons or q.sequence)
-    seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in (c.with_persons or c.sequence)]
+    seq_c = _renamed(c.with_persons or c.sequence, mapping)
     for verb in agented:
         passive_seq, active_seq = (seq_q, seq_c) if verb in q.passive else (seq_c, seq_q)
         subject_passive, subject_active = _subject_of(passive_seq, verb), _subject_of(active_seq, verb)
@@ -579,9 +585,16 @@ def _agent_made_subject(q: TextFeatures, c: TextFeatures, mapping: dict[str, str
     return False
 
 
+def _first_at(seq: list[tuple[str, str]], verb: str) -> int | None:
+    """Where ``verb`` first occurs in ``seq`` (``None``: nowhere)."""
+    return next((k for k, entry in enumerate(seq) if entry == ("w", verb)), None)
+
+
 def _agent_of(seq: list[tuple[str, str]], verb: str) -> str:
     """The last word of the phrase after *by* that follows ``verb`` (its agent), or ``""``."""
-    at = next((k for k, entry in enumerate(seq) if entry == ("w", verb)), len(seq))
+    at = _first_at(seq, verb)
+    if at is None:
+        return ""
     rest = seq[at + 1:at + 3]
     if ("r", "by") not in rest:
         return ""
@@ -595,14 +608,16 @@ def _agent_of(seq: list[tuple[str, str]], verb: str) -> str:
 
 def _subject_of(seq: list[tuple[str, str]], verb: str) -> str:
     """The word right before ``verb``'s first occurrence in ``seq``, its subject (``""``: none)."""
-    at = next((k for k, entry in enumerate(seq) if entry == ("w", verb)), 0)
-    before = seq[at - 1] if at > 0 else ("", "")
+    at = _first_at(seq, verb)
+    before = seq[at - 1] if at else ("", "")
     return before[1] if before[0] == "w" and not before[1].endswith("'s") else ""
 
 
 def _after(seq: list[tuple[str, str]], verb: str, word: str) -> bool:
     """``word`` comes after ``verb`` in the sentence of ``seq`` that says it."""
-    at = next((k for k, entry in enumerate(seq) if entry == ("w", verb)), len(seq))
+    at = _first_at(seq, verb)
+    if at is None:
+        return False
     end = next((k for k in range(at, len(seq)) if seq[k][0] == "s"), len(seq))
     return ("w", word) in seq[at + 1:end]
 
@@ -735,7 +750,7 @@ def _person_numbers(tokens: list[str]) -> Counter:
                    if tokens[k] in PERSONS and tokens[k + 1] in _IS_FORMS and tokens[k + 2][:1].isdigit())
 
 
-_IS_FORMS = frozenset("s is was are were am m re".split())
+_IS_FORMS = _PAST_BE | _PRESENT_BE | {"s"}
 
 
 # words that own nothing before an *'s* (*she's*, *what's*, *it's*: a clitic *is*), and no thing owned
@@ -753,7 +768,7 @@ def _persons_swapped(q: TextFeatures, c: TextFeatures, mapping: dict[str, str], 
     ``voice`` and ``agented``: as for :func:`_roles_swapped` (*I was fired by my manager* / *my manager fired me*)."""
     if not q.with_persons or not c.with_persons:
         return False
-    seq_c = [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in c.with_persons]
+    seq_c = _renamed(c.with_persons, mapping)
     sentences_q, sentences_c = _sentences(list(q.with_persons)), _sentences(seq_c)
     if sorted(map(tuple, sentences_q)) == sorted(map(tuple, sentences_c)):
         return False  # the same sentences in another order
