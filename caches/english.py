@@ -266,6 +266,8 @@ NUMBER_WORDS = {
     "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12, "half": 0.5, "twice": 2,
     "single": 1, "double": 2, "triple": 3,
 }
+_ORDINAL_WORDS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth", "6th": "sixth",
+                  "7th": "seventh", "8th": "eighth", "9th": "ninth", "10th": "tenth", "11th": "eleventh", "12th": "twelfth"}
 CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
                  (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
                  (re.compile(r"(?<=\d)\s*per\s?cent(?:age)?\b", re.I), "%"),  # *15 percent* = *15%*, glued
@@ -273,10 +275,24 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
                  (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),
                  (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
-                 (re.compile(r"\bcant\b", re.I), "can not"),
+                 (re.compile(r"\bcant\b", re.I), "can not"), (re.compile(r"\bwont\b", re.I), "will not"),
+                 # (lower case or a capital first: *IM* in a text with lower case letters is an acronym)
+                 (re.compile(r"\b[Ii]m\b"), "I am"), (re.compile(r"\b[Ii]ve\b"), "I have"),
+                 (re.compile(r"\b([Yy]ou|[Tt]hey)re\b"), r"\1 are"), (re.compile(r"\b([Yy]ou|[Tt]hey)ve\b"), r"\1 have"),
                  # chat spellings of function words (a closed class): *can u*, *pls*, *thx*, *gonna*
                  (re.compile(r"\b(can|could|will|would|do|did|are|have|thank|if|should)\s+u\b(?![-'.,])(?!\s+(?:and|or)\b)", re.I),
-                  r"\1 you"), (re.compile(r"\bur\b"), "your"),
+                  r"\1 you"),
+                 (re.compile(r"\bur(?=\s+(?:gonna|going|not|so|too|very|welcome|right|wrong|a|an|the|\w+ing)\b)"), "you are"),
+                 (re.compile(r"\bur\b"), "your"), (re.compile(r"\btryna\b", re.I), "trying to"),
+                 (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
+                 (re.compile(r"\bgimme\b", re.I), "give me"), (re.compile(r"\btho\b", re.I), "though"),
+                 (re.compile(r"\b(?:b/c|cuz|coz)(?!\w)", re.I), "because"), (re.compile(r"\bw/o(?!\w)", re.I), "without"),
+                 (re.compile(r"\bppl\b", re.I), "people"), (re.compile(r"\babt\b"), "about"),
+                 # small ordinals in digits (*my 1st time*, *the 3rd floor*) as the words they are read as
+                 (re.compile(r"\b(1st|2nd|3rd|[4-9]th|10th|11th|12th)\b", re.I), lambda m: _ORDINAL_WORDS[m.group(1).lower()]),
+                 # clipped units after a number (*2 yrs*, *10 mins*)
+                 (re.compile(r"(?<=\d)(\s*)(yr|min|hr|sec)s?\b", re.I),
+                  lambda m: m.group(1) + {"yr": "years", "min": "minutes", "hr": "hours", "sec": "seconds"}[m.group(2).lower()]),
                  (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\bthx\b", re.I), "thanks"),
                  (re.compile(r"\bty(?:sm|vm)?\b"), "thanks"),  # lower case only: *Ty* is a name
                  (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),

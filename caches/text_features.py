@@ -83,6 +83,8 @@ _OPERATOR_CHARS = frozenset("=<>+*/%&|^~")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # letters whose case is meaning, not style: an escape (*\\s* / *\\S*, *\\d* / *\\D*) and letter ranges (*A-Z*)
 _CASED = re.compile(r"(?<=\\)[A-Za-z]|(?<![A-Za-z])(?:[A-Za-z]-[A-Za-z])+(?![A-Za-z])")
+# what a shouted text keeps as typed: code, double quotes, escapes and letter ranges (see :data:`_CASED`)
+_SHOUT_KEPT = re.compile(r"```.*?(?:```|$)|`[^`\n]+`|\"[^\"\n]{1,200}\"|" + _CASED.pattern, re.S)
 # *one* as the generic pronoun, not the number: a modal follows it
 # (*one can*, *one should*) or a modal before it in a question (*how can one*); or as the head of a noun phrase
 # that ends a clause, after a determiner and perhaps one adjective (*this might be a silly one.*), or after *this*,
@@ -684,10 +686,22 @@ def _clause_start(text: str, at: int) -> bool:
     return (j < 0 or text[j] != ",") and 0 < len(text[j + 1:i].split()) <= OPENER_WORDS
 
 
+def _unshouted(text: str) -> str:
+    """A text typed all in capitals, its prose lower-cased (code and quotes kept as typed): *IM A JUNIOR DEVELOPER*
+    asks what *I'm a junior developer* asks, and none of its capitals marks a name, an acronym or a variable."""
+    out, last = [], 0
+    for m in _SHOUT_KEPT.finditer(text):
+        out += [text[last:m.start()].lower(), m.group(0)]
+        last = m.end()
+    return "".join(out) + text[last:].lower()
+
+
 def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
     mixed_case = any(ch.islower() for ch in text)  # (a text all in capitals shouts; its grammar words are words)
+    if not mixed_case:
+        text = _unshouted(text)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(_rewrite(text)))
     lists: tuple[tuple[str, ...], ...] = ()

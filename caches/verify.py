@@ -247,6 +247,8 @@ def verify(
     words_q, words_c = Counter(q.content), Counter(c.content)
     only_q = list((words_q - words_c).elements())
     only_c = list((words_c - words_q).elements())
+    only_q, only_c = _hyphens_spelt_apart(only_q, only_c, tuple(c.tokens))
+    only_c, only_q = _hyphens_spelt_apart(only_c, only_q, tuple(q.tokens))
     # a name is itself (*HTTP* is not *HTTPS*, though WordNet reads one as the other's plural)
     names = q.names | c.names
     mapping = _match_synonyms([w for w in only_q if w not in names], [w for w in only_c if w not in names], lex) \
@@ -345,6 +347,24 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
     (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
     return _exact_key(f.exact), f.negations
+
+
+def _hyphens_spelt_apart(only_a: list[str], only_b: list[str], words_b: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """``only_a`` without its hyphenated words that the other text spells apart or closed up (*follow-up* / *follow up*
+    / *followup*), and ``only_b`` without the parts of them it holds."""
+    for word in [w for w in only_a if "-" in w.strip("-")]:
+        parts = [part for part in word.split("-") if part]
+        closed = "".join(parts)
+        apart = any(list(words_b[i:i + len(parts)]) == parts for i in range(len(words_b) - len(parts) + 1))
+        if closed in only_b:
+            only_b = list(only_b)
+            only_b.remove(closed)
+        elif not apart:
+            continue
+        only_a = list(only_a)
+        only_a.remove(word)
+        only_b = [w for w in only_b if w not in parts] if apart else only_b
+    return only_a, only_b
 
 
 def _renamed(seq: tuple[tuple[str, str], ...], mapping: dict[str, str]) -> list[tuple[str, str]]:

@@ -1490,3 +1490,45 @@ def test_an_apology_for_a_long_message_is_a_formula(formula, question) -> None:
     assert verify(f"{question} {formula}", question).ok
     # a long message that is the topic stays
     assert not verify("How do I write a long message to my landlord?", "How do I write a message to my landlord?").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["I'm a {} owner. It's a {} problem. Write a short note about it.",
+                                        "My {} broke. I have a {} at home. Can you suggest a fix?",
+                                        "Our {} is older than our {}. Which one should we replace first?"]))
+def test_a_request_typed_in_capitals_hits_its_usual_case(a, b, frame) -> None:
+    text = frame.format(a, b)
+    shouted = text.upper().replace("'", "" if a < b else "'")  # shouting often drops the apostrophes too
+    assert verify(text, shouted).ok
+    assert verify(shouted, text).ok
+    assert not verify(text, frame.format(b, a).upper()).ok or a == b
+
+
+@FAST
+@given(_WORDS, st.sampled_from([("I'm", "im"), ("I've", "ive"), ("don't", "dont"), ("can't", "cant"),
+                                ("won't", "wont"), ("what's", "whats"), ("you're", "youre"), ("they're", "theyre"),
+                                ("going to", "gonna"), ("trying to", "tryna"), ("please", "pls")]))
+def test_chat_spellings_without_apostrophes_are_the_words_they_stand_for(topic, forms) -> None:
+    full, chat = forms
+    text = f"so {full} asking about the {topic} here, what should I know?"
+    assert verify(text, text.replace(full, chat, 1)).ok
+    assert not verify(text, text.replace(topic, "weather", 1)).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["follow-up", "check-in", "sign-up", "e-mail", "set-up", "log-in"]),
+       st.sampled_from([" ", ""]))
+def test_a_hyphenated_word_spelt_apart_or_closed_up_is_the_same_word(topic, word, joint) -> None:
+    text = f"Write a {word} message about the {topic}."
+    assert verify(text, text.replace(word, word.replace("-", joint))).ok
+    assert not verify(text, text.replace(word, word.split("-")[0])).ok  # a part alone is another word
+
+
+@FAST
+@given(_WORDS, st.integers(1, 12), st.integers(1, 11))
+def test_a_small_ordinal_in_digits_is_its_word(topic, n, delta) -> None:
+    digits = {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    words = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+    text = f"It is my {words[n - 1]} {topic}. What should I expect?"
+    assert verify(text, text.replace(words[n - 1], digits)).ok
+    assert not verify(text, text.replace(words[n - 1], words[(n - 1 + delta) % 12])).ok
