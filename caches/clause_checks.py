@@ -80,8 +80,10 @@ _SUBJECT_STARTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS | frozenset("the a an t
 _THIRD_PERSONS = frozenset("he she it they him her them its his their".split())
 _NOUN_PHRASE_STARTS = POSSESSIVE_PRONOUNS | frozenset("the a an this that these those".split())
 _CLAUSE_SUBJECTS = SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
+_APPROXIMATORS = frozenset("about around roughly nearly almost over under approximately".split())
 _QUANTIFIERS = frozenset("some all most many few both each every none several half".split())
 _PAST_AUXILIARIES = frozenset("was were had did".split())
+_PRESENT_BE_FORMS = frozenset("is are am be being".split())  # before a participle: a passive in the present
 _BE_READ_AS_PAST = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
 _SEQUENCE_WORDS = frozenset("then first next finally later after afterwards before earlier".split())
 
@@ -112,7 +114,7 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
     # (a whole sentence telling a past event was compared for its order by :func:`narration_reordered`; a clause
     # cut from a sentence was not, and may not move if it tells one)
     moved = [x for x, y in zip(a, b, strict=True) if x != y]
-    return True if all(_movable_sentence(x) and (x in whole or not _past(x, lex)) for x in moved) else None
+    return True if all(_movable_sentence(x, lex) and (x in whole or not _past(x, lex)) for x in moved) else None
 
 
 def _past(sentence: tuple[str, ...], lex: Lexicon) -> bool:
@@ -186,14 +188,23 @@ def _stand_in(word: str, subjects: list[tuple[list[str], bool | None]]) -> list[
     return subject + ["s"] if word in ("its", "his", "their") else list(subject)
 
 
-def _movable_sentence(sentence: tuple[str, ...]) -> bool:
+def _movable_sentence(sentence: tuple[str, ...], lex: Lexicon | None = None) -> bool:
     """A sentence that may change places: a statement led by its subject (a pronoun, a determiner, a number or a
-    quantifier), or a question; with no word of sequence."""
+    quantifier, maybe after *about*, or a plural noun: an imperative's verb is never plural), or a question; with no
+    word of sequence."""
     if not sentence or _SEQUENCE_WORDS.intersection(sentence):
         return False
     first = sentence[0]
     return (first in _SUBJECT_STARTS or first in QUESTION_WORDS or first in QUESTION_LEADS or first in NUMBER_WORDS
-            or first.isdigit() or first in _QUANTIFIERS)  # (*Two of the guests are vegan.*, *Most of us drive.*)
+            or first.isdigit() or first in _QUANTIFIERS  # (*Two of the guests are vegan.*, *Most of us drive.*)
+            or (first in _APPROXIMATORS and len(sentence) > 1 and (sentence[1].isdigit() or sentence[1] in NUMBER_WORDS))
+            or (lex is not None and _plural_noun(first, lex)))  # (*Refunds go back to the card.*)
+
+
+def _plural_noun(word: str, lex: Lexicon) -> bool:
+    """WordNet reads ``word`` as the plural of a noun (*refunds*, *customers*, *children*), not as a lemma of its own."""
+    readings = lex.lemmas(word)
+    return any(pos == "n" and lemma != word for pos, lemma in readings) and ("n", word) not in readings
 
 
 def clauses_reordered(q: TextFeatures, c: TextFeatures) -> bool | None:
@@ -283,6 +294,7 @@ def _narrated(f: TextFeatures, lex: Lexicon) -> list[frozenset[str]]:
     for tokens in f.sentence_tokens[:MAX_NARRATED_SENTENCES]:
         if tokens and tokens[0] not in QUESTION_LEADS and tokens[0] not in QUESTION_WORDS \
                 and not any(t[0].isdigit() or t in NUMBER_WORDS for t in tokens) \
-                and any(lex.past_form(t) for t in tokens if t.isalpha()):
+                and any(lex.past_form(t) and not (k and tokens[k - 1] in _PRESENT_BE_FORMS)
+                        for k, t in enumerate(tokens) if t.isalpha()):  # (*is built with X* is no event)
             out.append(frozenset(tokens))
     return out

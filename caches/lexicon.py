@@ -178,6 +178,8 @@ class Lexicon:
         """``word`` is a past form of a verb: an irregular one in WordNet's verb exceptions other than their -ing
         and -s forms (*lost*, *ate*, *paid*), or a regular *-ed* form of a verb lemma that is not itself one."""
         word = word.lower()
+        if word in ("am", "are"):  # (WordNet lists them with *was* and *were* among the irregular forms of *be*)
+            return False
         irregular = self._exceptions["v"].get(word)
         if irregular:
             return not word.endswith(("ing", "s")) and word not in irregular

@@ -158,6 +158,13 @@ def _added_clause(a: list[tuple[str, str]], b: list[tuple[str, str]], only_a: Co
     return False
 
 
+def _only_verbs_between(seq: list[tuple[str, str]], i: int, j: int, verbs: set[str]) -> bool:
+    """Every content word between positions ``i`` and ``j`` of ``seq`` is one of ``verbs``: the two words are that
+    verb's own arguments (*A beats B*, *A is beaten by B*), not words of other clauses around it."""
+    lo, hi = sorted((i, j))
+    return all(text in verbs for kind, text in seq[lo + 1:hi] if kind == "w")
+
+
 def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: frozenset[str] | None = None,
                    voice: frozenset[str] = frozenset(), agented: frozenset[str] = frozenset()) -> bool:
     """Two content words (of ``among``, if given) that occur once in each sequence trade places
@@ -189,7 +196,8 @@ def _roles_swapped(a: list[tuple[str, str]], b: list[tuple[str, str]], among: fr
             strict = u.startswith(_SPAN_KINDS) or v.startswith(_SPAN_KINDS)
             shared = pivots(a, *sorted((pos_a[u], pos_a[v])), strict) & pivots(b, *sorted((pos_b[u], pos_b[v])), strict)
             turned = {text for _, text in shared if text in voice}
-            if same_order and turned & agented:
+            if same_order and turned & agented and _only_verbs_between(a, pos_a[u], pos_a[v], turned) \
+                    and _only_verbs_between(b, pos_b[u], pos_b[v], turned):
                 return True  # *A beats B* / *A is beaten by B*: the voice changed and the words did not move
             if not same_order and shared and len(turned) < len(shared):
                 return True  # a swap around a pivot that is not a verb whose voice changed

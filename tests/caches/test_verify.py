@@ -1532,3 +1532,36 @@ def test_a_small_ordinal_in_digits_is_its_word(topic, n, delta) -> None:
     text = f"It is my {words[n - 1]} {topic}. What should I expect?"
     assert verify(text, text.replace(words[n - 1], digits)).ok
     assert not verify(text, text.replace(words[n - 1], words[(n - 1 + delta) % 12])).ok
+
+
+@FAST
+@given(st.sampled_from([("customers", "refunds"), ("orders", "returns"), ("students", "grades"), ("users", "tickets")]),
+       st.sampled_from(["Write a short FAQ answer about it.", "Draft a friendly reply explaining this."]),
+       st.integers(2, 40))
+def test_context_sentences_led_by_plural_nouns_or_a_present_passive_may_move(nouns, request, n) -> None:
+    a, b = nouns
+    first, second, third = (f"{a.capitalize()} pay the shipping.", f"{b.capitalize()} go back to the card.",
+                            f"Our shop is built with Shopify and about {n} {a} write to us each day.")
+    assert verify(f"{first} {second} {third} {request}", f"{third} {second} {first} {request}").ok
+    # the numbers traded between two sentences, or a noun moved between them: another context
+    assert not verify(f"{first} {second} {third} {request}",
+                      f"{first.replace('the shipping', f'{n} dollars')} {second} {third.replace(str(n), 'many')} "
+                      f"{request}").ok
+    assert not verify(f"{first} {second} {request}",
+                      f"{b.capitalize()} pay the shipping. {a.capitalize()} go back to the card. {request}").ok
+    # past events keep their order
+    assert not verify(f"Our oven broke down. The {a} left angry. {request}",
+                      f"The {a} left angry. Our oven broke down. {request}").ok
+
+
+@FAST
+@given(_WORDS, _WORDS, st.sampled_from(["lost", "damaged", "returned", "approved"]))
+def test_the_passive_turns_only_its_own_arguments_around(a, b, verb) -> None:
+    context = "I work in support at a small shop."
+    active, passive = f"The {a} {verb} the {b}.", f"The {b} was {verb} by the {a}."
+    assert verify(f"{context} {active} Draft a reply.", f"{context} {passive} Draft a reply.").ok
+    assert verify(f"Summarize the notes that the {a} wrote about the {b}.",
+                  f"Summarize the notes that were written by the {a} about the {b}.").ok
+    if a != b:
+        assert not verify(f"{context} {active} Draft a reply.",
+                          f"{context} The {a} was {verb} by the {b}. Draft a reply.").ok
