@@ -143,6 +143,16 @@ REWORDED_FRAMES = (
     (re.compile(r"\b(?:(?:i(?:'m|\s+am)|im)\s+(?:just\s+|really\s+)?)?(?:not\s+(?:really\s+)?sure|unsure)\s+"
                 r"(?=(?:how|what|which|where|when|why|who|whether|if)\b)", re.I), ""),
     (re.compile(r"\b(?:i\s+have\s+)?no\s+idea\s+(?=(?:how|what|which|where|when|why|who|whether|if)\b)", re.I), ""),
+    # *I need you to X*, *I'd like you to X* ask *please X* (*I want you to* is function words already)
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:so\s+)?i(?:\s+(?:really\s+)?need|'d\s+like|\s+would\s+like)\s+you\s+to\s+(?=[a-z])",
+                re.I), "please "),
+    # converting a quantity asks how many of the other unit it is: *convert 350 grams to ounces* = *what is 350 grams in
+    # ounces* = *how many ounces is 350 grams*
+    (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|how\s+(?:do|can|would|should)\s+"
+                r"(?:i|you|we|one)\s+)?convert\s+"
+                r"(\d[^.?!\n]{0,60}?)\s+(?:to|into)\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)", re.I), r"how many \2 is \1"),
+    (re.compile(r"(?:^|(?<=[.!?:]\s))what(?:\s+is|'s)\s+(\d[^.?!\n]{0,60}?)\s+in\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)",
+                re.I), r"how many \2 is \1"),
     # *would you mind writing X* asks *write X*, as *please* does
     (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
     # *I'd appreciate it if you could X* asks *please X*; *are you able to X*, *would you be able to X* ask *can you X*

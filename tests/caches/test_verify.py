@@ -1565,3 +1565,25 @@ def test_the_passive_turns_only_its_own_arguments_around(a, b, verb) -> None:
     if a != b:
         assert not verify(f"{context} {active} Draft a reply.",
                           f"{context} The {a} was {verb} by the {b}. Draft a reply.").ok
+
+
+@FAST
+@given(st.integers(2, 900), st.sampled_from([("grams", "ounces"), ("miles", "kilometers"), ("liters", "cups"),
+                                              ("feet", "meters")]),
+       st.sampled_from(["Convert {n} {a} to {b}.", "Can you convert {n} {a} into {b}?", "How many {b} are in {n} {a}?",
+                        "How do I convert {n} {a} to {b}?"]))
+def test_converting_a_quantity_asks_what_it_is_in_the_other_unit(n, units, form) -> None:
+    a, b = units
+    asked = f"What is {n} {a} in {b}?"
+    assert verify(asked, form.format(n=n, a=a, b=b)).ok
+    assert not verify(asked, form.format(n=n, a=b, b=a)).ok  # the other way round
+    assert not verify(asked, form.format(n=n + 1, a=a, b=b)).ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["I need you to", "I'd like you to", "I would like you to", "Please", "Could you please"]),
+       st.sampled_from(["list three facts about the {}.", "write a short poem about the {}."]))
+def test_asking_someone_to_do_a_task_in_other_words(topic, frame, task) -> None:
+    request = task.format(topic)
+    assert verify(f"{frame} {request}", f"{request[0].upper()}{request[1:]}").ok
+    assert not verify(f"{frame} {request}", f"{frame} {request.replace(topic, 'weather')}").ok
