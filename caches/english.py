@@ -150,8 +150,8 @@ REWORDED_FRAMES = (
     # ounces* = *how many ounces is 350 grams*
     (re.compile(r"(?:^|(?<=[.!?:]\s))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|how\s+(?:do|can|would|should)\s+"
                 r"(?:i|you|we|one)\s+)?convert\s+"
-                r"(\d[^.?!\n]{0,60}?)\s+(?:to|into)\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)", re.I), r"how many \2 is \1"),
-    (re.compile(r"(?:^|(?<=[.!?:]\s))what(?:\s+is|'s)\s+(\d[^.?!\n]{0,60}?)\s+in\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)",
+                r"(\d(?:[^.?!\n]|\.\d){0,60}?)\s+(?:to|into)\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)", re.I), r"how many \2 is \1"),
+    (re.compile(r"(?:^|(?<=[.!?:]\s))what(?:\s+is|'s)\s+(\d(?:[^.?!\n]|\.\d){0,60}?)\s+in\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)",
                 re.I), r"how many \2 is \1"),
     # *would you mind writing X* asks *write X*, as *please* does
     (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
