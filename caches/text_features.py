@@ -365,6 +365,9 @@ def _segments(text: str) -> list[tuple[int, int]]:
 
 def _bind(bound: set[tuple[str, str]], number: str, matches: list[re.Match[str]], k: int) -> None:
     """Record ``number`` (token ``k``) with the content word right after it, if there is one."""
+    if k + 2 < len(matches) and matches[k + 1].group(0) == "-" and matches[k].end() == matches[k + 1].start() \
+            and matches[k + 1].end() == matches[k + 2].start():
+        k += 1  # *a 4-year loan*: the word after the hyphen
     if k + 1 < len(matches):
         word = matches[k + 1].group(0).casefold()
         if word.isalpha() and not (word in FUNCTION_WORDS or word in RELATIONAL or word in NEGATIONS

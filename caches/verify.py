@@ -227,7 +227,7 @@ def verify(
     alone = _one_sentence_changed(q, c)
     if alone is not None and lex is not None and _no_word_in_common(*alone, lex):
         return VerifyResult(False, "changed words")  # the same context, a question on another topic
-    if _exact_key(q.exact) != _exact_key(c.exact) or (
+    if (_exact_key(q.exact) != _exact_key(c.exact) and not _numbers_moved_with_their_units(q, c)) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
         return VerifyResult(False, "exact spans")
@@ -999,6 +999,42 @@ def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:
         token.startswith("id:") and any(exact[j] in _OPERATORS for j in (k - 1, k + 1) if 0 <= j < len(exact))))
     identifiers = frozenset(token for token in exact if token.startswith("id:"))
     return tuple(spans), skeleton, identifiers
+
+
+_UNIT_SIGNS = frozenset({"sym:$", "sym:£", "sym:€", "sym:¥", "sym:%"})
+
+
+def _numbers_moved_with_their_units(q: TextFeatures, c: TextFeatures) -> bool:
+    """The same numbers in another order, each carried by what names it: *a $12,000 loan at 9% for 4 years* / *a
+    4-year loan of $12,000 at 9%*. Each number differs from the others, every number is bound to the same
+    word in both texts (a plural read as its singular) or by a sign no other number has, and the only symbols are
+    currency and percent signs, each beside the same number (a currency sign before it, a percent sign after it). Identifiers, code and formulas keep
+    their order (:func:`_exact_key`)."""
+    numbers_q = [t for t in q.exact if t.startswith("num:")]
+    numbers_c = [t for t in c.exact if t.startswith("num:")]
+    if len(numbers_q) < 2 or len(set(numbers_q)) != len(numbers_q) or sorted(numbers_q) != sorted(numbers_c):
+        return False
+    if any(not t.startswith("num:") and t not in _UNIT_SIGNS for t in q.exact + c.exact):
+        return False
+
+    def signs(exact: tuple[str, ...]) -> Counter:
+        return Counter((t, exact[k + 1] if t != "sym:%" else exact[k - 1]) for k, t in enumerate(exact)
+                       if t in _UNIT_SIGNS and 0 <= (k + 1 if t != "sym:%" else k - 1) < len(exact))
+
+    def words(f: TextFeatures) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for number, word in f.bound:
+            out.setdefault(number, set()).add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+        return out
+
+    if signs(q.exact) != signs(c.exact) or sum(t in _UNIT_SIGNS for t in q.exact) != sum(t in _UNIT_SIGNS for t in c.exact):
+        return False
+    bound_q, bound_c = words(q), words(c)
+    # a number is carried by the word bound to it in both texts, or by a sign no other number has (*$12,000*, *9%*)
+    marked = Counter(sign for sign, _ in signs(q.exact).elements())
+    carried = {number for sign, number in signs(q.exact) if marked[sign] == 1}
+    loose = [n for n in numbers_q if n not in carried and not (bound_q.get(n) and bound_q.get(n) == bound_c.get(n))]
+    return not loose
 
 
 def _names_kept(q: TextFeatures, c: TextFeatures) -> bool:

@@ -1587,3 +1587,20 @@ def test_asking_someone_to_do_a_task_in_other_words(topic, frame, task) -> None:
     request = task.format(topic)
     assert verify(f"{frame} {request}", f"{request[0].upper()}{request[1:]}").ok
     assert not verify(f"{frame} {request}", f"{frame} {request.replace(topic, 'weather')}").ok
+
+
+@FAST
+@given(st.integers(2, 40), st.integers(1000, 90000), st.integers(2, 30),
+       st.sampled_from([("£", ""), ("$", ""), ("", "%")]))
+def test_numbers_may_move_with_what_names_them_but_never_trade_it(months, amount, rate, sign) -> None:
+    before, after = sign
+    money = f"{before}{amount:,}{after}"
+    told = f"My roommate owes me {money}. It's been {months} months. How do I ask for it back?"
+    moved = f"It's been {months} months since my roommate borrowed {money} from me. How do I ask for it back?"
+    assert verify(told, moved).ok
+    if months != rate:
+        # two numbers that trade what names them: another question
+        assert not verify(f"Is {rate} percent of {months} more than {amount}?",
+                          f"Is {rate} percent of {amount} more than {months}?").ok
+        assert not verify(f"I paid {money} for {months} tickets and {rate} drinks.",
+                          f"I paid {money} for {rate} tickets and {months} drinks.").ok
