@@ -223,7 +223,10 @@ REWORDED_FRAMES = (
     # the steps to do X are how to do X, asked or requested
     (re.compile(r"\b(?:what\s+are|give\s+me|tell\s+me|show\s+me|list)\s+the\s+steps\s+(?:to|for)\s+(?=[a-z]+)", re.I),
      "how to "),
-    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+way|what\s+are\s+(?:some|the)\s+ways|"
+    # (a *good*, *proper* or *right* way, a *procedure*, *process* or *method*, asks no more than a way: a *best*, *easy*
+    # or *quick* way adds a constraint)
+    (re.compile(r"\b(?:what(?:\s+is|'s)\s+(?:the|a)\s+(?:(?:good|proper|right|correct|usual|recommended)\s+)?"
+                r"(?:way|procedure|process|method)|what\s+are\s+(?:some|the)\s+ways|"
                 r"is\s+there\s+(?:a|any)\s+way)\s+to\b", re.I), "how to"),
 )
 # a text that shows code names it in many ways (*this code*, *the snippet below*, *the following Python

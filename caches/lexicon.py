@@ -270,6 +270,16 @@ class Lexicon:
                         opposite.update((p2, o2) for s2, p2, o2 in self._pointers(p, o) if s2 == "&")
         return frozenset(opposite)
 
+    def attribute(self, adjective: str, noun: str) -> bool:
+        """``noun`` names the attribute that ``adjective`` gives a value of (WordNet's attribute pointer, from one of the
+        adjective's first :attr:`senses` senses or the head of its cluster): *tall* / *height*, *fast* / *speed*, *old* /
+        *age*."""
+        nouns = self._senses(noun, None)
+        for pos, offset in self._senses(adjective, self.senses):
+            if pos == "a" and any(symbol == "=" and (p, o) in nouns for symbol, p, o in self._pointers(pos, offset)):
+                return True
+        return False
+
     def antonyms(self, a: str, b: str) -> bool:
         """Any sense of ``a`` is the opposite of any sense of ``b`` (either way round)."""
         return bool(self._opposites(a) & self._senses(b, None)) or bool(

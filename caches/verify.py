@@ -249,6 +249,7 @@ def verify(
         return VerifyResult(False, "modality")  # *do I pay* / *should I pay*; *my package may have been* / *was*
     if lex is not None:
         q, c = _fold_question_kind(q, c, lex)
+        q, c = _fold_how_adjective(q, c, lex)
         q, c = _drop_redundant_heads(q, c, lex), _drop_redundant_heads(c, q, lex)
         q, c = _unnamed_agent_dropped(q, c, lex), _unnamed_agent_dropped(c, q, lex)
     questions_differ = bool(q.questions and c.questions and q.questions != c.questions)
@@ -450,6 +451,26 @@ def _fold_question_kind(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple
             continue
         folded = replace(_without_word(asks_what, noun), questions=other.questions)
         return (other, folded) if swap else (folded, other)
+    return q, c
+
+
+def _fold_how_adjective(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> tuple[TextFeatures, TextFeatures]:
+    """*How tall is X* asks *what is the height of X*: when one text asks *how* with an adjective the other lacks, and
+    the other asks *what* with a noun the first lacks that names the adjective's attribute (:meth:`Lexicon.attribute`),
+    both words are set aside and the question words made one."""
+    for asks_how, asks_what, swap in ((q, c, False), (c, q, True)):
+        if "how" not in asks_how.questions or "what" not in asks_what.questions \
+                or asks_how.questions - {"how"} != asks_what.questions - {"what"} \
+                or asks_how.modality != asks_what.modality:  # (*how heavy should X be* asks no weight X has)
+            continue
+        words_how, words_what = set(asks_how.content), set(asks_what.content)
+        pair = next(((a, n) for a in asks_how.content if a not in words_what
+                     for n in asks_what.content if n not in words_how and lex.attribute(a, n)), None)
+        if pair is None:
+            continue
+        folded_how = replace(_without_word(asks_how, pair[0]), questions=asks_what.questions)
+        folded_what = _without_word(asks_what, pair[1])
+        return (folded_what, folded_how) if swap else (folded_how, folded_what)
     return q, c
 
 

@@ -1604,3 +1604,22 @@ def test_numbers_may_move_with_what_names_them_but_never_trade_it(months, amount
                           f"Is {rate} percent of {amount} more than {months}?").ok
         assert not verify(f"I paid {money} for {months} tickets and {rate} drinks.",
                           f"I paid {money} for {rate} tickets and {months} drinks.").ok
+
+
+@FAST
+@given(st.sampled_from(["the Eiffel Tower", "Lake Baikal", "the Burj Khalifa", "Mount Fuji"]),
+       st.sampled_from([("tall", "height"), ("old", "age"), ("deep", "depth"), ("heavy", "weight"), ("wide", "width")]),
+       st.sampled_from(["height", "age", "depth", "weight", "width"]))
+def test_how_with_an_adjective_asks_what_its_attribute_is(thing, pair, other) -> None:
+    adjective, attribute = pair
+    assert verify(f"How {adjective} is {thing}?", f"What is the {attribute} of {thing}?").ok
+    if other != attribute:
+        assert not verify(f"How {adjective} is {thing}?", f"What is the {other} of {thing}?").ok
+
+
+@FAST
+@given(_WORDS, st.sampled_from(["What's a good way to", "What is the procedure to", "What's the proper way to",
+                                "What is the way to"]))
+def test_asking_for_a_way_or_procedure_asks_how(topic, frame) -> None:
+    assert verify(f"How do I clean the {topic}?", f"{frame} clean the {topic}?").ok
+    assert not verify(f"How do I clean the {topic}?", f"What's the cheapest way to clean the {topic}?").ok
