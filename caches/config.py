@@ -25,6 +25,11 @@ DEFAULT_AMBIGUITY_MARGIN = 0.02
 # caches.verify.VerifyResult.close): 2.5 turns the threshold 0.90 into 0.75 for them, and a strict
 # tenant's 0.99 into 0.975. See BENCHMARKS.md "Close candidates" for how it was chosen.
 DEFAULT_CLOSE_DISTANCE_FACTOR = 2.5
+# The similarity the parts of two prompts that they do not share must reach when the prompts share material and
+# verification read the rest as a rewording (caches.reworded_parts): chosen on the opened generated sets, where
+# requests for other tasks on the same material scored 0.26-0.51 and reworded requests 0.48-0.98 (one below);
+# BENCHMARKS.md "Semantic cache" 2n.
+DEFAULT_REWORDED_PART_THRESHOLD = 0.55
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +123,10 @@ class SemanticCacheConfig:
     query sits between two cached questions); ``close_distance_factor``: a candidate for which
     verification found the same content words (only function words, request frames, word order
     or the question's form differ) may be this many times as far from the query as the threshold
-    allows (cosine distance; 1 turns this off); ``verify``: run :func:`caches.verify.verify` on
+    allows (cosine distance; 1 turns this off); ``reworded_part_threshold``: a candidate that verification passed
+    as a rewording (other words, not only their order or form) and that shares material with the query (a code
+    block, a sentence: see :mod:`caches.reworded_parts`) is served only if the parts the two texts do not share
+    embed at least this close (``None``: no such check); ``verify``: run :func:`caches.verify.verify` on
     candidates; ``top_k``: candidates fetched per lookup; ``max_query_chars``: longer last user
     messages are not semantic-cached (the embedder truncates its input, so two long prompts that
     differ only near the end would embed alike); ``embedder_id``: stored with each vector, rows
@@ -147,6 +155,7 @@ class SemanticCacheConfig:
     threshold: float = DEFAULT_SIMILARITY_THRESHOLD
     ambiguity_margin: float = DEFAULT_AMBIGUITY_MARGIN
     close_distance_factor: float = DEFAULT_CLOSE_DISTANCE_FACTOR
+    reworded_part_threshold: float | None = DEFAULT_REWORDED_PART_THRESHOLD
     verify: bool = True
     top_k: int = 4
     ttl_s: float | None = 24 * 3600.0
@@ -174,6 +183,8 @@ class SemanticCacheConfig:
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+        if self.reworded_part_threshold is not None and not 0.0 <= self.reworded_part_threshold <= 1.0:
+            raise ValueError(f"reworded_part_threshold must be in [0, 1] (or None: off), got {self.reworded_part_threshold!r}")
         if not self.close_distance_factor >= 1.0:
             raise ValueError(f"close_distance_factor must be >= 1, got {self.close_distance_factor!r}")
         if not 0.0 <= self.batch_window_s <= 1.0:

@@ -63,12 +63,14 @@ from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys
 from caches.models import SemanticCacheEntry
+from caches.reworded_parts import differing_parts
 from caches.semantic_choice import Candidate, choose, close_threshold_of
 from caches.semantic_loading import SemanticLoading
 from caches.semantic_stores import SemanticStores
 from caches.semantic_upkeep import SemanticUpkeep
 from caches.text_features import extract_features
 from caches.types import SKIP_REASONS, CacheHit
+from caches.verify import verify
 from caches.writes import WriteBatcher
 
 __all__ = ["SKIP_REASONS", "SemanticCache"]
@@ -428,7 +430,7 @@ class SemanticCache(SemanticLoading, SemanticStores, SemanticUpkeep):
                 verify_candidates=cfg.verify,
                 features=self._features,
             )
-            if best is None:
+            if best is None or not await self._reworded_parts_agree(keys.query or "", best.query_text, deadline):
                 return None
             async with self._engine.connect() as conn:
                 row = (await conn.execute(_ANSWER_ROW, {"id": best.entry_id})).one_or_none()
@@ -454,6 +456,25 @@ class SemanticCache(SemanticLoading, SemanticStores, SemanticUpkeep):
         except Exception as exc:
             logger.warning("semantic cache lookup failed, treating as a miss: %r", exc)
             return None
+
+    async def _reworded_parts_agree(self, query: str, cached: str, deadline: float | None) -> bool:
+        """Whether the cached question may answer ``query`` as far as what they do not share goes: a rewording that
+        verification passed beside shared material (:mod:`caches.reworded_parts`) must have its differing parts embed
+        at least ``reworded_part_threshold`` close. Past the lookup's deadline the answer is no (a miss)."""
+        cfg = self._config
+        if not cfg.verify or cfg.reworded_part_threshold is None:
+            return True
+        result = verify(self._features(query), self._features(cached))
+        parts = differing_parts(query, cached) if result.ok and not result.close else None
+        if parts is None:
+            return True
+        vectors = []
+        for part in parts:
+            found = await (self._vector_within(part, deadline) if deadline is not None else self._lookup_vector(part))
+            if isinstance(found, str):
+                return False
+            vectors.append(np.asarray(found, dtype=np.float32).reshape(-1))
+        return float(vectors[0] @ vectors[1]) >= cfg.reworded_part_threshold
 
     async def entry(self, entry_id: int) -> CacheHit | None:
         """Read one entry by id (admin/inspection; no TTL, version or checksum checks, no hit

@@ -71,7 +71,7 @@ _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 # --- span patterns --------------------------------------------------------------------------------
 
-_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
+_FENCED = re.compile(r"```.*?(?:```|$)|(?:^|(?<=\n))~~~.*?(?:~~~|$)", re.S)  # (tildes fence a block as backticks do)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _URL_ADDRESS = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'`]+", re.I)
 _URL = re.compile(_URL_ADDRESS.pattern + r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
@@ -149,6 +149,9 @@ class TextFeatures:
     # punctuation) and those outside them, when the text has such a clause: *if A, B* asks another thing than
     # *if B, A* (``None``: no such clause)
     condition: tuple[frozenset[str], frozenset[str]] | None = None
+    # the text's lines (when it has :data:`MIN_LINES` or more with words), list markers dropped, case-folded and
+    # spaced alike: a list, steps, a log or a checklist, whose order is part of what is asked
+    lines: tuple[str, ...] = ()
 
     @property
     def tokens(self) -> list[str]:
@@ -689,6 +692,35 @@ def _clause_start(text: str, at: int) -> bool:
     return (j < 0 or text[j] != ",") and 0 < len(text[j + 1:i].split()) <= OPENER_WORDS
 
 
+MIN_LINES = 3
+_LIST_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*\u2022>]|\[[ xX]\])\s+")
+
+
+def _lines(text: str) -> tuple[str, ...]:
+    """:attr:`TextFeatures.lines` of ``text``."""
+    if text.count("\n") < MIN_LINES - 1:
+        return ()
+    out = [_SPACES.sub(" ", _LIST_MARKER.sub("", line)).casefold().strip(_EDGE_PUNCT) for line in text.split("\n")]
+    out = [line for line in out if any(ch.isalpha() for ch in line)]
+    return tuple(out) if len(out) >= MIN_LINES else ()
+
+
+def _code_block(fenced: str) -> str:
+    """A fenced block as compared: its fences (backticks or tildes) and language tag dropped, blank lines and trailing spaces too, runs
+    of spaces inside a line made one, but each line's indentation kept (tabs as four spaces): in Python or YAML
+    it is meaning."""
+    lines = fenced.strip("`~").split("\n")
+    if len(lines) > 1 and re.fullmatch(r"[\w+#.-]{1,20}", lines[0].strip()):
+        lines = lines[1:]  # the language tag (*```python*): how the block is shown, not what it holds
+    out = []
+    for line in lines:
+        body = line.strip()
+        if body:
+            indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+            out.append(" " * indent + _SPACES.sub(" ", body))
+    return "\n".join(out)
+
+
 def _unshouted(text: str) -> str:
     """A text typed all in capitals, its prose lower-cased (code and quotes kept as typed): *IM A JUNIOR DEVELOPER*
     asks what *I'm a junior developer* asks, and none of its capitals marks a name, an acronym or a variable."""
@@ -702,6 +734,7 @@ def _unshouted(text: str) -> str:
 def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
     text = unicodedata.normalize("NFKC", text)
+    original = text
     mixed_case = any(ch.islower() for ch in text)  # (a text all in capitals shouts; its grammar words are words)
     if not mixed_case:
         text = _unshouted(text)
@@ -722,7 +755,7 @@ def extract_features(text: str) -> TextFeatures:
             last = m.end()
         text = "".join(out) + text[last:]
 
-    cut(_FENCED, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
+    cut(_FENCED, "code", lambda m: _code_block(m.group(0)))
     cut(_INLINE_CODE, "code", lambda m: _SPACES.sub(" ", m.group(0).strip("`")).strip())
     cut(_URL, "url", lambda m: m.group(0).rstrip(".,;:!?)").casefold())
     cut(_QUOTED, "quote", lambda m: m.group(1) if m.group(1) is not None else m.group(2))
@@ -875,4 +908,5 @@ def extract_features(text: str) -> TextFeatures:
         clauses=clauses,
         material=material,
         condition=condition,
+        lines=_lines(original),
     )

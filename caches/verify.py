@@ -218,6 +218,10 @@ def verify(
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
     if q.identity == c.identity:
         return VerifyResult(True, close=True)  # only case, spacing or the order of sentences changed
+    if _instruction_moved(q, c):
+        return VerifyResult(True, close=True)  # *Summarize this:\n<email>* / *<email>\nSummarize this.*
+    if _lines_reordered(q.lines, c.lines):
+        return VerifyResult(False, "step order")  # a list, steps or a log in another order
     lex = lexicon if lexicon is not None else default_lexicon()
     if lex is not None and narration_reordered(q, c, lex):
         return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
@@ -356,6 +360,26 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
     (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
     return _exact_key(f.exact), f.negations
+
+
+def _instruction_moved(q: TextFeatures, c: TextFeatures) -> bool:
+    """The same lines, one of them moved from the start to the end or back (an instruction put after the material it
+    is about, or before it), and the same verbatim spans and numbers: the same request."""
+    a, b = q.lines, c.lines
+    if not a or len(a) != len(b) or a == b or Counter(a) != Counter(b):
+        return False
+    if b != a[1:] + a[:1] and b != a[-1:] + a[:-1]:
+        return False
+    return Counter(q.exact) == Counter(c.exact) and q.pictographs == c.pictographs
+
+
+def _lines_reordered(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The same lines in another order, other than one block moved from the end to the start or back (an
+    instruction put before or after the material it is about): the items of a list, the steps of a procedure or
+    the lines of a log traded places."""
+    if not a or len(a) != len(b) or a == b or Counter(a) != Counter(b):
+        return False
+    return not any(b == a[k:] + a[:k] for k in range(1, len(a)))
 
 
 def _hyphens_spelt_apart(only_a: list[str], only_b: list[str], words_b: tuple[str, ...]) -> tuple[list[str], list[str]]:

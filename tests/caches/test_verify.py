@@ -1623,3 +1623,31 @@ def test_how_with_an_adjective_asks_what_its_attribute_is(thing, pair, other) ->
 def test_asking_for_a_way_or_procedure_asks_how(topic, frame) -> None:
     assert verify(f"How do I clean the {topic}?", f"{frame} clean the {topic}?").ok
     assert not verify(f"How do I clean the {topic}?", f"What's the cheapest way to clean the {topic}?").ok
+
+
+@FAST
+@given(st.permutations(["Post a notice in the channel", "Take a full backup of the database",
+                        "Run the migration script", "Restart the application servers"]),
+       st.sampled_from(["{}. ", "- ", "* "]), st.booleans())
+def test_the_lines_of_a_list_keep_their_order_but_an_instruction_may_move(steps, marker, numbered) -> None:
+    ordered = ["Post a notice in the channel", "Take a full backup of the database", "Run the migration script",
+               "Restart the application servers"]
+
+    def listed(items: list[str]) -> str:
+        return "\n".join((marker.format(k + 1) if numbered or "{}" not in marker else "- ") + item
+                         for k, item in enumerate(items))
+
+    ask = "Turn this checklist into a short announcement:"
+    text = f"{ask}\n{listed(ordered)}"
+    assert verify(text, f"{listed(ordered)}\n{ask}").ok  # the instruction after the material
+    assert verify(text, f"{ask}\n{listed(list(steps))}").ok == (list(steps) == ordered)
+
+
+@FAST
+@given(st.sampled_from(["python", "py", ""]), st.sampled_from(["```", "~~~"]), st.integers(1, 8))
+def test_a_code_block_keeps_its_indentation_but_not_its_fence_or_language_tag(tag, fence, indent) -> None:
+    body = "total = 0\nfor x in items:\n    total += x\nprint(total)"
+    text = f"What does this print?\n\n```python\n{body}\n```"
+    assert verify(text, f"What does this print?\n\n{fence}{tag}\n{body}\n{fence}").ok
+    moved = body.replace("print(total)", " " * indent + "print(total)")
+    assert not verify(text, f"What does this print?\n\n```python\n{moved}\n```").ok
