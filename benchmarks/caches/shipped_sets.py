@@ -70,7 +70,10 @@ UNOPENED_FALSE_HITS = {"heldout_generated_v14.json": 2, "heldout_generated_v18.j
 # in the evaluation), with the count held: v24's *how should we split the bills* / *what's a fair way to divide the
 # rent* after the same context. A rule that refused it cost three paraphrases of the unopened sets (BENCHMARKS.md,
 # "Semantic cache" 2m).
-OPENED_VERIFY_PASSES = {"heldout_generated_v24.json": 1}
+# v27's three requests for another task on the same script or traceback (*explain what this script does* / *add a
+# comment to each line of this script*), read as rewordings: the cache refuses them by their differing parts
+# (caches.reworded_parts, tested through the cache in tests/caches/test_semantic.py).
+OPENED_VERIFY_PASSES = {"heldout_generated_v24.json": 1, "heldout_generated_v27.json": 3}
 OPENED_SETS = tuple(name for name in GENERATED_SETS if name != HELDOUT_SET and name not in UNOPENED_SETS)
 HELDOUT_SETS = GENERATED_SETS  # what ``--heldout-set`` may name
 HELDOUT_TARGET_HIT_RATE = 0.70
