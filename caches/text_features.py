@@ -696,6 +696,39 @@ MIN_LINES = 3
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*\u2022>]|\[[ xX]\])\s+")
 
 
+# a markdown quote's mark at a line's start (*> text*), and a line that is only a rule (*---*, ****, *___*)
+_QUOTE_MARKS = re.compile(r"^[ \t]*>[ \t]?", re.M)
+_RULES = re.compile(r"^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$", re.M)
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without the marks of :data:`_QUOTE_MARKS` and the rules of :data:`_RULES`, outside fenced blocks."""
+    out, last = [], 0
+    for m in _FENCED.finditer(text):
+        out += [_QUOTE_MARKS.sub("", _RULES.sub("", text[last:m.start()])), m.group(0)]
+        last = m.end()
+    return "".join(out) + _QUOTE_MARKS.sub("", _RULES.sub("", text[last:]))
+
+
+_LABEL = re.compile(r"^[ \t]*((?:[\w'-]+[ \t]+){0,4}[\w'-]+)[ \t]*:[ \t]*\n(?=[ \t]*(\S{0,3}))", re.M)
+_POINTERS = frozenset("here below above attached following follows as".split())
+
+
+def _unlabelled(text: str) -> str:
+    """``text`` without the lines that only label the material after them: at most five words before a colon that
+    ends the line, and either only pointing words (*Here it is:*, *As follows:*) or a name for the fenced block right
+    after it (*Email below:*, *Here's the excerpt:*, *The script:*), never a request's verb (*Translate this:* asks
+    something), a negation or a question word. (A label before lines of prose may be their meaning: *Pros:* /
+    *Cons:*.)"""
+    def drop(m: re.Match[str]) -> str:
+        words = m.group(1).casefold().replace("'", " ").split()
+        if any(w in REQUEST_VERBS or w in NEGATIONS or w in QUESTION_WORDS for w in words):
+            return m.group(0)
+        pointing = all(w in FUNCTION_WORDS or w in _POINTERS for w in words)
+        return "\n" if pointing or m.group(2).startswith(("```", "~~~")) else m.group(0)
+    return _LABEL.sub(drop, text)
+
+
 def _lines(text: str) -> tuple[str, ...]:
     """:attr:`TextFeatures.lines` of ``text``."""
     if text.count("\n") < MIN_LINES - 1:
@@ -739,6 +772,8 @@ def extract_features(text: str) -> TextFeatures:
     if not mixed_case:
         text = _unshouted(text)
     text = text.replace("\u2018", "'").replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
+    if "\n" in text:
+        text = _unlabelled(_unquoted(text))  # *> quoted* lines, *---* rules and *Email below:*: how material is set off
     text = MANNER_PHRASE.sub(lambda m: m.group(1), _strip_request_frames(_rewrite(text)))
     lists: tuple[tuple[str, ...], ...] = ()
     if "," in text:

@@ -671,28 +671,27 @@ async def test_an_embedder_slower_than_the_deadline_is_named_in_one_warning(
     assert len(warnings) == 1 and "lookup_deadline_ms" in warnings[0], warnings
 
 
-_SCRIPT = ("```bash\n#!/usr/bin/env bash\nset -euo pipefail\nBACKUP_DIR=/var/backups/billing\nSTAMP=$(date +%F)\n"
-           'mkdir -p "$BACKUP_DIR"\npg_dump billing > "$BACKUP_DIR/billing-$STAMP.sql"\ngzip "$BACKUP_DIR/billing-$STAMP.sql"\n'
-           'find "$BACKUP_DIR" -name "*.sql.gz" -mtime +7 -delete\n'
-           'aws s3 cp "$BACKUP_DIR/billing-$STAMP.sql.gz" "s3://acme-backups/billing/"\necho "Backup of billing finished"\n```')
-# (the shape of a pair of the opened set v27 that verification passes as a rewording)
-_CONTEXT = ("I found this script on an old server we are about to migrate, and nobody remembers who wrote it. "
-            "It seems to be called from cron once a day.")
+_TRACEBACK = ("```\n2025-03-11 04:00:09 ERROR invoice-export: job failed with exit code 1\n"
+              "Traceback (most recent call last):\n  File \"/srv/billing/run.py\", line 88, in <module>\n    main()\n"
+              "  File \"/srv/billing/run.py\", line 41, in main\n    rows = export_rows(load_invoices(args.month))\n"
+              "  File \"/srv/billing/export.py\", line 19, in export_rows\n"
+              "    total = sum(r[\"amount\"] for r in rows) / len(rows)\nZeroDivisionError: division by zero\n```")
 
 
 async def test_another_task_on_the_same_material_misses_and_a_reworded_one_hits(make_cache: MakeCache) -> None:
+    """The shape of a pair of the opened set v27: verification reads the other task as a rewording, and the shared
+    traceback makes the whole texts embed alike (0.97)."""
     def asking(task: str) -> RequestKeys:
-        return keys_for(f"{_CONTEXT} {task}\n\nThe script:\n{_SCRIPT}")
+        return keys_for(f"Here is the traceback:\n{_TRACEBACK}\n\n{task}")
 
-    explain = "Explain what this script does, step by step, including which files it keeps and deletes."
-    other = asking("Add a comment to each line of this script.")
-    reworded = asking("Walk me through what this script does, step by step, including which files it keeps and "
-                      "which it deletes.")
+    report = "Write a short bug report for this crash."
+    other = asking("Rewrite the failing function so it logs a warning instead of crashing.")
+    reworded = asking("Can you write a short bug report for this crash?")
     cache = make_cache()
-    await cache.put(asking(explain), completion("it dumps the database"), model_version="v")
+    await cache.put(asking(report), completion("the month had no invoices"), model_version="v")
     assert await cache.get(other, model_version="v") is None
-    assert answer(await cache.get(reworded, model_version="v")) == "it dumps the database"
-    # without the check the other task is served: the shared script makes the whole texts embed alike
+    assert answer(await cache.get(reworded, model_version="v")) == "the month had no invoices"
+    # without the check the other task is served
     loose = make_cache(SemanticCacheConfig(reworded_part_threshold=None))
-    await loose.put(asking(explain), completion("it dumps the database"), model_version="v")
+    await loose.put(asking(report), completion("the month had no invoices"), model_version="v")
     assert await loose.get(other, model_version="v") is not None

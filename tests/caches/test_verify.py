@@ -1651,3 +1651,20 @@ def test_a_code_block_keeps_its_indentation_but_not_its_fence_or_language_tag(ta
     assert verify(text, f"What does this print?\n\n{fence}{tag}\n{body}\n{fence}").ok
     moved = body.replace("print(total)", " " * indent + "print(total)")
     assert not verify(text, f"What does this print?\n\n```python\n{moved}\n```").ok
+
+
+@FAST
+@given(st.sampled_from(["Translate this review into Italian.", "Summarize this email in one sentence."]),
+       st.sampled_from(["> {}", "{}"]), st.sampled_from(["", "---\n"]),
+       st.sampled_from(["Here it is:\n", "", "As follows:\n"]))
+def test_how_material_is_set_off_is_not_what_it_says(ask, quoted, rule, label) -> None:
+    material = ["Rating: 3 of 5", "I bought the headphones for $45 in May.", "The battery lasts a week."]
+    plain = f"{ask}\n\n" + "\n".join(material)
+    dressed = f"{ask}\n\n{label}{rule}" + "\n".join(quoted.format(line) for line in material) + f"\n{rule}"
+    assert verify(plain, dressed).ok
+    assert not verify(plain, dressed.replace("$45", "$54")).ok
+    # a label before a fenced block names it; a label before lines of prose may be their meaning
+    block = "```\nKeyError: 'price' in build_report\n```"
+    assert verify(f"Why does this fail?\n\nThe traceback:\n{block}", f"Why does this fail?\n\nError below:\n{block}").ok
+    assert not verify("Pros:\n- fast\n- cheap\nIs it worth buying?", "Cons:\n- fast\n- cheap\nIs it worth buying?").ok
+    assert not verify(f"Translate this:\n{block}", f"Summarize this:\n{block}").ok
