@@ -147,6 +147,9 @@ class CacheSettings:
     # word order or the question's form differ) may be this many times as far from it as the
     # threshold allows, in cosine distance (1: off)
     close_distance_factor: float = 2.5
+    # a candidate verification reads as a rewording beside material the query shares (a code block, an email's
+    # lines) is served only if the parts the two do not share embed at least this close (0: off)
+    reworded_part_threshold: float = 0.55
     maintenance_interval_s: float = 60.0
     embed_dtype: str = "auto"  # embedder dtype: auto (bf16 on CPUs with native bf16) | float32 | bfloat16 | float16
     # how long a replica trusts its in-process memo of exact hits before re-reading the database:

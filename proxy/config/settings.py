@@ -321,6 +321,9 @@ def _check_cache(cache: CacheSettings) -> None:
         raise SettingsError(f"[cache] similarity_threshold must be in (0, 1] (a cosine similarity), got {threshold!r}")
     if not _number(cache.close_distance_factor) or not cache.close_distance_factor >= 1:
         raise SettingsError(f"[cache] close_distance_factor must be >= 1, got {cache.close_distance_factor!r}")
+    if not _number(cache.reworded_part_threshold) or not 0 <= cache.reworded_part_threshold <= 1:
+        raise SettingsError("[cache] reworded_part_threshold must be in [0, 1] (a cosine similarity; 0: off), got "
+                            f"{cache.reworded_part_threshold!r}")
     _check_limits(cache, "cache", positive=("ttl_s", "maintenance_interval_s"),
                   at_least_one=("max_entries", "max_bytes", "max_entry_bytes", "embed_max_batch"),
                   non_negative=("lookup_deadline_ms", "batch_window_ms", "embed_threads"))

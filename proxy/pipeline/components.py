@@ -26,6 +26,7 @@ def cache_config(settings: Settings) -> CacheConfig:
     semantic = replace(base.semantic, enabled=c.enabled and c.semantic, ttl_s=c.ttl_s, max_entries=c.max_entries,
                        max_bytes=c.max_bytes, max_entry_bytes=c.max_entry_bytes, threshold=c.similarity_threshold,
                        close_distance_factor=c.close_distance_factor,
+                       reworded_part_threshold=c.reworded_part_threshold or None,
                        lookup_deadline_s=c.lookup_deadline_ms / 1000 if c.lookup_deadline_ms > 0 else None,
                        batch_window_s=c.batch_window_ms / 1000, max_batch=c.embed_max_batch,
                        vectors_on_demand=c.vectors_on_demand)

@@ -64,6 +64,7 @@ model = "gpt-4o-2024-08-06"
     ("[cache]\nsimilarity_threshold = 5\n", {}, r"similarity_threshold must be in \(0, 1\]"),
     ("[cache]\nsimilarity_threshold = 0\n", {}, r"similarity_threshold must be in \(0, 1\]"),
     ("[cache]\nttl_s = -5\n", {}, "ttl_s must be > 0"),
+    ("[cache]\nreworded_part_threshold = 1.5\n", {}, r"reworded_part_threshold must be in \[0, 1\]"),
     ("[cache]\nmax_entries = 0\n", {}, "max_entries must be at least 1"),
     ('[[upstreams]]\nname = "u"\nbase_url = "not a url"\n', {}, "base_url must be an http:// or https:// URL"),
     ('[[upstreams]]\nname = "u"\nbase_url = "ftp://h/v1"\n', {}, "base_url must be an http:// or https:// URL"),
@@ -116,3 +117,13 @@ def test_zero_keeps_meaning_off_where_the_example_says_so():
 ])
 def test_plain_database_urls_get_their_async_driver(url, expected):
     assert load_settings(None, {"THRIFTY_DATABASE__URL": url}).database_url == expected
+
+
+def test_the_reworded_part_threshold_reaches_the_semantic_cache_and_zero_turns_it_off(tmp_path):
+    from proxy.pipeline.components import cache_config
+
+    default = cache_config(load_settings(None, {"THRIFTY_DATA_DIR": str(tmp_path)})).semantic
+    assert default.reworded_part_threshold == 0.55
+    for value, expected in (("0.7", 0.7), ("0", None)):
+        settings = load_settings(None, {"THRIFTY_CACHE__REWORDED_PART_THRESHOLD": value, "THRIFTY_DATA_DIR": str(tmp_path)})
+        assert cache_config(settings).semantic.reworded_part_threshold == expected
