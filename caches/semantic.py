@@ -63,7 +63,7 @@ from caches.embedder import Embedder
 from caches.index import ScopedIndex
 from caches.keys import RequestKeys
 from caches.models import SemanticCacheEntry
-from caches.reworded_parts import differing_parts
+from caches.reworded_parts import differing_parts, differing_requests
 from caches.semantic_choice import Candidate, choose, close_threshold_of
 from caches.semantic_loading import SemanticLoading
 from caches.semantic_stores import SemanticStores
@@ -430,7 +430,8 @@ class SemanticCache(SemanticLoading, SemanticStores, SemanticUpkeep):
                 verify_candidates=cfg.verify,
                 features=self._features,
             )
-            if best is None or not await self._reworded_parts_agree(keys.query or "", best.query_text, deadline):
+            if best is None or not await self._reworded_parts_agree(keys.query or "", best.query_text, deadline,
+                                                                     threshold, close_threshold):
                 return None
             async with self._engine.connect() as conn:
                 row = (await conn.execute(_ANSWER_ROW, {"id": best.entry_id})).one_or_none()
@@ -457,24 +458,36 @@ class SemanticCache(SemanticLoading, SemanticStores, SemanticUpkeep):
             logger.warning("semantic cache lookup failed, treating as a miss: %r", exc)
             return None
 
-    async def _reworded_parts_agree(self, query: str, cached: str, deadline: float | None) -> bool:
-        """Whether the cached question may answer ``query`` as far as what they do not share goes: a rewording that
-        verification passed beside shared material (:mod:`caches.reworded_parts`) must have its differing parts embed
-        at least ``reworded_part_threshold`` close. Past the lookup's deadline the answer is no (a miss)."""
+    async def _reworded_parts_agree(self, query: str, cached: str, deadline: float | None, threshold: float,
+                                    close_threshold: float) -> bool:
+        """Whether the cached question may answer ``query`` as far as what they do not share goes
+        (:mod:`caches.reworded_parts`): when verification read the whole texts as a rewording beside shared
+        material, the differing parts must embed at least ``reworded_part_threshold`` close; when it passed only the
+        two requests about the same material (:func:`~caches.semantic_choice.verify_beside_material`), they must
+        reach the thresholds two questions of their own would (``close_threshold`` if verification found them close,
+        else ``threshold``). Past the lookup's deadline the answer is no (a miss)."""
         cfg = self._config
-        if not cfg.verify or cfg.reworded_part_threshold is None:
+        if not cfg.verify:
             return True
-        result = verify(self._features(query), self._features(cached))
-        parts = differing_parts(query, cached) if result.ok and not result.close else None
-        if parts is None:
+        whole = verify(self._features(query), self._features(cached))
+        if whole.ok and (whole.close or cfg.reworded_part_threshold is None):
             return True
+        if whole.ok:
+            parts, needed = differing_parts(query, cached), cfg.reworded_part_threshold
+            if parts is None:
+                return True
+        else:
+            parts = differing_requests(query, cached)
+            if parts is None:
+                return False
+            needed = close_threshold if verify(self._features(parts[0]), self._features(parts[1])).close else threshold
         vectors = []
         for part in parts:
             found = await (self._vector_within(part, deadline) if deadline is not None else self._lookup_vector(part))
             if isinstance(found, str):
                 return False
             vectors.append(np.asarray(found, dtype=np.float32).reshape(-1))
-        return float(vectors[0] @ vectors[1]) >= cfg.reworded_part_threshold
+        return float(vectors[0] @ vectors[1]) >= needed
 
     async def entry(self, entry_id: int) -> CacheHit | None:
         """Read one entry by id (admin/inspection; no TTL, version or checksum checks, no hit

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 from caches.db import sha256_hex
 from caches.keys import canonical_json
+from caches.reworded_parts import differing_requests
 from caches.text_features import TextFeatures, extract_features
-from caches.verify import verify
+from caches.verify import VerifyResult, verify
 
-__all__ = ["CONTESTED", "Candidate", "answer_fingerprint", "choose", "close_threshold_of", "entry_key"]
+__all__ = ["CONTESTED", "Candidate", "answer_fingerprint", "choose", "close_threshold_of", "entry_key",
+           "verify_beside_material"]
 
 CONTESTED = "contested"
 """``answer_sha256`` of a row whose question was stored again, in the same scope and for the same
@@ -60,6 +62,19 @@ def answer_fingerprint(body: bytes) -> str:
         return sha256_hex(canonical_json(parts).encode("utf-8"))
     except (ValueError, KeyError, TypeError, AttributeError):
         return sha256_hex(body)
+
+
+def verify_beside_material(query: str, query_features: TextFeatures, cached: str,
+                           features: Callable[[str], TextFeatures] = extract_features) -> VerifyResult:
+    """:func:`caches.verify.verify` of the two texts, and where it fails for two prompts that differ only in their
+    request about the same material (:func:`caches.reworded_parts.differing_requests`), of the two requests alone:
+    *Where is the bug in this code?* / *Can you find the bug in this code?* above the same 20 lines are judged as
+    the two questions would be (the cache then holds them to its thresholds on their own, see ``SemanticCache``)."""
+    result = verify(query_features, features(cached))
+    if result.ok:
+        return result
+    requests = differing_requests(query, cached)
+    return result if requests is None else verify(features(requests[0]), features(requests[1]))
 
 
 def close_threshold_of(threshold: float, distance_factor: float) -> float:
@@ -105,7 +120,7 @@ def choose(
         for c in ranked:
             if c.similarity < floor - ambiguity_margin:
                 break
-            result = verify(qf, features(c.query_text))
+            result = verify_beside_material(query, qf, c.query_text, features)
             if result.ok:
                 passing.append(c)
                 if c.similarity >= (floor if result.close else threshold):

@@ -695,3 +695,20 @@ async def test_another_task_on_the_same_material_misses_and_a_reworded_one_hits(
     loose = make_cache(SemanticCacheConfig(reworded_part_threshold=None))
     await loose.put(asking(report), completion("the month had no invoices"), model_version="v")
     assert await loose.get(other, model_version="v") is not None
+
+
+_MEAN = ('```python\ndef mean(xs):\n    """Return the average of the numbers.\n\n    Raises ZeroDivisionError on an empty '
+         'list.\n    """\n    return sum(xs) / len(xs)\n\nprint(mean([2, 4, 9]))\n```')
+
+
+async def test_a_request_about_the_same_material_in_other_words_hits(make_cache: MakeCache) -> None:
+    """Verification refuses the whole texts (the docstring's words beside the request's); the two requests alone
+    pass it and embed close enough, so the cached answer is served; a request for another task is not."""
+    def about(request: str) -> RequestKeys:
+        return keys_for(f"{request}\n\n{_MEAN}")
+
+    cache = make_cache()
+    await cache.put(about("Describe what this code does:"), completion("it averages"), model_version="v")
+    assert answer(await cache.get(about("Explain what this code is doing:"), model_version="v")) == "it averages"
+    assert await cache.get(about("Add type hints to this code:"), model_version="v") is None
+    assert await cache.get(about("Translate the docstring of this code into French:"), model_version="v") is None
