@@ -273,8 +273,9 @@ def _tiling(chunks: tuple[tuple[str, ...], ...], flat: list[str]) -> list[int]:
 def narration_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
     """Both texts tell the same events in sentences of their own, in another order (*I ate breakfast. I took my
     pill. Was that okay?* / *I took my pill. I ate breakfast. ...*). A sentence tells an event when it is no
-    question, has a verb in a past form and names no number or date (*I worked as a nurse for five years. I studied
-    biology.*: dated facts of a background, whose order the dates carry); two sentences are one event told twice
+    question, has a verb in a past form and is not dated (*I worked as a nurse for five years. I studied
+    biology.*: dated facts of a background, whose order the dates carry; an amount of money dates nothing), and a
+    present perfect tells a state, not an event (*I've paid back half*); two sentences are one event told twice
     when most of their tokens are shared (:data:`SAME_SENTENCE` of the larger). Other sentences (questions,
     instructions, facts in the present) may come in any order."""
     told_q, told_c = _narrated(q, lex), _narrated(c, lex)
@@ -288,13 +289,37 @@ def narration_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
     return any(later < earlier for earlier, later in zip(order, order[1:], strict=False))
 
 
+_CURRENCY = frozenset("$ £ € ¥".split()) | frozenset("dollars dollar euros euro pounds pound bucks usd eur gbp".split())
+
+
+_CALENDAR = frozenset("""january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday""".split())
+
+
+def _dated(tokens: list[str]) -> bool:
+    """The sentence names a date (a month or a weekday: *in September*) or a number (an age, a span of time: *for five
+    years*, *in 2019*) other than an amount of money (*$600*, *600 euros*), which dates nothing."""
+    return any(t in _CALENDAR or ((t[0].isdigit() or t in NUMBER_WORDS) and not (k and tokens[k - 1] in _CURRENCY)
+                                  and not (k + 1 < len(tokens) and tokens[k + 1] in _CURRENCY))
+               for k, t in enumerate(tokens))
+
+
+def _perfect(tokens: list[str], k: int) -> bool:
+    """Token ``k`` is a participle of the present perfect (*I've paid*, *she has already left*): a state now, not an
+    event in a sequence."""
+    j = k - 1
+    while j >= 0 and tokens[j] in MID_ADVERBS:
+        j -= 1
+    return j >= 0 and tokens[j] in ("have", "has", "ve")
+
+
 def _narrated(f: TextFeatures, lex: Lexicon) -> list[frozenset[str]]:
     """The token sets of ``f``'s sentences that tell an event (see :func:`narration_reordered`), in order."""
     out: list[frozenset[str]] = []
     for tokens in f.sentence_tokens[:MAX_NARRATED_SENTENCES]:
         if tokens and tokens[0] not in QUESTION_LEADS and tokens[0] not in QUESTION_WORDS \
-                and not any(t[0].isdigit() or t in NUMBER_WORDS for t in tokens) \
-                and any(lex.past_form(t) and not (k and tokens[k - 1] in _PRESENT_BE_FORMS)
-                        for k, t in enumerate(tokens) if t.isalpha()):  # (*is built with X* is no event)
+                and not _dated(tokens) \
+                and any(lex.past_form(t) and not (k and tokens[k - 1] in _PRESENT_BE_FORMS) and not _perfect(tokens, k)
+                        for k, t in enumerate(tokens) if t.isalpha()):  # (*is built with X*, *I've paid X*: no event)
             out.append(frozenset(tokens))
     return out

@@ -153,6 +153,9 @@ REWORDED_FRAMES = (
                 r"(\d(?:[^.?!\n]|\.\d){0,60}?)\s+(?:to|into)\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)", re.I), r"how many \2 is \1"),
     (re.compile(r"(?:^|(?<=[.!?:]\s))what(?:\s+is|'s)\s+(\d(?:[^.?!\n]|\.\d){0,60}?)\s+in\s+([^\d.?!\n][^.?!\n]{0,60}?)(?=\s*[?.!]|\s*$)",
                 re.I), r"how many \2 is \1"),
+    # a cause asked after a form of *be*: *could it be caused by X*, *due to X*, *because of X* = *could it be from X*
+    (re.compile(r"\b(be|is|are|was|were|been)\s+(?:caused\s+by|due\s+to|because\s+of|the\s+result\s+of)\b", re.I),
+     r"\1 from"),
     # *would you mind writing X* asks *write X*, as *please* does
     (re.compile(r"\b(?:would|do)\s+you\s+mind\s+(?=[a-z]+ing\b)", re.I), "please "),
     # *I'd appreciate it if you could X* asks *please X*; *are you able to X*, *would you be able to X* ask *can you X*
@@ -301,6 +304,8 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bgimme\b", re.I), "give me"), (re.compile(r"\btho\b", re.I), "though"),
                  (re.compile(r"\b(?:b/c|cuz|coz)(?!\w)", re.I), "because"), (re.compile(r"\bw/o(?!\w)", re.I), "without"),
                  (re.compile(r"\bppl\b", re.I), "people"), (re.compile(r"\babt\b"), "about"),
+                 # chat asides that carry no request (*tbh*, *ngl*, *lol* inside a sentence)
+                 (re.compile(r",?\s*\b(?:tbh|tbf|ngl|fwiw|btw)\b,?", re.I), ""),
                  # small ordinals in digits (*my 1st time*, *the 3rd floor*) as the words they are read as
                  (re.compile(r"\b(1st|2nd|3rd|[4-9]th|10th|11th|12th)\b", re.I), lambda m: _ORDINAL_WORDS[m.group(1).lower()]),
                  # clipped units after a number (*2 yrs*, *10 mins*)

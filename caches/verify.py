@@ -218,6 +218,8 @@ def verify(
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
     if q.identity == c.identity:
         return VerifyResult(True, close=True)  # only case, spacing or the order of sentences changed
+    if _names_traded(q.sequence, c.sequence):
+        return VerifyResult(False, "roles swapped")  # *Julia owes Kenji ... Kenji keeps ...* / *Kenji owes Julia ...*
     if _instruction_moved(q, c):
         return VerifyResult(True, close=True)  # *Summarize this:\n<email>* / *<email>\nSummarize this.*
     if _lines_reordered(q.lines, c.lines):
@@ -360,6 +362,31 @@ def structure_key(f: TextFeatures) -> tuple[object, ...]:
     """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
     (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
     return _exact_key(f.exact), f.negations
+
+
+def _names_traded(a: tuple[tuple[str, str], ...], b: tuple[tuple[str, str], ...]) -> bool:
+    """The same sequence with two words traded wherever either stands (*Julia owes Kenji $370 and Kenji keeps
+    asking* / *Kenji owes Julia $370 and Julia keeps asking*), where the role check, which reads words said once,
+    cannot see it; not when each trade is of two neighbours, or of two words with only symmetric relations between
+    them (*A and B*, *between A and B*, *compare A with B*): a list or a symmetric pair in another order."""
+    if len(a) != len(b) or a == b:
+        return False
+    differ = [k for k in range(len(a)) if a[k] != b[k]]
+    traded = {a[k] for k in differ}
+    if len(traded) != 2 or {b[k] for k in differ} != traded or any(a[k][0] != "w" for k in differ):
+        return False
+    x, y = sorted(traded)
+    if any((a[k], b[k]) not in ((x, y), (y, x)) for k in differ):
+        return False
+    used: set[int] = set()
+    for i in differ:  # each position with the next one it trades with
+        if i in used:
+            continue
+        j = next((m for m in differ if m > i and m not in used and a[m] == b[i] and b[m] == a[i]), None)
+        if j is None or any(kind == "w" or text not in _SYMMETRIC for kind, text in a[i + 1:j]):
+            return True
+        used.update((i, j))
+    return False
 
 
 def _instruction_moved(q: TextFeatures, c: TextFeatures) -> bool:
