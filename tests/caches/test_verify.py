@@ -1693,3 +1693,17 @@ def test_events_keep_their_order_beside_an_amount_but_a_present_perfect_is_no_ev
     assert verify(f"I've paid back ${amount}. I just lost my job. {ask}", f"I just lost my job. I've paid back ${amount}. {ask}").ok
     assert verify(f"I worked as a nurse for five years. I studied biology. {ask}",
                   f"I studied biology. I worked as a nurse for five years. {ask}").ok
+
+
+@FAST
+@given(st.sampled_from([("aunt", "Chloe", "She"), ("son", "Pavel", "He"), ("neighbour", "Jonas", "He")]),
+       st.integers(50, 900), st.sampled_from(["Mei", "Hugo"]))
+def test_a_pronoun_named_by_the_one_person_it_can_stand_for(person, amount, other) -> None:
+    relative, name, pronoun = person
+    told = f"My {relative} {name} called me last night. {pronoun} wants to borrow ${amount}. Should I lend it?"
+    assert verify(told, told.replace(f"{pronoun} wants", f"{name} wants")).ok
+    assert verify(told, told.replace(f"{pronoun} wants", f"My {relative} wants")).ok
+    assert not verify(told, told.replace(f"{pronoun} wants", f"{other} wants")).ok  # someone else
+    # two people the pronoun could stand for: naming one of them is not the same message
+    two = f"My {relative} {name} called my sister. {pronoun} wants to borrow ${amount}. Should I lend it?"
+    assert not verify(two, two.replace(f"{pronoun} wants", "My sister wants")).ok
