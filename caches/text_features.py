@@ -515,6 +515,9 @@ def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]
     first, second = rest[0], rest[1] if len(rest) > 1 else ""
     if before in _INVERTED:
         out.append((_INVERTED[before], first))
+    elif first in ("was", "were") and second.endswith("ing") and len(second) > 4 and second != "going" \
+            and "for" in words[k + 3:k + 8]:
+        out.append(("past", second))  # a span that ended: *we were dating for two years* / *we've been dating ...*
     elif before in MODALS or before in BE_FORMS or first in MODALS or first in BE_FORMS and first not in (
             "am", "is", "are"):
         return
@@ -525,6 +528,9 @@ def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]
             out.append(("present", second))  # *we're having a baby in March* / *we had a baby in March*
     elif first == "used" and second == "to" and len(rest) > 2 and rest[2].isalpha():
         out.append(("past", rest[2]))  # a habit that ended: *I used to smoke* / *I smoke*
+    elif first in ("have", "has", "ve") and second == "been" and len(rest) > 2 and rest[2].endswith("ing") \
+            and len(rest[2]) > 4:
+        out.append(("present", rest[2]))  # still going on: *we've been dating for two years* / *we were dating ...*
     elif first in _INVERTED:
         if second and second.isalpha() and second not in FUNCTION_WORDS and second != "to":
             out.append((_INVERTED[first], second))

@@ -1707,3 +1707,11 @@ def test_a_pronoun_named_by_the_one_person_it_can_stand_for(person, amount, othe
     # two people the pronoun could stand for: naming one of them is not the same message
     two = f"My {relative} {name} called my sister. {pronoun} wants to borrow ${amount}. Should I lend it?"
     assert not verify(two, two.replace(f"{pronoun} wants", "My sister wants")).ok
+
+
+@FAST
+@given(st.sampled_from(["dating", "living together", "working there", "renting this flat"]), st.integers(2, 12))
+def test_a_span_still_going_on_is_not_one_that_ended(doing, years) -> None:
+    ongoing = f"We have been {doing} for {years} years. What should we do next?"
+    assert not verify(ongoing, f"We were {doing} for {years} years. What should we do next?").ok
+    assert verify(ongoing, f"We've been {doing} for {years} years. What should we do next?").ok
