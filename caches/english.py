@@ -306,6 +306,10 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bppl\b", re.I), "people"), (re.compile(r"\babt\b"), "about"),
                  # chat asides that carry no request (*tbh*, *ngl*, *lol* inside a sentence)
                  (re.compile(r",?\s*\b(?:tbh|tbf|ngl|fwiw|btw)\b,?", re.I), ""),
+                 # a bound before a number or an amount: *less than $6,000* = *under $6,000*, *more than 5* = *over 5*
+                 (re.compile(r"\b(?:for\s+)?(?:less|fewer)\s+than\s+(?=[$£€¥]?\d)", re.I), "under "),
+                 (re.compile(r"\b(?:for\s+)?more\s+than\s+(?=[$£€¥]?\d)", re.I), "over "),
+                 (re.compile(r"\bbelow\s+(?=[$£€¥]?\d)", re.I), "under "), (re.compile(r"\babove\s+(?=[$£€¥]?\d)", re.I), "over "),
                  # small ordinals in digits (*my 1st time*, *the 3rd floor*) as the words they are read as
                  (re.compile(r"\b(1st|2nd|3rd|[4-9]th|10th|11th|12th)\b", re.I), lambda m: _ORDINAL_WORDS[m.group(1).lower()]),
                  # clipped units after a number (*2 yrs*, *10 mins*)

@@ -1715,3 +1715,14 @@ def test_a_span_still_going_on_is_not_one_that_ended(doing, years) -> None:
     ongoing = f"We have been {doing} for {years} years. What should we do next?"
     assert not verify(ongoing, f"We were {doing} for {years} years. What should we do next?").ok
     assert verify(ongoing, f"We've been {doing} for {years} years. What should we do next?").ok
+
+
+@FAST
+@given(st.integers(2, 90000), st.sampled_from(["$", "", "£"]), st.sampled_from(["laptop", "used car", "flight"]))
+def test_less_than_and_more_than_a_number_are_under_and_over_it(amount, sign, thing) -> None:
+    bound = f"{sign}{amount:,}"
+    under = f"What's a good {thing} under {bound}?"
+    assert verify(under, f"What's a good {thing} for less than {bound}?").ok
+    assert verify(f"What's a good {thing} over {bound}?", f"What's a good {thing} for more than {bound}?").ok
+    assert not verify(under, f"What's a good {thing} for more than {bound}?").ok
+    assert not verify("Which customers have no more than 3 orders?", "Which customers have no fewer than 3 orders?").ok
