@@ -25,6 +25,7 @@ from caches.text_features import TextFeatures
 
 __all__ = [
     "MAX_MOVED_CLAUSES",
+    "animate",
     "clauses_reordered",
     "condition_moved",
     "material_reordered",
@@ -145,8 +146,7 @@ def _resolved_sentences(f: TextFeatures, lex: Lexicon, *, resolve: bool,
             end = next((k for k, w in enumerate(words[:8]) if k and (w in _SUBJECT_ENDS or _only_a_verb(w, lex))), 0)
             if end:
                 head = words[end - 1]
-                living = (lex.is_a(head, "animal", top=2) or lex.is_a(head, "person", top=2)) if lex.lemmas(head) \
-                    else None
+                living = animate(head, lex)
                 subjects.append((words[:end], living))
             else:  # a subject whose end was not found: a pronoun after it stands for this sentence's unknown subject
                 subjects.append((["?" + " ".join(words)], None))
@@ -157,6 +157,14 @@ def _resolved_sentences(f: TextFeatures, lex: Lexicon, *, resolve: bool,
         if whole is not None and parts == 1:
             whole.add(out[-1])
     return out
+
+
+def animate(word: str, lex: Lexicon) -> bool | None:
+    """Whether ``word`` names a person or an animal (what *he*, *she* and *they* may stand for) or not (what *it* may
+    stand for); ``None`` for a word WordNet does not know, which may be either."""
+    if not lex.lemmas(word):
+        return None
+    return lex.is_a(word, "animal", top=2) or lex.is_a(word, "person", top=2)
 
 
 def _joined_clauses(tokens: list[str]) -> list[list[str]]:

@@ -14,13 +14,13 @@ import re
 from collections import Counter
 
 from caches.english import REQUEST_VERBS
+from caches.text_features import CODE_SPANS
 
 __all__ = ["differing_parts", "differing_requests"]
 
 MIN_SHARED_LINES = 3
 _OPENERS = frozenset("please pls kindly can could would will".split())
 
-_BLOCKS = re.compile(r"```.*?(?:```|$)|(?:^|(?<=\n))~~~.*?(?:~~~|$)|`[^`\n]+`", re.S)
 _UNITS = re.compile(r"(?<=[.!?:])\s+|\n+")
 _EDGES = " .!?:;,\t"
 
@@ -28,8 +28,8 @@ _EDGES = " .!?:;,\t"
 def _units(text: str) -> tuple[list[str], list[str], dict[str, str]]:
     """(sentences and lines outside verbatim blocks, normalised; the blocks, whitespace collapsed; each normalised
     unit as written, spaces collapsed)."""
-    blocks = [" ".join(m.group(0).split()) for m in _BLOCKS.finditer(text)]
-    prose = _BLOCKS.sub("\n", text)
+    blocks = [" ".join(m.group(0).split()) for m in CODE_SPANS.finditer(text)]
+    prose = CODE_SPANS.sub("\n", text)
     units: list[str] = []
     written: dict[str, str] = {}
     for unit in _UNITS.split(prose):

@@ -84,7 +84,9 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 # letters whose case is meaning, not style: an escape (*\\s* / *\\S*, *\\d* / *\\D*) and letter ranges (*A-Z*)
 _CASED = re.compile(r"(?<=\\)[A-Za-z]|(?<![A-Za-z])(?:[A-Za-z]-[A-Za-z])+(?![A-Za-z])")
 # what a shouted text keeps as typed: code, double quotes, escapes and letter ranges (see :data:`_CASED`)
-_SHOUT_KEPT = re.compile(r"```.*?(?:```|$)|`[^`\n]+`|\"[^\"\n]{1,200}\"|" + _CASED.pattern, re.S)
+_SHOUT_KEPT = re.compile("|".join((_FENCED.pattern, _INLINE_CODE.pattern, r"\"[^\"\n]{1,200}\"", _CASED.pattern)), re.S)
+# verbatim blocks as the cache's differing parts cut them out (caches.reworded_parts): fenced and inline code
+CODE_SPANS = re.compile(_FENCED.pattern + "|" + _INLINE_CODE.pattern, re.S)
 # *one* as the generic pronoun, not the number: a modal follows it
 # (*one can*, *one should*) or a modal before it in a question (*how can one*); or as the head of a noun phrase
 # that ends a clause, after a determiner and perhaps one adjective (*this might be a silly one.*), or after *this*,

@@ -51,6 +51,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import (
+    animate,
     clauses_reordered,
     condition_moved,
     material_reordered,
@@ -399,9 +400,7 @@ def _pronoun_named(a: TextFeatures, b: TextFeatures, lex: Lexicon) -> bool:
     living = pronoun in _LIVING_PRONOUNS
 
     def alive(word: str) -> bool | None:
-        if word in a.names or word in b.names or not lex.lemmas(word):
-            return None  # a name, or a word WordNet does not know: may be either
-        return lex.is_a(word, "person", top=2) or lex.is_a(word, "animal", top=2)
+        return None if word in a.names or word in b.names else animate(word, lex)  # (a name may be either)
 
     if alive(head) is (not living):
         return False
