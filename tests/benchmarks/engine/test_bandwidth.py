@@ -99,6 +99,8 @@ def test_engine_profile_prints_the_memory_limit_section(int4_model, capsys) -> N
     rows = {line.split("|")[1].strip(): line.split("|")[2:4] for line in section.splitlines() if line.startswith("| ")}
     limit_ms = float(rows[f"memory limit ({torch.get_num_threads()} threads)"][0])
     ours_ms, ours_fraction = (float(x) for x in rows["Thrifty (unprofiled, median)"])
-    assert 0 < limit_ms < ours_ms and ours_fraction == pytest.approx(limit_ms / ours_ms, abs=0.01)
+    # Whether our step is above the limit is a timing, not a property of the report: a noisy bandwidth reading
+    # (one repeat here) can put the limit above a fast step, as it did once in CI (8.12 ms against 7.47 ms).
+    assert limit_ms > 0 and ours_ms > 0 and ours_fraction == pytest.approx(limit_ms / ours_ms, abs=0.01)
     llama_ms, llama_fraction = (float(x) for x in rows["llama.cpp (--llama-step-ms)"])
     assert llama_ms == 20.0 and llama_fraction == pytest.approx(limit_ms / 20.0, abs=0.01)
