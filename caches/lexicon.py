@@ -296,7 +296,39 @@ class Lexicon:
         da, db = self._direct_senses(a), self._direct_senses(b)
         sa, sb = self._senses(a, self.senses), self._senses(b, self.senses)
         shared = bool(da & sb) or bool(sa & db) or bool(self._derived(a) & sb) or bool(sa & self._derived(b))
+        if shared and self._measure_senses(a) and self._measure_senses(b):
+            # two units or spans of time are one only by the first such sense each reading has: *seconds* and *minutes*
+            # share *a moment*, *days* and *years* a life's time, yet neither pair is one unit
+            shared = bool(self._measure_senses(a) & self._measure_senses(b))
         return shared and not self.antonyms(a, b)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _measure_senses(self, word: str) -> frozenset[tuple[str, int]]:
+        """For each noun reading of ``word``, its first sense that is a unit of measure, a unit of time or a period of
+        time (at or below WordNet's first sense of *unit*, *time unit* or *time period*): *minute* the time unit, not
+        *minute* the moment; *days* the lifetime, and *day* the unit."""
+        roots = {("n", offset) for kind in ("unit", "time_unit", "time_period") for pos, lemma in self.lemmas(kind)
+                 if pos == "n" for offset in self._offsets(lemma, pos)[:1]}
+        out = set()
+        for pos, lemma in self.lemmas(word):
+            if pos == "n":
+                first = next((o for o in self._offsets(lemma, pos) if roots & self._above(("n", o))), None)
+                if first is not None:
+                    out.add(("n", first))
+        return frozenset(out)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def _above(self, node: tuple[str, int]) -> frozenset[tuple[str, int]]:
+        """``node`` and every synset above it (hypernyms and instance hypernyms, transitively)."""
+        seen: set[tuple[str, int]] = set()
+        front = [node]
+        while front:
+            at = front.pop()
+            if at in seen:
+                continue
+            seen.add(at)
+            front.extend((p, o) for s, p, o in self._pointers(*at) if s in ("@", "@i"))
+        return frozenset(seen)
 
     @lru_cache(maxsize=65536)  # noqa: B019
     def _direct_senses(self, word: str) -> frozenset[tuple[str, int]]:

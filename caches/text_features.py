@@ -373,11 +373,18 @@ def _bind(bound: set[tuple[str, str]], number: str, matches: list[re.Match[str]]
     if k + 2 < len(matches) and matches[k + 1].group(0) == "-" and matches[k].end() == matches[k + 1].start() \
             and matches[k + 1].end() == matches[k + 2].start():
         k += 1  # *a 4-year loan*: the word after the hyphen
+    if k + 2 < len(matches) and _acronym_modifier(matches[k + 1].group(0)):
+        k += 1  # *50 US dollars*: the noun after the acronym (*US* is not *us*)
     if k + 1 < len(matches):
         word = matches[k + 1].group(0).casefold()
         if word.isalpha() and not (word in FUNCTION_WORDS or word in RELATIONAL or word in NEGATIONS
                                    or word in QUESTION_WORDS or word in NUMBER_WORDS):
             bound.add((number, word))
+
+
+def _acronym_modifier(raw: str) -> bool:
+    """``raw`` is an acronym in capitals that spells a function word in lower case (*US*, *IT*, *OR*)."""
+    return 1 < len(raw) <= 4 and raw.isalpha() and raw.isupper() and raw.casefold() in FUNCTION_WORDS
 
 
 def _is_possessive(text: str, matches: list[re.Match[str]], k: int) -> bool:

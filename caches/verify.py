@@ -247,6 +247,8 @@ def verify(
         return VerifyResult(True, close=True) if reordered else VerifyResult(False, "roles swapped")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
+    if _apportioned(q) and _apportioned(c) and _apportioned(q) != _apportioned(c):
+        return VerifyResult(False, "quantity")  # *each of the rooms needs 3 gallons* / *the rooms need 3 gallons in total*
     if q.tense and c.tense and q.tense != c.tense:
         return VerifyResult(False, "tense")  # *what currency is used* / *was used*
     if not (_asks_a_way(q) and _asks_a_way(c)):  # a *how* question asks for a way either way (not *how much*)
@@ -987,6 +989,18 @@ def _pairings_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str],
                 left.startswith("person:") or left in names for left in lefts_q):
             return True
     return False
+
+
+_DISTRIBUTIVE = frozenset(("each", "every", "apiece"))
+_COLLECTIVE = frozenset(("total", "altogether", "combined", "overall"))
+
+
+def _apportioned(f: TextFeatures) -> str:
+    """How a text apportions an amount when it says so one way only: ``each`` (*each*, *every*, *apiece*), ``total``
+    (*in total*, *altogether*, *combined*), or ``""`` (neither, or both: *each ticket is $20, what is the total*)."""
+    words = set(f.tokens)
+    each, total = bool(words & _DISTRIBUTIVE), bool(words & _COLLECTIVE)
+    return "each" if each and not total else "total" if total and not each else ""
 
 
 def _asks_a_way(f: TextFeatures) -> bool:

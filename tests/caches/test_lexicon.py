@@ -71,3 +71,15 @@ def test_a_hyphenated_word_is_read_as_wordnet_spells_it() -> None:
     assert lex.synonyms("grown-up", "adult") and lex.synonyms("second-hand", "used")
     assert lex.lemmas("well-known")  # spelt with its hyphen in WordNet
     assert not lex.synonyms("grown-up", "child")
+
+
+def test_two_units_of_measure_are_one_only_by_a_unit_sense(lexicon) -> None:
+    # units that WordNet also reads as one non-unit sense (*a second* / *a minute*: a moment; *days* / *years*: a
+    # lifetime) stay apart
+    units = "second minute hour day week month year inch foot yard mile ounce pound gram kilogram litre ton".split()
+    for a, b in itertools.combinations(units, 2):
+        assert not lexicon.synonyms(a, b), (a, b)
+        assert not verify(f"how many {a}s in a decade", f"how many {b}s in a decade").ok, (a, b)
+    # one unit's spellings and names are still one
+    assert lexicon.synonyms("litre", "liter") and lexicon.synonyms("gram", "gramme") and lexicon.synonyms("hour", "hr")
+    assert lexicon.synonyms("year", "yr") and lexicon.synonyms("kilometre", "kilometer")

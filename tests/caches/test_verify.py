@@ -1726,3 +1726,26 @@ def test_less_than_and_more_than_a_number_are_under_and_over_it(amount, sign, th
     assert verify(f"What's a good {thing} over {bound}?", f"What's a good {thing} for more than {bound}?").ok
     assert not verify(under, f"What's a good {thing} for more than {bound}?").ok
     assert not verify("Which customers have no more than 3 orders?", "Which customers have no fewer than 3 orders?").ok
+
+
+@FAST
+@given(st.integers(2, 5000), st.sampled_from([("US dollars", "euros"), ("UK pounds", "US dollars"), ("USD", "EUR")]),
+       st.sampled_from(["How much is {n} {a} in {b}?", "Convert {n} {a} to {b}.", "If 1 {a} buys 0.9 {b}, what is {n} {a} in {b}?"]))
+def test_a_number_keeps_the_unit_it_counts_past_an_acronym(n, units, frame) -> None:
+    a, b = units
+    asked = frame.format(n=n, a=a, b=b)
+    assert not verify(asked, frame.format(n=n, a=b, b=a)).ok  # the other direction
+    assert not verify(asked, asked.replace(f"{n} {a}", f"{n} {b}", 1).replace(f"in {b}", f"in {a}").replace(
+        f"to {b}", f"to {a}")).ok
+
+
+@FAST
+@given(st.sampled_from(["rooms", "guests", "tables", "boxes"]), st.integers(2, 9), st.integers(2, 60),
+       st.sampled_from(["each", "every one of them", "apiece"]), st.sampled_from(["in total", "altogether", "combined"]))
+def test_an_amount_for_each_is_not_an_amount_in_total(things, n, amount, each, total) -> None:
+    per_each = f"There are {n} {things} and they need {amount} kg {each}. What will it cost at $3 a kg?"
+    in_total = f"There are {n} {things} and they need {amount} kg {total}. What will it cost at $3 a kg?"
+    assert not verify(per_each, in_total).ok
+    # both said, or neither: the rule is silent
+    both = f"What is the total cost if the {n} {things} need {amount} kg each at $3 a kg?"
+    assert verify(both, f"If the {n} {things} need {amount} kg each at $3 a kg, what is the total cost?").ok
