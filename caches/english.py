@@ -223,6 +223,15 @@ REWORDED_FRAMES = (
     (re.compile(r"\bhow\s+many\s+(?:people|inhabitants|residents)\s+live\s+in\b", re.I), "what is the population of"),
     (re.compile(r"\bhow\s+far\s+(?:is|are)\s+([^,.?!:\n]{1,80}?)\s+from\s+(?=[^,.?!:\n]{1,80}?\s*(?:[?.!]|$))", re.I),
      r"what is the distance between \1 and "),
+    # asking to work a quantity out asks what it is: *can you work out 7% of 180* = *calculate 7% of 180* = *what is 7%
+    # of 180*, *calculate how many X* = *how many X* (not *work out at home*: a determiner, number or question word next)
+    (re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:help\s+me\s+)?"
+                r"(?:calculate|compute|work\s+out|figure\s+out)\s+(?=(?:how|what|when|which|whether)\b)", re.I), ""),
+    (re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:help\s+me\s+)?"
+                r"(?:calculate|compute|work\s+out|figure\s+out)\s+(?=(?:the|an?|my|our|your|this|that)\b|[$£€\d])",
+                re.I), "what is "),
+    # *how much time does X take* asks *how long*
+    (re.compile(r"\bhow\s+much\s+time\b", re.I), "how long"),
     # the steps to do X are how to do X, asked or requested
     (re.compile(r"\b(?:what\s+are|give\s+me|tell\s+me|show\s+me|list)\s+the\s+steps\s+(?:to|for)\s+(?=[a-z]+)", re.I),
      "how to "),
@@ -303,6 +312,7 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
                  (re.compile(r"\bgimme\b", re.I), "give me"), (re.compile(r"\btho\b", re.I), "though"),
                  (re.compile(r"\b(?:b/c|cuz|coz)(?!\w)", re.I), "because"), (re.compile(r"\bw/o(?!\w)", re.I), "without"),
+                 (re.compile(r"\bw/(?=\s|$)", re.I), "with "),  # *fried rice w/ egg*
                  (re.compile(r"\bppl\b", re.I), "people"), (re.compile(r"\babt\b"), "about"),
                  # chat asides that carry no request (*tbh*, *ngl*, *lol* inside a sentence)
                  (re.compile(r",?\s*\b(?:tbh|tbf|ngl|fwiw|btw)\b,?", re.I), ""),
@@ -312,6 +322,9 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bbelow\s+(?=[$£€¥]?\d)", re.I), "under "), (re.compile(r"\babove\s+(?=[$£€¥]?\d)", re.I), "over "),
                  # small ordinals in digits (*my 1st time*, *the 3rd floor*) as the words they are read as
                  (re.compile(r"\b(1st|2nd|3rd|[4-9]th|10th|11th|12th)\b", re.I), lambda m: _ORDINAL_WORDS[m.group(1).lower()]),
+                 # a time of day spelt with or without its minutes and the dots: *8:00 pm* = *8 pm*, *9 a.m.* = *9 am*
+                 (re.compile(r"\b(\d{1,2}(?::[0-5]\d)?)\s*([ap])\.m\.(?=\s|$|[,;:!?)])", re.I), r"\1 \2m"),
+                 (re.compile(r"\b(\d{1,2}):00\s*([ap]m)\b", re.I), r"\1 \2"),
                  # clipped units after a number (*2 yrs*, *10 mins*)
                  (re.compile(r"(?<=\d)(\s*)(yr|min|hr|sec)s?\b", re.I),
                   lambda m: m.group(1) + {"yr": "years", "min": "minutes", "hr": "hours", "sec": "seconds"}[m.group(2).lower()]),

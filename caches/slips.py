@@ -39,6 +39,41 @@ def match_typos(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[
     return mapping
 
 
+ABBREVIATION_LENGTHS = (2, 6)  # letters of a word read as a clipped spelling of a longer one
+
+
+def match_abbreviations(only_a: list[str], only_b: list[str], lexicon: Lexicon) -> dict[str, str]:
+    """Pair a short word WordNet does not know with the one known word of the other text that it clips: its first
+    letter, then its other letters in order, in a word at least two letters longer (*approx* / *approximately*, *govt* /
+    *government*, *tsp* / *teaspoon*, *js* / *javascript*, *bday* / *birthday*): ``{word of b: its partner in a}``.
+    Nothing is paired where two words of the other text could be meant, and a word WordNet knows is never a clipping
+    (*db* is a decibel there, and stays itself)."""
+    mapping: dict[str, str] = {}
+    if len(only_a) * len(only_b) > MAX_SUBSTITUTION_PAIRS:
+        return mapping
+    for short_side, long_side, short_is_b in ((only_b, only_a, True), (only_a, only_b, False)):
+        for word in short_side:
+            if not (ABBREVIATION_LENGTHS[0] <= len(word) <= ABBREVIATION_LENGTHS[1] and word.isalpha()) \
+                    or lexicon.known([word]) or word in mapping or word in mapping.values():
+                continue
+            fits = [w for w in long_side if w.isalpha() and len(w) >= len(word) + 2 and _clips(word, w)
+                    and lexicon.known([w]) and w not in mapping and w not in mapping.values()]
+            if len(set(fits)) == 1:
+                if short_is_b:
+                    mapping[word] = fits[0]
+                else:
+                    mapping[fits[0]] = word
+    return mapping
+
+
+def _clips(short: str, word: str) -> bool:
+    """``short`` is ``word``'s first letter, then letters of ``word`` in order."""
+    if short[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in short[1:])
+
+
 def negated_by_prefix(a: str, b: str) -> bool:
     """One word is the other with a negating prefix (:data:`caches.english.NEGATING_PREFIXES`) before it."""
     longer, shorter = (a, b) if len(a) > len(b) else (b, a)

@@ -72,7 +72,7 @@ from caches.english import (
 )
 from caches.lexicon import Lexicon, default_lexicon
 from caches.modality import asks_or_tells_of_the_asker, modality_changed
-from caches.slips import MAX_SUBSTITUTION_PAIRS, match_typos, misspelt_function_words
+from caches.slips import MAX_SUBSTITUTION_PAIRS, match_abbreviations, match_typos, misspelt_function_words
 from caches.subjects import person_against_thing, possessor, subjects_changed
 from caches.text_features import TextFeatures, extract_features
 
@@ -273,9 +273,13 @@ def verify(
     names = q.names | c.names
     mapping = _match_synonyms([w for w in only_q if w not in names], [w for w in only_c if w not in names], lex) \
         if only_q and only_c else {}
+    clipped: dict[str, str] = {}  # words read as clipped spellings: a guess, never a close reading
     if lex is not None and words_q & words_c:  # (with a word in common, so the candidate gate's rule holds)
         mapping.update(match_typos([w for w in only_q if w not in mapping.values() and w not in names],
                                     [w for w in only_c if w not in mapping and w not in names], lex))
+        clipped = match_abbreviations([w for w in only_q if w not in mapping.values() and w not in names],
+                                      [w for w in only_c if w not in mapping and w not in names], lex)
+        mapping.update(clipped)
         q, c = (_without_words(q, misspelt_function_words(q, [w for w in only_q if w not in mapping.values()], names, lex, c)),
                 _without_words(c, misspelt_function_words(c, [w for w in only_c if w not in mapping], names, lex, q)))
         only_q = [w for w in only_q if w in q.content]
@@ -348,7 +352,7 @@ def verify(
             or (roles_of is None and (_third_persons_changed(q, c) or person_against_thing(q, c)
                                       or _ages_rebound(q, c)))):
         return VerifyResult(False, "roles swapped")
-    return VerifyResult(True, close=roles_of is None)
+    return VerifyResult(True, close=roles_of is None and not clipped)
 
 
 DROPPED_WORDS = 2

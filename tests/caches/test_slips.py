@@ -26,3 +26,15 @@ def test_a_misspelt_grammar_word_needs_the_right_word_in_its_place(lex) -> None:
 def test_a_typo_pairs_an_unknown_word_with_a_known_one(lex) -> None:
     assert match_typos(["restaurant"], ["resturant"], lex) == {"resturant": "restaurant"}
     assert match_typos(["affect"], ["effect"], lex) == {}
+
+
+def test_a_clipped_spelling_pairs_with_the_one_known_word_it_clips() -> None:
+    from caches.lexicon import default_lexicon
+    from caches.slips import match_abbreviations
+
+    lex = default_lexicon()
+    assert match_abbreviations(["approx", "moon"], ["approximately", "moon"], lex) == {"approximately": "approx"}
+    assert match_abbreviations(["government"], ["govt"], lex) == {"govt": "government"}
+    assert match_abbreviations(["tsp"], ["teaspoons", "tablespoon"], lex) == {}  # two words it could clip
+    assert match_abbreviations(["db"], ["database"], lex) == {}  # WordNet knows *db* (a decibel)
+    assert match_abbreviations(["xq"], ["quixotic"], lex) == {}  # not the first letter
