@@ -86,7 +86,12 @@ _QUANTIFIERS = frozenset("some all most many few both each every none several ha
 _PAST_AUXILIARIES = frozenset("was were had did".split())
 _PRESENT_BE_FORMS = frozenset("is are am be being".split())  # before a participle: a passive in the present
 _BE_READ_AS_PAST = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
-_SEQUENCE_WORDS = frozenset("then first next finally later after afterwards before earlier".split())
+_SEQUENCE_WORDS = frozenset("then first next finally later afterwards earlier".split())
+# *after* and *before* order a sentence against another only when nothing of their own follows them (*after that*,
+# *before it*, *... the week before*); with a noun phrase or a clause they order things inside their sentence (*I take
+# home $4,100 a month after tax*, *I want to get there two hours before departure*)
+_ORDERING_PREPOSITIONS = frozenset(("after", "before"))
+_POINTING_BACK = frozenset("that this it which then".split())
 
 
 def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -> bool | None:
@@ -200,13 +205,38 @@ def _movable_sentence(sentence: tuple[str, ...], lex: Lexicon | None = None) -> 
     """A sentence that may change places: a statement led by its subject (a pronoun, a determiner, a number or a
     quantifier, maybe after *about*, or a plural noun: an imperative's verb is never plural), or a question; with no
     word of sequence."""
-    if not sentence or _SEQUENCE_WORDS.intersection(sentence):
+    if not sentence or _SEQUENCE_WORDS.intersection(sentence) or _orders_against_another(sentence):
         return False
     first = sentence[0]
     return (first in _SUBJECT_STARTS or first in QUESTION_WORDS or first in QUESTION_LEADS or first in NUMBER_WORDS
             or first.isdigit() or first in _QUANTIFIERS  # (*Two of the guests are vegan.*, *Most of us drive.*)
             or (first in _APPROXIMATORS and len(sentence) > 1 and (sentence[1].isdigit() or sentence[1] in NUMBER_WORDS))
             or (lex is not None and _plural_noun(first, lex)))  # (*Refunds go back to the card.*)
+
+
+def sequenced_sentences_moved(q: TextFeatures, c: TextFeatures) -> bool:
+    """The same sentences in another order, where a sentence that moved orders itself against another (*then*, *after
+    that*, *next*, *finally* opening it: *I eat lunch. Then I take my pill.* / *Then I take my pill. I eat lunch.*)."""
+    a = [tuple(s) for s in q.sentence_tokens]
+    b = [tuple(s) for s in c.sentence_tokens]
+    if a == b or len(a) < 2 or Counter(a) != Counter(b):
+        return False
+    return any(x != y and _sequenced(x) for x, y in zip(a, b, strict=True))
+
+
+_OPENING_SEQUENCE = frozenset("then next finally afterwards later first second third lastly".split())
+
+
+def _sequenced(sentence: tuple[str, ...]) -> bool:
+    """The sentence opens by ordering itself against another: *Then ...*, *Finally ...*, *After that ...*."""
+    return bool(sentence) and (sentence[0] in _OPENING_SEQUENCE or (
+        sentence[0] in _ORDERING_PREPOSITIONS and len(sentence) > 1 and sentence[1] in _POINTING_BACK))
+
+
+def _orders_against_another(sentence: tuple[str, ...]) -> bool:
+    """*after* or *before* in ``sentence`` with nothing of its own after it: it orders the sentence against another."""
+    return any(t in _ORDERING_PREPOSITIONS and (k == 0 or k + 1 == len(sentence) or sentence[k + 1] in _POINTING_BACK)
+               for k, t in enumerate(sentence))
 
 
 def _plural_noun(word: str, lex: Lexicon) -> bool:

@@ -291,12 +291,15 @@ NUMBER_WORDS = {
     "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12, "half": 0.5, "twice": 2,
     "single": 1, "double": 2, "triple": 3,
 }
+_CLIPPED_UNITS = {"yr": "years", "min": "minutes", "hr": "hours", "sec": "seconds", "oz": "ounces", "lb": "pounds",
+                  "tsp": "teaspoons", "tbsp": "tablespoons", "qt": "quarts", "gal": "gallons", "ft": "feet", "yd": "yards"}
 _ORDINAL_WORDS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth", "6th": "sixth",
                   "7th": "seventh", "8th": "eighth", "9th": "ninth", "10th": "tenth", "11th": "eleventh", "12th": "twelfth"}
 CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
                  (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
                  (re.compile(r"(?<=\d)\s*per\s?cent(?:age)?\b", re.I), "%"),  # *15 percent* = *15%*, glued
-                 (re.compile(r"\bper\s?cent\b", re.I), "%"), (re.compile(r"\bpercent(age)?\b", re.I), "%"),
+                 # not after a number: a word (*what percentage of X* is no formula with a % operator in it)
+                 (re.compile(r"\bper\s?cent(?:age)?\b", re.I), "percent"),
                  # the same, typed without the apostrophe: *whats*, *dont*, *isnt*
                  (re.compile(r"\b(what|how|who|where|when|that|there)s\b", re.I), r"\1 is"),
                  (re.compile(r"\b(do|does|did|is|are|was|were|could|should|would|has|have|had)nt\b", re.I), r"\1 not"),
@@ -325,9 +328,11 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  # a time of day spelt with or without its minutes and the dots: *8:00 pm* = *8 pm*, *9 a.m.* = *9 am*
                  (re.compile(r"\b(\d{1,2}(?::[0-5]\d)?)\s*([ap])\.m\.(?=\s|$|[,;:!?)])", re.I), r"\1 \2m"),
                  (re.compile(r"\b(\d{1,2}):00\s*([ap]m)\b", re.I), r"\1 \2"),
-                 # clipped units after a number (*2 yrs*, *10 mins*)
-                 (re.compile(r"(?<=\d)(\s*)(yr|min|hr|sec)s?\b", re.I),
-                  lambda m: m.group(1) + {"yr": "years", "min": "minutes", "hr": "hours", "sec": "seconds"}[m.group(2).lower()]),
+                 # clipped units after a number (*2 yrs*, *10 mins*, *6 oz*, *3 lbs*, *2 tbsp*)
+                 (re.compile(r"(?<=\d)(\s*)(yr|min|hr|sec|oz|lb|tsp|tbsp|qt|gal|ft|yd)s?\b", re.I),
+                  lambda m: m.group(1) + _CLIPPED_UNITS[m.group(2).lower()]),
+                 # *till* the preposition (not *the till*)
+                 (re.compile(r"(?<!\bthe\s)(?<!\ba\s)(?<!\bmy\s)\btill\b", re.I), "until"),
                  (re.compile(r"\bpl[sz]\b", re.I), "please"), (re.compile(r"\bthx\b", re.I), "thanks"),
                  (re.compile(r"\bty(?:sm|vm)?\b"), "thanks"),  # lower case only: *Ty* is a name
                  (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),

@@ -57,6 +57,7 @@ from caches.clause_checks import (
     material_reordered,
     narration_reordered,
     sentences_reordered,
+    sequenced_sentences_moved,
 )
 from caches.english import (
     BE_FORMS,
@@ -230,13 +231,15 @@ def verify(
         return VerifyResult(True, close=True)  # *My aunt Chloe called. She wants $900.* / *... Chloe wants $900.*
     if lex is not None and narration_reordered(q, c, lex):
         return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
+    if sequenced_sentences_moved(q, c):
+        return VerifyResult(False, "step order")  # *I eat lunch. Then I take my pill.* / *Then I take my pill. I eat lunch.*
     moved = sentences_reordered(q, c, lex)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
     if moved is not None:
         return VerifyResult(True, close=True) if moved else VerifyResult(False, "roles swapped")
     alone = _one_sentence_changed(q, c)
     if alone is not None and lex is not None and _no_word_in_common(*alone, lex):
         return VerifyResult(False, "changed words")  # the same context, a question on another topic
-    if (_exact_key(q.exact) != _exact_key(c.exact) and not _numbers_moved_with_their_units(q, c)) or (
+    if (_exact_key(_named_as_words(q, c)) != _exact_key(_named_as_words(c, q)) and not _numbers_moved_with_their_units(q, c)) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
         return VerifyResult(False, "exact spans")
@@ -1127,6 +1130,18 @@ def _superlative(word: str, lex: Lexicon) -> bool:
     readings = lex.lemmas(word)
     return (any(pos == "a" and lemma != word for pos, lemma in readings)
             and not any(pos == "n" and lemma == word for pos, lemma in readings))
+
+
+def _named_as_words(f: TextFeatures, other: TextFeatures) -> tuple[str, ...]:
+    """``f``'s exact spans without the identifiers of letters alone that ``other`` types as a plain word (*JavaScript* /
+    *javascript*, *PayPal* / *paypal*: a name in mixed case is read as an identifier, and case alone changes nothing);
+    an operand beside an operator stays (*a^b*)."""
+    if not other.content:
+        return f.exact
+    words, ids = set(other.content), set(other.exact)
+    return tuple(t for k, t in enumerate(f.exact) if not (
+        t.startswith("id:") and t[3:].isalpha() and t not in ids and t[3:] in words
+        and not any(f.exact[j] in _OPERATORS for j in (k - 1, k + 1) if 0 <= j < len(f.exact))))
 
 
 def _exact_key(exact: tuple[str, ...]) -> tuple[object, ...]:

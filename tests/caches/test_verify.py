@@ -1793,3 +1793,36 @@ def test_a_clipped_spelling_is_the_word_it_clips_but_never_a_close_reading(pair,
     assert short == "w/" or not clipped.close  # a guess needs the full similarity threshold
     # a word WordNet knows is no clipping (*db* is a decibel)
     assert not verify("db normalization explained", "database normalization explained").ok
+
+
+@FAST
+@given(st.integers(1500, 9000), st.integers(300, 1400), st.sampled_from(["after tax", "before tax"]))
+def test_context_with_before_or_after_inside_its_own_sentence_may_move(pay, rent, within) -> None:
+    a = f"I take home ${pay:,} a month {within}."
+    b = f"My rent is ${rent:,} a month."
+    ask = "What percentage of my take-home pay goes on rent?"
+    assert verify(f"{a} {b} {ask}", f"{b} {a} {ask}").ok
+    assert verify(f"{a} {b} {ask}", f"{a} {b} {ask.replace('percentage', 'percent')}").ok
+    # a sentence ordered against another (*after that*) keeps its place
+    first, then = "I eat lunch at noon.", "After that I take my pill."
+    assert not verify(f"{first} {then} Is that okay?", f"{then} {first} Is that okay?").ok
+
+
+@FAST
+@given(st.integers(2, 40), st.sampled_from([("oz", "ounces"), ("lbs", "pounds"), ("tbsp", "tablespoons"), ("ft", "feet"),
+                                           ("gal", "gallons"), ("qt", "quarts")]))
+def test_a_clipped_unit_after_a_number_is_its_word(n, unit) -> None:
+    short, full = unit
+    assert verify(f"how many grams in {n} {short}", f"How many grams are in {n} {full}?").ok
+    assert not verify(f"how many grams in {n} {short}", f"How many grams are in {n + 1} {full}?").ok
+    assert verify(f"how many days left till june {n}", f"How many days are left until June {n}?").ok
+
+
+@FAST
+@given(st.sampled_from(["JavaScript", "PayPal", "GitHub", "TypeScript", "PostgreSQL"]),
+       st.sampled_from(["How do I remove duplicates from an array in {}?", "How do I reset my password on {}?"]))
+def test_a_product_name_in_mixed_case_is_the_same_in_lower_case(name, frame) -> None:
+    assert verify(frame.format(name), frame.format(name.lower())).ok
+    assert verify(frame.format(name), frame.format(name.lower()).lower()).ok
+    assert not verify(frame.format(name), frame.format("Dropbox")).ok
+    assert not verify("What is a^2 when a = 3 and b = 4?", "What is b^2 when a = 3 and b = 4?").ok  # operands stay exact
