@@ -85,7 +85,8 @@ _APPROXIMATORS = frozenset("about around roughly nearly almost over under approx
 _QUANTIFIERS = frozenset("some all most many few both each every none several half".split())
 _PAST_AUXILIARIES = frozenset("was were had did".split())
 _PRESENT_BE_FORMS = frozenset("is are am be being".split())  # before a participle: a passive in the present
-_BE_READ_AS_PAST = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
+_BE_READ_AS_PAST = frozenset({"am", "are"})
+_PRESENT_BE = frozenset(("am", "is", "are", "m", "s", "re"))  # a participle after one is a state, no event  # (WordNet lists them among the irregular forms of *be*)
 _SEQUENCE_WORDS = frozenset("then first next finally later afterwards earlier".split())
 # *after* and *before* order a sentence against another only when nothing of their own follows them (*after that*,
 # *before it*, *... the week before*); with a noun phrase or a clause they order things inside their sentence (*I take
@@ -112,6 +113,12 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
     a, b = _resolved_sentences(q, lex, resolve=True, whole=whole), _resolved_sentences(c, lex, resolve=True)
     if a == b or not 1 < len(a) <= MAX_REORDERED_SENTENCES or len(a) != len(b):
         return None
+    # a time or place put before a sentence's subject is the same sentence with it at the end (*Next week I'm
+    # travelling to Japan* / *I'm travelling to Japan next week*)
+    a, b = [_adverbial_last(x) for x in a], [_adverbial_last(x) for x in b]
+    whole = {_adverbial_last(x) for x in whole}
+    if a == b:
+        return True
     if Counter(a) != Counter(b):
         said_q, said_c = _resolved_sentences(q, lex, resolve=False), _resolved_sentences(c, lex, resolve=False)
         # (a pronoun with nothing before it to stand for is read as no one's: *It crashes. My phone is new.*)
@@ -123,11 +130,28 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
     return True if all(_movable_sentence(x, lex) and (x in whole or not _past(x, lex)) for x in moved) else None
 
 
+_ADVERBIAL_OPENERS = frozenset("on in at during since until by next last this yesterday today tomorrow tonight every".split())
+_FRONTED_WORDS = 4  # tokens of a time or place put before the subject
+
+
+def _adverbial_last(sentence: tuple[str, ...]) -> tuple[str, ...]:
+    """``sentence`` with a short time or place that opens it (*next week*, *on July 22*, *in Paris*: at most
+    :data:`_FRONTED_WORDS` tokens from a preposition or a time word, up to a subject pronoun) moved to its end."""
+    if not sentence or sentence[0] not in _ADVERBIAL_OPENERS:
+        return sentence
+    for k in range(1, min(_FRONTED_WORDS, len(sentence) - 2) + 1):
+        if sentence[k] in _CLAUSE_SUBJECTS and sentence[k] not in _NOUN_PHRASE_STARTS:
+            return sentence[k:] + sentence[:k]
+    return sentence
+
+
 def _past(sentence: tuple[str, ...], lex: Lexicon) -> bool:
     """The sentence has a verb in a past form that is no present form too (it may tell an event, whose place in a
     story is its order; *rent* and *read* may be either, and are read as present)."""
     return any(t in _PAST_AUXILIARIES or (t.isalpha() and t not in _BE_READ_AS_PAST and lex.past_form(t)
-                                          and ("v", t) not in lex.lemmas(t)) for t in sentence)
+                                          and ("v", t) not in lex.lemmas(t)
+                                          and not (k > 0 and sentence[k - 1] in _PRESENT_BE))  # *I'm booked on X*
+               for k, t in enumerate(sentence))
 
 
 def _resolved_sentences(f: TextFeatures, lex: Lexicon, *, resolve: bool,
@@ -205,7 +229,7 @@ def _movable_sentence(sentence: tuple[str, ...], lex: Lexicon | None = None) -> 
     """A sentence that may change places: a statement led by its subject (a pronoun, a determiner, a number or a
     quantifier, maybe after *about*, or a plural noun: an imperative's verb is never plural), or a question; with no
     word of sequence."""
-    if not sentence or _SEQUENCE_WORDS.intersection(sentence) or _orders_against_another(sentence):
+    if not sentence or _sequence_word(sentence) or _orders_against_another(sentence):
         return False
     first = sentence[0]
     return (first in _SUBJECT_STARTS or first in QUESTION_WORDS or first in QUESTION_LEADS or first in NUMBER_WORDS
@@ -224,6 +248,30 @@ def sequenced_sentences_moved(q: TextFeatures, c: TextFeatures) -> bool:
     return any(x != y and _sequenced(x) for x, y in zip(a, b, strict=True))
 
 
+_FIRST_PERSONS = frozenset(("i", "we"))
+_OTHER_PERSONS = frozenset(("you", "he", "she", "they"))
+
+
+def actor_changed(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
+    """The texts differ in one word only: the subject of a verb that tells an event (a past form, or *have* / *had*
+    before one), one text's *I* or *we* against the other's *you*, *he*, *she* or *they* (*I cancelled my flight* / *You
+    cancelled my flight*). A present tense is left alone, where *you* is often anyone (*how do you cancel* / *how do I
+    cancel*)."""
+    a, b = q.sentence_tokens, c.sentence_tokens
+    if len(a) != len(b) or any(len(x) != len(y) for x, y in zip(a, b, strict=True)):
+        return False
+    differ = [(x, k) for x, y in zip(a, b, strict=True) for k in range(len(x)) if x[k] != y[k]]
+    if len(differ) != 1:
+        return False
+    x, k = differ[0]
+    y = b[a.index(x)]
+    persons = {x[k], y[k]}
+    if not (persons & _FIRST_PERSONS and persons & _OTHER_PERSONS) or k + 1 >= len(x):
+        return False
+    verb = x[k + 1]
+    return (verb in ("have", "had") or (verb.isalpha() and lex.past_form(verb))) and verb not in _BE_READ_AS_PAST
+
+
 _OPENING_SEQUENCE = frozenset("then next finally afterwards later first second third lastly".split())
 
 
@@ -231,6 +279,18 @@ def _sequenced(sentence: tuple[str, ...]) -> bool:
     """The sentence opens by ordering itself against another: *Then ...*, *Finally ...*, *After that ...*."""
     return bool(sentence) and (sentence[0] in _OPENING_SEQUENCE or (
         sentence[0] in _ORDERING_PREPOSITIONS and len(sentence) > 1 and sentence[1] in _POINTING_BACK))
+
+
+def _sequence_word(sentence: tuple[str, ...]) -> bool:
+    """A word of :data:`_SEQUENCE_WORDS` in ``sentence`` that orders it: not *next* or *first* before a noun (*next week*,
+    *my first solo trip*)."""
+    return any(t in _SEQUENCE_WORDS and not (t in _ADJECTIVAL_SEQUENCE and k + 1 < len(sentence)
+                                             and sentence[k + 1].isalpha() and sentence[k + 1] not in _CLAUSE_SUBJECTS
+                                             and sentence[k + 1] not in _SUBJECT_STARTS)
+               for k, t in enumerate(sentence))
+
+
+_ADJECTIVAL_SEQUENCE = frozenset(("next", "first"))
 
 
 def _orders_against_another(sentence: tuple[str, ...]) -> bool:

@@ -67,6 +67,7 @@ POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's s
 # where a sentence ends: a run of its punctuation (taken whole, from its first mark) before a space or the end
 _SENTENCE_END = re.compile(r"(?<![.!?:])[.!?:]++(?=\s|$)")
 _LETTERS = re.compile(r"[a-z]+")
+_TYPED_LETTERS = re.compile(r"[A-Za-z]+")
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 # --- span patterns --------------------------------------------------------------------------------
@@ -552,9 +553,14 @@ def _verb_after(words: list[str], k: int, before: str, out: list[tuple[str, str]
 def _is_phatic(segment: str) -> bool:
     """``segment`` is a social formula: a greeting, thanks or apology word, and nothing but formula and
     function words."""
-    words = _LETTERS.findall(segment.casefold())
+    typed = _TYPED_LETTERS.findall(segment)
+    words = [w.casefold() for w in typed]
+    # the name of whoever is greeted or signs off (*Many thanks, Marcus*, *Hi Anna*): a capitalised word past the first
+    names = {k for k, w in enumerate(typed) if k > 0 and w[:1].isupper() and w[1:].islower()}
     return (any(w in PHATIC_CORE for w in words)  # (*I hope you don't mind me asking*: its *not* goes with it)
-            and all(w in PHATIC or w in FUNCTION_WORDS or w in RELATIONAL or w in NEGATIONS for w in words))
+            and len(names) <= 2
+            and all(w in PHATIC or w in FUNCTION_WORDS or w in RELATIONAL or w in NEGATIONS or k in names
+                    for k, w in enumerate(words)))
 
 
 _PHATIC_BREAK = re.compile(r",|\s[-\u2013\u2014]+\s")  # what ends a formula inside a sentence: a comma, a spaced dash

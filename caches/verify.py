@@ -51,6 +51,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from caches.clause_checks import (
+    actor_changed,
     animate,
     clauses_reordered,
     condition_moved,
@@ -231,6 +232,8 @@ def verify(
         return VerifyResult(True, close=True)  # *My aunt Chloe called. She wants $900.* / *... Chloe wants $900.*
     if lex is not None and narration_reordered(q, c, lex):
         return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
+    if lex is not None and actor_changed(q, c, lex):
+        return VerifyResult(False, "roles swapped")  # *I cancelled my flight* / *You cancelled my flight*
     if sequenced_sentences_moved(q, c):
         return VerifyResult(False, "step order")  # *I eat lunch. Then I take my pill.* / *Then I take my pill. I eat lunch.*
     moved = sentences_reordered(q, c, lex)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*

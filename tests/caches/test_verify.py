@@ -1826,3 +1826,35 @@ def test_a_product_name_in_mixed_case_is_the_same_in_lower_case(name, frame) -> 
     assert verify(frame.format(name), frame.format(name.lower()).lower()).ok
     assert not verify(frame.format(name), frame.format("Dropbox")).ok
     assert not verify("What is a^2 when a = 3 and b = 4?", "What is b^2 when a = 3 and b = 4?").ok  # operands stay exact
+
+
+@FAST
+@given(st.sampled_from(["flight to Oslo", "reservation for June 3", "order of two lamps"]),
+       st.sampled_from([("I", "You"), ("We", "They"), ("I", "She")]), st.sampled_from(["cancelled", "changed", "have cancelled"]))
+def test_who_did_it_is_part_of_the_message(thing, persons, verb) -> None:
+    mine, theirs = persons
+    asked = f"{mine} {verb} my {thing}. Am I entitled to a full refund?"
+    assert not verify(asked, f"{theirs} {verb} my {thing}. Am I entitled to a full refund?").ok
+    # a present-tense *you* is often anyone: *how do you cancel* asks *how do I cancel*
+    assert verify("How do you cancel a flight?", "How do I cancel a flight?").ok
+
+
+@FAST
+@given(st.sampled_from(["Next week", "On July 22", "Tomorrow", "In June"]), st.sampled_from(["Brazil", "Japan", "Spain"]),
+       st.sampled_from(["Starter", "Unlimited"]))
+def test_a_time_put_before_its_sentence_may_move_with_the_sentence(when, country, plan) -> None:
+    fronted = f"I'm on the {plan} plan. {when} I'm travelling to {country}. Will my phone work there?"
+    at_end = f"I'm travelling to {country} {when[0].lower() + when[1:]}. I'm on the {plan} plan. Will my phone work there?"
+    assert verify(fronted, at_end).ok
+    assert not verify(fronted, at_end.replace(country, "Canada")).ok
+    # an ordering word that opens a moved sentence keeps its place
+    assert not verify("I eat lunch. Next I take my pill. Is that okay?", "Next I take my pill. I eat lunch. Is that okay?").ok
+
+
+@FAST
+@given(st.sampled_from(["Marcus", "Aisha", "Jonas"]), st.sampled_from(["Many thanks, {}", "Cheers, {}", "Thanks {}!"]))
+def test_a_sign_off_or_greeting_with_a_name_is_a_formula(name, sign_off) -> None:
+    ask = "My card ending in 6615 was stolen today. Please block it."
+    assert verify(f"{ask} {sign_off.format(name)}", ask).ok
+    assert verify(f"Hi {name}, what is the capital of Peru?", "What is the capital of Peru?").ok
+    assert not verify(f"Thanks, {name}. {ask}", ask.replace("6615", "6616")).ok
