@@ -1,7 +1,7 @@
 """Which cached questions could pass verification: a miss proved without embedding the query.
 
 :func:`caches.verify.verify` accepts a candidate only when (a) both texts are the same up to case
-and spacing, or (b) their exact spans and negation counts are equal (:func:`caches.verify.structure_key`)
+and spacing, or (b) their numbers and negation counts are equal (:func:`caches.verify.structure_key`)
 and, for a query of more than :data:`caches.verify.DROPPED_WORDS` content words, the candidate
 shares a content word with it or a synonym of one. A semantic hit needs a verified candidate
 (:func:`caches.semantic_choice.choose`), so when no entry of the query's scope meets (a) or (b) the
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from caches.text_features import TextFeatures
-from caches.verify import DROPPED_WORDS, identity_key, structure_key
+from caches.verify import DROPPED_WORDS, identity_key, structure_key, unmarked_reading
 
 __all__ = ["CandidateGate", "GateKeys", "gate_keys"]
 
@@ -48,11 +48,12 @@ class GateKeys:
 
 def gate_keys(features: TextFeatures) -> GateKeys:
     """The gate keys of one text's verification features."""
+    plain = unmarked_reading(features)  # (code in backticks may pass for the same code typed plainly)
     return GateKeys(
         identity=hash(identity_key(features)),
-        structure=hash(structure_key(features)),
-        words=tuple(dict.fromkeys(features.content)),
-        word_count=len(features.content),
+        structure=hash(structure_key(plain)),
+        words=tuple(dict.fromkeys(plain.content)),
+        word_count=len(plain.content),
     )
 
 

@@ -155,6 +155,7 @@ class TextFeatures:
     # the text's lines (when it has :data:`MIN_LINES` or more with words), list markers dropped, case-folded and
     # spaced alike: a list, steps, a log or a checklist, whose order is part of what is asked
     lines: tuple[str, ...] = ()
+    text: str = ""  # the text as given (NFKC): verification re-reads it without its code marks (caches.verify)
 
     @property
     def tokens(self) -> list[str]:
@@ -343,7 +344,9 @@ def _strip_request_frames(text: str) -> str:
 def _identity(normalised: str, exact: tuple[str, ...], pictographs: tuple[str, ...]) -> int:
     """:attr:`TextFeatures.identity`: a digest of a text's normalised prose (its verbatim spans blanked out),
     those spans in order (from ``exact``) and its pictographs."""
-    spans = tuple(token for token in exact if token.startswith(("code:", "quote:", "url:")))
+    # (and the identifiers that keep their case: escapes, letter ranges and flags, whose case is what they say)
+    spans = tuple(token for token in exact if token.startswith(("code:", "quote:", "url:"))
+                  or (token.startswith("id:") and not token.islower()))
     digest = hashlib.blake2b(repr((normalised, spans, pictographs)).encode("utf-8", "surrogatepass"),
                              digest_size=8).digest()
     return int.from_bytes(digest, "big")
@@ -885,7 +888,9 @@ def extract_features(text: str) -> TextFeatures:
               or (k < last and operator[k + 1] and _operand_of(matches, k + 1, k)) or "." in raw or "_" in raw or _CAMEL.search(raw) or (not raw.isalpha() and any(c.isdigit() for c in raw))
               or (len(raw) == 1 and raw.isupper() and raw != "I" and not _sentence_start(text, m.start()))
               or escaped or _CASED.fullmatch(raw)):
-            word = _cased(raw, escaped)
+            # a command-line flag keeps its case: *-r* is not *-R*, *+x* not *+X*
+            flag = k > 0 and tokens[k - 1][-1:] in "-+" and matches[k - 1].end() == m.start()
+            word = raw if flag else _cased(raw, escaped)
             positioned.append((m.start(), f"id:{word}"))
             placed.append((m.start(), ("w", word)))  # also a word, whose role can change
         elif mixed_case and len(raw) > 1 and raw.isupper() and raw.isalpha() and low in _KEYWORD_LIKE \
@@ -965,4 +970,5 @@ def extract_features(text: str) -> TextFeatures:
         material=material,
         condition=condition,
         lines=_lines(original),
+        text=original,
     )

@@ -46,6 +46,7 @@ Work is linear in the texts' length (the role check looks at most at :data:`MAX_
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
@@ -78,7 +79,7 @@ from caches.slips import MAX_SUBSTITUTION_PAIRS, match_abbreviations, match_typo
 from caches.subjects import person_against_thing, possessor, subjects_changed
 from caches.text_features import TextFeatures, extract_features
 
-__all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "verify"]
+__all__ = ["DROPPED_WORDS", "VerifyResult", "identity_key", "structure_key", "unmarked_reading", "verify"]
 
 MAX_ROLE_WORDS = 64
 _SPAN_KINDS = ("code:", "quote:", "url:")  # verbatim spans: words of the sequence with these prefixes
@@ -245,6 +246,9 @@ def verify(
     if (_exact_key(_named_as_words(q, c)) != _exact_key(_named_as_words(c, q)) and not _numbers_moved_with_their_units(q, c)) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
+        unmarked = _code_marks_dropped(q, c)
+        if unmarked is not None:  # *What does `chmod +x deploy.sh` do?* / *What does chmod +x deploy.sh do?*
+            return verify(*unmarked, lexicon=lexicon)
         return VerifyResult(False, "exact spans")
     if q.lists and c.lists and q.lists != c.lists:
         return VerifyResult(False, "changed words")  # a list's item changed (their order is read as the same)
@@ -255,6 +259,8 @@ def verify(
         return VerifyResult(False, "negation")
     if _apportioned(q) and _apportioned(c) and _apportioned(q) != _apportioned(c):
         return VerifyResult(False, "quantity")  # *each of the rooms needs 3 gallons* / *the rooms need 3 gallons in total*
+    if _scope(q) and _scope(c) and _scope(q) != _scope(c):
+        return VerifyResult(False, "quantity")  # *install it for all users* / *install it for my user only*
     if q.tense and c.tense and q.tense != c.tense:
         return VerifyResult(False, "tense")  # *what currency is used* / *was used*
     if not (_asks_a_way(q) and _asks_a_way(c)):  # a *how* question asks for a way either way (not *how much*)
@@ -374,9 +380,21 @@ def identity_key(f: TextFeatures) -> tuple[object, ...]:
 
 
 def structure_key(f: TextFeatures) -> tuple[object, ...]:
-    """What :func:`verify` requires equal of two texts whose identity keys differ: the exact spans
-    (numbers, symbols, code, quoted strings, URLs, identifiers) and the count of negations."""
-    return _exact_key(f.exact), f.negations
+    """What :func:`verify` requires equal of two texts whose identity keys differ: their numbers (as a multiset, read
+    with any code marks dropped, since code in backticks and the same code typed plainly may pass) and the count of
+    negations. A necessary condition only: sentences and numbers may move, and a name in mixed case or code typed
+    plainly reads other spans than the same in lower case or in backticks."""
+    f = unmarked_reading(f)
+    return tuple(sorted(t for t in f.exact if t.startswith("num:"))), f.negations
+
+
+def unmarked_reading(f: TextFeatures) -> TextFeatures:
+    """``f``, or the features of its text with backticks and fence lines dropped when it has some: what the candidate
+    gate keys on (:func:`structure_key` and the content words), since verification may accept code in backticks for the
+    same code typed plainly."""
+    if "`" in f.text or "~~~" in f.text:
+        return extract_features(_BACKTICKED.sub(r"\1", _FENCE_LINE.sub("", f.text)))
+    return f
 
 
 _LIVING_PRONOUNS = frozenset("he him she her they them".split())
@@ -1013,6 +1031,21 @@ def _apportioned(f: TextFeatures) -> str:
     return "each" if each and not total else "total" if total and not each else ""
 
 
+def _scope(f: TextFeatures) -> str:
+    """Whether a text restricts what it asks about (``only``) or extends it to everything (``all``: *all*, *every*,
+    *everyone*, *everything*), when it says one of them only."""
+    tokens = f.tokens
+    only = "only" in tokens
+    # (*all you need is X*, *all that is required*: *only* in other words)
+    every = any(t in _UNIVERSAL and not (t == "all" and k + 1 < len(tokens) and tokens[k + 1] in _ALL_THAT)
+                for k, t in enumerate(tokens))
+    return "only" if only and not every else "all" if every and not only else ""
+
+
+_UNIVERSAL = frozenset(("all", "every", "everyone", "everybody", "everything"))
+_ALL_THAT = frozenset(("that", "you", "i", "we", "they", "it", "one"))
+
+
 def _asks_a_way(f: TextFeatures) -> bool:
     """A *how* that asks for a way: right before an auxiliary, a modal or *do* (*how do I*, *how can I*), not *how
     much*, *how long* or *how often*."""
@@ -1133,6 +1166,38 @@ def _superlative(word: str, lex: Lexicon) -> bool:
     readings = lex.lemmas(word)
     return (any(pos == "a" and lemma != word for pos, lemma in readings)
             and not any(pos == "n" and lemma == word for pos, lemma in readings))
+
+
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*(?:\n|$)", re.M)
+_BACKTICKED = re.compile(r"`([^`\n]+)`")
+_MARKED = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*\n(.*?)\n[ \t]*(?:```|~~~)[ \t]*$|`([^`\n]+)`", re.M | re.S)
+
+
+def _code_marks_dropped(q: TextFeatures, c: TextFeatures) -> tuple[str, str] | None:
+    """The two texts with the code that one marks (backticks, a fence) marked the same way in the other, where the other
+    types it plainly, character for character, as a whole run (*What does `chmod +x deploy.sh` do?* / *What does chmod
+    +x deploy.sh do?*); ``None`` when no such code is found (its tokens stay compared as verbatim spans)."""
+    if not (q.text and c.text) or ("`" not in q.text and "~" not in q.text and "`" not in c.text and "~" not in c.text):
+        return None
+    a, b = _marked_as_in(q.text, c.text), _marked_as_in(c.text, q.text)
+    return None if (a, b) == (q.text, c.text) else (a, b)
+
+
+def _marked_as_in(text: str, other: str) -> str:
+    """``text`` with each code run that ``other`` marks (and ``text`` types plainly, outside its own marks, with no
+    letter, digit or mark glued to either end) marked as ``other`` marks it."""
+    own = [m.span() for m in _MARKED.finditer(text)]
+    for m in _MARKED.finditer(other):
+        fenced, code = m.group(1) is not None, (m.group(1) if m.group(1) is not None else m.group(2)).strip()
+        if not code:
+            continue
+        for found in re.finditer(r"(?<![\w`~])" + re.escape(code) + r"(?![\w`~])", text):
+            if not any(lo <= found.start() < hi for lo, hi in own):
+                marked = f"\n```\n{code}\n```\n" if fenced else f"`{code}`"
+                text = text[:found.start()] + marked + text[found.end():]
+                own = [x.span() for x in _MARKED.finditer(text)]
+                break
+    return text
 
 
 def _named_as_words(f: TextFeatures, other: TextFeatures) -> tuple[str, ...]:

@@ -97,13 +97,16 @@ def test_every_accepted_pair_of_the_development_set_passes_the_gate() -> None:
 
 # --- pruning -----------------------------------------------------------------------------------------
 
-def test_a_different_number_code_span_or_negation_is_pruned_and_a_rewording_is_not() -> None:
+def test_a_different_number_or_negation_is_pruned_and_a_rewording_is_not() -> None:
     gate = _gate()
     gate.add("s", 1, _keys("What is 17 * 23 in Python?"))
     gate.add("s", 2, _keys("How do I reverse a list in `numpy`?"))
     gate.add("s", 3, _keys("Is Rust a compiled language?"))
     assert not gate.may_match("s", _keys("What is 17 * 24 in Python?"))
-    assert not gate.may_match("s", _keys("How do I reverse a list in `pandas`?"))
+    # another code span passes the gate (code in backticks may be the same code typed plainly), and verification refuses it
+    assert gate.may_match("s", _keys("How do I reverse a list in `pandas`?"))
+    assert not verify("How do I reverse a list in `pandas`?", "How do I reverse a list in `numpy`?").ok
+    assert gate.may_match("s", _keys("How do I reverse a list in numpy?"))
     assert not gate.may_match("s", _keys("Is Rust not a compiled language?"))
     assert not gate.may_match("s", _keys("Who painted the ceiling of the chapel?"))  # no shared word
     assert not gate.may_match("other scope", _keys("What is 17 * 23 in Python?"))
@@ -189,3 +192,18 @@ def test_an_old_pending_entry_is_found_behind_many_newer_ones() -> None:
                  pending_text="x")
     found = gate.pending_matches("s", _keys("How can I bake sourdough bread at home?"), 8)
     assert found[0] == (0, target)
+
+
+def test_every_accepted_paraphrase_of_the_generated_sets_passes_the_gate() -> None:
+    # the sets' paraphrases reorder sentences, move numbers with their units and put code in backticks or not: each
+    # rule that accepts such a pair must find it past the gate, or the cache never sees it (as happened to three of
+    # them until the gate keyed on numbers alone)
+    from benchmarks.caches.shipped_sets import GENERATED_SETS, UNOPENED_SETS
+
+    accepted = 0
+    for name in GENERATED_SETS:
+        if name in UNOPENED_SETS:
+            continue
+        data = json.loads(resources.files("benchmarks.caches").joinpath("data", name).read_text())
+        accepted += sum(_assert_sound(p["query"], p["stored"]) for p in data["positives"])
+    assert accepted > 1500

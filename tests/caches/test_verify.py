@@ -1858,3 +1858,35 @@ def test_a_sign_off_or_greeting_with_a_name_is_a_formula(name, sign_off) -> None
     assert verify(f"{ask} {sign_off.format(name)}", ask).ok
     assert verify(f"Hi {name}, what is the capital of Peru?", "What is the capital of Peru?").ok
     assert not verify(f"Thanks, {name}. {ask}", ask.replace("6615", "6616")).ok
+
+
+@FAST
+@given(st.sampled_from(["chmod +x deploy.sh", "git log --oneline --graph", "terraform plan -out=tfplan",
+                        "docker run -d -p 8080:80 nginx"]), st.sampled_from(["inline", "fenced"]))
+def test_code_in_backticks_or_a_fence_is_the_same_code_typed_plainly(command, marks) -> None:
+    plain = f"Can you explain this command?\n{command}"
+    marked = f"Can you explain this command?\n```\n{command}\n```" if marks == "fenced" else \
+        f"Can you explain this command? `{command}`"
+    assert verify(plain, marked).ok and verify(marked, plain).ok
+    changed = command.replace("-", "--", 1) if "-" in command else command + " -f"
+    assert not verify(marked, f"Can you explain this command?\n{changed}").ok
+    assert not verify(plain, marked.replace(command, changed)).ok
+
+
+@FAST
+@given(st.sampled_from(["rm", "ls", "cp", "grep", "chmod"]), st.sampled_from("rlfnxh"), st.sampled_from(["-", "+"]))
+def test_a_flag_typed_plainly_keeps_its_case(tool, flag, sign) -> None:
+    asked = f"What does {tool} {sign}{flag} do?"
+    assert not verify(asked, f"What does {tool} {sign}{flag.upper()} do?").ok
+    assert verify(asked, f"what does {tool} {sign}{flag} do").ok
+
+
+@FAST
+@given(st.sampled_from(["httpie", "black", "ripgrep"]), st.sampled_from(["Linux", "macOS"]))
+def test_only_mine_is_not_everyone(tool, system) -> None:
+    assert not verify(f"How do I install {tool} for all users on {system}?",
+                      f"How do I install {tool} for my user only on {system}?").ok
+    # *all you need* says *only*: the rule leaves it to the other checks
+    from caches.text_features import extract_features
+    from caches.verify import _scope
+    assert _scope(extract_features("All you need is a processor to run the model.")) == ""
