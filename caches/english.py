@@ -230,6 +230,10 @@ REWORDED_FRAMES = (
     (re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:help\s+me\s+)?"
                 r"(?:calculate|compute|work\s+out|figure\s+out)\s+(?=(?:the|an?|my|our|your|this|that)\b|[$£€\d])",
                 re.I), "what is "),
+    # the command that does X is how to do X: *what command do I use to undo a commit*, *which command lets me list pods*
+    (re.compile(r"\bwhat\s+command\s+(?:do|should|can)\s+(?:i|you|we)\s+(?:use|run|type)\s+to\b", re.I),
+     "how do I"),
+    (re.compile(r"\b(?:what|which)\s+command\s+(?:lets|allows)\s+(?:me|you|us)(?:\s+to)?\b", re.I), "how do I"),
     # *how much time does X take* asks *how long*
     (re.compile(r"\bhow\s+much\s+time\b", re.I), "how long"),
     # the steps to do X are how to do X, asked or requested

@@ -734,7 +734,10 @@ def _unquoted(text: str) -> str:
     return "".join(out) + _QUOTE_MARKS.sub("", _RULES.sub("", text[last:]))
 
 
-_LABEL = re.compile(r"^[ \t]*((?:[\w'-]+[ \t]+){0,4}[\w'-]+)[ \t]*:[ \t]*\n(?=[ \t]*(\S{0,3}))", re.M)
+# (a label may end the line of a sentence before it: *Why won't my app start? Here's the log:*, *Snippet below.* before a
+# fence)
+_LABEL = re.compile(r"(?:^[ \t]*|(?<=[.!?])[ \t]+)((?:[\w'-]+[ \t]+){0,4}[\w'-]+)[ \t]*([:.])[ \t]*\n(?=[ \t]*(\S{0,3}))",
+                    re.M)
 _POINTERS = frozenset("here below above attached following follows as".split())
 
 
@@ -748,8 +751,11 @@ def _unlabelled(text: str) -> str:
         words = m.group(1).casefold().replace("'", " ").split()
         if any(w in REQUEST_VERBS or w in NEGATIONS or w in QUESTION_WORDS for w in words):
             return m.group(0)
+        fence = m.group(3).startswith(("```", "~~~"))
+        if m.group(2) == "." and not (fence and any(w in _POINTERS for w in words)):
+            return m.group(0)  # (a sentence with a full stop labels only a fenced block it points to: *Snippet below.*)
         pointing = all(w in FUNCTION_WORDS or w in _POINTERS for w in words)
-        return "\n" if pointing or m.group(2).startswith(("```", "~~~")) else m.group(0)
+        return "\n" if pointing or fence else m.group(0)
     return _LABEL.sub(drop, text)
 
 

@@ -1890,3 +1890,22 @@ def test_only_mine_is_not_everyone(tool, system) -> None:
     from caches.text_features import extract_features
     from caches.verify import _scope
     assert _scope(extract_features("All you need is a processor to run the model.")) == ""
+
+
+@FAST
+@given(st.sampled_from(["Here's the log:", "This is the config:", "Snippet below."]),
+       st.sampled_from(["Why won't my app start?", "What is wrong here?"]))
+def test_a_label_after_the_question_on_its_line_only_sets_off_the_block(label, question) -> None:
+    block = "```\nERROR: port 8080 already in use\n```"
+    before = f"{question} {label}\n{block}"
+    after = f"{label}\n{block}\n{question}"
+    assert verify(before, after).ok
+    assert not verify(before, after.replace("8080", "8081")).ok
+
+
+@FAST
+@given(st.sampled_from(["What command should I run to", "What command do I use to", "Which command lets me"]),
+       st.sampled_from(["list all tables in psql", "undo the last git commit", "remove stopped Docker containers"]))
+def test_asking_for_the_command_to_do_a_task_asks_how_to_do_it(frame, task) -> None:
+    assert verify(f"{frame} {task}?", f"How do I {task}?").ok
+    assert not verify(f"{frame} {task}?", f"How do I {task.replace(task.split()[0], 'explain', 1)}?").ok
