@@ -234,6 +234,12 @@ REWORDED_FRAMES = (
     (re.compile(r"\bwhat\s+command\s+(?:do|should|can)\s+(?:i|you|we)\s+(?:use|run|type)\s+to\b", re.I),
      "how do I"),
     (re.compile(r"\b(?:what|which)\s+command\s+(?:lets|allows)\s+(?:me|you|us)(?:\s+to)?\b", re.I), "how do I"),
+    # a comparative against all the others is the superlative: *which river is longer than all the others* = *which river
+    # is the longest*, *more X than any other* = *the most X*
+    (re.compile(r"\b([a-z]{2,}?)er\s+than\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:others?|other\s+ones?|the\s+rest|"
+                r"others?\s+\w+s?)\b", re.I), r"the \1est"),
+    (re.compile(r"\bmore\s+([a-z]+)\s+than\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:others?|other\s+ones?|the\s+rest)\b",
+                re.I), r"the most \1"),
     # *how much time does X take* asks *how long*
     (re.compile(r"\bhow\s+much\s+time\b", re.I), "how long"),
     # the steps to do X are how to do X, asked or requested

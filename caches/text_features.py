@@ -588,6 +588,12 @@ def _blank_phatic_ends(text: str) -> str:
     while (hi > lo + 1 and _is_phatic(text[slice(*segments[hi - 1])])
            and not (text[segments[hi - 2][1] - 1] == ":" and segments[hi - 1][0] - segments[hi - 2][1] <= 2)):
         hi -= 1  # (a blanked code span between a colon and the formula: the colon introduced the code)
+    if lo < hi:  # thanks after a comma or a dash that ends the last sentence: *Write a haiku, thanks in advance!*
+        start, end = segments[hi - 1]
+        cuts = list(_PHATIC_BREAK.finditer(text, start, end))
+        if cuts and _is_phatic(text[cuts[-1].end():end]) and not _is_phatic(text[start:cuts[-1].start()]) \
+                and ":" not in text[:cuts[-1].start()]:  # (after a colon it is material: *translate: X, good morning*)
+            text = text[:cuts[-1].start()] + " " * (end - cuts[-1].start()) + text[end:]
     if lo == hi or (lo == 0 and hi == len(segments)):
         return text
     start, end = segments[lo][0], segments[hi - 1][1]

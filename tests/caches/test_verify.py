@@ -1909,3 +1909,24 @@ def test_a_label_after_the_question_on_its_line_only_sets_off_the_block(label, q
 def test_asking_for_the_command_to_do_a_task_asks_how_to_do_it(frame, task) -> None:
     assert verify(f"{frame} {task}?", f"How do I {task}?").ok
     assert not verify(f"{frame} {task}?", f"How do I {task.replace(task.split()[0], 'explain', 1)}?").ok
+
+
+@FAST
+@given(st.sampled_from([("longer", "longest", "shortest"), ("smaller", "smallest", "largest"), ("bigger", "biggest", "smallest"),
+                        ("deeper", "deepest", "shallowest")]),
+       st.sampled_from(["river in Europe", "country in the world", "lake in Africa"]))
+def test_a_comparative_against_all_the_others_is_the_superlative(forms, thing) -> None:
+    comparative, superlative, opposite = forms
+    noun, place = thing.split(" ", 1)
+    asked = f"Which {noun} {place} is {comparative} than all the others?"
+    assert verify(asked, f"What is the {superlative} {noun} {place}?").ok
+    assert not verify(asked, f"What is the {opposite} {noun} {place}?").ok
+    assert not verify("Is the Nile longer than the Amazon?", "Is the Amazon longer than the Nile?").ok
+
+
+@FAST
+@given(st.sampled_from(["Write a haiku about November", "Give me a packing list for Toronto", "How much rice per person"]),
+       st.sampled_from([", thanks in advance!", " - thank you!", ", thanks so much."]))
+def test_thanks_after_a_comma_or_dash_ending_the_request_is_a_formula(request, thanks) -> None:
+    assert verify(f"{request}{thanks}", f"{request}.").ok
+    assert not verify(f"{request}{thanks}", f"{request} for two.").ok
