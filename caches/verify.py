@@ -380,12 +380,14 @@ def identity_key(f: TextFeatures) -> tuple[object, ...]:
 
 
 def structure_key(f: TextFeatures) -> tuple[object, ...]:
-    """What :func:`verify` requires equal of two texts whose identity keys differ: their numbers (as a multiset, read
-    with any code marks dropped, since code in backticks and the same code typed plainly may pass) and the count of
-    negations. A necessary condition only: sentences and numbers may move, and a name in mixed case or code typed
-    plainly reads other spans than the same in lower case or in backticks."""
+    """What :func:`verify` requires equal of two texts whose identity keys differ: their exact spans, read with any code
+    marks dropped (code in backticks and the same code typed plainly may pass), in any order (sentences and numbers
+    may move), and the count of negations. A necessary condition only."""
     f = unmarked_reading(f)
-    return tuple(sorted(t for t in f.exact if t.startswith("num:"))), f.negations
+    # (spans as a multiset and identifiers as a set, as verification compares them, less the identifiers of letters
+    # alone, which the other text may type as a plain word)
+    return (tuple(sorted(t for t in f.exact if not t.startswith("id:"))),
+            tuple(sorted({t for t in f.exact if t.startswith("id:") and not t[3:].isalpha()})), f.negations)
 
 
 def unmarked_reading(f: TextFeatures) -> TextFeatures:
