@@ -138,6 +138,11 @@ REWORDED_FRAMES = (
     # an indirect question's frame (*I was wondering if you could explain X*, *I'm curious how X works*)
     (re.compile(r"(?:^|(?<=[.!?:,]\s)|(?<=\bbut\s))i(?:'m|\s+am|\s+was|)\s+(?:just\s+|really\s+|also\s+)?(?:wondering|curious)"
                 r"(?:\s+(?:to\s+know\s+)?(?:if|whether|about)\b)?(?:\s+you\s+(?:could|can|would|might)\b)?", re.I), ""),
+    # an indirect question put as a wish to know: *I'd like to know whether X* / *I want to check if X* / *I'm trying to
+    # find out how many X* ask *X?* (the question word stays; *whether* and *if* go, as above)
+    (re.compile(r"(?:^|(?<=[.!?:,]\s)|(?<=\band\s))(?:i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
+                r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:know|find\s+out|check|figure\s+out|work\s+out)\s+"
+                r"(?:(?:whether|if)\s+|(?=(?:how|what|when|where|which|who|why)\b))", re.I), ""),
     # a doubt that frames a question: *I'm not sure how to X*, *not sure whether to X*, *no idea what X is* ask *how
     # to X*, *whether to X*, *what X is* (not *I don't know how to X*: *I don't know how to swim* tells an ability)
     (re.compile(r"\b(?:(?:i(?:'m|\s+am)|im)\s+(?:just\s+|really\s+)?)?(?:not\s+(?:really\s+)?sure|unsure)\s+"

@@ -1930,3 +1930,15 @@ def test_a_comparative_against_all_the_others_is_the_superlative(forms, thing) -
 def test_thanks_after_a_comma_or_dash_ending_the_request_is_a_formula(request, thanks) -> None:
     assert verify(f"{request}{thanks}", f"{request}.").ok
     assert not verify(f"{request}{thanks}", f"{request} for two.").ok
+
+
+@FAST
+@given(st.sampled_from(["I'd like to know whether", "I want to check if", "I'd like to find out whether", "I need to know if"]),
+       st.sampled_from([("my ticket to {c} includes a checked bag", "Does my ticket to {c} include a checked bag?"),
+                        ("I can tip my driver in {c}", "Can I tip my driver in {c}?")]),
+       st.sampled_from(["Oslo", "Athens", "Lima"]))
+def test_an_indirect_question_put_as_a_wish_to_know_is_the_question(frame, forms, city) -> None:
+    indirect, direct = (f.format(c=city) for f in forms)
+    assert verify(f"{frame} {indirect}.", direct).ok
+    assert not verify(f"{frame} {indirect}.", direct.replace(city, "Rome")).ok
+    assert verify("I'm trying to find out how many devices I can install it on.", "How many devices can I install it on?").ok
