@@ -143,6 +143,10 @@ REWORDED_FRAMES = (
     (re.compile(r"(?:^|(?<=[.!?:,]\s)|(?<=\band\s))(?:i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
                 r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:know|find\s+out|check|figure\s+out|work\s+out)\s+"
                 r"(?:(?:whether|if)\s+|(?=(?:how|what|when|where|which|who|why)\b))", re.I), ""),
+    # *can you tell me if X*, *could you tell me how to X*: the question itself
+    # (not *what*: *tell me what X means* is read below, as *what does X mean*)
+    (re.compile(r"(?:^|(?<=[.!?:,]\s))(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:(?:please|just|quickly)\s+)*"
+                r"(?:tell|let)\s+me\s+(?:know\s+)?(?:(?:whether|if)\s+|(?=(?:how|when|where|which|who|why)\b))", re.I), ""),
     # a doubt that frames a question: *I'm not sure how to X*, *not sure whether to X*, *no idea what X is* ask *how
     # to X*, *whether to X*, *what X is* (not *I don't know how to X*: *I don't know how to swim* tells an ability)
     (re.compile(r"\b(?:(?:i(?:'m|\s+am)|im)\s+(?:just\s+|really\s+)?)?(?:not\s+(?:really\s+)?sure|unsure)\s+"
@@ -331,7 +335,7 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bgimme\b", re.I), "give me"), (re.compile(r"\btho\b", re.I), "though"),
                  (re.compile(r"\b(?:b/c|cuz|coz)(?!\w)", re.I), "because"), (re.compile(r"\bw/o(?!\w)", re.I), "without"),
                  (re.compile(r"\bw/(?=\s|$)", re.I), "with "),  # *fried rice w/ egg*
-                 (re.compile(r"\bppl\b", re.I), "people"), (re.compile(r"\babt\b"), "about"),
+                 (re.compile(r"\bppl\b", re.I), "people"), (re.compile(r"\basap\b", re.I), "as soon as possible"), (re.compile(r"\babt\b"), "about"),
                  # chat asides that carry no request (*tbh*, *ngl*, *lol* inside a sentence)
                  (re.compile(r",?\s*\b(?:tbh|tbf|ngl|fwiw|btw)\b,?", re.I), ""),
                  # a bound before a number or an amount: *less than $6,000* = *under $6,000*, *more than 5* = *over 5*

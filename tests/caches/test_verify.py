@@ -1942,3 +1942,13 @@ def test_an_indirect_question_put_as_a_wish_to_know_is_the_question(frame, forms
     assert verify(f"{frame} {indirect}.", direct).ok
     assert not verify(f"{frame} {indirect}.", direct.replace(city, "Rome")).ok
     assert verify("I'm trying to find out how many devices I can install it on.", "How many devices can I install it on?").ok
+
+
+@FAST
+@given(st.sampled_from(["Can you tell me if", "Could you please tell me whether", "Can you just let me know if"]),
+       st.sampled_from(["Oslo", "Lima", "Perth"]))
+def test_can_you_tell_me_if_asks_the_question_itself(frame, city) -> None:
+    assert verify(f"{frame} my flight to {city} is on time?", f"is my flight to {city.lower()} on time??").ok
+    assert not verify(f"{frame} my flight to {city} is on time?", f"Is my flight to {city} late?").ok
+    assert verify("Could you tell me how to add my mother to my phone plan?", "how do i add my mother to my phone plan").ok
+    assert verify("I need to leave asap. Which train?", "I need to leave as soon as possible. Which train?").ok
