@@ -145,8 +145,9 @@ REWORDED_FRAMES = (
                 r"(?:(?:whether|if)\s+|(?=(?:how|what|when|where|which|who|why)\b))", re.I), ""),
     # *can you tell me if X*, *could you tell me how to X*: the question itself
     # (not *what*: *tell me what X means* is read below, as *what does X mean*)
-    (re.compile(r"(?:^|(?<=[.!?:,]\s))(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:(?:please|just|quickly)\s+)*"
-                r"(?:tell|let)\s+me\s+(?:know\s+)?(?:(?:whether|if)\s+|(?=(?:how|when|where|which|who|why)\b))", re.I), ""),
+    (re.compile(r"(?:^|(?<=[.!?:,]\s))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:(?:please|just|quickly)\s+)*"
+                r"(?:tell|let)\s+me\s+(?:know\s+)?|do\s+you\s+(?:happen\s+to\s+)?know\s+)"
+                r"(?:(?:whether|if)\s+|(?=(?:how|when|where|which|who|why)\b))", re.I), ""),
     # a doubt that frames a question: *I'm not sure how to X*, *not sure whether to X*, *no idea what X is* ask *how
     # to X*, *whether to X*, *what X is* (not *I don't know how to X*: *I don't know how to swim* tells an ability)
     (re.compile(r"\b(?:(?:i(?:'m|\s+am)|im)\s+(?:just\s+|really\s+)?)?(?:not\s+(?:really\s+)?sure|unsure)\s+"
@@ -300,6 +301,8 @@ IRREGULAR_PARTICIPLES = frozenset(
     made done built sent set put kept held found told sold paid bought brought thought taught caught run read
     left lost met led fed spent won hit cut split shut spread cast sung begun drunk swum stuck struck hung
     dealt felt heard meant bent lent slept swept burnt learnt spelt spilt dug shot fought sought bound wound
+    stung flung clung slung strung wrung swung spun stunk shrunk sunk sprung rung got sat lit stood understood hurt
+    laid said bled bred fled sped slid spat shone wept crept knelt leapt dreamt dwelt smelt ground quit rid bet
     """.split()
 )
 NUMBER_WORDS = {
@@ -347,6 +350,16 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  # a time of day spelt with or without its minutes and the dots: *8:00 pm* = *8 pm*, *9 a.m.* = *9 am*
                  (re.compile(r"\b(\d{1,2}(?::[0-5]\d)?)\s*([ap])\.m\.(?=\s|$|[,;:!?)])", re.I), r"\1 \2m"),
                  (re.compile(r"\b(\d{1,2}):00\s*([ap]m)\b", re.I), r"\1 \2"),
+                 # a number spelt with a hyphen: *thirty-six* = *36*; a number word before a unit in a compound:
+                 # *a twenty-minute ride* = *a 20-minute ride*, *my eighty-five-year-old mother* (not *two-way*, *one-off*)
+                 (re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(one|two|three|four|five|six|seven|"
+                             r"eight|nine)\b", re.I),
+                  lambda m: str(NUMBER_WORDS[m.group(1).lower()] + NUMBER_WORDS[m.group(2).lower()])),
+                 (re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                             r"fifty|sixty|seventy|eighty|ninety|hundred)-(?=(?:second|minute|hour|day|week|month|year|mile|"
+                             r"kilometer|kilometre|km|pound|kilo|kilogram|gram|ounce|inch|foot|meter|metre|litre|liter|cup|"
+                             r"gallon|page|word|step|person|seat|bedroom|story|storey)s?\b)", re.I),
+                  lambda m: f"{NUMBER_WORDS[m.group(1).lower()]}-"),
                  # clipped units after a number (*2 yrs*, *10 mins*, *6 oz*, *3 lbs*, *2 tbsp*)
                  (re.compile(r"(?<=\d)(\s*)(yr|min|hr|sec|oz|lb|tsp|tbsp|qt|gal|ft|yd)s?\b", re.I),
                   lambda m: m.group(1) + _CLIPPED_UNITS[m.group(2).lower()]),

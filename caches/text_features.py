@@ -68,6 +68,7 @@ POSSESSIVE = "'s"  # *A's B*: a pivot for the role check (*daughter's father's s
 _SENTENCE_END = re.compile(r"(?<![.!?:])[.!?:]++(?=\s|$)")
 _LETTERS = re.compile(r"[a-z]+")
 _TYPED_LETTERS = re.compile(r"[A-Za-z]+")
+_PARTICLES = frozenset("on up out off over in at down away after into with".split())
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 # --- span patterns --------------------------------------------------------------------------------
@@ -875,7 +876,9 @@ def extract_features(text: str) -> TextFeatures:
             since_be = 99 if low in SENTENCE_ENDS else since_be + 1
             if copula_at >= 0 and copula_end < 0 and low[0] in SENTENCE_ENDS:
                 copula_end = m.start()
-        by_follows = k < last and lows[k + 1] == "by"
+        # (*stepped on by*, *looked after by*: a phrasal verb's particle before its agent)
+        by_follows = k < last and (lows[k + 1] == "by" or (
+            k + 1 < last and lows[k + 2] == "by" and lows[k + 1] in _PARTICLES))
         if _is_participle(low) and (
             (not be_opens and (since_be == 1 or (since_be == 2 and _modifies_verb(tokens[k - 1]))))
             # a question puts *be* before the subject: *is the lexer called by the parser*

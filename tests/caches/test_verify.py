@@ -1952,3 +1952,33 @@ def test_can_you_tell_me_if_asks_the_question_itself(frame, city) -> None:
     assert not verify(f"{frame} my flight to {city} is on time?", f"Is my flight to {city} late?").ok
     assert verify("Could you tell me how to add my mother to my phone plan?", "how do i add my mother to my phone plan").ok
     assert verify("I need to leave asap. Which train?", "I need to leave as soon as possible. Which train?").ok
+
+
+@FAST
+@given(st.sampled_from([("stung", "a bee"), ("bitten", "a dog"), ("hit", "a car"), ("shot", "a hunter"), ("bought", "a firm")]),
+       st.sampled_from(["My husband", "My neighbour", "The boy"]))
+def test_a_passive_with_an_irregular_participle_keeps_its_agent(verb, subject) -> None:
+    participle, agent = verb
+    passive = f"{subject} was {participle} by {agent}. What should I do?"
+    assert not verify(passive, f"{subject} {participle} {agent}. What should I do?").ok  # the agent made the object
+    if participle == "stung":
+        assert verify(passive, f"{agent.capitalize()} stung {subject.lower()}. What should I do?").ok
+
+
+@FAST
+@given(st.sampled_from([("thirty-six", 36), ("twenty-four", 24), ("ninety-nine", 99)]),
+       st.sampled_from([("twenty", 20, "minute"), ("eighty-five", 85, "year"), ("three", 3, "day")]))
+def test_a_number_spelt_with_a_hyphen_or_before_a_unit_is_its_digits(compound, before_unit) -> None:
+    word, n = compound
+    assert verify(f"I'm {word} weeks pregnant. Is that normal?", f"I'm {n} weeks pregnant. Is that normal?").ok
+    assert not verify(f"I'm {word} weeks pregnant. Is that normal?", f"I'm {n + 1} weeks pregnant. Is that normal?").ok
+    spelt, value, unit = before_unit
+    assert verify(f"Plan a {spelt}-{unit} trip to Oslo.", f"Plan a {value}-{unit} trip to Oslo.").ok
+    assert not verify("Is a two-way radio legal?", "Is a 2-way radio legal?").ok  # a compound of its own, left as typed
+
+
+@FAST
+@given(st.sampled_from(["Do you know whether", "Do you happen to know if"]), st.sampled_from(["carrots", "apples", "rice"]))
+def test_do_you_know_whether_asks_the_question_itself(frame, food) -> None:
+    assert verify(f"{frame} it's safe to give my dog raw {food}?", f"Is it safe to give my dog raw {food}?").ok
+    assert not verify(f"{frame} it's safe to give my dog raw {food}?", f"Is it safe to give my cat raw {food}?").ok
