@@ -243,6 +243,8 @@ def verify(
     alone = _one_sentence_changed(q, c)
     if alone is not None and lex is not None and _no_word_in_common(*alone, lex):
         return VerifyResult(False, "changed words")  # the same context, a question on another topic
+    if lex is not None and _condition_replaced(q, c, lex):
+        return VerifyResult(False, "changed words")  # *locked because I typed the wrong password* / *because someone else ...*
     if (_exact_key(_named_as_words(q, c)) != _exact_key(_named_as_words(c, q)) and not _numbers_moved_with_their_units(q, c)) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
@@ -331,11 +333,18 @@ def verify(
         return VerifyResult(False, "question word" if questions_differ else "changed words")
     elif not (words_q & Counter(mapping.get(w, w) for w in c.content)):
         return VerifyResult(False, "changed words")  # no content word in common: another topic
-    elif (not left_q or not left_c) and _added_clause(list(q.sequence), seq_c, left_q, Counter(left_c)):
-        # one text says all the other says, and more in one place: a requirement added, however long
+    elif (not left_q or not left_c) and (_added_clause(list(q.sequence), seq_c, left_q, Counter(left_c))
+                                         or (not left_q and len(left_c) >= ADDED_CLAUSE_WORDS and _terse(q))
+                                         or (not left_c and sum(left_q.values()) >= ADDED_CLAUSE_WORDS and _terse(c))):
+        # one text says all the other says, and more in one place: a requirement added, however long; or a query of
+        # keywords that a question asks more of, wherever (*acetaminophen max dose* / *what happens if you take more
+        # than the max dose of acetaminophen*)
         return VerifyResult(False, "added words")
     else:
         # a rewording: it may change words, but never into their opposites, and it keeps the names
+        if (_terse(q) and len(left_c) >= sum(left_q.values()) + ADDED_CLAUSE_WORDS) or (
+                _terse(c) and sum(left_q.values()) >= len(left_c) + ADDED_CLAUSE_WORDS):
+            return VerifyResult(False, "added words")  # *pothos sunlight needs* / *why is my pothos turning yellow in ...*
         if lex is not None and any(lex.antonyms(x, y) for x in left_q for y in left_c):
             return VerifyResult(False, "antonym")
         if not _names_kept(q, c):
@@ -513,6 +522,26 @@ def _hyphens_spelt_apart(only_a: list[str], only_b: list[str], words_b: tuple[st
 def _renamed(seq: tuple[tuple[str, str], ...], mapping: dict[str, str]) -> list[tuple[str, str]]:
     """``seq`` (a text's sequence) with its words renamed by ``mapping`` (a candidate's word to its query partner)."""
     return [(kind, mapping.get(text, text) if kind == "w" else text) for kind, text in seq]
+
+
+TERSE_WORDS = 6  # tokens of a query typed as keywords, with no function word
+
+
+def _terse(f: TextFeatures) -> bool:
+    """``f`` is a query of keywords: a few tokens, each a content word (*acetaminophen max dose*)."""
+    tokens = f.tokens
+    return 0 < len(tokens) <= TERSE_WORDS and len(f.content) == len(tokens)
+
+
+def _condition_replaced(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
+    """The same words outside a clause that a subordinator opens (*because*, *if*, *when*), and inside it two clauses
+    of two content words or more with no word or synonym in common: another reason or condition, however similar the
+    rest (*locked because I typed the wrong password* / *locked because someone else tried to log in*)."""
+    if q.condition is None or c.condition is None or q.condition[1] != c.condition[1]:
+        return False
+    inside_q, inside_c = q.condition[0], c.condition[0]
+    return (len(inside_q) >= 2 and len(inside_c) >= 2
+            and _no_word_in_common(tuple(sorted(inside_q)), tuple(sorted(inside_c)), lex))
 
 
 def _no_word_in_common(a: tuple[str, ...], b: tuple[str, ...], lex: Lexicon) -> bool:

@@ -1982,3 +1982,19 @@ def test_a_number_spelt_with_a_hyphen_or_before_a_unit_is_its_digits(compound, b
 def test_do_you_know_whether_asks_the_question_itself(frame, food) -> None:
     assert verify(f"{frame} it's safe to give my dog raw {food}?", f"Is it safe to give my dog raw {food}?").ok
     assert not verify(f"{frame} it's safe to give my dog raw {food}?", f"Is it safe to give my cat raw {food}?").ok
+
+
+@FAST
+@given(st.sampled_from(["email", "bank", "video editor"]))
+def test_another_reason_in_the_same_words_around_it_is_another_message(account) -> None:
+    mine = f"My {account} account got locked this morning because I typed the wrong password too many times. How do I get back in?"
+    other = f"My {account} account got locked this morning because someone else tried to log in from another country. How do I get back in?"
+    assert not verify(mine, other).ok
+
+
+@FAST
+@given(st.sampled_from(["acetaminophen", "melatonin", "ibuprofen"]))
+def test_a_question_that_asks_more_of_a_keyword_query_is_another_request(drug) -> None:
+    assert not verify(f"{drug} max dose", f"What happens if you take more than the max dose of {drug}?").ok
+    assert not verify("pothos sunlight needs", "Why is my pothos turning yellow in direct sunlight?").ok
+    assert verify("tcp udp difference", "What is the difference between TCP and UDP?").ok
