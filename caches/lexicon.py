@@ -359,16 +359,8 @@ class Lexicon:
     def _ancestors(self, word: str, top: int) -> frozenset[tuple[str, int]]:
         """Noun synsets of the first ``top`` senses of ``word`` and everything above them
         (hypernyms and instance hypernyms, transitively)."""
-        seen: set[tuple[str, int]] = set()
-        front = [("n", offset) for pos, lemma in self.lemmas(word) if pos == "n"
-                 for offset in self._offsets(lemma, pos)[:top]]
-        while front:
-            node = front.pop()
-            if node in seen:
-                continue
-            seen.add(node)
-            front.extend((p, o) for s, p, o in self._pointers(*node) if s in ("@", "@i"))
-        return frozenset(seen)
+        return frozenset().union(*(self._above(("n", offset)) for pos, lemma in self.lemmas(word) if pos == "n"
+                                   for offset in self._offsets(lemma, pos)[:top]))
 
     def is_a(self, word: str, kind: str, *, top: int = 1) -> bool:
         """One of the first ``top`` noun senses of ``word`` is the first noun sense of ``kind`` or
