@@ -1,7 +1,8 @@
 """Which cached questions could pass verification: a miss proved without embedding the query.
 
 :func:`caches.verify.verify` accepts a candidate only when (a) both texts are the same up to case
-and spacing, or (b) their numbers and negation counts are equal (:func:`caches.verify.structure_key`)
+and spacing, or (b) their exact spans, in any order and read with code marks dropped, and their negation counts
+are equal (:func:`caches.verify.structure_key`)
 and, for a query of more than :data:`caches.verify.DROPPED_WORDS` content words, the candidate
 shares a content word with it or a synonym of one. A semantic hit needs a verified candidate
 (:func:`caches.semantic_choice.choose`), so when no entry of the query's scope meets (a) or (b) the

@@ -85,8 +85,9 @@ _APPROXIMATORS = frozenset("about around roughly nearly almost over under approx
 _QUANTIFIERS = frozenset("some all most many few both each every none several half".split())
 _PAST_AUXILIARIES = frozenset("was were had did".split())
 _PRESENT_BE_FORMS = frozenset("is are am be being".split())  # before a participle: a passive in the present
-_BE_READ_AS_PAST = frozenset({"am", "are"})
-_PRESENT_BE = frozenset(("am", "is", "are", "m", "s", "re"))  # a participle after one is a state, no event  # (WordNet lists them among the irregular forms of *be*)
+_BE_READ_AS_PAST = frozenset({"am", "are"})  # (WordNet lists them among the irregular forms of *be*)
+# a present *be*, its clitics read as words (*I'm*: *m*): a participle after one is a state, no event
+_PRESENT_BE = (_PRESENT_BE_FORMS - {"be", "being"}) | {"m", "s", "re"}
 _SEQUENCE_WORDS = frozenset("then first next finally later afterwards earlier".split())
 # *after* and *before* order a sentence against another only when nothing of their own follows them (*after that*,
 # *before it*, *... the week before*); with a noun phrase or a clause they order things inside their sentence (*I take
@@ -281,6 +282,9 @@ def _sequenced(sentence: tuple[str, ...]) -> bool:
         sentence[0] in _ORDERING_PREPOSITIONS and len(sentence) > 1 and sentence[1] in _POINTING_BACK))
 
 
+_ADJECTIVAL_SEQUENCE = frozenset(("next", "first"))
+
+
 def _sequence_word(sentence: tuple[str, ...]) -> bool:
     """A word of :data:`_SEQUENCE_WORDS` in ``sentence`` that orders it: not *next* or *first* before a noun (*next week*,
     *my first solo trip*)."""
@@ -288,9 +292,6 @@ def _sequence_word(sentence: tuple[str, ...]) -> bool:
                                              and sentence[k + 1].isalpha() and sentence[k + 1] not in _CLAUSE_SUBJECTS
                                              and sentence[k + 1] not in _SUBJECT_STARTS)
                for k, t in enumerate(sentence))
-
-
-_ADJECTIVAL_SEQUENCE = frozenset(("next", "first"))
 
 
 def _orders_against_another(sentence: tuple[str, ...]) -> bool:

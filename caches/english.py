@@ -122,6 +122,9 @@ _COUNT_WORDS = r"some|all|two|three|four|five|six|seven|eight|nine|ten|several"
 # request frames that say "explain" in other words (*help me understand*, *explain to me*), and question
 # forms that ask what a shorter question word asks (*what makes X red* = *why is X red*, *what is the number
 # of* = *how many*, *what is the way to* = *how to*): rewritten before the words are compared
+# a request to work a quantity out, at a sentence's or a line's start: *can you work out*, *please calculate*
+_CALCULATE = (r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+              r"(?:help\s+me\s+)?(?:calculate|compute|work\s+out|figure\s+out)\s+")
 REWORDED_FRAMES = (
     # asking for a definition is asking to explain a term: *define X*, *what is the definition of X*, *explain
     # what X means* (as *what does X mean* is, below); *define* opening a short request whose term is no
@@ -235,11 +238,8 @@ REWORDED_FRAMES = (
      r"what is the distance between \1 and "),
     # asking to work a quantity out asks what it is: *can you work out 7% of 180* = *calculate 7% of 180* = *what is 7%
     # of 180*, *calculate how many X* = *how many X* (not *work out at home*: a determiner, number or question word next)
-    (re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:help\s+me\s+)?"
-                r"(?:calculate|compute|work\s+out|figure\s+out)\s+(?=(?:how|what|when|which|whether)\b)", re.I), ""),
-    (re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:help\s+me\s+)?"
-                r"(?:calculate|compute|work\s+out|figure\s+out)\s+(?=(?:the|an?|my|our|your|this|that)\b|[$£€\d])",
-                re.I), "what is "),
+    (re.compile(_CALCULATE + r"(?=(?:how|what|when|which|whether)\b)", re.I), ""),
+    (re.compile(_CALCULATE + r"(?=(?:the|an?|my|our|your|this|that)\b|[$£€\d])", re.I), "what is "),
     # the command that does X is how to do X: *what command do I use to undo a commit*, *which command lets me list pods*
     (re.compile(r"\bwhat\s+command\s+(?:do|should|can)\s+(?:i|you|we)\s+(?:use|run|type)\s+to\b", re.I),
      "how do I"),
@@ -361,7 +361,7 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                              r"gallon|page|word|step|person|seat|bedroom|story|storey)s?\b)", re.I),
                   lambda m: f"{NUMBER_WORDS[m.group(1).lower()]}-"),
                  # clipped units after a number (*2 yrs*, *10 mins*, *6 oz*, *3 lbs*, *2 tbsp*)
-                 (re.compile(r"(?<=\d)(\s*)(yr|min|hr|sec|oz|lb|tsp|tbsp|qt|gal|ft|yd)s?\b", re.I),
+                 (re.compile(r"(?<=\d)(\s*)(" + "|".join(_CLIPPED_UNITS) + r")s?\b", re.I),
                   lambda m: m.group(1) + _CLIPPED_UNITS[m.group(2).lower()]),
                  # *till* the preposition (not *the till*)
                  (re.compile(r"(?<!\bthe\s)(?<!\ba\s)(?<!\bmy\s)\btill\b", re.I), "until"),

@@ -307,8 +307,7 @@ class Lexicon:
         """For each noun reading of ``word``, its first sense that is a unit of measure, a unit of time or a period of
         time (at or below WordNet's first sense of *unit*, *time unit* or *time period*): *minute* the time unit, not
         *minute* the moment; *days* the lifetime, and *day* the unit."""
-        roots = {("n", offset) for kind in ("unit", "time_unit", "time_period") for pos, lemma in self.lemmas(kind)
-                 if pos == "n" for offset in self._offsets(lemma, pos)[:1]}
+        roots = self._kind_root("unit") | self._kind_root("time_unit") | self._kind_root("time_period")
         out = set()
         for pos, lemma in self.lemmas(word):
             if pos == "n":
@@ -365,9 +364,13 @@ class Lexicon:
     def is_a(self, word: str, kind: str, *, top: int = 1) -> bool:
         """One of the first ``top`` noun senses of ``word`` is the first noun sense of ``kind`` or
         a kind of it (*year* is a *time period*, *Jupiter* a *planet*)."""
-        roots = {("n", offset) for pos, lemma in self.lemmas(kind) if pos == "n"
-                 for offset in self._offsets(lemma, pos)[:1]}
-        return bool(roots & self._ancestors(word, top))
+        return bool(self._kind_root(kind) & self._ancestors(word, top))
+
+    @lru_cache(maxsize=1024)  # noqa: B019
+    def _kind_root(self, kind: str) -> frozenset[tuple[str, int]]:
+        """The first noun sense of each reading of ``kind``: what :meth:`is_a` and the measure senses look up to."""
+        return frozenset(("n", offset) for pos, lemma in self.lemmas(kind) if pos == "n"
+                         for offset in self._offsets(lemma, pos)[:1])
 
     def known(self, words: Iterable[str]) -> bool:
         """Every word has a WordNet reading."""

@@ -248,7 +248,7 @@ def verify(
     if (_exact_key(_named_as_words(q, c)) != _exact_key(_named_as_words(c, q)) and not _numbers_moved_with_their_units(q, c)) or (
         q.pictographs and c.pictographs and q.pictographs != c.pictographs
     ):
-        unmarked = _code_marks_dropped(q, c)
+        unmarked = _code_marked_alike(q, c)
         if unmarked is not None:  # *What does `chmod +x deploy.sh` do?* / *What does chmod +x deploy.sh do?*
             return verify(*unmarked, lexicon=lexicon)
         return VerifyResult(False, "exact spans")
@@ -259,9 +259,9 @@ def verify(
         return VerifyResult(True, close=True) if reordered else VerifyResult(False, "roles swapped")
     if q.negations != c.negations:
         return VerifyResult(False, "negation")
-    if _apportioned(q) and _apportioned(c) and _apportioned(q) != _apportioned(c):
+    if _read_otherwise(_apportioned(q), _apportioned(c)):
         return VerifyResult(False, "quantity")  # *each of the rooms needs 3 gallons* / *the rooms need 3 gallons in total*
-    if _scope(q) and _scope(c) and _scope(q) != _scope(c):
+    if _read_otherwise(_scope(q), _scope(c)):
         return VerifyResult(False, "quantity")  # *install it for all users* / *install it for my user only*
     if q.tense and c.tense and q.tense != c.tense:
         return VerifyResult(False, "tense")  # *what currency is used* / *was used*
@@ -1050,6 +1050,11 @@ def _pairings_changed(q: TextFeatures, c: TextFeatures, mapping: dict[str, str],
     return False
 
 
+def _read_otherwise(a: str, b: str) -> bool:
+    """Both texts say how they read something (:func:`_apportioned`, :func:`_scope`), and not alike."""
+    return bool(a and b) and a != b
+
+
 _DISTRIBUTIVE = frozenset(("each", "every", "apiece"))
 _COLLECTIVE = frozenset(("total", "altogether", "combined", "overall"))
 
@@ -1204,7 +1209,7 @@ _BACKTICKED = re.compile(r"`([^`\n]+)`")
 _MARKED = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*\n(.*?)\n[ \t]*(?:```|~~~)[ \t]*$|`([^`\n]+)`", re.M | re.S)
 
 
-def _code_marks_dropped(q: TextFeatures, c: TextFeatures) -> tuple[str, str] | None:
+def _code_marked_alike(q: TextFeatures, c: TextFeatures) -> tuple[str, str] | None:
     """The two texts with the code that one marks (backticks, a fence) marked the same way in the other, where the other
     types it plainly, character for character, as a whole run (*What does `chmod +x deploy.sh` do?* / *What does chmod
     +x deploy.sh do?*); ``None`` when no such code is found (its tokens stay compared as verbatim spans)."""
