@@ -321,46 +321,66 @@ void q4_panels_amx(const uint8_t* codes, const uint16_t* scales, int64_t B, int6
 }
 #endif
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+// Both halves of a panel (outputs 0-7 and 8-15) in one pass over a block, so that each activation group is
+// broadcast once for the two, and a tile's state stays in AVX2's 16 registers: with the halves one after the other
+// GCC kept the broadcasts of the first half for the second and spilled them to the stack (a tile of 3 rows cost
+// ~30 cycles a row and block on an AVX2 EPYC; BENCHMARKS, issue 35)
+// an accumulator as the compiler must see it after each step: a value it cannot look through, so that it adds the
+// products as they come instead of reassociating the sums (GCC kept every product of a block live, then spilled them)
+inline void settle(__m256i& v) { asm("" : "+x"(v)); }
+
 template <int T, bool Two>
 void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                 const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
   __m256 acc[T][2];
   for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
   const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i ones = _mm256_set1_epi16(1);
   for (int64_t b = 0; b < B; ++b) {
     prefetch_block(codes, scales, b + kPrefetchBlocks);
     const uint8_t* c = codes + b * 256;
-    for (int h = 0; h < 2; ++h) {  // outputs 0-7, then 8-15 of the panel
-      __m256i w[8];
-      for (int j = 0; j < 4; ++j) {
-        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * j + 32 * h));
-        w[2 * j] = _mm256_and_si256(v, low4);
-        w[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+    // the 16-bit pair sums of all 8 groups add up in 16 bits before one widening (vpmaddwd): each lane sums 16
+    // products |w x| <= 15 * 127, at most 30480 < 2^15, so the integers stay exact
+    __m256i sq[T][2], sr[T][2];
+    for (int t = 0; t < T; ++t) {
+      sq[t][0] = sq[t][1] = _mm256_setzero_si256();
+      if constexpr (Two) sr[t][0] = sr[t][1] = _mm256_setzero_si256();
+    }
+    for (int j = 0; j < 4; ++j) {  // groups 2j (low nibbles) and 2j + 1 (high nibbles), both halves
+      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * j));
+      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * j + 32));
+      const __m256i lo0 = _mm256_and_si256(v0, low4), hi0 = _mm256_and_si256(_mm256_srli_epi16(v0, 4), low4);
+      const __m256i lo1 = _mm256_and_si256(v1, low4), hi1 = _mm256_and_si256(_mm256_srli_epi16(v1, 4), low4);
+      for (int t = 0; t < T; ++t) {
+        const int8_t* qt = q + t * K + b * kBlock + 8 * j;
+        const __m256i xl = _mm256_set1_epi32(group(qt)), xh = _mm256_set1_epi32(group(qt + 4));
+        sq[t][0] = _mm256_add_epi16(sq[t][0], _mm256_add_epi16(_mm256_maddubs_epi16(lo0, xl),
+                                                               _mm256_maddubs_epi16(hi0, xh)));
+        sq[t][1] = _mm256_add_epi16(sq[t][1], _mm256_add_epi16(_mm256_maddubs_epi16(lo1, xl),
+                                                               _mm256_maddubs_epi16(hi1, xh)));
+        settle(sq[t][0]);
+        settle(sq[t][1]);
+        if constexpr (Two) {
+          const int8_t* rt = r + t * K + b * kBlock + 8 * j;
+          const __m256i yl = _mm256_set1_epi32(group(rt)), yh = _mm256_set1_epi32(group(rt + 4));
+          sr[t][0] = _mm256_add_epi16(sr[t][0], _mm256_add_epi16(_mm256_maddubs_epi16(lo0, yl),
+                                                                 _mm256_maddubs_epi16(hi0, yh)));
+          sr[t][1] = _mm256_add_epi16(sr[t][1], _mm256_add_epi16(_mm256_maddubs_epi16(lo1, yl),
+                                                                 _mm256_maddubs_epi16(hi1, yh)));
+          settle(sr[t][0]);
+          settle(sr[t][1]);
+        }
       }
+    }
+    for (int h = 0; h < 2; ++h) {
       const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 8 * h)));
       const __m256 mn = _mm256_cvtph_ps(
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 32 + 16 + 8 * h)));
       for (int t = 0; t < T; ++t) {
-        const int8_t* qt = q + t * K + b * kBlock;
-        // the 16-bit pair sums of all 8 groups add up in 16 bits before one widening (vpmaddwd): each
-        // lane sums 16 products |w x| <= 15 * 127, at most 30480 < 2^15, so the integers stay exact
-        const __m256i ones = _mm256_set1_epi16(1);
-        __m256i sq = _mm256_maddubs_epi16(w[0], _mm256_set1_epi32(group(qt)));
-        for (int g = 1; g < 8; ++g) {
-          sq = _mm256_add_epi16(sq, _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(group(qt + 4 * g))));
-        }
-        __m256i dot = _mm256_madd_epi16(sq, ones);
-        if constexpr (Two) {
-          const int8_t* rt = r + t * K + b * kBlock;
-          __m256i sr = _mm256_maddubs_epi16(w[0], _mm256_set1_epi32(group(rt)));
-          for (int g = 1; g < 8; ++g) {
-            sr = _mm256_add_epi16(sr, _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(group(rt + 4 * g))));
-          }
-          dot = _mm256_add_epi32(_mm256_slli_epi32(dot, 7), _mm256_madd_epi16(sr, ones));
-        }
-        const __m256 f = _mm256_cvtepi32_ps(dot);
+        __m256i dot = _mm256_madd_epi16(sq[t][h], ones);
+        if constexpr (Two) dot = _mm256_add_epi32(_mm256_slli_epi32(dot, 7), _mm256_madd_epi16(sr[t][h], ones));
         const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
-        acc[t][h] = _mm256_fmadd_ps(sc, f, acc[t][h]);
+        acc[t][h] = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(dot), acc[t][h]);
         acc[t][h] = _mm256_fmadd_ps(mn, _mm256_set1_ps(sx[t * B + b]), acc[t][h]);
       }
     }
@@ -438,36 +458,46 @@ void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const 
   for (int t = 0; t < T; ++t) _mm512_storeu_ps(out + t * N, acc[t]);
 }
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
-// |c| as unsigned bytes against the activation with c's sign (vpsignb): no +128, no saturation (2 * 127 * 127)
-inline __m256i dot4_signed(__m256i acc, __m256i c, __m256i x) {
-  const __m256i product = _mm256_maddubs_epi16(_mm256_abs_epi8(c), _mm256_sign_epi8(x, c));
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(product, _mm256_set1_epi16(1)));
-}
+// Without VNNI an 8-bit byte dot costs two multiplies (vpmaddubsw, then vpmaddwd) per level, and its pairs would
+// overflow 16 bits against the +128 codes. Instead the two levels are joined once per call into v = 128 q + r
+// (16 bits, |v| <= 16383) and the codes widened to 16 bits (c + 128 <= 255): one vpmaddwd then takes both levels
+// of 16 products (pairs <= 2 * 255 * 16383 < 2^31), and the +128 comes back out through qs, as with VNNI. The
+// integers are the same, so the bits are too (BENCHMARKS, issue 35: a verification's LM head on an AVX2 CPU).
+#define THRIFTY_PANEL8_JOINED 1
+constexpr int kTile8 = 3;  // a row's 4 accumulators and its broadcast activations, in 16 vector registers
 
 template <int T>
-void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
-                 const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const int16_t* v, const float* dx,
+                 const int32_t* qs, int64_t K, float* out, int64_t N) {
   __m256 acc[T][2];
   for (int t = 0; t < T; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
-  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
   for (int64_t b = 0; b < B; ++b) {
     prefetch_block8(codes, scales, b + kPrefetchBlocks);
     const uint8_t* c = codes + b * 512;
-    for (int h = 0; h < 2; ++h) {
-      __m256i w[8];
-      for (int g = 0; g < 8; ++g) {  // back to the signed code: (c + 128) xor 0x80
-        w[g] = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 64 * g + 32 * h)), flip);
+    // dots[t][j]: outputs 4j..4j+3 of the panel, two 32-bit halves each (inputs 0-1 and 2-3 of every group)
+    __m256i dots[T][4];
+    for (int t = 0; t < T; ++t) dots[t][0] = dots[t][1] = dots[t][2] = dots[t][3] = _mm256_setzero_si256();
+    for (int g = 0; g < 8; ++g) {
+      __m256i x[T];
+      for (int t = 0; t < T; ++t) {  // inputs 4g..4g+3 of row t, repeated for four outputs
+        int64_t four;
+        std::memcpy(&four, v + t * K + b * kBlock + 4 * g, 8);
+        x[t] = _mm256_set1_epi64x(four);
       }
+      for (int j = 0; j < 4; ++j) {
+        const __m256i w = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c + 64 * g + 16 * j)));
+        for (int t = 0; t < T; ++t) {
+          dots[t][j] = _mm256_add_epi32(dots[t][j], _mm256_madd_epi16(w, x[t]));
+          settle(dots[t][j]);
+        }
+      }
+    }
+    for (int h = 0; h < 2; ++h) {  // outputs 0-7, then 8-15
       const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scales + b * 16 + 8 * h)));
       for (int t = 0; t < T; ++t) {
-        const int8_t* qt = q + t * K + b * kBlock;
-        const int8_t* rt = r + t * K + b * kBlock;
-        __m256i aq = _mm256_setzero_si256(), ar = _mm256_setzero_si256();
-        for (int g = 0; g < 8; ++g) {
-          aq = dot4_signed(aq, w[g], _mm256_set1_epi32(group(qt + 4 * g)));
-          ar = dot4_signed(ar, w[g], _mm256_set1_epi32(group(rt + 4 * g)));
-        }
-        const __m256i dot = _mm256_add_epi32(_mm256_slli_epi32(aq, 7), ar);
+        // the pair sums: outputs 0,1,4,5 | 2,3,6,7 (of the eight), put in order by one 64-bit permute
+        const __m256i paired = _mm256_permute4x64_epi64(_mm256_hadd_epi32(dots[t][2 * h], dots[t][2 * h + 1]), 0xD8);
+        const __m256i dot = _mm256_sub_epi32(paired, _mm256_set1_epi32(128 * qs[t * B + b]));
         const __m256 sc = _mm256_mul_ps(d, _mm256_set1_ps(dx[t * B + b]));
         acc[t][h] = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(dot), acc[t][h]);
       }
@@ -502,8 +532,21 @@ void panel8_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const 
 }
 #endif
 
+#if !defined(THRIFTY_PANEL8_JOINED)
+constexpr int kTile8 = kTile;
+#endif
+
+// one tile of T rows of an 8-bit panel: from the two levels q and r, or (AVX2 without VNNI) from v = 128 q + r
 void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
-                    const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+                    const int16_t* v, const float* dx, const int32_t* qs, int64_t K, float* out, int64_t N) {
+#if defined(THRIFTY_PANEL8_JOINED)
+  switch (T) {
+    case 1: return panel8_rows<1>(codes, scales, B, v, dx, qs, K, out, N);
+    case 2: return panel8_rows<2>(codes, scales, B, v, dx, qs, K, out, N);
+    default: return panel8_rows<kTile8>(codes, scales, B, v, dx, qs, K, out, N);
+  }
+#else
+  (void)v;
   switch (T) {
     case 1: return panel8_rows<1>(codes, scales, B, q, r, dx, qs, K, out, N);
     case 2: return panel8_rows<2>(codes, scales, B, q, r, dx, qs, K, out, N);
@@ -518,6 +561,13 @@ void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t
     default: return panel8_rows<4>(codes, scales, B, q, r, dx, qs, K, out, N);
 #endif
   }
+#endif
+}
+
+// rows per tile for M rows of an 8-bit panel (as tile_size, with kTile8)
+inline int64_t tile8_size(int64_t M) {
+  const int64_t tiles = (M + kTile8 - 1) / kTile8;
+  return std::max<int64_t>(1, (M + tiles - 1) / std::max<int64_t>(tiles, 1));
 }
 
 template <bool Two>
@@ -584,13 +634,22 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
               "codes/scales: shapes do not match the panel format");
   at::Tensor out = at::empty({M, N}, x.options());
   if (M == 0 || N == 0) return out;
-  at::Tensor work = at::empty({M * (2 * K + 12 * B)}, x.options().dtype(at::kByte));
+#if defined(THRIFTY_PANEL8_JOINED)
+  const bool joined = !FourBit;
+#else
+  const bool joined = false;
+#endif
+  at::Tensor work = at::empty({M * (2 * K + 12 * B) + (joined ? M * K * 2 : 0)}, x.options().dtype(at::kByte));
   float* dxp = reinterpret_cast<float*>(work.data_ptr<uint8_t>());
   float* sxp = dxp + M * B;
   int32_t* qsp = reinterpret_cast<int32_t*>(sxp + M * B);
   int8_t* qp = reinterpret_cast<int8_t*>(qsp + M * B);
   int8_t* rp = qp + M * K;
+  int16_t* vp = reinterpret_cast<int16_t*>(rp + M * K);  // [M, K] 128 q + r, where the 8-bit kernel joins the levels
   quantize_rows(x.data_ptr<float>(), x.stride(0), M, K, two, qp, rp, dxp, sxp, qsp);
+  if (joined) {
+    for (int64_t i = 0; i < M * K; ++i) vp[i] = static_cast<int16_t>(128 * qp[i] + rp[i]);
+  }
   const uint8_t* cp = codes.data_ptr<uint8_t>();
   const uint16_t* sp = reinterpret_cast<const uint16_t*>(scales.data_ptr());
   float* op = out.data_ptr<float>();
@@ -601,11 +660,11 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
       q4_panels(cp, sp, B, K, N, M, two, qp, rp, dxp, sxp, op, p0, p1);
       return;
     }
-    const int64_t size = tile_size(M);
+    const int64_t size = tile8_size(M);
     for (int64_t p = p0; p < p1; ++p) {
       for (int64_t m0 = 0; m0 < M; m0 += size) {
         const int T = static_cast<int>(std::min<int64_t>(size, M - m0));
-        tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, dxp + m0 * B,
+        tile8_dispatch(T, cp + p * B * 512, sp + p * B * 16, B, qp + m0 * K, rp + m0 * K, vp + m0 * K, dxp + m0 * B,
                        qsp + m0 * B, K, op + m0 * N + p * kPanel, N);
       }
     }
