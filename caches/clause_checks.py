@@ -18,6 +18,7 @@ from caches.english import (
     POSSESSIVE_PRONOUNS,
     QUESTION_LEADS,
     QUESTION_WORDS,
+    RELATIONAL,
     SUBJECT_PRONOUNS,
 )
 from caches.lexicon import Lexicon
@@ -127,8 +128,15 @@ def sentences_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon | None) -
         return False if Counter(said_q) == Counter(said_c) and said_q != said_c and not unread else None
     # (a whole sentence telling a past event was compared for its order by :func:`narration_reordered`; a clause
     # cut from a sentence was not, and may not move if it tells one)
-    moved = [x for x, y in zip(a, b, strict=True) if x != y]
-    return True if all(_movable_sentence(x, lex) and (x in whole or not _past(x, lex)) for x in moved) else None
+    # the sentences that may not move (an instruction, a sentence led by a name or an adjective) keep their order
+    # among themselves, so the others moved around them: with two sentences, a question and an instruction
+    # swapped is the question moved (*I'm learning Spanish. What does X mean?* / *What does X mean? I'm learning
+    # Spanish.*)
+    fixed_a = [x for x in a if not _movable_sentence(x, lex)]
+    if fixed_a != [x for x in b if not _movable_sentence(x, lex)]:
+        return None
+    moved = [x for x, y in zip(a, b, strict=True) if x != y and _movable_sentence(x, lex)]
+    return True if all(x in whole or not _past(x, lex) for x in moved) else None
 
 
 _ADVERBIAL_OPENERS = frozenset("on in at during since until by next last this yesterday today tomorrow tonight every".split())
@@ -234,6 +242,7 @@ def _movable_sentence(sentence: tuple[str, ...], lex: Lexicon | None = None) -> 
         return False
     first = sentence[0]
     return (first in _SUBJECT_STARTS or first in QUESTION_WORDS or first in QUESTION_LEADS or first in NUMBER_WORDS
+            or (first in RELATIONAL and len(sentence) > 1 and sentence[1] in QUESTION_WORDS)  # *In which city is X?*
             or first.isdigit() or first in _QUANTIFIERS  # (*Two of the guests are vegan.*, *Most of us drive.*)
             or (first in _APPROXIMATORS and len(sentence) > 1 and (sentence[1].isdigit() or sentence[1] in NUMBER_WORDS))
             or (lex is not None and _plural_noun(first, lex)))  # (*Refunds go back to the card.*)
@@ -247,6 +256,22 @@ def sequenced_sentences_moved(q: TextFeatures, c: TextFeatures) -> bool:
     if a == b or len(a) < 2 or Counter(a) != Counter(b):
         return False
     return any(x != y and _sequenced(x) for x, y in zip(a, b, strict=True))
+
+
+def instructions_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
+    """The same sentences in another order, where two instructions (each opened by a verb's base form, maybe after
+    *please*) changed places: the steps of a procedure (*Sort the list. Reverse it.* / *Reverse it. Sort the list.*)."""
+    a = [tuple(s) for s in q.sentence_tokens]
+    b = [tuple(s) for s in c.sentence_tokens]
+    if a == b or len(a) < 2 or Counter(a) != Counter(b):
+        return False
+    return [x for x in a if _instruction(x, lex)] != [x for x in b if _instruction(x, lex)]
+
+
+def _instruction(sentence: tuple[str, ...], lex: Lexicon) -> bool:
+    """A sentence opened by a verb in its base form (after *please*), that is no statement or question."""
+    words = sentence[1:] if sentence[:1] == ("please",) else sentence
+    return bool(words) and not _movable_sentence(words, lex) and ("v", words[0]) in lex.lemmas(words[0])
 
 
 _FIRST_PERSONS = frozenset(("i", "we"))

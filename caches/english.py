@@ -144,7 +144,7 @@ REWORDED_FRAMES = (
     # an indirect question put as a wish to know: *I'd like to know whether X* / *I want to check if X* / *I'm trying to
     # find out how many X* ask *X?* (the question word stays; *whether* and *if* go, as above)
     (re.compile(r"(?:^|(?<=[.!?:,]\s)|(?<=\band\s))(?:i(?:'d|\s+would)\s+like\s+to|i\s+(?:want|need)\s+to|"
-                r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:know|find\s+out|check|figure\s+out|work\s+out)\s+"
+                r"i(?:'m|\s+am)\s+trying\s+to)\s+(?:know|find\s+out|learn|discover|check|figure\s+out|work\s+out)\s+"
                 r"(?:(?:whether|if)\s+|(?=(?:how|what|when|where|which|who|why)\b))", re.I), ""),
     # *can you tell me if X*, *could you tell me how to X*: the question itself
     # (not *what*: *tell me what X means* is read below, as *what does X mean*)
@@ -317,6 +317,22 @@ _CLIPPED_UNITS = {"yr": "years", "min": "minutes", "hr": "hours", "sec": "second
                   "tsp": "teaspoons", "tbsp": "tablespoons", "qt": "quarts", "gal": "gallons", "ft": "feet", "yd": "yards"}
 _ORDINAL_WORDS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth", "6th": "sixth",
                   "7th": "seventh", "8th": "eighth", "9th": "ninth", "10th": "tenth", "11th": "eleventh", "12th": "twelfth"}
+# ordinal words whose value the digits spell (from 13: the smaller ones are read as words, above)
+_ORDINAL_STEMS = {"first": 1, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+                  "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
+                  "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50,
+                  "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90, "hundredth": 100}
+
+
+def _ordinal_digits(m: re.Match[str]) -> str:
+    """An ordinal in words as digits (*nineteenth* = *19th*, *twenty-first* = *21st*); one below 13 stays a word."""
+    value = _ORDINAL_STEMS[m.group(2).lower()] + (NUMBER_WORDS[m.group(1).lower()] if m.group(1) else 0)
+    if value < 13:
+        return m.group(0)
+    suffix = "th" if value % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
+    return f"{value}{suffix}"
+
+
 CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bcan't\b", re.I), "can not"),
                  (re.compile(r"\bcannot\b", re.I), "can not"), (re.compile(r"n't\b", re.I), " not"),
                  (re.compile(r"(?<=\d)\s*per\s?cent(?:age)?\b", re.I), "%"),  # *15 percent* = *15%*, glued
@@ -347,6 +363,10 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bbelow\s+(?=[$£€¥]?\d)", re.I), "under "), (re.compile(r"\babove\s+(?=[$£€¥]?\d)", re.I), "over "),
                  # small ordinals in digits (*my 1st time*, *the 3rd floor*) as the words they are read as
                  (re.compile(r"\b(1st|2nd|3rd|[4-9]th|10th|11th|12th)\b", re.I), lambda m: _ORDINAL_WORDS[m.group(1).lower()]),
+                 # larger ordinals in words (*the nineteenth century*, *the twenty-sixth President*) as digits; not a
+                 # compound ending in *second* (*a thirty-second ad* is 30 seconds long)
+                 (re.compile(r"\b(?:(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-)?(" + "|".join(_ORDINAL_STEMS)
+                             + r")\b", re.I), _ordinal_digits),
                  # a time of day spelt with or without its minutes and the dots: *8:00 pm* = *8 pm*, *9 a.m.* = *9 am*
                  (re.compile(r"\b(\d{1,2}(?::[0-5]\d)?)\s*([ap])\.m\.(?=\s|$|[,;:!?)])", re.I), r"\1 \2m"),
                  (re.compile(r"\b(\d{1,2}):00\s*([ap]m)\b", re.I), r"\1 \2"),

@@ -595,6 +595,11 @@ def _blank_phatic_ends(text: str) -> str:
         if cuts and _is_phatic(text[cuts[-1].end():end]) and not _is_phatic(text[start:cuts[-1].start()]) \
                 and ":" not in text[:cuts[-1].start()]:  # (after a colon it is material: *translate: X, good morning*)
             text = text[:cuts[-1].start()] + " " * (end - cuts[-1].start()) + text[end:]
+    for k in range(lo + 1, hi - 1):  # a formula that introduces the next sentence inside the text: *My exam is
+        # tomorrow. Quick question: what is X?* (not one that a colon introduces: that is material)
+        start, end = segments[k]
+        if text[end - 1] == ":" and text[segments[k - 1][1] - 1] != ":" and _is_phatic(text[start:end]):
+            text = text[:start] + " " * (end - start) + text[end:]
     if lo == hi or (lo == 0 and hi == len(segments)):
         return text
     start, end = segments[lo][0], segments[hi - 1][1]
@@ -803,7 +808,7 @@ def _unshouted(text: str) -> str:
 
 def extract_features(text: str) -> TextFeatures:
     """Split ``text`` into the parts :func:`verify` compares."""
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text).strip()  # whitespace around a prompt never changes what it asks
     original = text
     mixed_case = any(ch.islower() for ch in text)  # (a text all in capitals shouts; its grammar words are words)
     if not mixed_case:

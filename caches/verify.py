@@ -56,6 +56,7 @@ from caches.clause_checks import (
     animate,
     clauses_reordered,
     condition_moved,
+    instructions_reordered,
     material_reordered,
     narration_reordered,
     sentences_reordered,
@@ -75,6 +76,7 @@ from caches.english import (
 )
 from caches.lexicon import Lexicon, default_lexicon
 from caches.modality import asks_or_tells_of_the_asker, modality_changed
+from caches.phrasal import match_phrasal
 from caches.slips import MAX_SUBSTITUTION_PAIRS, match_abbreviations, match_typos, misspelt_function_words
 from caches.subjects import person_against_thing, possessor, subjects_changed
 from caches.text_features import TextFeatures, extract_features
@@ -222,7 +224,7 @@ def verify(
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
     if q.identity == c.identity:
         return VerifyResult(True, close=True)  # only case, spacing or the order of sentences changed
-    if _names_traded(q.sequence, c.sequence):
+    if not _whole_sentences_moved(q, c) and _names_traded(q.sequence, c.sequence):
         return VerifyResult(False, "roles swapped")  # *Julia owes Kenji ... Kenji keeps ...* / *Kenji owes Julia ...*
     if _instruction_moved(q, c):
         return VerifyResult(True, close=True)  # *Summarize this:\n<email>* / *<email>\nSummarize this.*
@@ -237,6 +239,8 @@ def verify(
         return VerifyResult(False, "roles swapped")  # *I cancelled my flight* / *You cancelled my flight*
     if sequenced_sentences_moved(q, c):
         return VerifyResult(False, "step order")  # *I eat lunch. Then I take my pill.* / *Then I take my pill. I eat lunch.*
+    if lex is not None and instructions_reordered(q, c, lex):
+        return VerifyResult(False, "step order")  # *Sort the list. Reverse it.* / *Reverse it. Sort the list.*
     moved = sentences_reordered(q, c, lex)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
     if moved is not None:
         return VerifyResult(True, close=True) if moved else VerifyResult(False, "roles swapped")
@@ -287,6 +291,9 @@ def verify(
     names = q.names | c.names
     mapping = _match_synonyms([w for w in only_q if w not in names], [w for w in only_c if w not in names], lex) \
         if only_q and only_c else {}
+    if lex is not None and only_q and only_c:  # *find out who* / *learn who*, *switch off* / *turn off*
+        mapping.update(match_phrasal(q.tokens, c.tokens, [w for w in only_q if w not in names and w not in mapping.values()],
+                                     [w for w in only_c if w not in names and w not in mapping], lex))
     clipped: dict[str, str] = {}  # words read as clipped spellings: a guess, never a close reading
     if lex is not None and words_q & words_c:  # (with a word in common, so the candidate gate's rule holds)
         mapping.update(match_typos([w for w in only_q if w not in mapping.values() and w not in names],
@@ -454,6 +461,14 @@ def _pronoun_named(a: TextFeatures, b: TextFeatures, lex: Lexicon) -> bool:
             if word != head:
                 return False
     return True
+
+
+def _whole_sentences_moved(q: TextFeatures, c: TextFeatures) -> bool:
+    """The same sentences, word for word, in another order: names change places only because their sentences did
+    (*I use a Galaxy S23. My Google account is full.* / *My Google account is full. I use a Galaxy S23.*), which the
+    sentence checks below judge, not the trade of names."""
+    a, b = [tuple(s) for s in q.sentence_tokens], [tuple(s) for s in c.sentence_tokens]
+    return len(a) > 1 and a != b and Counter(a) == Counter(b)
 
 
 def _names_traded(a: tuple[tuple[str, str], ...], b: tuple[tuple[str, str], ...]) -> bool:

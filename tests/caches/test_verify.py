@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import string
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -78,15 +80,19 @@ def test_a_role_swap_is_a_miss(a, b, frame) -> None:
 
 
 @FAST
-@given(st.lists(st.sampled_from(["What is the", "How does", "Why do people use", "Explain"]), min_size=1, max_size=1),
+@given(st.lists(st.sampled_from(["What is the", "How does", "Why do people use", "Explain", "Define", "Describe",
+                                 "define the word"]), min_size=1, max_size=1),
        st.lists(_WORDS, min_size=1, max_size=4), st.data())
 def test_case_and_whitespace_changes_hit(lead, words, data) -> None:
     text = f"{lead[0]} {' '.join(words)} in the city of Oslo?"
     recased = "".join(c.upper() if data.draw(st.booleans()) else c.lower() for c in text)
     spaced = text.replace(" ", data.draw(st.sampled_from(["  ", " \n", "\t", " \u00a0"])))
+    edges = st.sampled_from(["", " ", "\t", "\n", "  \t", " \u00a0"])
     assert verify(text, recased).ok
     assert verify(text, spaced).ok
     assert verify(text, "  " + text.upper() + "  \n").ok
+    assert verify(text, data.draw(edges) + text + data.draw(edges)).ok  # (a tab before an imperative was a miss)
+    assert verify(data.draw(edges) + text.lower(), text).ok
 
 
 @FAST
@@ -1998,3 +2004,58 @@ def test_a_question_that_asks_more_of_a_keyword_query_is_another_request(drug) -
     assert not verify(f"{drug} max dose", f"What happens if you take more than the max dose of {drug}?").ok
     assert not verify("pothos sunlight needs", "Why is my pothos turning yellow in direct sunlight?").ok
     assert verify("tcp udp difference", "What is the difference between TCP and UDP?").ok
+
+
+@pytest.mark.parametrize(("context", "question"), [
+    (["My {a} is in the living room.", "Our {b} is upstairs in the office.", "Online games on the {a} keep lagging."],
+     "Should I run a cable to the {b}?"),
+    (["Netflix only plays in HD on the {a}.", "My TV is a 2021 {a}.", "I pay for the standard plan."],
+     "Why can't I get 4K on the {b}?"),
+    (["I'm learning Spanish at the moment."], "What does the Spanish word '{a}' mean?"),
+    (["Google says my storage is full.", "My {a} account has 15 GB.", "I use a {b}."], "What can I delete?"),
+])
+@pytest.mark.parametrize(("a", "b"), [("PS5", "router"), ("Galaxy S23", "Pixel 8"), ("LG OLED", "Roku")])
+def test_the_same_sentences_in_another_order_hit(context, question, a, b) -> None:
+    """Whole sentences that move, names and all, are the same message: a name changes places only because its
+    sentence did (not a role swap), and a sentence led by a name or a question moved before the statements is read
+    as the statements moved around it."""
+    sentences = [x.format(a=a, b=b) for x in [*context, question]]
+    for order in itertools.permutations(range(len(sentences))):
+        moved = " ".join(sentences[k] for k in order)
+        assert verify(" ".join(sentences), moved).ok, moved
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Sort the list.", "Reverse it."), ("Translate the email into French.", "Summarize it in one sentence."),
+])
+def test_two_instructions_in_another_order_are_a_miss(first, second) -> None:
+    # (the sentences that may not move keep their order: the steps of a procedure)
+    assert not verify(f"My data is in a CSV. {first} {second}", f"My data is in a CSV. {second} {first}").ok
+
+
+@pytest.mark.parametrize("label", ["Quick question:", "Hi! Quick question:", "Sorry, quick question:"])
+@pytest.mark.parametrize("topic", ["the capital of Mongolia", "the difference between magma and lava"])
+def test_a_formula_that_introduces_the_question_anywhere_is_dropped(label, topic) -> None:
+    context = "My geography exam is tomorrow."
+    plain = f"{context} What is {topic}?"
+    assert verify(plain, f"{context} {label} What is {topic}?").ok
+    assert verify(f"{label} What is {topic}? {context}", plain).ok
+    # (what a colon introduces is material: a formula after one is not dropped)
+    assert not verify("Translate into German: quick question.", "Translate into German: thank you.").ok
+
+
+@pytest.mark.parametrize("verb", ["find out", "learn", "discover", "know"])
+@pytest.mark.parametrize("ask", ["who invented {}", "why {} matters", "how {} works"])
+def test_a_wish_to_learn_frames_the_question_it_asks(verb, ask) -> None:
+    question = ask.format("the printing press")
+    assert verify(f"I want to {verb} {question}.", f"{question[0].upper()}{question[1:]}?").ok
+    assert verify(f"I'd like to {verb} {question}.", f"I want to find out {question}.").ok
+    assert not verify(f"I want to {verb} {question}.", f"I want to {verb} {ask.format('the steam engine')}.").ok
+
+
+@pytest.mark.parametrize(("digits", "words"), [("19th", "nineteenth"), ("21st", "twenty-first"), ("44th", "forty-fourth"),
+                                               ("13th", "thirteenth"), ("100th", "hundredth"), ("3rd", "third")])
+def test_an_ordinal_in_words_is_its_digits(digits, words) -> None:
+    for frame in ("What were the main events of the {} century?", "Who was the {} President of the United States?"):
+        assert verify(frame.format(digits), frame.format(words)).ok
+        assert not verify(frame.format(words), frame.format("seventeenth" if words != "seventeenth" else "sixth")).ok
