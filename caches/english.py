@@ -390,7 +390,14 @@ CONTRACTIONS = ((re.compile(r"\bwon't\b", re.I), "will not"), (re.compile(r"\bca
                  (re.compile(r"\bthru\b", re.I), "through"), (re.compile(r"\bgonna\b", re.I), "going to"),
                  (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bquick\s+q\b", re.I), "quick question"),
                  # *a few* says *some*
-                 (re.compile(r"\ba\s+few\b", re.I), "some"))
+                 (re.compile(r"\ba\s+few\b", re.I), "some"),
+                 # the target language of a translation, *into* or *to* (outside quotes: material stays)
+                 (re.compile(r"\b(translat\w*\b[^.?!:\n\"'`]{0,60}?)\binto\b", re.I), r"\1to"),
+                 # a length or a format as a count of parts: *as one sentence* = *in one sentence*, *3 bullet points*
+                 # = *3 bullets*
+                 (re.compile(r"\bas\s+(?=(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+single)\s+(?:short\s+)?"
+                             r"(?:sentence|paragraph|bullet|line|word|point|tweet)s?\b)", re.I), "in "),
+                 (re.compile(r"\bbullet\s+point(s?)\b", re.I), r"bullet\1"))
 
 # --- the grammar of questions -----------------------------------------------------------------
 

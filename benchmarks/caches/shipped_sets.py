@@ -49,7 +49,7 @@ class HardNegativeReport:
 
 
 DEV_SET = "dev_hard_negatives.json"
-# the generated sets in the order they were written (make_heldout.py, make_heldout_v3.py ... _v36.py), each by
+# the generated sets in the order they were written (make_heldout.py, make_heldout_v3.py ... _v37.py), each by
 # someone who never read the rules (from the fourth on, each by a helper who read neither the rules nor the
 # other sets), frozen in a commit of its own and held out until its first measurement; opened after it
 # (development data). BENCHMARKS.md, "Semantic cache" 2f, gives each one's first measurement.
@@ -57,7 +57,7 @@ GENERATED_SETS = tuple(f"heldout_generated{suffix}.json" for suffix in ("", "_v2
                                                                           "_v11", "_v12", "_v13", "_v14", "_v15", "_v16", "_v17", "_v18",
                                                                           "_v19", "_v20", "_v21", "_v22", "_v23", "_v24", "_v25", "_v26", "_v27", "_v28",
                                                                           "_v29", "_v30", "_v31", "_v32", "_v33",
-                                                                          "_v34", "_v35", "_v36"))
+                                                                          "_v34", "_v35", "_v36", "_v37"))
 # the set reported as held out by default (the tests' reference; see BENCHMARKS.md for how often it was measured)
 HELDOUT_SET = "heldout_generated_v3.json"
 # measured once and never opened: its cases are never printed (``--show-heldout-cases`` aside)
@@ -77,8 +77,10 @@ UNOPENED_FALSE_HITS = {"heldout_generated_v14.json": 2, "heldout_generated_v21.j
 # v31's three other tasks on the same Dockerfile (*convert it to a multi-stage build* / *make its image smaller*), as
 # v27's. v33's *the average quantity per status* / *the average total per status* from the same table: WordNet reads
 # *quantity* and *total* as one sense, and the cache serves it (one false hit of 240, BENCHMARKS.md 2o: not fixed).
+# v37's *rewrite this email so it sounds defensive* / *... apologetic* around the same email: WordNet lists *defensive*
+# as similar to *apologetic*, and the cache serves it (one false hit of 352, found blind, BENCHMARKS.md 2p: not fixed).
 OPENED_VERIFY_PASSES = {"heldout_generated_v24.json": 1, "heldout_generated_v27.json": 3, "heldout_generated_v31.json": 3,
-                        "heldout_generated_v33.json": 1}
+                        "heldout_generated_v33.json": 1, "heldout_generated_v37.json": 1}
 OPENED_SETS = tuple(name for name in GENERATED_SETS if name != HELDOUT_SET and name not in UNOPENED_SETS)
 HELDOUT_SETS = GENERATED_SETS  # what ``--heldout-set`` may name
 HELDOUT_TARGET_HIT_RATE = 0.70

@@ -6,7 +6,7 @@ from caches.text_features import extract_features
 def test_sentences_clauses_and_material() -> None:
     f = extract_features("In June, what is the weather in Lima? Translate into Spanish: good morning, my friend.")
     assert f.clauses == ((("in", "june"), ("what", "is", "the", "weather", "in", "lima")),
-                         (("translate", "into", "spanish"), ("good", "morning", "my", "friend")))
+                         (("translate", "to", "spanish"), ("good", "morning", "my", "friend")))  # (*into* a language reads as *to*)
     assert f.material == (("good", "morning", "my", "friend"),)
 
 

@@ -2059,3 +2059,28 @@ def test_an_ordinal_in_words_is_its_digits(digits, words) -> None:
     for frame in ("What were the main events of the {} century?", "Who was the {} President of the United States?"):
         assert verify(frame.format(digits), frame.format(words)).ok
         assert not verify(frame.format(words), frame.format("seventeenth" if words != "seventeenth" else "sixth")).ok
+
+
+@pytest.mark.parametrize("language", ["French", "German", "Japanese"])
+@pytest.mark.parametrize("material", ["Make this longer.\n\nBig news! Come by for free cupcakes.",
+                                      "Translate this to {}:\n\nhey team, the office will be closed on monday."])
+def test_an_instruction_before_or_after_its_material_is_one_request(language, material) -> None:
+    # (the material's own imperatives, *Come by*, are no steps to keep in order against the instruction)
+    first, rest = material.format(language).split("\n\n")
+    assert verify(f"{first}\n\n{rest}", f"{rest}\n\n{first}").ok
+
+
+@pytest.mark.parametrize("language", ["French", "German", "Japanese"])
+def test_a_translation_into_or_to_a_language_is_one_request(language) -> None:
+    email = '"The meeting moves to Friday at 10 am."'
+    assert verify(f"Translate this into {language}: {email}", f"Translate this to {language}: {email}").ok
+    assert not verify(f"Translate this into {language}: {email}", f"Translate this into Spanish: {email}").ok
+    # (inside the material *into* stays itself)
+    assert not verify('Translate "she walked into the room" to French', 'Translate "she walked to the room" to French').ok
+
+
+@pytest.mark.parametrize(("a", "b"), [("as one sentence", "in 1 sentence"), ("as three bullet points", "in 3 bullets"),
+                                      ("as 2 paragraphs", "in two paragraphs")])
+def test_a_length_as_a_count_of_parts_is_one_constraint(a, b) -> None:
+    assert verify(f"Summarize this email {a}.", f"Summarize this email {b}.").ok
+    assert not verify(f"Summarize this email {a}.", f"Summarize this email {b.replace('1', '2').replace('3', '5').replace('two', 'four')}.").ok
