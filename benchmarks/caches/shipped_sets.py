@@ -49,7 +49,7 @@ class HardNegativeReport:
 
 
 DEV_SET = "dev_hard_negatives.json"
-# the generated sets in the order they were written (make_heldout.py, make_heldout_v3.py ... _v37.py), each by
+# the generated sets in the order they were written (make_heldout.py, make_heldout_v3.py ... _v38.py), each by
 # someone who never read the rules (from the fourth on, each by a helper who read neither the rules nor the
 # other sets), frozen in a commit of its own and held out until its first measurement; opened after it
 # (development data). BENCHMARKS.md, "Semantic cache" 2f, gives each one's first measurement.
@@ -57,16 +57,18 @@ GENERATED_SETS = tuple(f"heldout_generated{suffix}.json" for suffix in ("", "_v2
                                                                           "_v11", "_v12", "_v13", "_v14", "_v15", "_v16", "_v17", "_v18",
                                                                           "_v19", "_v20", "_v21", "_v22", "_v23", "_v24", "_v25", "_v26", "_v27", "_v28",
                                                                           "_v29", "_v30", "_v31", "_v32", "_v33",
-                                                                          "_v34", "_v35", "_v36", "_v37"))
+                                                                          "_v34", "_v35", "_v36", "_v37", "_v38"))
 # the set reported as held out by default (the tests' reference; see BENCHMARKS.md for how often it was measured)
 HELDOUT_SET = "heldout_generated_v3.json"
 # measured once and never opened: its cases are never printed (``--show-heldout-cases`` aside)
 UNOPENED_SETS = ("heldout_generated_v9.json", "heldout_generated_v10.json", "heldout_generated_v12.json",
                  "heldout_generated_v13.json", "heldout_generated_v14.json", "heldout_generated_v16.json",
-                 "heldout_generated_v18.json", "heldout_generated_v21.json", "heldout_generated_v25.json")
+                 "heldout_generated_v18.json", "heldout_generated_v21.json", "heldout_generated_v25.json",
+                 "heldout_generated_v38.json")
 # unopened sets whose must-not-hit pairs still meet false hits, with the count the cache is held to (BENCHMARKS.md,
 # "Semantic cache" 2j-2n): a bound against regressions, not the target (zero)
-UNOPENED_FALSE_HITS = {"heldout_generated_v14.json": 2, "heldout_generated_v21.json": 4, "heldout_generated_v25.json": 1}
+UNOPENED_FALSE_HITS = {"heldout_generated_v14.json": 2, "heldout_generated_v21.json": 4, "heldout_generated_v25.json": 1,
+                       "heldout_generated_v38.json": 1}
 # opened sets with must-not-hit pairs that verification passes (the similarity threshold refuses them: no false hit
 # in the evaluation), with the count held: v24's *how should we split the bills* / *what's a fair way to divide the
 # rent* after the same context. A rule that refused it cost three paraphrases of the unopened sets (BENCHMARKS.md,
