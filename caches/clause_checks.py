@@ -270,7 +270,13 @@ def instructions_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bo
     b = [tuple(s) for s in c.sentence_tokens]
     if a == b or len(a) < 2 or Counter(a) != Counter(b):
         return False
-    return [x for x in a if _instruction(x, lex)] != [x for x in b if _instruction(x, lex)]
+    steps_a, steps_b = [x for x in a if _instruction(x, lex)], [x for x in b if _instruction(x, lex)]
+    # (only steps that work on what an earlier one left: one of them refers back, *Reverse it*; two independent
+    # requests, *Explain X. Give an example of Y.*, may come in either order)
+    return steps_a != steps_b and any(_REFERRING_BACK & set(x) for x in steps_a)
+
+
+_REFERRING_BACK = frozenset("it them this that these those result results output".split())
 
 
 def _instruction(sentence: tuple[str, ...], lex: Lexicon) -> bool:
