@@ -248,28 +248,36 @@ def _movable_sentence(sentence: tuple[str, ...], lex: Lexicon | None = None) -> 
             or (lex is not None and _plural_noun(first, lex)))  # (*Refunds go back to the card.*)
 
 
-def sequenced_sentences_moved(q: TextFeatures, c: TextFeatures) -> bool:
-    """The same sentences in another order, where a sentence that moved orders itself against another (*then*, *after
-    that*, *next*, *finally* opening it: *I eat lunch. Then I take my pill.* / *Then I take my pill. I eat lunch.*)."""
+Sentences = list[tuple[str, ...]]
+
+
+def sentences_moved(q: TextFeatures, c: TextFeatures) -> tuple[Sentences, Sentences] | None:
+    """Both texts' sentences, word for word, when they are the same sentences in another order (``None`` otherwise):
+    what the order checks below, and verification's trade of names, read."""
     a = [tuple(s) for s in q.sentence_tokens]
     b = [tuple(s) for s in c.sentence_tokens]
     if a == b or len(a) < 2 or Counter(a) != Counter(b):
-        return False
-    return any(x != y and _sequenced(x) for x, y in zip(a, b, strict=True))
+        return None
+    return a, b
 
 
-def instructions_reordered(q: TextFeatures, c: TextFeatures, lex: Lexicon) -> bool:
-    """The same sentences in another order, where two instructions (each opened by a verb's base form, maybe after
+def sequenced_sentences_moved(moved: tuple[Sentences, Sentences] | None) -> bool:
+    """The same sentences in another order (:func:`sentences_moved`), where a sentence that moved orders itself against
+    another (*then*, *after that*, *next*, *finally* opening it: *I eat lunch. Then I take my pill.* / *Then I take my
+    pill. I eat lunch.*)."""
+    return moved is not None and any(x != y and _sequenced(x) for x, y in zip(*moved, strict=True))
+
+
+def instructions_reordered(q: TextFeatures, c: TextFeatures, moved: tuple[Sentences, Sentences] | None,
+                           lex: Lexicon) -> bool:
+    """The same sentences in another order (``moved``, :func:`sentences_moved`), where two instructions (each opened by a verb's base form, maybe after
     *please*) changed places: the steps of a procedure (*Sort the list. Reverse it.* / *Reverse it. Sort the list.*).
     Not where a text sets material off (a line break, a colon): an instruction put before or after the material it is
     about moves past the material's own sentences (*Make this longer.\n\nCome by ...* / *Come by ...\n\nMake this
     longer.*), which :func:`caches.verify` reads as the same request."""
-    if q.material or c.material or "\n" in q.text or "\n" in c.text:
+    if moved is None or q.material or c.material or "\n" in q.text or "\n" in c.text:
         return False
-    a = [tuple(s) for s in q.sentence_tokens]
-    b = [tuple(s) for s in c.sentence_tokens]
-    if a == b or len(a) < 2 or Counter(a) != Counter(b):
-        return False
+    a, b = moved
     steps_a, steps_b = [x for x in a if _instruction(x, lex)], [x for x in b if _instruction(x, lex)]
     # (only steps that work on what an earlier one left: one of them refers back, *Reverse it*; two independent
     # requests, *Explain X. Give an example of Y.*, may come in either order)

@@ -59,6 +59,7 @@ from caches.clause_checks import (
     instructions_reordered,
     material_reordered,
     narration_reordered,
+    sentences_moved,
     sentences_reordered,
     sequenced_sentences_moved,
 )
@@ -224,7 +225,9 @@ def verify(
     c = candidate if isinstance(candidate, TextFeatures) else extract_features(candidate)
     if q.identity == c.identity:
         return VerifyResult(True, close=True)  # only case, spacing or the order of sentences changed
-    if not _whole_sentences_moved(q, c) and _names_traded(q.sequence, c.sequence):
+    # (whole sentences that moved trade their names only because they moved: the sentence checks below judge them)
+    moved_sentences = sentences_moved(q, c)
+    if moved_sentences is None and _names_traded(q.sequence, c.sequence):
         return VerifyResult(False, "roles swapped")  # *Julia owes Kenji ... Kenji keeps ...* / *Kenji owes Julia ...*
     if _instruction_moved(q, c):
         return VerifyResult(True, close=True)  # *Summarize this:\n<email>* / *<email>\nSummarize this.*
@@ -237,9 +240,9 @@ def verify(
         return VerifyResult(False, "event order")  # *I ate breakfast. I took my pill.* / *I took my pill. I ate ...*
     if lex is not None and actor_changed(q, c, lex):
         return VerifyResult(False, "roles swapped")  # *I cancelled my flight* / *You cancelled my flight*
-    if sequenced_sentences_moved(q, c):
+    if sequenced_sentences_moved(moved_sentences):
         return VerifyResult(False, "step order")  # *I eat lunch. Then I take my pill.* / *Then I take my pill. I eat lunch.*
-    if lex is not None and instructions_reordered(q, c, lex):
+    if lex is not None and instructions_reordered(q, c, moved_sentences, lex):
         return VerifyResult(False, "step order")  # *Sort the list. Reverse it.* / *Reverse it. Sort the list.*
     moved = sentences_reordered(q, c, lex)  # *I'm 35. I run 20 km a week. How ...* / *I run 20 km a week. I'm 35. ...*
     if moved is not None:
@@ -461,14 +464,6 @@ def _pronoun_named(a: TextFeatures, b: TextFeatures, lex: Lexicon) -> bool:
             if word != head:
                 return False
     return True
-
-
-def _whole_sentences_moved(q: TextFeatures, c: TextFeatures) -> bool:
-    """The same sentences, word for word, in another order: names change places only because their sentences did
-    (*I use a Galaxy S23. My Google account is full.* / *My Google account is full. I use a Galaxy S23.*), which the
-    sentence checks below judge, not the trade of names."""
-    a, b = [tuple(s) for s in q.sentence_tokens], [tuple(s) for s in c.sentence_tokens]
-    return len(a) > 1 and a != b and Counter(a) == Counter(b)
 
 
 def _names_traded(a: tuple[tuple[str, str], ...], b: tuple[tuple[str, str], ...]) -> bool:

@@ -43,12 +43,12 @@ constexpr int kTile = 8;
 constexpr int kTile = 4;
 #endif
 
-// rows per tile for M rows: as few tiles as kTile allows, of near-equal sizes (9 rows on AVX-512 are tiles of 5 and
+// rows per tile for M rows: as few tiles as ``most`` (kTile) allows, of near-equal sizes (9 rows on AVX-512 are tiles of 5 and
 // 4, not of 8 and 1); the last tile takes what is left. No rows (all of them went to AMX tiles): 1, never a division
 // by zero
-inline int64_t tile_size(int64_t M) {
+inline int64_t tile_size(int64_t M, int64_t most = kTile) {
   if (M <= 0) return 1;
-  const int64_t tiles = (M + kTile - 1) / kTile;
+  const int64_t tiles = (M + most - 1) / most;
   return (M + tiles - 1) / tiles;
 }
 
@@ -352,24 +352,19 @@ void panel_rows(const uint8_t* codes, const uint16_t* scales, int64_t B, const i
       const __m256i lo0 = _mm256_and_si256(v0, low4), hi0 = _mm256_and_si256(_mm256_srli_epi16(v0, 4), low4);
       const __m256i lo1 = _mm256_and_si256(v1, low4), hi1 = _mm256_and_si256(_mm256_srli_epi16(v1, 4), low4);
       for (int t = 0; t < T; ++t) {
-        const int8_t* qt = q + t * K + b * kBlock + 8 * j;
-        const __m256i xl = _mm256_set1_epi32(group(qt)), xh = _mm256_set1_epi32(group(qt + 4));
-        sq[t][0] = _mm256_add_epi16(sq[t][0], _mm256_add_epi16(_mm256_maddubs_epi16(lo0, xl),
+        // one level's 8 activations (groups 2j and 2j + 1) against both halves' weights, added to its sums
+        const auto add_level = [&](const int8_t* level, __m256i* sums) {
+          const int8_t* at = level + t * K + b * kBlock + 8 * j;
+          const __m256i xl = _mm256_set1_epi32(group(at)), xh = _mm256_set1_epi32(group(at + 4));
+          sums[0] = _mm256_add_epi16(sums[0], _mm256_add_epi16(_mm256_maddubs_epi16(lo0, xl),
                                                                _mm256_maddubs_epi16(hi0, xh)));
-        sq[t][1] = _mm256_add_epi16(sq[t][1], _mm256_add_epi16(_mm256_maddubs_epi16(lo1, xl),
+          sums[1] = _mm256_add_epi16(sums[1], _mm256_add_epi16(_mm256_maddubs_epi16(lo1, xl),
                                                                _mm256_maddubs_epi16(hi1, xh)));
-        settle(sq[t][0]);
-        settle(sq[t][1]);
-        if constexpr (Two) {
-          const int8_t* rt = r + t * K + b * kBlock + 8 * j;
-          const __m256i yl = _mm256_set1_epi32(group(rt)), yh = _mm256_set1_epi32(group(rt + 4));
-          sr[t][0] = _mm256_add_epi16(sr[t][0], _mm256_add_epi16(_mm256_maddubs_epi16(lo0, yl),
-                                                                 _mm256_maddubs_epi16(hi0, yh)));
-          sr[t][1] = _mm256_add_epi16(sr[t][1], _mm256_add_epi16(_mm256_maddubs_epi16(lo1, yl),
-                                                                 _mm256_maddubs_epi16(hi1, yh)));
-          settle(sr[t][0]);
-          settle(sr[t][1]);
-        }
+          settle(sums[0]);
+          settle(sums[1]);
+        };
+        add_level(q, sq[t]);
+        if constexpr (Two) add_level(r, sr[t]);
       }
     }
     for (int h = 0; h < 2; ++h) {
@@ -564,12 +559,6 @@ void tile8_dispatch(int T, const uint8_t* codes, const uint16_t* scales, int64_t
 #endif
 }
 
-// rows per tile for M rows of an 8-bit panel (as tile_size, with kTile8)
-inline int64_t tile8_size(int64_t M) {
-  const int64_t tiles = (M + kTile8 - 1) / kTile8;
-  return std::max<int64_t>(1, (M + tiles - 1) / std::max<int64_t>(tiles, 1));
-}
-
 template <bool Two>
 void tile_rows(int T, const uint8_t* codes, const uint16_t* scales, int64_t B, const int8_t* q, const int8_t* r,
                const float* dx, const float* sx, int64_t K, float* out, int64_t N) {
@@ -660,7 +649,7 @@ at::Tensor panel_mm(const at::Tensor& x, const at::Tensor& codes, const at::Tens
       q4_panels(cp, sp, B, K, N, M, two, qp, rp, dxp, sxp, op, p0, p1);
       return;
     }
-    const int64_t size = tile8_size(M);
+    const int64_t size = tile_size(M, kTile8);
     for (int64_t p = p0; p < p1; ++p) {
       for (int64_t m0 = 0; m0 < M; m0 += size) {
         const int T = static_cast<int>(std::min<int64_t>(size, M - m0));
